@@ -1,0 +1,97 @@
+"""The ``ghbench`` command line: a thin, lazily loaded table of subcommands.
+
+Each subcommand lives in ``ghbench.commands.<module>`` as a click command named
+``command``; it is imported only when invoked, so ``ghbench --help`` stays fast.
+User errors (GhbenchError, click usage errors) become one line ``error: …`` on
+stderr with exit 2 (usage) or 1 (runtime); Ctrl-C exits 130.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any
+
+import click
+
+from ghbench import __version__
+from ghbench.errors import GhbenchError
+
+__all__ = ["COMMANDS", "main"]
+
+# name -> (module under ghbench.commands, one-line help shown by --help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("demo", "Run setup and measure of the built-in workload on the embedded emulator."),
+    "setup": ("setup", "Create the scenario: spawn sessions and wait for their PRs."),
+    "measure": ("measure", "Measure one benchmark window against an existing setup."),
+    "report": ("report", "Recompute a scorecard from an existing trace file."),
+    "simulate": ("simulate", "Run runbook cells of the workload model in virtual time."),
+    "record": ("record", "Run a command with a gh shim that traces every HTTP exchange."),
+    "summarize": ("summarize", "Summarize a trace: totals, operations, statuses, burn windows."),
+    "analyze": ("analyze", "Analyze a trace in depth: outcomes, failures, repos, curves."),
+    "matrix": ("matrix", "Run, plan and merge the A2 scenario x topology x scale matrix."),
+    "emulator": ("emulator", "Run the embedded GitHub API emulator."),
+    "workload": ("workload", "Run the built-in AO workload model as a process."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Listed from the table, so `ghbench --help` imports no subcommand module.
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, text) for name, (_, text) in COMMANDS.items()])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module = importlib.import_module(f"ghbench.commands.{entry[0]}")
+        command: click.Command = module.command
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ghbench")
+def cli() -> None:
+    """Measure how much of GitHub's API rate-limit budget an automation spends, and why."""
+
+
+def _fail(message: str, code: int) -> None:
+    # One line, always: a multi-line message is folded so the user sees it whole.
+    line = " ".join(message.split())
+    click.echo(f"error: {line}", err=True)
+    sys.exit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point for the ``ghbench`` console script and ``python -m ghbench``."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        args = ["--help"]
+    try:
+        rv: Any = cli.main(args=args, prog_name="ghbench", standalone_mode=False)
+    except click.UsageError as exc:
+        hint = ""
+        if exc.ctx is not None:
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        _fail(f"{exc.format_message()}{hint}", 2)
+    except click.exceptions.Abort:
+        _fail("interrupted", 130)
+    except click.ClickException as exc:
+        _fail(exc.format_message(), exc.exit_code or 1)
+    except GhbenchError as exc:
+        _fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        _fail("interrupted", 130)
+    except BrokenPipeError:
+        # `ghbench report ... | head`: stop quietly, as other CLI tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+    sys.exit(rv if isinstance(rv, int) else 0)

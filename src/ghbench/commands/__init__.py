@@ -1,0 +1,1 @@
+"""One module per ghbench subcommand; each exposes a click command named ``command``."""

@@ -1,0 +1,75 @@
+"""The one exception hierarchy ghbench raises for user-facing failures.
+
+    GhbenchError                 exit 1, runtime failure the user can act on
+    ├── UsageError               exit 2, a flag or argument is wrong
+    ├── ConfigError              exit 2, a config file is missing or invalid
+    ├── TraceError               exit 1, a trace file is missing, empty or unreadable
+    ├── ArtifactError            exit 1, an artifact is missing, stale, of an unknown version,
+    │                                    or would overwrite an existing file
+    ├── EmulatorError            exit 1, the embedded emulator failed to start or answer
+    ├── GitHubError              exit 1, a control call to GitHub (or the emulator) failed
+    ├── ToolMissingError         exit 1, an external program (gh, node, tmux, ao) is not installed
+    └── Interrupted              exit 130, the user pressed Ctrl-C
+
+The CLI catches only GhbenchError (and click's usage errors), prints one line
+``error: <message>`` on stderr and exits with ``exit_code``. Anything else is a bug
+and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ArtifactError",
+    "ConfigError",
+    "EmulatorError",
+    "GhbenchError",
+    "GitHubError",
+    "Interrupted",
+    "ToolMissingError",
+    "TraceError",
+    "UsageError",
+]
+
+
+class GhbenchError(Exception):
+    """A failure the user can fix; the message names the flag or file and says what to do."""
+
+    exit_code = 1
+
+
+class UsageError(GhbenchError):
+    """A flag or argument has a bad value."""
+
+    exit_code = 2
+
+
+class ConfigError(GhbenchError):
+    """A config file is missing, unreadable or has an invalid key."""
+
+    exit_code = 2
+
+
+class TraceError(GhbenchError):
+    """A trace file is missing, empty or cannot be read."""
+
+
+class ArtifactError(GhbenchError):
+    """An artifact is missing, stale, has an unknown schema version, or already exists."""
+
+
+class EmulatorError(GhbenchError):
+    """The embedded GitHub emulator could not start, or stopped answering."""
+
+
+class GitHubError(GhbenchError):
+    """A control call to GitHub or the emulator failed."""
+
+
+class ToolMissingError(GhbenchError):
+    """An external program ghbench drives is not installed."""
+
+
+class Interrupted(GhbenchError):
+    """The user interrupted the run (Ctrl-C)."""
+
+    exit_code = 130

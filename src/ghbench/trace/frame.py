@@ -1,0 +1,198 @@
+"""A columnar, in-memory view of a trace: what every analysis computes over.
+
+The reader fills it from a JSONL file; ``TraceFrame.from_rows`` builds it from row
+objects (tests, in-process simulation). Columns are numpy arrays in file order, one
+entry per accepted row. Missing integers are ``NA`` (int64 min); missing durations
+are NaN; strings are dictionary-encoded (``Categorical``, code -1 = missing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from ghbench.timefmt import parse_iso
+from ghbench.trace.schema import TraceRow
+
+__all__ = ["NA", "Categorical", "ReadWarning", "TraceFrame"]
+
+NA: int = int(np.iinfo(np.int64).min)
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+I32 = npt.NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class Categorical:
+    """Dictionary-encoded strings: ``labels[codes[i]]``, or None where ``codes[i] == -1``."""
+
+    codes: I32
+    labels: tuple[str, ...]
+
+    @classmethod
+    def encode(cls, values: Sequence[str | None]) -> Categorical:
+        index: dict[str, int] = {}
+        codes = np.empty(len(values), dtype=np.int32)
+        for i, v in enumerate(values):
+            if v is None:
+                codes[i] = -1
+            else:
+                codes[i] = index.setdefault(v, len(index))
+        return cls(codes, tuple(index))
+
+    def value(self, i: int) -> str | None:
+        c = int(self.codes[i])
+        return None if c < 0 else self.labels[c]
+
+    def code_of(self, label: str) -> int:
+        """The code for ``label``, or -2 (matches nothing) when absent."""
+        try:
+            return self.labels.index(label)
+        except ValueError:
+            return -2
+
+    def mask(self, label: str) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.codes == self.code_of(label), dtype=np.bool_)
+
+    def take(self, index: npt.NDArray[np.intp] | npt.NDArray[np.bool_]) -> Categorical:
+        return Categorical(self.codes[index], self.labels)
+
+
+@dataclass(frozen=True)
+class ReadWarning:
+    """A line the reader skipped or doubted: 1-based line number and why."""
+
+    line: int
+    message: str
+
+
+def _int(v: int | None) -> int:
+    return NA if v is None else int(v)
+
+
+def _bool(v: bool | None) -> int:
+    return -1 if v is None else int(v)
+
+
+@dataclass(frozen=True)
+class TraceFrame:
+    """The accepted rows of one trace, column by column.
+
+    ``ts_ms`` is the completion time (AO's ``timestamp``) in epoch milliseconds.
+    ``ok`` is 1/0, or -1 when absent. ``repo`` is ``owner/name`` derived from the
+    endpoint (``repos/{o}/{r}/…``) or from ``--repo``/``-R`` in args.
+    """
+
+    ts_ms: I64
+    duration_ms: F64
+    ok: npt.NDArray[np.int8]
+    exit_code: I64
+    http_status: I64
+    rate_limit_limit: I64
+    rate_limit_remaining: I64
+    rate_limit_reset: I64
+    graphql_cost: I64
+    graphql_remaining: I64
+    operation: Categorical
+    component: Categorical
+    resource: Categorical
+    session_id: Categorical
+    method: Categorical
+    endpoint: Categorical
+    repo: Categorical
+    origin: Categorical
+    # what the reader saw, for reporting
+    lines_read: int = 0
+    skipped_lines: int = 0
+    warnings: tuple[ReadWarning, ...] = field(default_factory=tuple)
+
+    def __len__(self) -> int:
+        return int(self.ts_ms.shape[0])
+
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Iterable[TraceRow],
+        *,
+        lines_read: int | None = None,
+        skipped_lines: int = 0,
+        warnings: Sequence[ReadWarning] = (),
+    ) -> TraceFrame:
+        """Build a frame from row objects; rows with an unparseable timestamp must be
+        filtered out by the caller (the reader does, with a warning)."""
+        rs = list(rows)
+        return cls(
+            ts_ms=np.array([round(parse_iso(r.timestamp) * 1000) for r in rs], dtype=np.int64),
+            duration_ms=np.array(
+                [np.nan if r.durationMs is None else float(r.durationMs) for r in rs],
+                dtype=np.float64,
+            ),
+            ok=np.array([_bool(r.ok) for r in rs], dtype=np.int8),
+            exit_code=np.array([_int(r.exitCode) for r in rs], dtype=np.int64),
+            http_status=np.array([_int(r.httpStatus) for r in rs], dtype=np.int64),
+            rate_limit_limit=np.array([_int(r.rateLimitLimit) for r in rs], dtype=np.int64),
+            rate_limit_remaining=np.array(
+                [_int(r.rateLimitRemaining) for r in rs], dtype=np.int64
+            ),
+            rate_limit_reset=np.array([_int(r.rateLimitReset) for r in rs], dtype=np.int64),
+            graphql_cost=np.array([_int(r.graphqlCost) for r in rs], dtype=np.int64),
+            graphql_remaining=np.array([_int(r.graphqlRemaining) for r in rs], dtype=np.int64),
+            operation=Categorical.encode([r.operation for r in rs]),
+            component=Categorical.encode([r.component for r in rs]),
+            resource=Categorical.encode([r.rateLimitResource for r in rs]),
+            session_id=Categorical.encode([r.sessionId for r in rs]),
+            method=Categorical.encode([r.method for r in rs]),
+            endpoint=Categorical.encode([r.endpoint for r in rs]),
+            repo=Categorical.encode([repo_of(r.endpoint, r.args) for r in rs]),
+            origin=Categorical.encode([r.origin for r in rs]),
+            lines_read=len(rs) if lines_read is None else lines_read,
+            skipped_lines=skipped_lines,
+            warnings=tuple(warnings),
+        )
+
+    def take(self, index: npt.NDArray[np.intp] | npt.NDArray[np.bool_]) -> TraceFrame:
+        """The rows selected by a boolean mask or an index array, metadata kept."""
+        return TraceFrame(
+            ts_ms=self.ts_ms[index],
+            duration_ms=self.duration_ms[index],
+            ok=self.ok[index],
+            exit_code=self.exit_code[index],
+            http_status=self.http_status[index],
+            rate_limit_limit=self.rate_limit_limit[index],
+            rate_limit_remaining=self.rate_limit_remaining[index],
+            rate_limit_reset=self.rate_limit_reset[index],
+            graphql_cost=self.graphql_cost[index],
+            graphql_remaining=self.graphql_remaining[index],
+            operation=self.operation.take(index),
+            component=self.component.take(index),
+            resource=self.resource.take(index),
+            session_id=self.session_id.take(index),
+            method=self.method.take(index),
+            endpoint=self.endpoint.take(index),
+            repo=self.repo.take(index),
+            origin=self.origin.take(index),
+            lines_read=self.lines_read,
+            skipped_lines=self.skipped_lines,
+            warnings=self.warnings,
+        )
+
+
+def repo_of(endpoint: str | None, args: Sequence[str] | None) -> str | None:
+    """``owner/name`` from a ``repos/{o}/{r}/…`` endpoint, else from ``--repo``/``-R``."""
+    if endpoint:
+        path = endpoint.lstrip("/")
+        if path.startswith("repos/"):
+            parts = path.split("?", 1)[0].split("/")
+            if len(parts) >= 3 and parts[1] and parts[2]:
+                return f"{parts[1]}/{parts[2]}"
+    if args:
+        for i, a in enumerate(args):
+            if a in ("--repo", "-R") and i + 1 < len(args):
+                return args[i + 1]
+            if a.startswith("--repo="):
+                return a.split("=", 1)[1]
+    return None

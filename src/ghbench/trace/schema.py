@@ -1,0 +1,59 @@
+"""AO's trace row (``GhTraceEntry`` in packages/core/src/gh-trace.ts), plus ghbench extensions.
+
+Every field is optional except ``timestamp``; fields that are undefined are omitted
+when written, as AO does. Unknown fields are tolerated on read. JSON names are
+camelCase, exactly AO's.
+
+Extensions (never emitted by AO, always optional):
+- ``origin``: who wrote the row: ``ao`` (default when absent), ``workload``, ``record``.
+- ``invocationId``/``requestIndex``: ``ghbench record`` keeps every HTTP exchange of
+  one ``gh`` invocation; they share an invocation id and are numbered from 0.
+- ``graphqlOperation``: the GraphQL operation name, when known.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = ["CONTROL_COMPONENT", "KNOWN_FIELDS", "TraceRow"]
+
+# Rows with this component are the harness's own calls and are excluded from all math.
+CONTROL_COMPONENT = "benchmark-control"
+
+
+class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
+    """One line of an AO ``AO_GH_TRACE_FILE`` JSONL trace."""
+
+    timestamp: str  # ISO string, completion time
+    component: str | None = None
+    operation: str | None = None
+    projectId: str | None = None  # noqa: N815 - AO's field names
+    sessionId: str | None = None  # noqa: N815
+    cwd: str | None = None
+    args: list[str] | None = None
+    endpoint: str | None = None
+    method: str | None = None
+    ok: bool | None = None
+    exitCode: int | None = None  # noqa: N815
+    signal: str | None = None
+    durationMs: float | None = None  # noqa: N815
+    stdoutBytes: int | None = None  # noqa: N815
+    stderrBytes: int | None = None  # noqa: N815
+    statusLine: str | None = None  # noqa: N815
+    httpStatus: int | None = None  # noqa: N815
+    etag: str | None = None
+    rateLimitLimit: int | None = None  # noqa: N815
+    rateLimitRemaining: int | None = None  # noqa: N815
+    rateLimitReset: int | None = None  # noqa: N815  (epoch seconds)
+    rateLimitResource: str | None = None  # noqa: N815
+    graphqlCost: int | None = None  # noqa: N815
+    graphqlRemaining: int | None = None  # noqa: N815
+    graphqlResetAt: str | None = None  # noqa: N815
+    # ghbench extensions
+    origin: str | None = None
+    invocationId: str | None = None  # noqa: N815
+    requestIndex: int | None = None  # noqa: N815
+    graphqlOperation: str | None = None  # noqa: N815
+
+
+KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__
