@@ -9,6 +9,8 @@ Extensions (never emitted by AO, always optional):
 - ``invocationId``/``requestIndex``: ``ghbench record`` keeps every HTTP exchange of
   one ``gh`` invocation; they share an invocation id and are numbered from 0.
 - ``graphqlOperation``: the GraphQL operation name, when known.
+- ``cacheHit``: ``ghbench record`` only: gh answered this request from its disk cache,
+  so no request reached the server and the row carries no rate-limit fields.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
     invocationId: str | None = None  # noqa: N815
     requestIndex: int | None = None  # noqa: N815
     graphqlOperation: str | None = None  # noqa: N815
+    cacheHit: bool | None = None  # noqa: N815  (record: gh answered from its disk cache)
 
 
 KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__

@@ -1,0 +1,69 @@
+"""``ghbench workload run --config FILE``: the built-in AO model as a real-time process.
+
+Rows go to ``$AO_GH_TRACE_FILE`` (AO's variable). SIGTERM lets the call in
+flight finish, flushes the trace and exits 0, as the workload driver expects.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from pathlib import Path
+from types import FrameType
+
+import click
+
+from ghbench.errors import UsageError
+
+__all__ = ["command"]
+
+TRACE_ENV = "AO_GH_TRACE_FILE"
+
+
+@click.group(name="workload")
+def command() -> None:
+    """Run the built-in AO workload model as a process."""
+
+
+@command.command(name="run")
+@click.option(
+    "--config",
+    "config_path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Workload config (YAML); see ghbench.workload.config for every key.",
+)
+@click.option("--max-ticks", type=click.IntRange(min=1), default=None, help="Stop after N ticks.")
+def run(config_path: Path, max_ticks: int | None) -> None:
+    """Poll like AO's lifecycle manager until SIGTERM; rows go to $AO_GH_TRACE_FILE."""
+    from ghbench.clock import SystemClock
+    from ghbench.workload.config import load_workload_config
+    from ghbench.workload.process import open_trace_sink, run_workload
+    from ghbench.workload.transport import make_transport
+
+    trace = os.environ.get(TRACE_ENV)
+    if not trace:
+        raise UsageError(f"{TRACE_ENV} is not set; set it to the trace file the rows go to")
+    cfg = load_workload_config(config_path)
+    transport = make_transport(cfg)
+    stop = threading.Event()
+
+    def on_term(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    write, close = open_trace_sink(Path(trace))
+    try:
+        summary = run_workload(
+            cfg, transport, write, clock=SystemClock(), stop=stop, max_ticks=max_ticks
+        )
+    finally:
+        close()
+        transport.close()
+        signal.signal(signal.SIGTERM, previous)
+    click.echo(
+        f"workload: {summary.ticks} ticks, {summary.calls} calls, "
+        f"{summary.skipped_ticks} ticks skipped (overlap)",
+        err=True,
+    )

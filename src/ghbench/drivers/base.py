@@ -1,0 +1,100 @@
+"""The one interface the harness drives an orchestrator through.
+
+``setup`` calls, in order: ``check_tools``, ``clean_stale``, ``start(None, env)``
+(no tracing), ``spawn``, ``discover_sessions``, ``stop_agents``, ``stop``.
+``measure`` calls: ``check_tools``, ``check_sessions``, ``prepare_measure``,
+``start(trace_path, env)``, ``alive`` (polled), ``stop``, ``finish_measure``.
+
+``env`` holds only the variables to add for this run (the backend's ``GH_HOST``,
+token and proxies); a driver layers them over its own base environment and never
+writes them anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from ghbench.harness.procs import StopResult
+
+__all__ = ["BenchSession", "Driver", "SessionInfo", "StopResult"]
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as the orchestrator reports it right after spawning."""
+
+    session_id: str
+    issue: int | None
+    branch: str | None
+    worktree_path: Path | None
+
+
+@dataclass(frozen=True)
+class BenchSession:
+    """A session of a setup artifact: what ``measure`` keeps alive and observes."""
+
+    session_id: str
+    issue: int | None
+    branch: str
+    worktree_path: Path
+    pr_number: int
+    pr_url: str
+
+
+class Driver(Protocol):
+    """An orchestrator the harness can start, stop and spawn sessions in."""
+
+    name: str
+
+    def check_tools(self) -> None:
+        """Raise ToolMissingError naming the missing program and how to install it."""
+        ...
+
+    def version(self) -> tuple[str | None, str | None]:
+        """(git sha, branch) of what is being measured, when known."""
+        ...
+
+    def start(self, trace_path: Path | None, env: Mapping[str, str]) -> None:
+        """Start the orchestrator; with a trace path, it traces every gh call there."""
+        ...
+
+    def stop(self, deadline: float) -> StopResult:
+        """SIGTERM, wait up to ``deadline`` seconds, then SIGKILL."""
+        ...
+
+    def alive(self) -> bool: ...
+
+    def exit_code(self) -> int | None:
+        """The orchestrator's exit code once it has exited, else None."""
+        ...
+
+    def spawn(self, issues: Sequence[int]) -> None:
+        """Spawn one session per issue (AO's batch-spawn)."""
+        ...
+
+    def discover_sessions(self) -> list[SessionInfo]:
+        """The sessions spawned by this driver's last ``spawn``, with issue and branch."""
+        ...
+
+    def stop_agents(self) -> None:
+        """Stop the agents of the spawned sessions (they have opened their PRs)."""
+        ...
+
+    def clean_stale(self, keep: Collection[Path]) -> list[Path]:
+        """Remove worktrees whose agent is dead, except those in ``keep``; return them."""
+        ...
+
+    def check_sessions(self, sessions: Sequence[BenchSession]) -> list[str]:
+        """One problem per session that cannot be measured (e.g. worktree gone)."""
+        ...
+
+    def prepare_measure(self, sessions: Sequence[BenchSession], repo: str) -> None:
+        """Make the sessions look alive and PR-open to the orchestrator."""
+        ...
+
+    def finish_measure(self) -> None:
+        """Undo ``prepare_measure``'s helpers (placeholders), by exact name."""
+        ...

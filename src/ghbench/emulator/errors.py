@@ -1,0 +1,153 @@
+"""Domain errors, each mapped to one GitHub-shaped response.
+
+Models and handlers raise these; the core turns them into
+``{"message": ..., "documentation_url": ...}`` (plus ``errors`` for 422s) with the
+class's status. Messages are GitHub's own where known.
+
+    ApiError
+    ├── BadRequest (400)          ├── NotFound (404)
+    ├── BadCredentials (401)      ├── MethodNotAllowed (405; also "not mergeable")
+    ├── RequiresAuthentication    ├── Conflict (409)
+    ├── Forbidden (403)           ├── PayloadTooLarge (413)
+    │   ├── PrimaryRateLimited    ├── ValidationFailed (422)
+    │   └── SecondaryRateLimited  └── ServerError (5xx, fault injection)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "DOCS",
+    "ApiError",
+    "BadCredentials",
+    "BadRequest",
+    "Conflict",
+    "Forbidden",
+    "MethodNotAllowed",
+    "NotFound",
+    "PayloadTooLarge",
+    "PrimaryRateLimited",
+    "RequiresAuthentication",
+    "SecondaryRateLimited",
+    "ServerError",
+    "ValidationFailed",
+]
+
+DOCS = "https://docs.github.com/rest"
+
+
+class ApiError(Exception):
+    """An error GitHub answers with a JSON message."""
+
+    status = 500
+    default_message = "Server Error"
+    documentation_url = DOCS
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        documentation_url: str | None = None,
+        errors: list[dict[str, Any]] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+        if documentation_url is not None:
+            self.documentation_url = documentation_url
+        self.errors = errors
+        self.headers = headers or {}
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message}
+        if self.errors:
+            out["errors"] = self.errors
+        out["documentation_url"] = self.documentation_url
+        return out
+
+
+class BadRequest(ApiError):
+    status = 400
+    default_message = "Problems parsing JSON"
+
+
+class BadCredentials(ApiError):
+    status = 401
+    default_message = "Bad credentials"
+
+
+class RequiresAuthentication(ApiError):
+    status = 401
+    default_message = "Requires authentication"
+
+
+class Forbidden(ApiError):
+    status = 403
+    default_message = "Forbidden"
+
+
+class PrimaryRateLimited(Forbidden):
+    documentation_url = (
+        "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
+        "#about-primary-rate-limits"
+    )
+
+
+class SecondaryRateLimited(Forbidden):
+    default_message = (
+        "You have exceeded a secondary rate limit. Please wait a few minutes before you "
+        "try again. If you reach out to GitHub Support for help, please include the "
+        "request ID."
+    )
+    documentation_url = (
+        "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
+        "#about-secondary-rate-limits"
+    )
+
+
+class NotFound(ApiError):
+    status = 404
+    default_message = "Not Found"
+
+
+class MethodNotAllowed(ApiError):
+    status = 405
+    default_message = "Method Not Allowed"
+
+
+class Conflict(ApiError):
+    status = 409
+    default_message = "Conflict"
+
+
+class PayloadTooLarge(ApiError):
+    status = 413
+    default_message = "Payload too large"
+
+
+class ValidationFailed(ApiError):
+    status = 422
+    default_message = "Validation Failed"
+
+
+class ServerError(ApiError):
+    """Injected 5xx; the status is chosen per instance."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def missing_field(resource: str, field: str) -> ValidationFailed:
+    """GitHub's 422 for a required field that is absent."""
+    return ValidationFailed(
+        errors=[{"resource": resource, "code": "missing_field", "field": field}],
+    )
+
+
+def invalid_field(resource: str, field: str, message: str | None = None) -> ValidationFailed:
+    error: dict[str, Any] = {"resource": resource, "code": "invalid", "field": field}
+    if message:
+        error = {"resource": resource, "code": "custom", "field": field, "message": message}
+    return ValidationFailed(errors=[error])

@@ -1,0 +1,96 @@
+"""Resolvers: one table per GraphQL type, mapping field names to functions.
+
+Sources are the store's records (``Repo``, ``PullRequest``, ``Issue``, ``CheckRun``,
+``CommitStatus``, ``Review``, ``ReviewThread``, ``ReviewComment``, ``IssueComment``,
+``User``) or the small views in :mod:`.views` for objects the store derives. Fields
+not in a table fall back to graphql-core's default resolver (attribute or key of the
+same name), which is what connection pages and payload dicts rely on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghbench.emulator.graphql.resolvers.checks import (
+    CHECK_RUN_FIELDS,
+    CHECK_SUITE_FIELDS,
+    COMMIT_FIELDS,
+    CONTEXT_CONNECTION_FIELDS,
+    ROLLUP_FIELDS,
+    STATUS_CONTEXT_FIELDS,
+)
+from ghbench.emulator.graphql.resolvers.context import ResolveContext
+from ghbench.emulator.graphql.resolvers.issues import (
+    ISSUE_COMMENT_FIELDS,
+    ISSUE_FIELDS,
+    LABEL_FIELDS,
+    REACTION_GROUP_FIELDS,
+)
+from ghbench.emulator.graphql.resolvers.mutations import MUTATION_FIELDS
+from ghbench.emulator.graphql.resolvers.pulls import (
+    PULL_COMMIT_FIELDS,
+    PULL_FIELDS,
+    REVIEW_COMMENT_FIELDS,
+    REVIEW_FIELDS,
+    THREAD_FIELDS,
+)
+from ghbench.emulator.graphql.resolvers.repository import (
+    ACTOR_FIELDS,
+    QUERY_FIELDS,
+    REF_FIELDS,
+    REPOSITORY_FIELDS,
+)
+
+__all__ = ["FIELD_RESOLVERS", "ResolveContext", "typename_of"]
+
+# Bots have no name, e-mail or repositories on GitHub.
+_NOT_ON_BOTS = frozenset({"name", "email", "repository"})
+
+FIELD_RESOLVERS: dict[str, dict[str, Any]] = {
+    "Query": QUERY_FIELDS,
+    "Mutation": MUTATION_FIELDS,
+    "Repository": REPOSITORY_FIELDS,
+    "Ref": REF_FIELDS,
+    "User": ACTOR_FIELDS,
+    "Bot": {k: v for k, v in ACTOR_FIELDS.items() if k not in _NOT_ON_BOTS},
+    "Organization": {k: v for k, v in ACTOR_FIELDS.items() if k != "email"},
+    "PullRequest": PULL_FIELDS,
+    "PullRequestCommit": PULL_COMMIT_FIELDS,
+    "PullRequestReview": REVIEW_FIELDS,
+    "PullRequestReviewThread": THREAD_FIELDS,
+    "PullRequestReviewComment": REVIEW_COMMENT_FIELDS,
+    "Commit": COMMIT_FIELDS,
+    "StatusCheckRollup": ROLLUP_FIELDS,
+    "StatusCheckRollupContextConnection": CONTEXT_CONNECTION_FIELDS,
+    "CheckRun": CHECK_RUN_FIELDS,
+    "CheckSuite": CHECK_SUITE_FIELDS,
+    "StatusContext": STATUS_CONTEXT_FIELDS,
+    "Issue": ISSUE_FIELDS,
+    "IssueComment": ISSUE_COMMENT_FIELDS,
+    "Label": LABEL_FIELDS,
+    "ReactionGroup": REACTION_GROUP_FIELDS,
+}
+
+# Store record class name -> GraphQL type name (users are typed by ``User.type``).
+_RECORD_TYPENAMES = {
+    "Repo": "Repository",
+    "PullRequest": "PullRequest",
+    "Issue": "Issue",
+    "CheckRun": "CheckRun",
+    "CommitStatus": "StatusContext",
+    "Review": "PullRequestReview",
+    "ReviewThread": "PullRequestReviewThread",
+    "ReviewComment": "PullRequestReviewComment",
+    "IssueComment": "IssueComment",
+}
+
+
+def typename_of(value: Any, *_: Any) -> str | None:
+    """The concrete GraphQL type of a resolved value, for interfaces and unions."""
+    typename = getattr(value, "TYPENAME", None)
+    if typename is not None:
+        return str(typename)
+    kind = type(value).__name__
+    if kind == "User":
+        return str(value.type)
+    return _RECORD_TYPENAMES.get(kind)

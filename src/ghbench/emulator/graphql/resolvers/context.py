@@ -1,0 +1,65 @@
+"""What every resolver sees (``info.context``) and the small helpers they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from graphql import GraphQLError, GraphQLResolveInfo
+
+from ghbench.emulator.graphql.cost import CostReport
+from ghbench.emulator.graphql_contract import BucketView
+from ghbench.timefmt import iso_s
+
+if TYPE_CHECKING:
+    from ghbench.emulator.state import Repo, Store, User
+
+__all__ = [
+    "DEFAULT_WEB_URL",
+    "ResolveContext",
+    "github_error",
+    "iso",
+    "store_of",
+]
+
+DEFAULT_WEB_URL = "https://github.com"
+
+
+@dataclass
+class ResolveContext:
+    """Per-request state for resolvers: the store, who asks, and what was charged."""
+
+    store: Store
+    viewer: User
+    report: CostReport
+    bucket: BucketView
+    web_url: str = DEFAULT_WEB_URL
+
+    def repo_url(self, repo: Repo) -> str:
+        return f"{self.web_url}/{repo.owner_login}/{repo.name}"
+
+    def user_url(self, login: str) -> str:
+        return f"{self.web_url}/{login}"
+
+
+def store_of(info: GraphQLResolveInfo) -> Store:
+    context: ResolveContext = info.context
+    return context.store
+
+
+def iso(epoch: float | None) -> str | None:
+    """GitHub's DateTime: whole seconds, UTC, ``Z``."""
+    return None if epoch is None else iso_s(epoch)
+
+
+def github_error(kind: str, message: str) -> GraphQLError:
+    """An execution error that GitHub reports with a top-level ``type``."""
+    return GraphQLError(message, extensions={"type": kind})
+
+
+def context_of(info: GraphQLResolveInfo) -> ResolveContext:
+    context: ResolveContext = info.context
+    return context
+
+
+Args = Any

@@ -1,0 +1,84 @@
+"""Issues, issue comments, labels and reaction groups."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graphql import GraphQLResolveInfo
+
+from ghbench.emulator.graphql.resolvers.connections import paginate
+from ghbench.emulator.graphql.resolvers.context import context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.pulls import COMMON_ISSUE_FIELDS
+from ghbench.emulator.graphql.resolvers.repository import actor
+from ghbench.emulator.graphql.resolvers.views import synthetic_id
+
+if TYPE_CHECKING:
+    from ghbench.emulator.state import Issue, IssueComment
+
+__all__ = ["ISSUE_COMMENT_FIELDS", "ISSUE_FIELDS", "LABEL_FIELDS", "REACTION_GROUP_FIELDS"]
+
+Info = GraphQLResolveInfo
+
+
+def _issue_url(issue: Issue, info: Info) -> str:
+    repo = store_of(info).repos[issue.repo_id]
+    return f"{context_of(info).repo_url(repo)}/issues/{issue.number}"
+
+
+ISSUE_FIELDS: dict[str, Any] = {
+    **COMMON_ISSUE_FIELDS,
+    "id": lambda i, _: i.node_id,
+    "databaseId": lambda i, _: i.id,
+    "number": lambda i, _: i.number,
+    "title": lambda i, _: i.title,
+    "body": lambda i, _: i.body or "",
+    "state": lambda i, _: i.state.upper(),
+    "stateReason": lambda i, _: i.state_reason.upper() if i.state_reason else None,
+    "url": _issue_url,
+    "resourcePath": lambda i, info: _issue_url(i, info).removeprefix(context_of(info).web_url),
+    "author": lambda i, info: actor(info, i.user_id),
+    "authorAssociation": lambda i, _: "CONTRIBUTOR",
+    "closed": lambda i, _: i.state == "closed",
+    "closedAt": lambda i, _: iso(i.closed_at),
+    "createdAt": lambda i, _: iso(i.created_at),
+    "updatedAt": lambda i, _: iso(i.updated_at),
+    "isPinned": lambda i, _: False,
+    "milestone": lambda i, _: None,
+    "repository": lambda i, info: store_of(info).repos[i.repo_id],
+}
+
+
+def _comment_url(comment: IssueComment, info: Info) -> str:
+    store = store_of(info)
+    repo = store.repos[comment.repo_id]
+    kind = "pull" if (comment.repo_id, comment.number) in store.pulls_by_number else "issues"
+    return f"{context_of(info).repo_url(repo)}/{kind}/{comment.number}#issuecomment-{comment.id}"
+
+
+ISSUE_COMMENT_FIELDS: dict[str, Any] = {
+    "id": lambda c, _: c.node_id,
+    "databaseId": lambda c, _: c.id,
+    "author": lambda c, info: actor(info, c.user_id),
+    "authorAssociation": lambda c, _: "CONTRIBUTOR",
+    "body": lambda c, _: c.body,
+    "createdAt": lambda c, _: iso(c.created_at),
+    "includesCreatedEdit": lambda c, _: c.updated_at != c.created_at,
+    "isMinimized": lambda c, _: False,
+    "minimizedReason": lambda c, _: None,
+    "reactionGroups": COMMON_ISSUE_FIELDS["reactionGroups"],
+    "url": _comment_url,
+    "viewerDidAuthor": lambda c, info: c.user_id == context_of(info).viewer.id,
+}
+
+LABEL_FIELDS: dict[str, Any] = {
+    "id": lambda label, _: synthetic_id("LA", f"{label.repo.id}:{label.name}"),
+    "name": lambda label, _: label.name,
+    "color": lambda label, _: label.color,
+    "description": lambda label, _: None,
+    "url": lambda label, info: f"{context_of(info).repo_url(label.repo)}/labels/{label.name}",
+}
+
+REACTION_GROUP_FIELDS: dict[str, Any] = {
+    "content": lambda g, _: g.content,
+    "users": lambda g, _, **args: paginate([], **args),
+}

@@ -1,0 +1,239 @@
+"""The query root, repositories, refs and actors (users, bots, organizations)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graphql import GraphQLResolveInfo
+
+from ghbench.emulator.graphql.resolvers.connections import paginate
+from ghbench.emulator.graphql.resolvers.context import context_of, github_error, iso, store_of
+from ghbench.emulator.graphql.resolvers.views import CommitView, LabelView, RefView
+
+if TYPE_CHECKING:
+    from ghbench.emulator.state import PullRequest, Repo, User
+
+__all__ = ["ACTOR_FIELDS", "QUERY_FIELDS", "REF_FIELDS", "REPOSITORY_FIELDS", "actor"]
+
+Info = GraphQLResolveInfo
+
+# PullRequestState / IssueState enum -> predicate over a record's (state, merged).
+_PULL_STATES = {
+    "OPEN": lambda p: p.state == "open",
+    "CLOSED": lambda p: p.state == "closed" and not p.merged,
+    "MERGED": lambda p: p.merged,
+}
+_ORDER_KEYS = {
+    "CREATED_AT": lambda r: (r.created_at, r.id),
+    "UPDATED_AT": lambda r: (r.updated_at, r.id),
+    "COMMENTS": lambda r: (0, r.id),
+}
+
+
+def actor(info: Info, user_id: int | None) -> User | None:
+    """The user record for an author/actor field, or None (a deleted user: "ghost")."""
+    if user_id is None:
+        return None
+    return store_of(info).users.get(user_id)
+
+
+# -- Query ------------------------------------------------------------------------
+def _repository(_: object, info: Info, owner: str, name: str, **_args: Any) -> Repo:
+    repo = store_of(info).repo(owner, name)
+    if repo is None:
+        raise github_error(
+            "NOT_FOUND", f"Could not resolve to a Repository with the name '{owner}/{name}'."
+        )
+    return repo
+
+
+def _node(_: object, info: Info, id: str) -> object:  # noqa: A002 - GraphQL's argument name
+    record = store_of(info).node(id)
+    if record is None:
+        raise github_error("NOT_FOUND", f"Could not resolve to a node with the global id of '{id}'")
+    return record
+
+
+def _user(_: object, info: Info, login: str) -> User:
+    user = store_of(info).user(login)
+    if user is None:
+        raise github_error("NOT_FOUND", f"Could not resolve to a User with the login of '{login}'.")
+    return user
+
+
+def _rate_limit(_: object, info: Info, **_args: Any) -> dict[str, Any]:
+    context = context_of(info)
+    return {
+        "cost": context.report.cost,
+        "limit": context.bucket.limit,
+        "remaining": context.bucket.remaining,
+        "used": context.bucket.used,
+        "resetAt": iso(context.bucket.reset),
+        "nodeCount": context.report.node_count,
+    }
+
+
+QUERY_FIELDS = {
+    "repository": _repository,
+    "repositoryOwner": _user,
+    "user": _user,
+    "node": _node,
+    "nodes": lambda _, info, ids: [store_of(info).node(i) for i in ids],
+    "viewer": lambda _, info: context_of(info).viewer,
+    "rateLimit": _rate_limit,
+}
+
+
+# -- Repository ---------------------------------------------------------------------
+def _pull_requests(repo: Repo, info: Info, **args: Any) -> Any:
+    pulls: list[PullRequest] = store_of(info).pulls(repo, "all")
+    states = args.get("states")
+    if states:
+        wanted = [_PULL_STATES[s] for s in states]
+        pulls = [p for p in pulls if any(test(p) for test in wanted)]
+    for argument, attribute in (("headRefName", "head_ref"), ("baseRefName", "base_ref")):
+        if args.get(argument) is not None:
+            pulls = [p for p in pulls if getattr(p, attribute) == args[argument]]
+    if args.get("labels"):
+        pulls = [p for p in pulls if set(args["labels"]) & set(p.labels)]
+    order = args.get("orderBy")
+    if order:
+        pulls = sorted(pulls, key=_ORDER_KEYS[order["field"]], reverse=order["direction"] == "DESC")
+    return paginate(pulls, **args)
+
+
+def _issues(repo: Repo, info: Info, **args: Any) -> Any:
+    issues = store_of(info).issues(repo, "all")
+    states = args.get("states")
+    if states:
+        issues = [i for i in issues if i.state.upper() in states]
+    if args.get("labels"):
+        issues = [i for i in issues if set(args["labels"]) & set(i.labels)]
+    order = args.get("orderBy")
+    if order:
+        issues = sorted(issues, key=_ORDER_KEYS[order["field"]], reverse=order["direction"] == "DESC")
+    return paginate(issues, **args)
+
+
+def _pull_request(repo: Repo, info: Info, number: int) -> PullRequest:
+    pull = store_of(info).pull(repo, number)
+    if pull is None:
+        raise github_error(
+            "NOT_FOUND", f"Could not resolve to a PullRequest with the number of {number}."
+        )
+    return pull
+
+
+def _issue(repo: Repo, info: Info, number: int) -> object:
+    issue = store_of(info).issue(repo, number)
+    if issue is None:
+        raise github_error("NOT_FOUND", f"Could not resolve to an Issue with the number of {number}.")
+    return issue
+
+
+def _issue_or_pull(repo: Repo, info: Info, number: int) -> object:
+    store = store_of(info)
+    found = store.issue(repo, number) or store.pull(repo, number)
+    if found is None:
+        raise github_error(
+            "NOT_FOUND",
+            f"Could not resolve to an issue or pull request with the number of {number}.",
+        )
+    return found
+
+
+def _labels(repo: Repo, info: Info, **args: Any) -> Any:
+    store = store_of(info)
+    names: set[str] = set()
+    for record in [*store.pulls(repo, "all"), *store.issues(repo, "all")]:
+        names.update(record.labels)
+    labels = [LabelView(repo, name) for name in sorted(names)]
+    if args.get("query"):
+        labels = [label for label in labels if args["query"].lower() in label.name.lower()]
+    return paginate(labels, **args)
+
+
+def _default_branch(repo: Repo, info: Info) -> RefView:
+    return RefView(repo, repo.default_branch, store_of(info).branch_sha(repo, repo.default_branch))
+
+
+def _ref(repo: Repo, info: Info, qualifiedName: str) -> RefView | None:  # noqa: N803
+    branch = qualifiedName.removeprefix("refs/heads/")
+    sha = store_of(info).branch_sha(repo, branch)
+    return None if sha is None else RefView(repo, branch, sha)
+
+
+def _viewer_permission(repo: Repo, info: Info) -> str:
+    return "ADMIN" if repo.owner_id == context_of(info).viewer.id else "WRITE"
+
+
+REPOSITORY_FIELDS = {
+    "id": lambda r, _: r.node_id,
+    "databaseId": lambda r, _: r.id,
+    "name": lambda r, _: r.name,
+    "nameWithOwner": lambda r, _: r.full_name,
+    "owner": lambda r, info: store_of(info).users.get(r.owner_id),
+    "url": lambda r, info: context_of(info).repo_url(r),
+    "description": lambda r, _: r.description,
+    "isPrivate": lambda r, _: r.private,
+    "isFork": lambda r, _: False,
+    "isArchived": lambda r, _: False,
+    "isInOrganization": lambda r, info: getattr(
+        store_of(info).users.get(r.owner_id), "type", "User"
+    )
+    == "Organization",
+    "hasIssuesEnabled": lambda r, _: True,
+    "hasProjectsEnabled": lambda r, _: True,
+    "hasWikiEnabled": lambda r, _: False,
+    "mergeCommitAllowed": lambda r, _: True,
+    "squashMergeAllowed": lambda r, _: True,
+    "rebaseMergeAllowed": lambda r, _: True,
+    "deleteBranchOnMerge": lambda r, _: False,
+    "viewerDefaultMergeMethod": lambda r, _: "MERGE",
+    "viewerPermission": _viewer_permission,
+    "createdAt": lambda r, _: iso(r.created_at),
+    "updatedAt": lambda r, _: iso(r.updated_at),
+    "pushedAt": lambda r, _: iso(r.pushed_at),
+    "parent": lambda r, _: None,
+    "defaultBranchRef": _default_branch,
+    "ref": _ref,
+    "pullRequest": _pull_request,
+    "pullRequests": _pull_requests,
+    "issue": _issue,
+    "issues": _issues,
+    "issueOrPullRequest": _issue_or_pull,
+    "labels": _labels,
+}
+
+REF_FIELDS = {
+    "id": lambda ref, _: f"REF_{ref.repo.node_id}_{ref.name}",
+    "name": lambda ref, _: ref.name,
+    "prefix": lambda ref, _: "refs/heads/",
+    "repository": lambda ref, _: ref.repo,
+    "target": lambda ref, info: _commit_view(info, ref.repo, ref.sha),
+}
+
+
+def _commit_view(info: Info, repo: Repo, sha: str | None) -> CommitView | None:
+    if sha is None:
+        return None
+    commit = store_of(info).commit(repo, sha)
+    return None if commit is None else CommitView(repo, commit)
+
+
+# -- Actors (User, Bot, Organization share these) ---------------------------------
+def _owned_repository(user: User, info: Info, name: str, **_args: Any) -> Repo | None:
+    return store_of(info).repo(user.login, name)
+
+
+ACTOR_FIELDS = {
+    "id": lambda u, _: u.node_id,
+    "databaseId": lambda u, _: u.id,
+    "login": lambda u, _: u.login,
+    "name": lambda u, _: u.name,
+    "email": lambda u, _: u.email or "",
+    "avatarUrl": lambda u, _, **_a: f"https://avatars.githubusercontent.com/u/{u.id}?v=4",
+    "url": lambda u, info: context_of(info).user_url(u.login),
+    "resourcePath": lambda u, _: f"/{u.login}",
+    "repository": _owned_repository,
+}

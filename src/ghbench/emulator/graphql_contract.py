@@ -1,0 +1,80 @@
+"""The contract between the emulator core and the GraphQL layer (``emulator.graphql``).
+
+The core owns transport, authentication, rate-limit headers and the ledger; the
+GraphQL layer owns parsing, validation, cost, resolution and error formatting.
+The core calls::
+
+    from ghbench.emulator.graphql import handle_graphql
+    result = handle_graphql(body, ctx)   # body: the raw POST bytes
+
+``ctx.charge(cost, operation_name)`` charges the caller's ``graphql`` bucket and
+writes the ledger entry; it raises :class:`RateLimited` (charging nothing) when
+``remaining < cost``, and the GraphQL layer turns that into GitHub's 200 +
+``errors: [{"type": "RATE_LIMITED", ...}]`` body. ``ctx.peek()`` reads the bucket
+without charging (for ``rateLimit { ... }`` and ``dryRun``).
+
+After the call the core sets the ``x-ratelimit-*`` headers from the bucket,
+counts secondary-limit points (1 per query, 5 per mutation; a mutation also
+counts as content creation) and commits the state before responding.
+
+``ctx.state`` is the :class:`ghbench.emulator.state.Store`; its module docstring
+lists the read and write methods (repository, pull requests, issues, statuses,
+check runs, reviews, review threads, create and merge a PR).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ghbench.clock import Clock
+
+if TYPE_CHECKING:
+    from ghbench.emulator.state import Store, User
+
+__all__ = ["BucketView", "GraphQLRequestContext", "GraphQLResult", "RateLimited"]
+
+
+@dataclass(frozen=True)
+class BucketView:
+    """One rate-limit bucket as the caller sees it right now."""
+
+    resource: str
+    limit: int
+    remaining: int
+    used: int
+    reset: int  # epoch seconds
+
+
+class RateLimited(Exception):
+    """The bucket has fewer points left than the request costs; nothing was charged."""
+
+    def __init__(self, bucket: BucketView) -> None:
+        super().__init__(f"{bucket.resource} rate limit exceeded")
+        self.bucket = bucket
+
+
+@dataclass
+class GraphQLRequestContext:
+    """Everything a GraphQL request may use; built by the core for each request."""
+
+    state: Store
+    viewer: User
+    clock: Clock
+    rng: random.Random
+    peek: Callable[[], BucketView]
+    charge: Callable[[int, str | None], BucketView]
+    headers: dict[str, str] = field(default_factory=dict)  # lower-cased request headers
+
+
+@dataclass
+class GraphQLResult:
+    """What the GraphQL layer answers; ``body`` is serialized by the core."""
+
+    status: int
+    body: dict[str, Any]
+    operation_name: str | None
+    is_mutation: bool
+    cost: int

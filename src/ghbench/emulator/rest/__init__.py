@@ -1,0 +1,10 @@
+"""REST endpoints: one module per resource, each exporting a ``ROUTES`` table."""
+
+from __future__ import annotations
+
+from ghbench.emulator.rest import commits, issues, pulls, repos
+from ghbench.emulator.routing import Route
+
+__all__ = ["ROUTES"]
+
+ROUTES: list[Route] = [*repos.ROUTES, *pulls.ROUTES, *issues.ROUTES, *commits.ROUTES]

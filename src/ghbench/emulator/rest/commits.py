@@ -1,0 +1,148 @@
+"""Commit statuses and check runs."""
+
+from __future__ import annotations
+
+from ghbench.emulator.errors import NotFound, invalid_field
+from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
+from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.state import Repo
+
+__all__ = ["ROUTES"]
+
+_STATUS_STATES = ("error", "failure", "pending", "success")
+_RUN_STATUSES = ("queued", "in_progress", "completed")
+_CONCLUSIONS = (
+    "action_required",
+    "cancelled",
+    "failure",
+    "neutral",
+    "success",
+    "skipped",
+    "stale",
+    "timed_out",
+)
+
+
+def _sha(call: Call, repo: Repo) -> str:
+    """``{ref}`` may be a sha or a branch name."""
+    ref = call.params["ref"]
+    if call.store.commit(repo, ref) is not None:
+        return ref
+    sha = call.store.branch_sha(repo, ref.removeprefix("heads/"))
+    if sha is None:
+        raise NotFound("No commit found for SHA: " + ref)
+    return sha
+
+
+def combined_status(call: Call) -> Reply:
+    repo = repo_of(call)
+    return Reply(call.urls.combined_status(call.store, repo, _sha(call, repo)))
+
+
+def list_statuses(call: Call) -> Reply:
+    repo = repo_of(call)
+    page, headers = paginate(call, call.store.statuses(repo, _sha(call, repo)))
+    return Reply(
+        [call.urls.status(call.store, repo, s, creator=True) for s in page], headers=headers
+    )
+
+
+def create_status(call: Call) -> Reply:
+    repo = repo_of(call)
+    sha = call.params["sha"]
+    if call.store.commit(repo, sha) is None:
+        raise invalid_field("Status", "sha", f"No commit found for SHA: {sha}")
+    state = body_field(call, "Status", "state", str)
+    if state not in _STATUS_STATES:
+        raise invalid_field("Status", "state")
+    status = call.store.add_status(
+        repo,
+        sha,
+        state,
+        viewer(call),
+        context=body_field(call, "Status", "context", str, default="default"),
+        description=body_field(call, "Status", "description", str, default="") or None,
+        target_url=body_field(call, "Status", "target_url", str, default="") or None,
+    )
+    return Reply(call.urls.status(call.store, repo, status, creator=True), status=201)
+
+
+def list_check_runs(call: Call) -> Reply:
+    repo = repo_of(call)
+    runs = call.store.check_runs(repo, _sha(call, repo))
+    if name := call.query.get("check_name"):
+        runs = [r for r in runs if r.name == name]
+    if status := call.query.get("status"):
+        runs = [r for r in runs if r.status == status]
+    page, headers = paginate(call, runs)
+    return Reply(
+        {
+            "total_count": len(runs),
+            "check_runs": [call.urls.check_run(call.store, repo, r) for r in page],
+        },
+        headers=headers,
+    )
+
+
+def _run_fields(call: Call) -> tuple[str | None, str | None]:
+    status = body_field(call, "CheckRun", "status", str, default="") or None
+    conclusion = body_field(call, "CheckRun", "conclusion", str, default="") or None
+    if status is not None and status not in _RUN_STATUSES:
+        raise invalid_field("CheckRun", "status")
+    if conclusion is not None and conclusion not in _CONCLUSIONS:
+        raise invalid_field("CheckRun", "conclusion")
+    return status, conclusion
+
+
+def create_check_run(call: Call) -> Reply:
+    repo = repo_of(call)
+    viewer(call)
+    head_sha = body_field(call, "CheckRun", "head_sha", str)
+    if call.store.commit(repo, head_sha) is None:
+        raise invalid_field("CheckRun", "head_sha", "No commit found for SHA: " + head_sha)
+    status, conclusion = _run_fields(call)
+    output = call.body.get("output") if isinstance(call.body, dict) else None
+    output = output if isinstance(output, dict) else {}
+    run = call.store.create_check_run(
+        repo,
+        head_sha,
+        body_field(call, "CheckRun", "name", str),
+        status=status or "queued",
+        conclusion=conclusion,
+        details_url=body_field(call, "CheckRun", "details_url", str, default="") or None,
+        external_id=body_field(call, "CheckRun", "external_id", str, default="") or None,
+        output_title=str(output.get("title")) if output.get("title") else None,
+        output_summary=str(output.get("summary")) if output.get("summary") else None,
+    )
+    return Reply(call.urls.check_run(call.store, repo, run), status=201)
+
+
+def get_check_run(call: Call) -> Reply:
+    repo = repo_of(call)
+    run = call.store.check_run(repo, call.param_int("run_id"))
+    if run is None:
+        raise NotFound()
+    return Reply(call.urls.check_run(call.store, repo, run))
+
+
+def update_check_run(call: Call) -> Reply:
+    repo = repo_of(call)
+    viewer(call)
+    run = call.store.check_run(repo, call.param_int("run_id"))
+    if run is None:
+        raise NotFound()
+    status, conclusion = _run_fields(call)
+    call.store.update_check_run(run, status=status, conclusion=conclusion)
+    return Reply(call.urls.check_run(call.store, repo, run))
+
+
+_R = "/repos/{owner}/{repo}"
+ROUTES = [
+    Route("GET", _R + "/commits/{ref}/status", combined_status, etag=True),
+    Route("GET", _R + "/commits/{ref}/statuses", list_statuses, etag=True),
+    Route("POST", _R + "/statuses/{sha}", create_status, anonymous=False),
+    Route("GET", _R + "/commits/{ref}/check-runs", list_check_runs, etag=True),
+    Route("POST", _R + "/check-runs", create_check_run, anonymous=False),
+    Route("GET", _R + "/check-runs/{run_id}", get_check_run, etag=True),
+    Route("PATCH", _R + "/check-runs/{run_id}", update_check_run, anonymous=False),
+]

@@ -1,0 +1,71 @@
+"""Helpers shared by REST handlers: lookups that 404, body fields, pagination."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+from urllib.parse import urlencode
+
+from ghbench.emulator.errors import NotFound, RequiresAuthentication, invalid_field, missing_field
+from ghbench.emulator.routing import Call
+from ghbench.emulator.state import PullRequest, Repo, User
+
+__all__ = ["body_field", "paginate", "pull_of", "repo_of", "viewer"]
+
+T = TypeVar("T")
+_MAX_PER_PAGE = 100
+
+
+def repo_of(call: Call) -> Repo:
+    return call.store.get_repo(call.params["owner"], call.params["repo"])
+
+
+def pull_of(call: Call) -> tuple[Repo, PullRequest]:
+    repo = repo_of(call)
+    pull = call.store.pull(repo, call.param_int("number"))
+    if pull is None:
+        raise NotFound()
+    return repo, pull
+
+
+def viewer(call: Call) -> User:
+    if call.user is None:
+        raise RequiresAuthentication()
+    return call.user
+
+
+def body_field(
+    call: Call, resource: str, name: str, kind: type[T], *, default: T | None = None
+) -> T:
+    """A field of the JSON body with the right type, or GitHub's 422."""
+    body = call.body if isinstance(call.body, dict) else {}
+    value = body.get(name)
+    if value is None:
+        if default is None:
+            raise missing_field(resource, name)
+        return default
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise invalid_field(resource, name)
+    return value
+
+
+def _positive(call: Call, name: str, default: int) -> int:
+    raw = call.query.get(name, "")
+    return int(raw) if raw.isdigit() and int(raw) > 0 else default
+
+
+def paginate(call: Call, items: list[Any]) -> tuple[list[Any], dict[str, str]]:
+    """The requested page of ``items`` and GitHub's ``link`` header."""
+    per_page = min(_positive(call, "per_page", 30), _MAX_PER_PAGE)
+    page = _positive(call, "page", 1)
+    last = max(1, -(-len(items) // per_page))
+    chunk = items[(page - 1) * per_page : page * per_page]
+    links = []
+
+    def url(n: int) -> str:
+        return f"{call.urls.api}{call.path}?{urlencode(call.query | {'page': str(n)})}"
+
+    if page < last:
+        links += [f'<{url(page + 1)}>; rel="next"', f'<{url(last)}>; rel="last"']
+    if page > 1:
+        links += [f'<{url(1)}>; rel="first"', f'<{url(min(page - 1, last))}>; rel="prev"']
+    return chunk, ({"link": ", ".join(links)} if links else {})

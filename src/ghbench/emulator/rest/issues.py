@@ -1,0 +1,149 @@
+"""Issues and issue comments (issue comments work on pull requests too)."""
+
+from __future__ import annotations
+
+from ghbench.emulator.errors import NotFound, invalid_field
+from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
+from ghbench.emulator.routing import Call, Reply, Route
+
+__all__ = ["ROUTES"]
+
+
+def list_issues(call: Call) -> Reply:
+    """Issues *and* pull requests, newest first, as GitHub lists them."""
+    repo = repo_of(call)
+    state = call.query.get("state", "open")
+    if state not in ("open", "closed", "all"):
+        raise invalid_field("Issue", "state")
+    store = call.store
+    items = [(i.created_at, i.id, i.number) for i in store.issues(repo, state)]
+    items += [(p.created_at, p.id, p.number) for p in store.pulls(repo, state)]
+    items.sort(reverse=call.query.get("direction", "desc") == "desc")
+    page, headers = paginate(call, items)
+    out = []
+    for _, _, number in page:
+        issue = store.issue(repo, number)
+        if issue is not None:
+            out.append(call.urls.issue(store, repo, issue))
+        else:
+            out.append(_pull_as_issue(call, number))
+    return Reply(out, headers=headers)
+
+
+def _pull_as_issue(call: Call, number: int) -> dict[str, object]:
+    repo = repo_of(call)
+    pull = call.store.pull(repo, number)
+    if pull is None:
+        raise NotFound()
+    rendered = call.urls.pull(call.store, repo, pull)
+    base = f"{call.urls.api}/repos/{repo.full_name}/issues/{number}"
+    return {
+        "id": pull.id,
+        "node_id": pull.node_id,
+        "url": base,
+        "repository_url": f"{call.urls.api}/repos/{repo.full_name}",
+        "labels_url": base + "/labels{/name}",
+        "comments_url": base + "/comments",
+        "events_url": base + "/events",
+        "html_url": rendered["html_url"],
+        "number": number,
+        "state": pull.state,
+        "title": pull.title,
+        "body": pull.body,
+        "user": rendered["user"],
+        "labels": rendered["labels"],
+        "assignee": None,
+        "assignees": [],
+        "milestone": None,
+        "locked": False,
+        "comments": len(call.store.issue_comments(repo, number)),
+        "pull_request": {
+            "url": rendered["url"],
+            "html_url": rendered["html_url"],
+            "diff_url": rendered["diff_url"],
+            "patch_url": rendered["patch_url"],
+            "merged_at": rendered["merged_at"],
+        },
+        "closed_at": rendered["closed_at"],
+        "created_at": rendered["created_at"],
+        "updated_at": rendered["updated_at"],
+        "author_association": "OWNER",
+    }
+
+
+def get_issue(call: Call) -> Reply:
+    repo = repo_of(call)
+    number = call.param_int("number")
+    issue = call.store.issue(repo, number)
+    if issue is None:
+        return Reply(_pull_as_issue(call, number))
+    return Reply(call.urls.issue(call.store, repo, issue))
+
+
+def create_issue(call: Call) -> Reply:
+    repo = repo_of(call)
+    title = body_field(call, "Issue", "title", str)
+    if not title:
+        raise invalid_field("Issue", "title")
+    labels = body_field(call, "Issue", "labels", list, default=[])
+    issue = call.store.create_issue(
+        repo,
+        viewer(call),
+        title,
+        body=body_field(call, "Issue", "body", str, default="") or None,
+        labels=[str(label) for label in labels],
+    )
+    return Reply(call.urls.issue(call.store, repo, issue), status=201)
+
+
+def update_issue(call: Call) -> Reply:
+    repo = repo_of(call)
+    issue = call.store.issue(repo, call.param_int("number"))
+    if issue is None:
+        raise NotFound()
+    state = body_field(call, "Issue", "state", str, default=issue.state)
+    if state not in ("open", "closed"):
+        raise invalid_field("Issue", "state")
+    if state != issue.state:
+        call.store.set_issue_state(issue, state, "completed" if state == "closed" else None)
+    return Reply(call.urls.issue(call.store, repo, issue))
+
+
+def _target_exists(call: Call) -> tuple[int, bool]:
+    repo = repo_of(call)
+    number = call.param_int("number")
+    return number, (
+        call.store.issue(repo, number) is not None or call.store.pull(repo, number) is not None
+    )
+
+
+def list_issue_comments(call: Call) -> Reply:
+    repo = repo_of(call)
+    number, exists = _target_exists(call)
+    if not exists:
+        raise NotFound()
+    page, headers = paginate(call, call.store.issue_comments(repo, number))
+    return Reply([call.urls.issue_comment(call.store, repo, c) for c in page], headers=headers)
+
+
+def create_issue_comment(call: Call) -> Reply:
+    repo = repo_of(call)
+    number, exists = _target_exists(call)
+    if not exists:
+        raise NotFound()
+    body = body_field(call, "IssueComment", "body", str)
+    comment = call.store.add_issue_comment(repo, number, viewer(call), body)
+    return Reply(call.urls.issue_comment(call.store, repo, comment), status=201)
+
+
+_I = "/repos/{owner}/{repo}/issues"
+ROUTES = [
+    Route("GET", _I, list_issues, etag=True),
+    Route("POST", _I, create_issue, creates_content=True, anonymous=False),
+    Route("GET", _I + "/{number}", get_issue, etag=True),
+    Route("PATCH", _I + "/{number}", update_issue, anonymous=False),
+    Route("GET", _I + "/{number}/comments", list_issue_comments, etag=True),
+    Route(
+        "POST", _I + "/{number}/comments", create_issue_comment, creates_content=True, anonymous=False
+    ),
+]

@@ -1,0 +1,152 @@
+"""Pull requests: list, get, create, merge; review comments; reviews."""
+
+from __future__ import annotations
+
+from ghbench.emulator.errors import invalid_field
+from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
+from ghbench.emulator.routing import Call, Reply, Route
+
+__all__ = ["ROUTES"]
+
+_SORT_KEYS = {
+    "created": lambda p: (p.created_at, p.id),
+    "updated": lambda p: (p.updated_at, p.id),
+    "popularity": lambda p: (p.updated_at, p.id),
+    "long-running": lambda p: (p.created_at, p.id),
+}
+_REVIEW_EVENTS = {
+    "APPROVE": "APPROVED",
+    "REQUEST_CHANGES": "CHANGES_REQUESTED",
+    "COMMENT": "COMMENTED",
+    "": "PENDING",
+}
+
+
+def list_pulls(call: Call) -> Reply:
+    repo = repo_of(call)
+    q = call.query
+    state = q.get("state", "open")
+    if state not in ("open", "closed", "all"):
+        raise invalid_field("PullRequest", "state")
+    head = q.get("head")
+    if head is not None:
+        head = head.partition(":")[2] or head  # head=owner:branch
+    pulls = call.store.pulls(repo, state, head=head, base=q.get("base"))
+    sort = q.get("sort", "created")
+    key = _SORT_KEYS.get(sort, _SORT_KEYS["created"])
+    # GitHub: desc by default for created (or no sort), asc otherwise.
+    default_direction = "desc" if sort == "created" else "asc"
+    pulls.sort(key=key, reverse=q.get("direction", default_direction) == "desc")
+    page, headers = paginate(call, pulls)
+    return Reply([call.urls.pull(call.store, repo, p) for p in page], headers=headers)
+
+
+def get_pull(call: Call) -> Reply:
+    repo, pull = pull_of(call)
+    return Reply(call.urls.pull(call.store, repo, pull, full=True))
+
+
+def create_pull(call: Call) -> Reply:
+    repo = repo_of(call)
+    author = viewer(call)
+    head = body_field(call, "PullRequest", "head", str).rpartition(":")[2]
+    pull = call.store.create_pull(
+        repo,
+        author,
+        body_field(call, "PullRequest", "title", str),
+        head,
+        body_field(call, "PullRequest", "base", str),
+        body=body_field(call, "PullRequest", "body", str, default=""),
+        draft=body_field(call, "PullRequest", "draft", bool, default=False),
+    )
+    return Reply(call.urls.pull(call.store, repo, pull, full=True), status=201)
+
+
+def merge_pull(call: Call) -> Reply:
+    _, pull = pull_of(call)
+    method = body_field(call, "PullRequest", "merge_method", str, default="merge")
+    sha = call.store.merge_pull(
+        pull,
+        viewer(call),
+        method=method,
+        commit_title=body_field(call, "PullRequest", "commit_title", str, default=""),
+        expected_head_sha=(call.body or {}).get("sha") if isinstance(call.body, dict) else None,
+    )
+    return Reply({"sha": sha, "merged": True, "message": "Pull Request successfully merged"})
+
+
+def update_pull(call: Call) -> Reply:
+    repo, pull = pull_of(call)
+    changes: dict[str, object] = {}
+    for name in ("title", "body"):
+        if isinstance(call.body, dict) and name in call.body:
+            changes[name] = body_field(call, "PullRequest", name, str)
+    if isinstance(call.body, dict) and call.body.get("state") == "closed":
+        call.store.close_pull(pull)
+    if changes:
+        call.store.update_pull(pull, **changes)
+    return Reply(call.urls.pull(call.store, repo, pull, full=True))
+
+
+def list_review_comments(call: Call) -> Reply:
+    repo, pull = pull_of(call)
+    page, headers = paginate(call, call.store.review_comments(pull))
+    return Reply([call.urls.review_comment(call.store, repo, c) for c in page], headers=headers)
+
+
+def create_review_comment(call: Call) -> Reply:
+    repo, pull = pull_of(call)
+    body = body_field(call, "PullRequestReviewComment", "body", str)
+    reply_to = body_field(call, "PullRequestReviewComment", "in_reply_to", int, default=0)
+    comment = call.store.add_review_comment(
+        pull,
+        viewer(call),
+        body,
+        path=body_field(call, "PullRequestReviewComment", "path", str, default="README.md"),
+        line=body_field(call, "PullRequestReviewComment", "line", int, default=1),
+        in_reply_to=reply_to or None,
+        commit_id=body_field(call, "PullRequestReviewComment", "commit_id", str, default="")
+        or None,
+    )
+    return Reply(call.urls.review_comment(call.store, repo, comment), status=201)
+
+
+def list_reviews(call: Call) -> Reply:
+    repo, pull = pull_of(call)
+    page, headers = paginate(call, call.store.reviews(pull))
+    return Reply([call.urls.review(call.store, repo, r) for r in page], headers=headers)
+
+
+def create_review(call: Call) -> Reply:
+    repo, pull = pull_of(call)
+    event = body_field(call, "PullRequestReview", "event", str, default="")
+    if event not in _REVIEW_EVENTS:
+        raise invalid_field("PullRequestReview", "event")
+    review = call.store.add_review(
+        pull,
+        viewer(call),
+        _REVIEW_EVENTS[event],
+        body=body_field(call, "PullRequestReview", "body", str, default=""),
+        commit_id=body_field(call, "PullRequestReview", "commit_id", str, default="") or None,
+    )
+    return Reply(call.urls.review(call.store, repo, review))
+
+
+_P = "/repos/{owner}/{repo}/pulls"
+ROUTES = [
+    Route("GET", _P, list_pulls, etag=True),
+    Route("POST", _P, create_pull, creates_content=True, anonymous=False),
+    Route("GET", _P + "/{number}", get_pull, etag=True),
+    Route("PATCH", _P + "/{number}", update_pull, anonymous=False),
+    Route("PUT", _P + "/{number}/merge", merge_pull, anonymous=False),
+    Route("GET", _P + "/{number}/comments", list_review_comments, etag=True),
+    Route(
+        "POST",
+        _P + "/{number}/comments",
+        create_review_comment,
+        creates_content=True,
+        anonymous=False,
+    ),
+    Route("GET", _P + "/{number}/reviews", list_reviews, etag=True),
+    Route("POST", _P + "/{number}/reviews", create_review, creates_content=True, anonymous=False),
+]

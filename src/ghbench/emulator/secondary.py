@@ -1,0 +1,138 @@
+"""Secondary rate limits (limits reference §4), each switchable and tunable.
+
+Per owner: concurrent requests (REST and GraphQL combined), points per minute
+(REST: 1 per GET/HEAD/OPTIONS, 5 per write; GraphQL: 1 per query, 5 per
+mutation) and content creation per minute and per hour. Windows slide. A request
+that would cross a limit is refused with 403 and ``retry-after`` and is not
+counted; ``GET /rate_limit`` is free for the primary limit but counts here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, fields
+
+from ghbench.clock import Clock
+from ghbench.emulator.errors import SecondaryRateLimited
+
+__all__ = ["SecondaryConfig", "SecondaryLimiter"]
+
+CONTENT_CREATION_MESSAGE = (
+    "You have exceeded a secondary rate limit and have been temporarily blocked from "
+    "content creation. Please retry your request again later. If you reach out to GitHub "
+    "Support for help, please include the request ID."
+)
+
+
+@dataclass
+class SecondaryConfig:
+    """Limits; 0 switches one rule off, ``enabled=False`` all of them."""
+
+    enabled: bool = True
+    max_concurrent: int = 100
+    rest_points_per_minute: int = 900
+    graphql_points_per_minute: int = 2000
+    content_per_minute: int = 80
+    content_per_hour: int = 500
+    concurrent_retry_after: int = 5
+
+    def update(self, values: dict[str, object]) -> None:
+        """Apply control-API/config changes; unknown keys raise KeyError, bad types TypeError."""
+        names = {f.name: f.type for f in fields(self)}
+        for key, value in values.items():
+            if key not in names:
+                raise KeyError(key)
+            if key == "enabled":
+                if not isinstance(value, bool):
+                    raise TypeError(key)
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise TypeError(key)
+            setattr(self, key, value)
+
+
+class _Window:
+    """A sliding window of (time, points) with a running sum."""
+
+    __slots__ = ("events", "span", "total")
+
+    def __init__(self, span: float) -> None:
+        self.span = span
+        self.events: deque[tuple[float, int]] = deque()
+        self.total = 0
+
+    def expire(self, now: float) -> None:
+        events = self.events
+        while events and events[0][0] <= now - self.span:
+            self.total -= events.popleft()[1]
+
+    def retry_after(self, now: float, need: int, limit: int) -> int:
+        """Seconds until ``need`` more points fit under ``limit``."""
+        excess = self.total + need - limit
+        freed = 0
+        for ts, points in self.events:
+            freed += points
+            if freed >= excess:
+                return max(1, math.ceil(ts + self.span - now))
+        return max(1, math.ceil(self.span))
+
+    def add(self, now: float, points: int) -> None:
+        self.events.append((now, points))
+        self.total += points
+
+
+class SecondaryLimiter:
+    """Per-owner sliding windows; called under the emulator's lock."""
+
+    def __init__(self, clock: Clock, config: SecondaryConfig | None = None) -> None:
+        self.clock = clock
+        self.config = config or SecondaryConfig()
+        self._windows: dict[tuple[str, str], _Window] = {}
+
+    def _window(self, owner: str, kind: str, span: float) -> _Window:
+        key = (owner, kind)
+        window = self._windows.get(key)
+        if window is None:
+            window = self._windows[key] = _Window(span)
+        window.expire(self.clock.now())
+        return window
+
+    def check(
+        self, owner: str, *, kind: str, points: int, creates_content: bool, concurrency: int
+    ) -> None:
+        """Raise SecondaryRateLimited if this request would cross a limit."""
+        cfg = self.config
+        if not cfg.enabled:
+            return
+        if cfg.max_concurrent and concurrency > cfg.max_concurrent:
+            raise SecondaryRateLimited(
+                headers={"retry-after": str(cfg.concurrent_retry_after)}
+            )
+        now = self.clock.now()
+        limit = cfg.graphql_points_per_minute if kind == "graphql" else cfg.rest_points_per_minute
+        self._refuse_if_full(self._window(owner, kind, 60), now, points, limit, None)
+        if creates_content:
+            for span, cap in ((60, cfg.content_per_minute), (3600, cfg.content_per_hour)):
+                window = self._window(owner, f"content/{span}", span)
+                self._refuse_if_full(window, now, 1, cap, CONTENT_CREATION_MESSAGE)
+
+    @staticmethod
+    def _refuse_if_full(
+        window: _Window, now: float, need: int, limit: int, message: str | None
+    ) -> None:
+        if limit and window.total + need > limit:
+            retry = window.retry_after(now, need, limit)
+            raise SecondaryRateLimited(message, headers={"retry-after": str(retry)})
+
+    def record(self, owner: str, *, kind: str, points: int, creates_content: bool) -> None:
+        """Count an answered request."""
+        if not self.config.enabled:
+            return
+        now = self.clock.now()
+        self._window(owner, kind, 60).add(now, points)
+        if creates_content:
+            self._window(owner, "content/60", 60).add(now, 1)
+            self._window(owner, "content/3600", 3600).add(now, 1)
+
+    def reset(self) -> None:
+        self._windows.clear()

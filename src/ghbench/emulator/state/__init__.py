@@ -1,0 +1,84 @@
+"""The emulator's state: one :class:`Store` over durable records.
+
+Construct with ``Store(db, clock, rng)`` where ``db`` is ``MemoryDatabase()`` (simulation)
+or ``SqliteDatabase(dir)`` (durable, resumes on restart). Records are the structs in
+:mod:`.models` (``User``, ``Repo``, ``PullRequest``, ``Issue``, ``CommitStatus``,
+``CheckRun``, ``Review``, ``ReviewThread``, ``ReviewComment``, ``IssueComment``,
+``Ref``, ``Commit``, ``Token``); read their attributes freely, but change them only
+through the methods below so every change is persisted and invalidates ETags.
+
+Reads (never raise unless noted; ``None`` when absent):
+    user(login) / user_by_id(id) / node(node_id)
+    repo(owner, name) / get_repo(owner, name)   # get_repo raises NotFound (404)
+    commit(repo, sha) / ref(repo, "heads/main") / branch_sha(repo, branch)
+    refs_with_prefix(repo, "heads/")
+    issue(repo, n) / issues(repo, state="open"|"closed"|"all") / issue_comments(repo, n)
+    pull(repo, n) / pulls_by_id[id] / pulls(repo, state, head=branch, base=branch)
+    reviews(pull) / review_threads(pull) / thread_comments(thread) / review_comments(pull)
+    statuses(repo, sha) / latest_statuses(repo, sha) / combined_state(repo, sha)
+    check_runs(repo, sha) / check_run(repo, id)
+    version(repo_id) -> opaque tuple that changes whenever the repository changes
+Writes (raise emulator.errors.ApiError subclasses with GitHub's status and message):
+    ensure_user(login) / add_token(user, secret) / token_for(secret)
+    create_repo(owner, name, default_branch="main")
+    commit_to_branch(repo, branch, message) / create_ref / update_ref / delete_ref
+    create_issue(repo, author, title, body=, labels=) / set_issue_state(issue, state)
+    add_issue_comment(repo, number, author, body)
+    create_pull(repo, author, title, head, base, body=, draft=, create_head=)
+    update_pull(pull, **fields) / close_pull(pull)
+    merge_pull(pull, actor, method="merge", commit_title=, expected_head_sha=) -> sha
+    add_review(pull, author, state, body=) / add_review_comment(pull, author, body, ...)
+    resolve_thread(thread, by, resolved=True)
+    add_status(repo, sha, state, creator, context=) / create_check_run(repo, sha, name, ...)
+    update_check_run(run, status=, conclusion=) / set_ci(repo, sha, state, creator)
+Wrap several writes in ``store.db.transaction()`` to commit them once (the core does
+this per request).
+"""
+
+from __future__ import annotations
+
+from ghbench.emulator.state.checks import CI_STATES, CheckOps
+from ghbench.emulator.state.db import Database, MemoryDatabase, SqliteDatabase
+from ghbench.emulator.state.models import (
+    CheckRun,
+    Commit,
+    CommitStatus,
+    Issue,
+    IssueComment,
+    PullRequest,
+    Ref,
+    Repo,
+    Review,
+    ReviewComment,
+    ReviewThread,
+    Token,
+    User,
+)
+from ghbench.emulator.state.pulls import PullOps
+from ghbench.emulator.state.repos import token_digest
+
+__all__ = [
+    "CI_STATES",
+    "CheckRun",
+    "Commit",
+    "CommitStatus",
+    "Database",
+    "Issue",
+    "IssueComment",
+    "MemoryDatabase",
+    "PullRequest",
+    "Ref",
+    "Repo",
+    "Review",
+    "ReviewComment",
+    "ReviewThread",
+    "SqliteDatabase",
+    "Store",
+    "Token",
+    "User",
+    "token_digest",
+]
+
+
+class Store(PullOps, CheckOps):
+    """Every record of the emulated GitHub, indexed in memory, persisted through ``db``."""

@@ -1,0 +1,255 @@
+"""Which GitHub a benchmark runs against: real GitHub, or the embedded emulator.
+
+A backend gives the harness three things: a counted ``ControlClient`` for its own
+calls, the environment the orchestrator needs to reach the same GitHub, and the
+repo slug as seen there. The emulator backend also starts and stops the emulator
+process and keeps its state in a directory, so ``setup`` and ``measure`` (two runs
+of ghbench) see the same repos, PRs and rate-limit buckets.
+
+Unmodified gh-based orchestrators reach the emulator with ``GH_HOST=github.localhost``
+(gh's plain-HTTP host), a token, and both ``HTTP_PROXY`` and ``HTTPS_PROXY`` pointing at
+the emulator: gh then sends ``GET http://api.github.localhost/...`` to the proxy
+address, which the emulator serves (limits reference §5b, AO reference §9).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from ghbench.clock import Clock
+from ghbench.errors import EmulatorError
+from ghbench.github.auth import resolve_api_url, resolve_token
+from ghbench.github.control import ControlClient
+
+__all__ = [
+    "Backend",
+    "BackendName",
+    "EmulatorBackend",
+    "RealGitHubBackend",
+    "make_backend",
+]
+
+BackendName = Literal["github", "emulator"]
+
+# Variables that would send gh (or a Go/Python HTTP client) somewhere else.
+_ROUTING_VARS = (
+    "GH_HOST",
+    "GH_ENTERPRISE_TOKEN",
+    "GITHUB_ENTERPRISE_TOKEN",
+    "NO_PROXY",
+    "no_proxy",
+    "http_proxy",
+    "https_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+)
+
+
+class Backend(Protocol):
+    """The GitHub a run talks to."""
+
+    name: BackendName
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def control_client(self) -> ControlClient: ...
+
+    def orchestrator_env(self) -> dict[str, str]:
+        """Variables to add to the orchestrator's environment (may hold the token)."""
+        ...
+
+    def describe(self) -> str:
+        """One line for the console: where the calls go (never the token)."""
+        ...
+
+    @property
+    def api_url(self) -> str:
+        """The REST root the harness and an HTTP client use."""
+        ...
+
+    @property
+    def gh_host(self) -> str:
+        """The host gh is pointed at (``GH_HOST``)."""
+        ...
+
+    @property
+    def token(self) -> str: ...
+
+    def ensure_repo(self, repo: str, issues: Sequence[int]) -> None:
+        """Make sure ``repo`` and its issues exist (the emulator seeds; GitHub checks)."""
+        ...
+
+
+@dataclass
+class RealGitHubBackend:
+    """api.github.com (or ``GITHUB_API_URL``), with the user's token."""
+
+    env: Mapping[str, str]
+    clock: Clock
+    name: BackendName = "github"
+    _token: str | None = field(default=None, repr=False)
+
+    def start(self) -> None:
+        self._token = resolve_token(self.env)
+
+    def stop(self) -> None:
+        self._token = None
+
+    @property
+    def token(self) -> str:
+        if self._token is None:
+            self._token = resolve_token(self.env)
+        return self._token
+
+    @property
+    def api_url(self) -> str:
+        return resolve_api_url(self.env)
+
+    @property
+    def gh_host(self) -> str:
+        host = self.env.get("GH_HOST", "").strip()
+        return host or "github.com"
+
+    def control_client(self) -> ControlClient:
+        return ControlClient(self.api_url, self.token, self.clock)
+
+    def orchestrator_env(self) -> dict[str, str]:
+        # A real orchestrator brings its own gh login; the workload model needs the
+        # token in its environment (never in its config file).
+        return {"GH_TOKEN": self.token}
+
+    def describe(self) -> str:
+        return f"GitHub at {resolve_api_url(self.env)}"
+
+    def ensure_repo(self, repo: str, issues: Sequence[int]) -> None:
+        # Real repos and issues are the user's to create; the PR checks will fail
+        # clearly if the repo is wrong.
+        return None
+
+
+class _EmulatorHandle(Protocol):
+    url: str
+
+    def stop(self, timeout: float = ...) -> Any: ...
+
+
+@dataclass
+class EmulatorBackend:
+    """The embedded emulator as a subprocess with durable state in ``state_dir``."""
+
+    state_dir: Path
+    clock: Clock
+    name: BackendName = "emulator"
+    port: int = 0
+    _handle: _EmulatorHandle | None = field(default=None, repr=False)
+    _token: str | None = field(default=None, repr=False)
+
+    @property
+    def token(self) -> str:
+        if self._token is None:
+            self._token = _emulator_token(self.state_dir)
+        return self._token
+
+    @property
+    def url(self) -> str:
+        if self._handle is None:
+            raise EmulatorError("the emulator is not running")
+        return self._handle.url.rstrip("/")
+
+    def start(self) -> None:
+        if self._handle is not None:
+            return
+        from ghbench.emulator import start_emulator_process
+
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        handle: Any = start_emulator_process(self.state_dir, port=self.port, tokens=[self.token])
+        self._handle = handle
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            handle, self._handle = self._handle, None
+            handle.stop()
+
+    def __enter__(self) -> EmulatorBackend:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def api_url(self) -> str:
+        return self.url
+
+    @property
+    def gh_host(self) -> str:
+        return "github.localhost"
+
+    def control_client(self) -> ControlClient:
+        return ControlClient(self.url, self.token, self.clock)
+
+    def orchestrator_env(self) -> dict[str, str]:
+        proxy = self.url
+        env = {
+            "GH_HOST": "github.localhost",
+            "GH_TOKEN": self.token,
+            "HTTP_PROXY": proxy,
+            "HTTPS_PROXY": proxy,
+            "http_proxy": proxy,
+            "https_proxy": proxy,
+            "NO_PROXY": "",
+            "no_proxy": "",
+            "GH_NO_UPDATE_NOTIFIER": "1",
+            "GH_PROMPT_DISABLED": "1",
+            "GITHUB_API_URL": proxy,
+        }
+        return env
+
+    def describe(self) -> str:
+        return f"embedded emulator at {self.url} (state {self.state_dir})"
+
+    def ensure_repo(self, repo: str, issues: Sequence[int]) -> None:
+        from ghbench.github.seed import seed_repo
+
+        seed_repo(self.url, repo, issues)
+
+
+def _emulator_token(state_dir: Path) -> str:
+    """The emulator's token, made once per state dir so buckets survive restarts.
+
+    It is a credential for a loopback emulator only; it lives in the state dir with
+    owner-only permissions and is never written to an artifact or a log.
+    """
+    path = state_dir / "harness-token"
+    try:
+        text = path.read_text().strip()
+        if text:
+            return text
+    except FileNotFoundError:
+        pass
+    state_dir.mkdir(parents=True, exist_ok=True)
+    token = "ghp_" + secrets.token_hex(18)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(token + "\n")
+    return token
+
+
+def scrub_routing(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` without the variables that would reroute gh or HTTP clients."""
+    return {k: v for k, v in env.items() if k not in _ROUTING_VARS}
+
+
+def make_backend(
+    name: BackendName, *, env: Mapping[str, str], clock: Clock, state_dir: Path
+) -> Backend:
+    if name == "emulator":
+        return EmulatorBackend(state_dir=state_dir, clock=clock)
+    return RealGitHubBackend(env=env, clock=clock)

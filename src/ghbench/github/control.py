@@ -1,0 +1,213 @@
+"""The harness's own GitHub calls: ``/rate_limit`` snapshots and PR state.
+
+These are the spec's *benchmark-control* calls. They never go through the
+orchestrator's traced path: they are plain HTTPS requests from this process, so no
+trace row can come from them, and every request sent (retries included) is counted
+in ``ControlClient.calls``; the scorecard reports that count.
+
+Transient failures (connection errors, 5xx, secondary-limit 403/429 with
+``retry-after``) are retried a few times with a backoff on the injected clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from ghbench import __version__
+from ghbench.clock import Clock
+from ghbench.errors import GitHubError
+
+__all__ = ["Bucket", "ControlClient", "OpenPullRequest", "RateLimitSnapshot"]
+
+USER_AGENT = f"ghbench-control/{__version__}"
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+SNAPSHOT_RESOURCES = ("core", "graphql", "search")
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """One resource's budget as ``/rate_limit`` reported it."""
+
+    limit: int
+    remaining: int
+    used: int
+    reset: int  # epoch seconds
+
+
+@dataclass(frozen=True)
+class RateLimitSnapshot:
+    """``GET /rate_limit`` at one moment: ``captured_at`` is epoch seconds."""
+
+    captured_at: float
+    resources: dict[str, Bucket]
+
+    def get(self, resource: str) -> Bucket | None:
+        return self.resources.get(resource)
+
+
+@dataclass(frozen=True)
+class OpenPullRequest:
+    number: int
+    url: str
+    branch: str
+
+
+@dataclass
+class ControlClient:
+    """Counted, retried control calls against one GitHub (or emulator) base URL.
+
+    ``base_url`` is the REST root (``https://api.github.com`` or the emulator's
+    ``http://127.0.0.1:PORT``). The token is sent as gh does, ``Authorization: token T``.
+    """
+
+    base_url: str
+    token: str
+    clock: Clock
+    attempts: int = 4
+    timeout: float = 30.0
+    calls: int = 0
+    _client: httpx.Client | None = field(default=None, repr=False)
+
+    def _http(self) -> httpx.Client:
+        if self._client is None:
+            self._client = httpx.Client(
+                base_url=self.base_url.rstrip("/") + "/",
+                headers={
+                    "Authorization": f"token {self.token}",
+                    "Accept": "application/vnd.github+json",
+                    "User-Agent": USER_AGENT,
+                },
+                timeout=self.timeout,
+                # The harness talks to exactly the base URL it was given.
+                trust_env=False,
+            )
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> ControlClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _get(self, path: str, params: dict[str, str | int] | None = None) -> httpx.Response:
+        last: str = ""
+        for attempt in range(self.attempts):
+            self.calls += 1
+            try:
+                resp = self._http().get(path, params=params)
+            except httpx.TransportError as exc:
+                last = f"{type(exc).__name__}"
+                self.clock.sleep(min(2.0**attempt, 10.0))
+                continue
+            if resp.status_code in RETRY_STATUSES or _secondary_limited(resp):
+                last = f"HTTP {resp.status_code}"
+                self.clock.sleep(_retry_after(resp, attempt))
+                continue
+            return resp
+        where = self.base_url
+        raise GitHubError(
+            f"GET {path} on {where} failed after {self.attempts} attempts ({last});"
+            " check the network and that the API is reachable"
+        )
+
+    def _get_json(self, path: str, params: dict[str, str | int] | None = None) -> Any:
+        resp = self._get(path, params)
+        if resp.status_code == 401:
+            raise GitHubError(
+                f"GET {path}: the token was rejected (401 Bad credentials); check GH_TOKEN"
+            )
+        if resp.status_code >= 400:
+            raise GitHubError(f"GET {path}: HTTP {resp.status_code} {_message(resp)}")
+        try:
+            return resp.json()
+        except ValueError:
+            raise GitHubError(f"GET {path}: the response is not JSON") from None
+
+    def rate_limit(self) -> RateLimitSnapshot:
+        """One ``/rate_limit`` snapshot (free on GitHub: it spends no budget)."""
+        captured = self.clock.now()
+        body = self._get_json("rate_limit")
+        resources = body.get("resources", {}) if isinstance(body, dict) else {}
+        out: dict[str, Bucket] = {}
+        for name in SNAPSHOT_RESOURCES:
+            raw = resources.get(name)
+            if isinstance(raw, dict):
+                out[name] = Bucket(
+                    limit=int(raw.get("limit", 0)),
+                    remaining=int(raw.get("remaining", 0)),
+                    used=int(raw.get("used", 0)),
+                    reset=int(raw.get("reset", 0)),
+                )
+        if "core" not in out or "graphql" not in out:
+            raise GitHubError("GET rate_limit: the answer has no core/graphql resources")
+        return RateLimitSnapshot(captured_at=captured, resources=out)
+
+    def pr_state(self, repo: str, number: int) -> str:
+        """``OPEN``, ``CLOSED``, ``MERGED`` (gh's names), or ``MISSING`` for a 404."""
+        resp = self._get(f"repos/{repo}/pulls/{number}")
+        if resp.status_code == 404:
+            return "MISSING"
+        if resp.status_code >= 400:
+            raise GitHubError(
+                f"GET repos/{repo}/pulls/{number}: HTTP {resp.status_code} {_message(resp)}"
+            )
+        body = resp.json()
+        if body.get("merged") or body.get("merged_at"):
+            return "MERGED"
+        return "OPEN" if body.get("state") == "open" else "CLOSED"
+
+    def open_pull_requests(self, repo: str) -> dict[str, OpenPullRequest]:
+        """Every open PR of ``repo`` keyed by head branch: one call per 100 PRs.
+
+        One listing answers "does branch B have an open PR?" for every session at
+        once, which is far cheaper than one ``--head`` query per session.
+        """
+        found: dict[str, OpenPullRequest] = {}
+        for item in self._paginate(f"repos/{repo}/pulls", {"state": "open"}):
+            head = item.get("head") or {}
+            branch = head.get("ref")
+            if isinstance(branch, str) and branch not in found:
+                found[branch] = OpenPullRequest(
+                    number=int(item["number"]), url=str(item.get("html_url", "")), branch=branch
+                )
+        return found
+
+    def _paginate(self, path: str, params: dict[str, str | int]) -> Iterator[dict[str, Any]]:
+        page = 1
+        while True:
+            batch = self._get_json(path, {**params, "per_page": 100, "page": page})
+            if not isinstance(batch, list):
+                raise GitHubError(f"GET {path}: expected a list")
+            yield from (x for x in batch if isinstance(x, dict))
+            if len(batch) < 100:
+                return
+            page += 1
+
+
+def _secondary_limited(resp: httpx.Response) -> bool:
+    return resp.status_code == 403 and "retry-after" in resp.headers
+
+
+def _retry_after(resp: httpx.Response, attempt: int) -> float:
+    try:
+        return min(float(resp.headers.get("retry-after", "")), 60.0)
+    except ValueError:
+        return min(2.0**attempt, 10.0)
+
+
+def _message(resp: httpx.Response) -> str:
+    try:
+        body = resp.json()
+    except ValueError:
+        return ""
+    msg = body.get("message") if isinstance(body, dict) else None
+    return f"({msg})" if isinstance(msg, str) else ""

@@ -1,0 +1,278 @@
+"""``measure``: one benchmark window against an existing setup (the spec's 14-step flow).
+
+The window's rows come only from the orchestrator: the harness's own calls (the PR
+validation before the orchestrator starts, and the two ``/rate_limit`` snapshots that
+bracket the window) are direct HTTPS requests, never in the trace. The scorecard's
+``benchmarkControlCalls`` counts the control calls made while the trace was being
+recorded, which is the two snapshots; the validation calls are reported on stderr.
+
+An interrupted run (Ctrl-C) or an orchestrator that dies mid-run still gets a
+scorecard, marked ``incomplete`` with the reason, computed from what was measured.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ghbench.clock import Clock
+from ghbench.drivers.base import Driver
+from ghbench.errors import ArtifactError, GhbenchError, Interrupted
+from ghbench.github.backend import Backend
+from ghbench.github.control import ControlClient, RateLimitSnapshot
+from ghbench.harness.progress import Progress
+from ghbench.harness.project import Project
+from ghbench.harness.setup import validate_setup
+from ghbench.harness.setup_record import SetupRecord, make_scenario_id, read_setup, setup_path
+from ghbench.timefmt import format_duration
+
+__all__ = ["MeasureOptions", "MeasureResult", "WindowRecord", "new_trace_path", "run_measure"]
+
+
+@dataclass(frozen=True)
+class MeasureOptions:
+    out_dir: Path
+    warmup: float
+    duration: float
+    warmup_text: str
+    duration_text: str
+    stop_grace: float = 10.0
+    plot: bool = True
+    supplemental: bool = True
+
+
+@dataclass
+class WindowRecord:
+    """What the run measured, complete or not."""
+
+    trace_path: Path
+    stamp: int
+    start: float | None = None
+    end: float | None = None
+    warmup_end: float | None = None
+    before: RateLimitSnapshot | None = None
+    after: RateLimitSnapshot | None = None
+    control_calls_in_window: int | None = None
+    incomplete_reason: str | None = None
+    orchestrator_exit: int | None = None
+    events: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MeasureResult:
+    scorecard_path: Path
+    trace_path: Path
+    console: str
+    paths: dict[str, Path]
+    record: WindowRecord
+    validation_calls: int
+
+
+class _OrchestratorDied(Exception):
+    pass
+
+
+def new_trace_path(out_dir: Path, stamp: int) -> Path:
+    """Create ``gh-trace-bench-{stamp}.jsonl`` empty and exclusively: never reuse a trace."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    n = 0
+    while True:
+        name = f"gh-trace-bench-{stamp}.jsonl" if n == 0 else f"gh-trace-bench-{stamp}-{n}.jsonl"
+        path = out_dir / name
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            n += 1
+            continue
+        os.close(fd)
+        return path
+
+
+@contextmanager
+def _no_interrupts() -> Iterator[None]:
+    """Let cleanup finish: a second Ctrl-C while stopping must not leave orphans."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def load_validated_setup(
+    project: Project, sessions: int, out_dir: Path, driver: Driver, control: ControlClient
+) -> tuple[Path, SetupRecord]:
+    scenario = make_scenario_id(sessions)
+    path = setup_path(out_dir, project.id, scenario)
+    if not path.exists():
+        raise ArtifactError(
+            f"{path}: no setup artifact for {scenario}; run"
+            f" 'ghbench setup --project {project.id} --sessions {sessions} --issues ...' first"
+        )
+    record = read_setup(path)
+    if not record.ready:
+        raise ArtifactError(
+            f"{path}: the setup is partial (ready: false, {len(record.sessions)} of"
+            f" {record.session_count} sessions have PRs); re-run 'ghbench setup'"
+        )
+    problems = validate_setup(record, driver, control)
+    if problems:
+        listed = "; ".join(problems[:10]) + ("; ..." if len(problems) > 10 else "")
+        raise ArtifactError(f"{path}: the setup is stale: {listed}; re-run 'ghbench setup'")
+    return path, record
+
+
+def _wait(
+    seconds: float,
+    *,
+    clock: Clock,
+    driver: Driver,
+    progress: Progress,
+    phase: str,
+) -> None:
+    """Sleep in steps of at most 1 s, watching the orchestrator."""
+    progress.phase(phase, seconds)
+    start = clock.now()
+    while True:
+        elapsed = clock.now() - start
+        progress.tick(elapsed)
+        if not driver.alive():
+            raise _OrchestratorDied(phase)
+        left = seconds - elapsed
+        if left <= 0:
+            return
+        clock.sleep(min(1.0, left))
+
+
+def run_measure(
+    project: Project,
+    *,
+    sessions: int,
+    driver: Driver,
+    backend: Backend,
+    clock: Clock,
+    options: MeasureOptions,
+    progress: Progress,
+    color: bool = False,
+    announce: Callable[[str], None] | None = None,
+) -> MeasureResult:
+    """Validate, measure one window, and write the scorecard and its companions."""
+    from ghbench.harness.report import write_outputs
+
+    driver.check_tools()
+    control = backend.control_client()
+    try:
+        _, setup = load_validated_setup(project, sessions, options.out_dir, driver, control)
+        validation_calls = control.calls
+        stamp = int(clock.now())
+        record = WindowRecord(trace_path=new_trace_path(options.out_dir, stamp), stamp=stamp)
+        if announce is not None:
+            announce(f"trace: {record.trace_path}")
+        interrupted = False
+        try:
+            _measure_window(setup, record, driver, backend, control, clock, options, progress)
+        except KeyboardInterrupt:
+            interrupted = True
+            with _no_interrupts():
+                _finish_early(record, driver, control, clock, options, "interrupted (Ctrl-C)")
+        except _OrchestratorDied as died:
+            with _no_interrupts():
+                code = driver.exit_code()
+                record.orchestrator_exit = code
+                _finish_early(
+                    record, driver, control, clock, options,
+                    f"the orchestrator exited (code {code}) during the {died.args[0]}",
+                )
+        finally:
+            progress.close()
+    finally:
+        control.close()
+    with _no_interrupts():
+        result = write_outputs(
+            setup, record, sessions=sessions, driver=driver, options=options, color=color,
+            validation_calls=validation_calls,
+        )
+    if interrupted:
+        raise Interrupted(
+            f"measurement interrupted; incomplete scorecard written to {result.scorecard_path}"
+        )
+    if record.orchestrator_exit is not None or (
+        record.incomplete_reason and "orchestrator" in record.incomplete_reason
+    ):
+        raise GhbenchError(
+            f"{record.incomplete_reason}; the trace is kept at {record.trace_path} and the"
+            f" scorecard {result.scorecard_path} is marked incomplete; check the orchestrator"
+        )
+    return result
+
+
+def _measure_window(
+    setup: SetupRecord,
+    record: WindowRecord,
+    driver: Driver,
+    backend: Backend,
+    control: ControlClient,
+    clock: Clock,
+    options: MeasureOptions,
+    progress: Progress,
+) -> None:
+    driver.prepare_measure(setup.sessions, setup.repo)
+    progress.note(f"starting the {driver.name} orchestrator, tracing to {record.trace_path}")
+    driver.start(record.trace_path, backend.orchestrator_env())
+    _wait(options.warmup, clock=clock, driver=driver, progress=progress, phase="warmup")
+    record.warmup_end = clock.now()
+    calls_before = control.calls
+    record.start = clock.now()
+    record.before = control.rate_limit()
+    _wait(options.duration, clock=clock, driver=driver, progress=progress, phase="window")
+    record.end = clock.now()
+    record.after = control.rate_limit()
+    record.control_calls_in_window = control.calls - calls_before
+    _stop(record, driver, options)
+
+
+def _stop(record: WindowRecord, driver: Driver, options: MeasureOptions) -> None:
+    result = driver.stop(options.stop_grace)
+    if result.killed:
+        record.events.append(
+            f"the orchestrator did not exit within {options.stop_grace:g} s of SIGTERM;"
+            " it was killed"
+        )
+    driver.finish_measure()
+
+
+def _finish_early(
+    record: WindowRecord,
+    driver: Driver,
+    control: ControlClient,
+    clock: Clock,
+    options: MeasureOptions,
+    why: str,
+) -> None:
+    """Close the window where it stands and keep what was measured."""
+    now = clock.now()
+    if record.start is None:
+        record.start = record.end = now
+        reason = f"{why} before the measurement window started"
+    else:
+        if record.end is None:
+            record.end = now
+        measured = format_duration(record.end - record.start)
+        reason = f"{why} after {measured} of {format_duration(options.duration)}"
+        if record.after is None:
+            calls_before = control.calls
+            try:
+                record.after = control.rate_limit()
+            except GhbenchError as exc:
+                record.events.append(f"no after-snapshot: {exc}")
+            # the snapshot calls made while tracing: before (1) plus this one
+            record.control_calls_in_window = 1 + (control.calls - calls_before)
+    record.incomplete_reason = reason
+    _stop(record, driver, options)

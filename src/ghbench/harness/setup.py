@@ -1,0 +1,254 @@
+"""``setup``: create the scenario that ``measure`` observes (the spec's 11-step flow).
+
+Differences from the original harness (AO reference §6), on purpose:
+
+- sessions are mapped to issues through the orchestrator's own session list, never
+  by a numeric suffix (session ids are sequential, not issue numbers);
+- only worktrees whose agent is dead, and that no other setup artifact in the
+  output directory still uses, are cleaned;
+- a timeout writes a partial artifact with ``ready: false``, never ``ready: true``;
+- an existing artifact is reused only if every worktree exists *and* every PR is open.
+
+PR readiness is one listing of the repo's open PRs per poll (one call per 100 PRs)
+rather than one query per session; every such call is a counted control call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ghbench.clock import Clock
+from ghbench.drivers.base import BenchSession, Driver, SessionInfo
+from ghbench.errors import ArtifactError, GhbenchError, Interrupted, UsageError
+from ghbench.github.backend import Backend
+from ghbench.github.control import ControlClient, OpenPullRequest
+from ghbench.harness.progress import Progress
+from ghbench.harness.project import Project
+from ghbench.harness.setup_record import (
+    SetupRecord,
+    make_scenario_id,
+    read_setup,
+    setup_path,
+    write_setup,
+)
+
+__all__ = ["SetupOptions", "SetupOutcome", "parse_issue_list", "run_setup", "validate_setup"]
+
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
+
+
+def parse_issue_list(text: str) -> list[int]:
+    """``1,2,5-9`` -> [1, 2, 5, 6, 7, 8, 9]; duplicates are an error."""
+    out: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        m = _RANGE.match(part)
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if lo > hi:
+                raise UsageError(f"--issues: range {part} runs backwards; write {hi}-{lo}")
+            out.extend(range(lo, hi + 1))
+        elif part.isdigit():
+            out.append(int(part))
+        else:
+            raise UsageError(f"--issues: {part!r} is not an issue number or range like 5-9")
+    if not out:
+        raise UsageError("--issues: give at least one issue number, e.g. --issues 1,2,5-9")
+    if any(n <= 0 for n in out):
+        raise UsageError("--issues: issue numbers start at 1")
+    dupes = sorted({n for n in out if out.count(n) > 1})
+    if dupes:
+        raise UsageError(f"--issues: issue {dupes[0]} is listed twice; list each issue once")
+    return out
+
+
+@dataclass(frozen=True)
+class SetupOptions:
+    out_dir: Path
+    poll_interval: float = 30.0
+    timeout: float = 600.0
+    stop_grace: float = 10.0
+    settle: float = 0.0  # wait after starting the orchestrator, before spawning
+
+
+@dataclass(frozen=True)
+class SetupOutcome:
+    path: Path
+    record: SetupRecord
+    reused: bool
+    control_calls: int
+    cleaned: tuple[Path, ...] = ()
+
+
+def validate_setup(
+    record: SetupRecord, driver: Driver, control: ControlClient
+) -> list[str]:
+    """Every reason the setup cannot be measured: worktrees gone, PRs not open."""
+    problems = list(driver.check_sessions(record.sessions))
+    open_prs = {pr.number for pr in control.open_pull_requests(record.repo).values()}
+    for s in record.sessions:
+        if s.pr_number not in open_prs:
+            problems.append(f"{s.session_id}: PR #{s.pr_number} is not open")
+    return problems
+
+
+def _artifact_worktrees(out_dir: Path, exclude: Path) -> set[Path]:
+    """Worktrees other setup artifacts in ``out_dir`` still rely on."""
+    keep: set[Path] = set()
+    for path in out_dir.glob("setup-*.json"):
+        if path == exclude:
+            continue
+        try:
+            keep.update(s.worktree_path for s in read_setup(path).sessions)
+        except GhbenchError:
+            continue
+    return keep
+
+
+def _map_by_issue(found: Sequence[SessionInfo], issues: Sequence[int]) -> dict[int, SessionInfo]:
+    by_issue: dict[int, SessionInfo] = {}
+    for info in found:
+        if info.issue is not None and info.issue in issues and info.issue not in by_issue:
+            by_issue[info.issue] = info
+    return by_issue
+
+
+def _wait_for_prs(
+    sessions: dict[int, SessionInfo],
+    repo: str,
+    control: ControlClient,
+    clock: Clock,
+    options: SetupOptions,
+    progress: Progress,
+) -> dict[int, OpenPullRequest]:
+    started = clock.now()
+    ready: dict[int, OpenPullRequest] = {}
+    while True:
+        open_prs = control.open_pull_requests(repo)
+        for issue, info in sessions.items():
+            if issue not in ready and info.branch and info.branch in open_prs:
+                ready[issue] = open_prs[info.branch]
+        elapsed = clock.now() - started
+        progress.sessions_ready(len(ready), len(sessions), elapsed, options.timeout)
+        if len(ready) == len(sessions) or elapsed + options.poll_interval > options.timeout:
+            return ready
+        clock.sleep(options.poll_interval)
+
+
+def run_setup(
+    project: Project,
+    issues: Sequence[int],
+    *,
+    sessions: int,
+    driver: Driver,
+    backend: Backend,
+    clock: Clock,
+    options: SetupOptions,
+    progress: Progress,
+) -> SetupOutcome:
+    """Run the whole flow; ``backend`` must already be started."""
+    if len(issues) != sessions:
+        raise UsageError(
+            f"--issues lists {len(issues)} issues but --sessions is {sessions};"
+            " give exactly one issue per session"
+        )
+    scenario = make_scenario_id(sessions)
+    path = setup_path(options.out_dir, project.id, scenario)
+    control = backend.control_client()
+    try:
+        driver.check_tools()
+        if path.exists():
+            old = _read_or_none(path)
+            if old is not None and old.ready and old.repo == project.repo:
+                problems = validate_setup(old, driver, control)
+                if not problems:
+                    progress.note("Setup already exists, reusing.")
+                    return SetupOutcome(path, old, reused=True, control_calls=control.calls)
+                progress.note(f"setup {path.name} is stale ({problems[0]}); running fresh")
+            else:
+                progress.note(f"setup {path.name} is partial or unreadable; running fresh")
+            path.unlink()
+        backend.ensure_repo(project.repo, issues)
+        cleaned = driver.clean_stale(_artifact_worktrees(options.out_dir, path))
+        for p in cleaned:
+            progress.note(f"removed stale worktree {p}")
+        record = _spawn_and_wait(project, issues, scenario, driver, backend, control, clock,
+                                 options, progress)
+        write_setup(record, path)
+        return SetupOutcome(path, record, reused=False, control_calls=control.calls,
+                            cleaned=tuple(cleaned))
+    finally:
+        control.close()
+
+
+def _read_or_none(path: Path) -> SetupRecord | None:
+    try:
+        return read_setup(path)
+    except ArtifactError:
+        return None
+
+
+def _spawn_and_wait(
+    project: Project,
+    issues: Sequence[int],
+    scenario: str,
+    driver: Driver,
+    backend: Backend,
+    control: ControlClient,
+    clock: Clock,
+    options: SetupOptions,
+    progress: Progress,
+) -> SetupRecord:
+    progress.note(f"starting the {driver.name} orchestrator (no tracing)")
+    driver.start(None, backend.orchestrator_env())
+    try:
+        if options.settle > 0:
+            clock.sleep(options.settle)
+        if not driver.alive():
+            raise GhbenchError(
+                f"the {driver.name} orchestrator exited at start (code {driver.exit_code()});"
+                " check its log and configuration"
+            )
+        progress.note(f"spawning {len(issues)} sessions")
+        driver.spawn(issues)
+        by_issue = _map_by_issue(driver.discover_sessions(), issues)
+        missing = [n for n in issues if n not in by_issue]
+        for n in missing:
+            progress.note(f"issue #{n}: no session was spawned for it")
+        ready = _wait_for_prs(by_issue, project.repo, control, clock, options, progress)
+        driver.stop_agents()
+    except KeyboardInterrupt:
+        driver.stop(options.stop_grace)
+        raise Interrupted("setup interrupted; no artifact written") from None
+    except BaseException:
+        driver.stop(options.stop_grace)
+        raise
+    driver.stop(options.stop_grace)
+    sessions = tuple(
+        BenchSession(
+            session_id=by_issue[n].session_id,
+            issue=n,
+            branch=ready[n].branch,
+            worktree_path=by_issue[n].worktree_path or Path(),
+            pr_number=ready[n].number,
+            pr_url=ready[n].url,
+        )
+        for n in issues
+        if n in ready
+    )
+    sha, branch = driver.version()
+    return SetupRecord(
+        scenario_id=scenario,
+        project=project.id,
+        repo=project.repo,
+        session_count=len(issues),
+        ready=len(sessions) == len(issues),
+        sessions=sessions,
+        created_at=clock.now(),
+        git_sha=sha,
+        branch=branch,
+    )

@@ -1,0 +1,165 @@
+"""AO-schema trace rows from the HTTP exchanges of one gh invocation.
+
+One row per exchange, all sharing an ``invocationId`` and numbered by
+``requestIndex``. The invocation-level fields follow AO's ``execGhObserved``:
+``operation`` from the argv, redacted ``args``, ``ok``/``exitCode``/``signal`` from
+gh's exit. The exchange-level fields are what AO can only get with ``gh api -i``:
+``httpStatus``, ``statusLine``, ``etag``, ``rateLimit*`` from the ``X-Ratelimit-*``
+headers, ``graphqlCost``/``graphqlRemaining``/``graphqlResetAt`` from a
+``data.rateLimit`` in the response body, plus ``graphqlOperation``.
+
+A response gh served from its own disk cache reached no server and cost nothing:
+its row keeps the status but carries ``cacheHit: true`` and no rate-limit fields
+(they are stale copies and would corrupt burn-rate maths).
+
+Pure: no files, no clock; timestamps come from the log or the caller.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ghbench.record.debuglog import Exchange
+from ghbench.timefmt import iso_ms
+from ghbench.trace.schema import TraceRow
+from ghbench.trace.writer import extract_operation, redact_args
+
+__all__ = [
+    "ORIGIN",
+    "Invocation",
+    "endpoint_of",
+    "exchange_rows",
+    "graphql_operation",
+]
+
+ORIGIN = "record"
+
+# An operation name after the keyword; `$query`, `query:` and `"query": "` do not match.
+_OPERATION = re.compile(r"(?<![\w$])(query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)")
+# Query parameters whose values are credentials on some GitHub endpoints.
+_SECRET_PARAM = re.compile(
+    r"(?i)([?&](?:access_token|token|client_secret|password|secret)=)[^&#]*"
+)
+# Path prefixes of the API on GitHub Enterprise Server hosts.
+_API_PREFIXES = ("/api/v3/", "/api/")
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One run of gh: what was asked and how it ended."""
+
+    args: Sequence[str]  # argv after "gh"
+    exit_code: int | None  # None when gh was killed by a signal
+    component: str
+    invocation_id: str
+    signal: str | None = None  # "SIGTERM" when killed by a signal
+    cwd: str | None = None
+
+
+def endpoint_of(target: str | None) -> str | None:
+    """AO's endpoint for a request URI: no leading slash, query kept, ``graphql`` for GraphQL."""
+    if not target:
+        return None
+    path = target
+    for prefix in _API_PREFIXES:
+        if path.startswith(prefix):
+            path = "/" + path[len(prefix) :]
+            break
+    path = _SECRET_PARAM.sub(r"\1[REDACTED]", path)
+    bare = path.split("?", 1)[0].rstrip("/")
+    if bare == "/graphql":
+        return "graphql"
+    return path.lstrip("/")
+
+
+def graphql_operation(request_body: str) -> str | None:
+    """The first named operation in a GraphQL request as gh logs it, if any."""
+    m = _OPERATION.search(request_body)
+    return m.group(2) if m else None
+
+
+def _int(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value.strip())
+    except ValueError:
+        return None
+
+
+def _graphql_rate_limit(body: str) -> dict[str, Any]:
+    """``data.rateLimit`` of a JSON response body, or {} (bodies over 10 kB are not logged)."""
+    if not body.startswith("{"):
+        return {}
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return {}
+    data = doc.get("data") if isinstance(doc, dict) else None
+    rate = data.get("rateLimit") if isinstance(data, dict) else None
+    return rate if isinstance(rate, dict) else {}
+
+
+def _typed_int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def exchange_rows(
+    exchanges: Sequence[Exchange],
+    invocation: Invocation,
+    *,
+    fallback_time: float,
+    cache_hits: Collection[int] = (),
+) -> list[TraceRow]:
+    """One row per exchange, in log order; ``fallback_time`` stamps exchanges whose
+    start time was not logged. ``cache_hits`` are indexes of exchanges gh served from
+    its disk cache."""
+    args = list(invocation.args)
+    operation = extract_operation(args)
+    redacted = redact_args(args)
+    ok = invocation.exit_code == 0
+    rows: list[TraceRow] = []
+    for index, ex in enumerate(exchanges):
+        finished = ex.finished_at
+        endpoint = endpoint_of(ex.target)
+        cached = index in cache_hits
+        headers = {} if cached else ex.response_headers
+        rate = {} if cached else _graphql_rate_limit(ex.response_body)
+        reset_at = rate.get("resetAt")
+        rows.append(
+            TraceRow(
+                timestamp=iso_ms(fallback_time if finished is None else finished),
+                component=invocation.component,
+                operation=operation,
+                cwd=invocation.cwd,
+                args=redacted,
+                endpoint=endpoint,
+                method=ex.method,
+                ok=ok,
+                exitCode=None if ok else invocation.exit_code,
+                signal=invocation.signal,
+                durationMs=None if ex.duration_ms is None else round(ex.duration_ms, 3),
+                statusLine=ex.status_line,
+                httpStatus=ex.status,
+                etag=ex.response_headers.get("etag"),
+                rateLimitLimit=_int(headers.get("x-ratelimit-limit")),
+                rateLimitRemaining=_int(headers.get("x-ratelimit-remaining")),
+                rateLimitReset=_int(headers.get("x-ratelimit-reset")),
+                rateLimitResource=headers.get("x-ratelimit-resource"),
+                graphqlCost=_typed_int(rate.get("cost")),
+                graphqlRemaining=_typed_int(rate.get("remaining")),
+                graphqlResetAt=reset_at if isinstance(reset_at, str) else None,
+                origin=ORIGIN,
+                invocationId=invocation.invocation_id,
+                requestIndex=index,
+                graphqlOperation=(
+                    graphql_operation(ex.request_body) if endpoint == "graphql" else None
+                ),
+                cacheHit=True if cached else None,
+            )
+        )
+    return rows

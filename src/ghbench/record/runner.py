@@ -1,0 +1,200 @@
+"""``ghbench record``: run a command with a tracing gh shim first on ``PATH``.
+
+The run gets a temporary directory holding ``bin/gh`` (a two-line shell script that
+execs ``ghbench.record.shim`` with the real gh's path and the sinks baked in) and
+``state/`` (the once-only warning markers). Every process of the command's tree
+inherits ``PATH``, so each ``gh`` it runs, however deep, is traced. The command's
+exit code or fatal signal becomes ours; signals sent to us are forwarded to it.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import ghbench
+from ghbench.artifacts.io import unique_path
+from ghbench.clock import Clock, SystemClock
+from ghbench.errors import ToolMissingError, UsageError
+from ghbench.record.contract import (
+    ENV_REAL_GH,
+    ENV_SINKS,
+    SHIM_MARKER,
+    Sink,
+    decode_sinks,
+    encode_sinks,
+)
+from ghbench.record.procs import forward_signals
+
+__all__ = [
+    "DEFAULT_COMPONENT",
+    "GH_INSTALL_HINT",
+    "RecordResult",
+    "default_trace_path",
+    "find_real_gh",
+    "record",
+    "shim_script",
+]
+
+DEFAULT_COMPONENT = "record"
+DEFAULT_DIR = "ghbench-out"
+GH_INSTALL_HINT = (
+    "install the GitHub CLI (Debian/Ubuntu: 'sudo apt install gh'; macOS: 'brew install gh'; "
+    "others: https://cli.github.com) and run ghbench record again"
+)
+_COUNT_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """How the recorded command ended and what reached the trace."""
+
+    returncode: int  # Popen style: negative means killed by that signal
+    trace: Path
+    rows: int  # lines appended to the trace during the run
+    write_failed: bool  # a shim could not write the trace (it warned once)
+
+
+def _is_shim(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            return SHIM_MARKER.encode() in fh.read(512)
+    except OSError:
+        return False
+
+
+def find_real_gh(path_env: str) -> str | None:
+    """The first executable ``gh`` on ``path_env`` that is not a ghbench shim."""
+    for entry in path_env.split(os.pathsep):
+        candidate = Path(entry or ".") / "gh"
+        if candidate.is_file() and os.access(candidate, os.X_OK) and not _is_shim(candidate):
+            return str(candidate.resolve())
+    return None
+
+
+def default_trace_path(directory: Path, clock: Clock) -> Path:
+    """``directory/gh-trace-record-{unix ts}.jsonl``, never an existing file."""
+    return unique_path(directory, f"gh-trace-record-{int(clock.now())}", ".jsonl")
+
+
+def shim_script(real_gh: str, sinks: Sequence[Sink], python: str) -> str:
+    """The ``gh`` shim: bakes in its settings so a command that trims its environment
+    but keeps ``PATH`` is still traced."""
+    src = str(Path(ghbench.__file__).resolve().parent.parent)
+    bootstrap = (
+        f"import sys; sys.path.insert(0, {src!r}); "
+        "from ghbench.record.shim import main; main()"
+    )
+    return (
+        "#!/bin/sh\n"
+        f"{SHIM_MARKER}: runs the real gh and traces its HTTP exchanges\n"
+        f"{ENV_REAL_GH}={shlex.quote(real_gh)}\n"
+        f"{ENV_SINKS}={shlex.quote(encode_sinks(sinks))}\n"
+        f"export {ENV_REAL_GH} {ENV_SINKS}\n"
+        f'exec {shlex.quote(python)} -I -c {shlex.quote(bootstrap)} "$@"\n'
+    )
+
+
+def _count_lines(path: Path, offset: int) -> int:
+    try:
+        with path.open("rb") as fh:
+            fh.seek(offset)
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(_COUNT_CHUNK), b""))
+    except OSError:
+        return 0
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _resolve_trace(trace: Path | None, clock: Clock) -> Path:
+    if trace is None:
+        directory = Path.cwd() / DEFAULT_DIR
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass  # the shim warns when it cannot write; the command still runs
+        return default_trace_path(directory, clock)
+    path = Path(trace).expanduser().absolute()
+    if path.is_dir():
+        raise UsageError(f"--trace {trace} is a directory; give a file path such as {trace}/gh.jsonl")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
+    return path
+
+
+def record(
+    command: Sequence[str],
+    *,
+    trace: Path | None = None,
+    component: str = DEFAULT_COMPONENT,
+    env: Mapping[str, str] | None = None,
+    clock: Clock | None = None,
+) -> RecordResult:
+    """Run ``command`` with the gh shim first on PATH; rows go to ``trace`` (appended).
+
+    Raises UsageError for an empty command or bad flag, ToolMissingError when gh or
+    the command cannot be found.
+    """
+    if not command:
+        raise UsageError("give the command to run after '--', e.g. ghbench record -- gh pr list")
+    if not component.strip() or "\n" in component:
+        raise UsageError(f"--component {component!r} must be a non-empty single-line name")
+    base_env = dict(os.environ if env is None else env)
+    path_env = base_env.get("PATH", os.defpath)
+    real_gh = find_real_gh(path_env) or base_env.get(ENV_REAL_GH) or None
+    if real_gh is None or not os.access(real_gh, os.X_OK):
+        raise ToolMissingError(f"gh is not on PATH; {GH_INSTALL_HINT}")
+    trace_path = _resolve_trace(trace, clock or SystemClock())
+    start_size = _size(trace_path)
+
+    workdir = Path(tempfile.mkdtemp(prefix="ghbench-record-"))
+    try:
+        bin_dir, state_dir = workdir / "bin", workdir / "state"
+        bin_dir.mkdir()
+        state_dir.mkdir()
+        sinks = [
+            *decode_sinks(base_env.get(ENV_SINKS)),
+            Sink(str(trace_path), component, str(state_dir)),
+        ]
+        shim = bin_dir / "gh"
+        shim.write_text(shim_script(real_gh, sinks, sys.executable))
+        shim.chmod(0o755)
+        child_env = dict(base_env)
+        child_env["PATH"] = f"{bin_dir}{os.pathsep}{path_env}"
+        child_env[ENV_REAL_GH] = real_gh
+        child_env[ENV_SINKS] = encode_sinks(sinks)
+        returncode = _run(command, child_env)
+        write_failed = any(state_dir.glob("trace-unwritable-*"))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    rows = _count_lines(trace_path, start_size)
+    return RecordResult(returncode, trace_path, rows, write_failed)
+
+
+def _run(command: Sequence[str], env: dict[str, str]) -> int:
+    program = command[0]
+    if os.sep not in program and shutil.which(program, path=env["PATH"]) is None:
+        raise ToolMissingError(f"cannot run {program!r}: it is not on PATH")
+    try:
+        proc = subprocess.Popen(list(command), env=env, close_fds=False)
+    except OSError as exc:
+        raise ToolMissingError(f"cannot run {program!r}: {exc.strerror}") from exc
+    restore = forward_signals(proc)
+    try:
+        return proc.wait()
+    finally:
+        restore()

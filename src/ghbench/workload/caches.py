@@ -1,0 +1,72 @@
+"""AO's in-memory caches: LRU maps with an optional time-to-live.
+
+Time is passed in (``now``), never read, so the same cache works on a virtual
+clock. A restart (scenario S5) is just ``clear()`` on every cache.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Generic, TypeVar
+
+__all__ = ["LruCache", "TtlCache"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LruCache(Generic[K, V]):
+    """A map that forgets its least recently used key beyond ``capacity`` entries."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._data: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        if key not in self._data:
+            return None
+        self._data.move_to_end(key)
+        return self._data[key]
+
+    def put(self, key: K, value: V) -> None:
+        self._data[key] = value
+        self._data.move_to_end(key)
+        while len(self._data) > self.capacity:
+            self._data.popitem(last=False)
+
+    def pop(self, key: K) -> None:
+        self._data.pop(key, None)
+
+    def clear(self) -> None:
+        self._data.clear()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class TtlCache(Generic[K, V]):
+    """An LRU map whose entries expire ``ttl`` seconds after they were stored."""
+
+    def __init__(self, ttl: float, capacity: int = 10_000) -> None:
+        self.ttl = ttl
+        self._lru: LruCache[K, tuple[float, V]] = LruCache(capacity)
+
+    def get(self, key: K, now: float) -> V | None:
+        hit = self._lru.get(key)
+        if hit is None:
+            return None
+        expires, value = hit
+        if now >= expires:
+            self._lru.pop(key)
+            return None
+        return value
+
+    def put(self, key: K, value: V, now: float) -> None:
+        if self.ttl > 0:
+            self._lru.put(key, (now + self.ttl, value))
+
+    def clear(self) -> None:
+        self._lru.clear()

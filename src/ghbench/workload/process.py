@@ -1,0 +1,111 @@
+"""``ghbench workload run``: the model in real time, as a process AO's place.
+
+Ticks every ``policy.tick`` seconds from an immediate first run; a tick that
+comes due while the previous one runs is dropped (AO's ``setInterval`` plus its
+in-progress guard). A stop request (SIGTERM) lets the call in flight finish,
+abandons the rest of the tick, flushes the trace and returns.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ghbench.clock import Clock
+from ghbench.trace.schema import TraceRow
+from ghbench.workload.calls import GhCall, GhResult
+from ghbench.workload.config import WorkloadConfig
+from ghbench.workload.poller import Poller
+from ghbench.workload.rows import RowOptions
+from ghbench.workload.runner import CallRunner, Transport
+
+__all__ = ["RunSummary", "Stopped", "next_tick_after", "row_options", "run_workload"]
+
+
+class Stopped(Exception):
+    """Raised inside a tick when a stop was requested between two calls."""
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    ticks: int
+    skipped_ticks: int
+    calls: int
+
+
+def row_options(cfg: WorkloadConfig) -> RowOptions:
+    return RowOptions(
+        session_ids=cfg.trace.session_ids, project_id=cfg.project, origin=cfg.trace.origin
+    )
+
+
+def next_tick_after(due: float, now: float, period: float, *, skip: bool) -> tuple[float, int]:
+    """The next due time after a tick that was due at ``due`` ended at ``now``.
+
+    With ``skip``, ticks that came due while it ran are dropped (returned count);
+    without, the next one is due at once.
+    """
+    nxt = due + period
+    if not skip or nxt > now:
+        return nxt, 0
+    missed = int((now - nxt) // period) + 1
+    return nxt + missed * period, missed
+
+
+class _StoppableTransport:
+    """Refuses to start a call once a stop was requested."""
+
+    def __init__(self, inner: Transport, stop: threading.Event) -> None:
+        self.inner = inner
+        self.stop = stop
+
+    def call(self, call: GhCall) -> GhResult:
+        if self.stop.is_set():
+            raise Stopped
+        return self.inner.call(call)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def run_workload(
+    cfg: WorkloadConfig,
+    transport: Transport,
+    sink: Callable[[TraceRow], None],
+    *,
+    clock: Clock,
+    stop: threading.Event,
+    max_ticks: int | None = None,
+) -> RunSummary:
+    """Poll until ``stop`` is set (or ``max_ticks`` ran); rows go to ``sink``."""
+    guarded = _StoppableTransport(transport, stop)
+    runner = CallRunner(guarded, clock, sink, row_options(cfg))
+    poller = Poller(cfg.policy, runner, repos=cfg.all_repos, sessions=cfg.sessions)
+    period = cfg.policy.tick
+    due = clock.now()
+    ticks = skipped = 0
+    while not stop.is_set() and (max_ticks is None or ticks < max_ticks):
+        wait = due - clock.now()
+        if wait > 0:
+            stop.wait(wait)
+            continue
+        try:
+            poller.tick()
+        except Stopped:
+            break
+        ticks += 1
+        due, missed = next_tick_after(
+            due, clock.now(), period, skip=cfg.policy.skip_overlapping_ticks
+        )
+        skipped += missed
+    return RunSummary(ticks=ticks, skipped_ticks=skipped, calls=runner.calls_made)
+
+
+def open_trace_sink(path: Path) -> tuple[Callable[[TraceRow], None], Callable[[], None]]:
+    """Append rows to ``path`` as JSON lines, flushed per row; returns (write, close)."""
+    from ghbench.trace.writer import TraceWriter
+
+    writer = TraceWriter(path)
+    return writer.write, writer.close

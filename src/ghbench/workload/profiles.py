@@ -1,0 +1,112 @@
+"""The policy parameters of AO's lifecycle poller, and the three named profiles.
+
+Every number the model uses lives in ``PolicyParams``; a profile is just a set of
+defaults, and a config file's ``policy:`` block overrides any of them. Durations are
+seconds. The sources are the AO reference (§5 "Poll-loop workload model", "Caches").
+
+Profiles:
+
+``head``
+    AO ``main`` today: Guard 1 (``pulls?…per_page=1``) per repo with an ETag, Guard 2
+    (``commits/{sha}/check-runs?per_page=1``) per PR only when every repo answered 304,
+    GraphQL batch only on change, review comments behind an ETag at most every 2 min
+    and the thread query only after they changed.
+``bench-era``
+    ``feat/gh-rate-limiting`` when ``experiments/benchmark.mjs`` ran (after B1): Guard 2
+    on ``commits/{sha}/status``, and every 2 min per PR session two opaque calls (REST
+    review comments without ``-i``, GraphQL review threads), the batch query with the
+    older ``contexts(first:20)``.
+``pre-b1``
+    Bench-era before the B1 fix: a guard's 304 counted as an error, hence as "changed",
+    so Guard 2 never ran and the batch refreshed every PR on every tick.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+__all__ = ["PROFILES", "GuardCommit", "PolicyParams", "ProfileName", "ReviewThreads"]
+
+ProfileName = Literal["head", "bench-era", "pre-b1"]
+GuardCommit = Literal["check-runs", "status", "none"]
+ReviewThreads = Literal["on-change", "always", "never"]
+
+
+class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Every tunable of the model. Field names are the config file's ``policy:`` keys."""
+
+    # tick
+    tick: float = 30.0  # seconds between tick starts; AO's setInterval
+    skip_overlapping_ticks: bool = True  # a tick due while one runs is dropped
+    # Guard 1: GET repos/{o}/{r}/pulls?state=open&sort=updated&direction=desc&per_page=1
+    guard_pr_list: bool = True
+    # Guard 2: per PR head commit, only when every repo's Guard 1 answered 304
+    guard_commit: GuardCommit = "check-runs"
+    # pre-B1: a 304 made gh exit 1 and AO counted it as an error, i.e. "changed"
+    count_304_as_change: bool = False
+    # GraphQL batch (aliases pr0…): at most this many PRs per call
+    batch_max_prs: int = 25
+    batch_timeout: float = 30.0
+    batch_timeout_per_extra_pr: float = 2.0
+    batch_timeout_free_prs: int = 10
+    # statusCheckRollup contexts(first:N) in the batch query; 0 leaves them out
+    batch_contexts_first: int = 0
+    # PR detection: gh pr list --head B --repo R --json number,url --limit 1
+    detect_pr: bool = True
+    detect_pr_only_on_repo_change: bool = True  # only when that repo's Guard 1 was not 304
+    detect_pr_cache_ttl: float = 30.0  # positive results only
+    # gh pr view N --repo R --json state, when the batch has no data for a PR
+    pr_view_on_batch_miss: bool = True
+    pr_state_ttl: float = 5.0
+    resolve_pr_ttl: float = 60.0
+    reviews_ttl: float = 10.0
+    # Guard 3: GET repos/{o}/{r}/pulls/{n}/comments, at most once per review_interval per PR
+    review_interval: float = 120.0
+    review_comments_etag: bool = True  # -i and If-None-Match (HEAD); bench-era: opaque
+    review_threads: ReviewThreads = "on-change"  # the gh api graphql thread query
+    # gh issue view: spawn, dashboard titles, cleanup; cached
+    issue_cache_ttl: float = 300.0
+    issue_view_on_spawn: bool = True
+    # LRU sizes of AO's in-memory caches
+    etag_cache_repos: int = 100
+    etag_cache_commits: int = 500
+    etag_cache_prs: int = 500
+    enrichment_cache_size: int = 200
+
+
+DURATION_FIELDS: frozenset[str] = frozenset(
+    {
+        "tick",
+        "batch_timeout",
+        "batch_timeout_per_extra_pr",
+        "detect_pr_cache_ttl",
+        "pr_state_ttl",
+        "resolve_pr_ttl",
+        "reviews_ttl",
+        "review_interval",
+        "issue_cache_ttl",
+    }
+)
+
+_HEAD = PolicyParams()
+
+PROFILES: dict[str, PolicyParams] = {
+    "head": _HEAD,
+    "bench-era": msgspec.structs.replace(
+        _HEAD,
+        guard_commit="status",
+        review_comments_etag=False,
+        review_threads="always",
+        batch_contexts_first=20,
+    ),
+    "pre-b1": msgspec.structs.replace(
+        _HEAD,
+        guard_commit="status",
+        count_304_as_change=True,
+        review_comments_etag=False,
+        review_threads="always",
+        batch_contexts_first=20,
+    ),
+}
