@@ -23,7 +23,7 @@ import msgspec
 START_EPOCH_MS = 1_776_348_000_000  # 2026-04-16T14:00:00Z
 REPOS = ("acme/todo", "acme/api", "acme/web", "acme/infra")
 BATCH_QUERY = (
-    "query BatchPRs { pr0: repository(owner: \"acme\", name: \"todo-app\") { pullRequest"
+    'query BatchPRs { pr0: repository(owner: "acme", name: "todo-app") { pullRequest'
     "(number: 12) { number state title isDraft mergeable reviewDecision headRefOid "
     "commits(last: 1) { nodes { commit { statusCheckRollup { state contexts(first: 20) "
     "{ nodes { __typename } } } } } } } } rateLimit { cost remaining resetAt } }"
@@ -98,7 +98,7 @@ def rows(n: int, seed: int) -> Iterator[dict[str, Any]]:
         yield row
 
 
-def _api_row(
+def _api_row(  # noqa: PLR0917
     rng: random.Random,
     row: dict[str, Any],
     operation: str,
@@ -150,7 +150,7 @@ def _api_row(
         row["stderrBytes"] = 0
 
 
-def _headers(
+def _headers(  # noqa: PLR0917
     row: dict[str, Any],
     status: int,
     resource: str,

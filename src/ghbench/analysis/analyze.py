@@ -185,9 +185,7 @@ def _groups(frame: TraceFrame, codes: I64, labels: tuple[str, ...]) -> tuple[Gro
     n = len(labels)
     calls = np.bincount(codes, minlength=n)
     nm = np.bincount(codes, weights=frame.http_status == 304, minlength=n)
-    failed = np.bincount(
-        codes, weights=(frame.ok == 0) & (frame.http_status != 304), minlength=n
-    )
+    failed = np.bincount(codes, weights=(frame.ok == 0) & (frame.http_status != 304), minlength=n)
     cost = frame.graphql_cost
     cost_sum = np.bincount(codes, weights=np.where(cost != NA, cost, 0), minlength=n)
     dur_ok = ~np.isnan(frame.duration_ms)
@@ -335,9 +333,7 @@ def analyze(frame: TraceFrame) -> Analysis:
         ),
         buckets=_buckets(rows, shape_codes, len(shape_labels)),
         repos=_groups(rows, _shifted(rows.repo.codes), (MISSING, *rows.repo.labels)),
-        sessions=_groups(
-            rows, _shifted(rows.session_id.codes), (MISSING, *rows.session_id.labels)
-        ),
+        sessions=_groups(rows, _shifted(rows.session_id.codes), (MISSING, *rows.session_id.labels)),
         shapes=_groups(rows, shape_codes, shape_labels),
         curves=_curves(rows, first, minutes) if first is not None else (),
         coverage=_coverage(rows),

@@ -192,9 +192,7 @@ def summarize(frame: TraceFrame) -> Summary:
     n = len(rows)
     cost = rows.graphql_cost
     windows = burn_windows(rows)
-    statuses = tuple(
-        (None if s == NA else s, c) for s, c in count_ints(rows.http_status)
-    )
+    statuses = tuple((None if s == NA else s, c) for s, c in count_ints(rows.http_status))
     return Summary(
         rows=n,
         control_rows=control,

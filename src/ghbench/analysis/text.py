@@ -142,16 +142,15 @@ def _spark(values: Sequence[int | None]) -> str:
         return ""
     lo, hi = min(known), max(known)
     step = (hi - lo) / (len(SPARK) - 2) if hi > lo else 1.0
-    return "".join(
-        SPARK[0] if v is None else SPARK[1 + round((v - lo) / step)] for v in values
-    )
+    return "".join(SPARK[0] if v is None else SPARK[1 + round((v - lo) / step)] for v in values)
 
 
 def analysis_lines(a: Analysis, title: str = "Trace analysis") -> list[str]:
     out = [title, _span(a.first_ms, a.last_ms, a.span_s, a.calls_per_min)]
     if a.calls_per_minute:
         busiest = max(a.calls_per_minute)
-        out.append(f"  busiest minute {num(busiest)} calls; calls a minute: {_spark(a.calls_per_minute[:120])}")
+        spark = _spark(a.calls_per_minute[:120])
+        out.append(f"  busiest minute {num(busiest)} calls; calls a minute: {spark}")
     o = a.outcomes
     out += ["", "Outcomes"]
     out += table(
@@ -206,7 +205,9 @@ def analysis_lines(a: Analysis, title: str = "Trace analysis") -> list[str]:
                 for g in groups
             ],
         )
-    out.append(f"  attributed to a session: {num(a.attributed_rows)} ({pct(a.attributed_rows, a.rows)})")
+    out.append(
+        f"  attributed to a session: {num(a.attributed_rows)} ({pct(a.attributed_rows, a.rows)})"
+    )
     out += ["", "Rate-limit curve (lowest remaining per minute)"]
     if not a.curves:
         out.append("  (no rows carry rate-limit headers)")

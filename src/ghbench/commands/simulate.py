@@ -6,6 +6,8 @@ console scorecard (or the artifact as JSON with ``--json``).
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import click
@@ -52,7 +54,7 @@ def _duration(flag: str, text: str) -> float:
     help="Workload config whose profile, policy and trace options apply.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the scorecard artifact as JSON.")
-def command(
+def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     scenario: str,
     topology: str,
     sessions: int,
@@ -91,12 +93,18 @@ def command(
         session_ids=session_ids,
     )
     result = simulate_cell(spec, seed=seed, out_dir=out_dir)
-    from ghbench.scorecard import render_console
+    from ghbench.scorecard import render_console, use_color
 
     if as_json:
-        click.echo(result.scorecard_artifact_path.read_text(encoding="utf-8"))
+        click.echo(result.scorecard_artifact_path.read_text(encoding="utf-8"), nl=False)
     else:
-        click.echo(render_console(result.scorecard, scorecard_path=result.scorecard_artifact_path))
+        paths = {"Trace": result.trace_path, "Scorecard": result.scorecard_artifact_path}
+        click.echo(
+            render_console(
+                result.scorecard, color=use_color(sys.stdout.isatty(), os.environ), paths=paths
+            ),
+            nl=False,
+        )
     click.echo(
         f"simulated {spec.cell_id} ({spec.profile}, seed {seed}): {result.ticks} ticks, "
         f"{result.skipped_ticks} skipped; ledger in window: {result.ledger['points']}",

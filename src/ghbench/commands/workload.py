@@ -52,11 +52,19 @@ def run(config_path: Path, max_ticks: int | None) -> None:
     def on_term(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
+    token = os.environ.get(cfg.token_env, "")
+    secrets = (token,) if token else ()
+    write, close = open_trace_sink(Path(trace), secrets)
     previous = signal.signal(signal.SIGTERM, on_term)
-    write, close = open_trace_sink(Path(trace))
     try:
         summary = run_workload(
-            cfg, transport, write, clock=SystemClock(), stop=stop, max_ticks=max_ticks
+            cfg,
+            transport,
+            write,
+            clock=SystemClock(),
+            stop=stop,
+            max_ticks=max_ticks,
+            secrets=secrets,
         )
     finally:
         close()

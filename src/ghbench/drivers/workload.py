@@ -194,6 +194,11 @@ class WorkloadDriver:
         ids = self._next_ids(len(issues), registry)
         pairs = list(zip(ids, issues, strict=True))
         with open_api_client(self.backend.api_url, self.backend.token) as client:
+            for _, issue in pairs:
+                branch = f"feat/issue-{issue}"
+                if client.get(f"repos/{self.repo}/git/ref/heads/{branch}").status_code == 404:
+                    # the agent's push of its first commit
+                    self.backend.push_branch(self.repo, branch, f"Work on #{issue}")
             specs = create_session_prs(client, self.repo, pairs)
         for spec in specs:
             worktree = self.worktrees_dir / spec.id

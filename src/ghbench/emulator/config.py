@@ -61,7 +61,9 @@ def config_from_mapping(raw: dict[str, Any], source: str = "config") -> Emulator
     known = set(EmulatorConfig.__dataclass_fields__)
     for key in raw:
         if key not in known:
-            raise ConfigError(f"{source}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
+            raise ConfigError(
+                f"{source}: unknown key {key!r}; known keys: {', '.join(sorted(known))}"
+            )
     if "limits" in raw:
         cfg.limits = _limits(f"{source}: limits", raw["limits"])
     if "anonymous_limits" in raw:

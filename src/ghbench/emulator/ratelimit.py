@@ -142,6 +142,7 @@ class RateLimiter:
         token_id: str,
         resource: str,
         cost: int,
+        *,
         endpoint: str,
         status: int,
     ) -> BucketView:
@@ -207,6 +208,4 @@ class RateLimiter:
     def export_jsonl(self, entries: Iterable[LedgerEntry] | None = None) -> bytes:
         """The ledger as JSON Lines, one charge per line, in charge order."""
         rows = self.ledger if entries is None else entries
-        return b"".join(
-            (json.dumps(e.to_json(), sort_keys=True) + "\n").encode() for e in rows
-        )
+        return b"".join((json.dumps(e.to_json(), sort_keys=True) + "\n").encode() for e in rows)

@@ -105,9 +105,7 @@ class SecondaryLimiter:
         if not cfg.enabled:
             return
         if cfg.max_concurrent and concurrency > cfg.max_concurrent:
-            raise SecondaryRateLimited(
-                headers={"retry-after": str(cfg.concurrent_retry_after)}
-            )
+            raise SecondaryRateLimited(headers={"retry-after": str(cfg.concurrent_retry_after)})
         now = self.clock.now()
         limit = cfg.graphql_points_per_minute if kind == "graphql" else cfg.rest_points_per_minute
         self._refuse_if_full(self._window(owner, kind, 60), now, points, limit, None)

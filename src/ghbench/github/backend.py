@@ -74,6 +74,10 @@ class Backend(Protocol):
         """The REST root the harness and an HTTP client use."""
         ...
 
+    def push_branch(self, repo: str, branch: str, message: str) -> None:
+        """Stand in for an agent's ``git push`` of a new branch (emulator only)."""
+        ...
+
     @property
     def gh_host(self) -> str:
         """The host gh is pointed at (``GH_HOST``)."""
@@ -82,8 +86,8 @@ class Backend(Protocol):
     @property
     def token(self) -> str: ...
 
-    def ensure_repo(self, repo: str, issues: Sequence[int]) -> None:
-        """Make sure ``repo`` and its issues exist (the emulator seeds; GitHub checks)."""
+    def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
+        """Make sure ``repo`` and its issues exist (the emulator seeds; GitHub is left alone)."""
         ...
 
 
@@ -128,7 +132,11 @@ class RealGitHubBackend:
     def describe(self) -> str:
         return f"GitHub at {resolve_api_url(self.env)}"
 
-    def ensure_repo(self, repo: str, issues: Sequence[int]) -> None:
+    def push_branch(self, repo: str, branch: str, message: str) -> None:
+        # On GitHub the setup actions commit through the contents API instead.
+        return None
+
+    def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
         # Real repos and issues are the user's to create; the PR checks will fail
         # clearly if the repo is wrong.
         return None
@@ -138,6 +146,16 @@ class _EmulatorHandle(Protocol):
     url: str
 
     def stop(self, timeout: float = ...) -> Any: ...
+
+
+@dataclass
+class _AttachedHandle:
+    """An emulator someone else started (a test server): never stopped by us."""
+
+    url: str
+
+    def stop(self, timeout: float = 0.0) -> None:
+        return None
 
 
 @dataclass
@@ -163,6 +181,11 @@ class EmulatorBackend:
             raise EmulatorError("the emulator is not running")
         return self._handle.url.rstrip("/")
 
+    @classmethod
+    def attach(cls, url: str, token: str, clock: Clock, state_dir: Path) -> EmulatorBackend:
+        """Use an emulator that is already running at ``url``."""
+        return cls(state_dir=state_dir, clock=clock, _handle=_AttachedHandle(url), _token=token)
+
     def start(self) -> None:
         if self._handle is not None:
             return
@@ -173,7 +196,7 @@ class EmulatorBackend:
         self._handle = handle
 
     def stop(self) -> None:
-        if self._handle is not None:
+        if self._handle is not None and not isinstance(self._handle, _AttachedHandle):
             handle, self._handle = self._handle, None
             handle.stop()
 
@@ -215,10 +238,15 @@ class EmulatorBackend:
     def describe(self) -> str:
         return f"embedded emulator at {self.url} (state {self.state_dir})"
 
-    def ensure_repo(self, repo: str, issues: Sequence[int]) -> None:
+    def push_branch(self, repo: str, branch: str, message: str) -> None:
+        from ghbench.github.seed import push_branch
+
+        push_branch(self.url, repo, branch, message)
+
+    def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
         from ghbench.github.seed import seed_repo
 
-        seed_repo(self.url, repo, issues)
+        seed_repo(self.url, repo, issues, lambda n: control.issue_exists(repo, n))
 
 
 def _emulator_token(state_dir: Path) -> str:

@@ -165,6 +165,17 @@ class ControlClient:
             return "MERGED"
         return "OPEN" if body.get("state") == "open" else "CLOSED"
 
+    def issue_exists(self, repo: str, number: int) -> bool:
+        """Whether issue (or PR) ``number`` exists in ``repo``."""
+        resp = self._get(f"repos/{repo}/issues/{number}")
+        if resp.status_code in (404, 410):
+            return False
+        if resp.status_code >= 400:
+            raise GitHubError(
+                f"GET repos/{repo}/issues/{number}: HTTP {resp.status_code} {_message(resp)}"
+            )
+        return True
+
     def open_pull_requests(self, repo: str) -> dict[str, OpenPullRequest]:
         """Every open PR of ``repo`` keyed by head branch: one call per 100 PRs.
 

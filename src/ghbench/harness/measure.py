@@ -59,21 +59,40 @@ class WindowRecord:
     control_calls_in_window: int | None = None
     incomplete_reason: str | None = None
     orchestrator_exit: int | None = None
+    orchestrator_died: bool = False
     events: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class MeasureResult:
+    """Everything written. ``raise_for_outcome`` turns an incomplete run into its error."""
+
     scorecard_path: Path
     trace_path: Path
     console: str
     paths: dict[str, Path]
     record: WindowRecord
     validation_calls: int
+    interrupted: bool = False
+
+    def raise_for_outcome(self) -> None:
+        if self.interrupted:
+            raise Interrupted(
+                f"measurement interrupted; incomplete scorecard written to {self.scorecard_path}"
+            )
+        if self.record.orchestrator_died:
+            raise GhbenchError(
+                f"{self.record.incomplete_reason}; the trace is kept at {self.trace_path} and"
+                f" the scorecard {self.scorecard_path} is marked incomplete; check the"
+                " orchestrator's log"
+            )
 
 
 class _OrchestratorDied(Exception):
-    pass
+    """The orchestrator exited on its own; the argument names the phase."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "run"
 
 
 def new_trace_path(out_dir: Path, stamp: int) -> Path:
@@ -151,6 +170,21 @@ def _wait(
         clock.sleep(min(1.0, left))
 
 
+@dataclass
+class _Run:
+    """One measurement's collaborators and what it recorded."""
+
+    setup: SetupRecord
+    record: WindowRecord
+    driver: Driver
+    backend: Backend
+    control: ControlClient
+    clock: Clock
+    options: MeasureOptions
+    progress: Progress
+    calls_at_start: int = 0
+
+
 def run_measure(
     project: Project,
     *,
@@ -163,11 +197,16 @@ def run_measure(
     color: bool = False,
     announce: Callable[[str], None] | None = None,
 ) -> MeasureResult:
-    """Validate, measure one window, and write the scorecard and its companions."""
+    """Validate, measure one window, and write the scorecard and its companions.
+
+    An interrupted run or a dead orchestrator still returns (with everything
+    written); the caller prints the console and then calls ``raise_for_outcome``.
+    """
     from ghbench.harness.report import write_outputs
 
     driver.check_tools()
     control = backend.control_client()
+    interrupted = False
     try:
         _, setup = load_validated_setup(project, sessions, options.out_dir, driver, control)
         validation_calls = control.calls
@@ -175,104 +214,85 @@ def run_measure(
         record = WindowRecord(trace_path=new_trace_path(options.out_dir, stamp), stamp=stamp)
         if announce is not None:
             announce(f"trace: {record.trace_path}")
-        interrupted = False
+        run = _Run(setup, record, driver, backend, control, clock, options, progress)
         try:
-            _measure_window(setup, record, driver, backend, control, clock, options, progress)
+            _measure_window(run)
         except KeyboardInterrupt:
             interrupted = True
             with _no_interrupts():
-                _finish_early(record, driver, control, clock, options, "interrupted (Ctrl-C)")
+                _finish_early(run, "interrupted (Ctrl-C)")
         except _OrchestratorDied as died:
             with _no_interrupts():
                 code = driver.exit_code()
                 record.orchestrator_exit = code
-                _finish_early(
-                    record, driver, control, clock, options,
-                    f"the orchestrator exited (code {code}) during the {died.args[0]}",
-                )
+                record.orchestrator_died = True
+                _finish_early(run, f"the orchestrator exited (code {code}) during the {died}")
+        except BaseException:
+            with _no_interrupts():
+                _stop(run)
+            raise
         finally:
             progress.close()
     finally:
         control.close()
     with _no_interrupts():
-        result = write_outputs(
-            setup, record, sessions=sessions, driver=driver, options=options, color=color,
+        return write_outputs(
+            setup,
+            record,
+            sessions=sessions,
+            driver=driver,
+            options=options,
+            color=color,
             validation_calls=validation_calls,
+            interrupted=interrupted,
         )
-    if interrupted:
-        raise Interrupted(
-            f"measurement interrupted; incomplete scorecard written to {result.scorecard_path}"
-        )
-    if record.orchestrator_exit is not None or (
-        record.incomplete_reason and "orchestrator" in record.incomplete_reason
-    ):
-        raise GhbenchError(
-            f"{record.incomplete_reason}; the trace is kept at {record.trace_path} and the"
-            f" scorecard {result.scorecard_path} is marked incomplete; check the orchestrator"
-        )
-    return result
 
 
-def _measure_window(
-    setup: SetupRecord,
-    record: WindowRecord,
-    driver: Driver,
-    backend: Backend,
-    control: ControlClient,
-    clock: Clock,
-    options: MeasureOptions,
-    progress: Progress,
-) -> None:
-    driver.prepare_measure(setup.sessions, setup.repo)
-    progress.note(f"starting the {driver.name} orchestrator, tracing to {record.trace_path}")
-    driver.start(record.trace_path, backend.orchestrator_env())
-    _wait(options.warmup, clock=clock, driver=driver, progress=progress, phase="warmup")
+def _measure_window(run: _Run) -> None:
+    record, driver, clock = run.record, run.driver, run.clock
+    driver.prepare_measure(run.setup.sessions, run.setup.repo)
+    run.progress.note(f"starting the {driver.name} orchestrator, tracing to {record.trace_path}")
+    driver.start(record.trace_path, run.backend.orchestrator_env())
+    _wait(run.options.warmup, clock=clock, driver=driver, progress=run.progress, phase="warmup")
     record.warmup_end = clock.now()
-    calls_before = control.calls
+    run.calls_at_start = run.control.calls
     record.start = clock.now()
-    record.before = control.rate_limit()
-    _wait(options.duration, clock=clock, driver=driver, progress=progress, phase="window")
+    record.before = run.control.rate_limit()
+    _wait(run.options.duration, clock=clock, driver=driver, progress=run.progress, phase="window")
     record.end = clock.now()
-    record.after = control.rate_limit()
-    record.control_calls_in_window = control.calls - calls_before
-    _stop(record, driver, options)
+    record.after = run.control.rate_limit()
+    record.control_calls_in_window = run.control.calls - run.calls_at_start
+    _stop(run)
 
 
-def _stop(record: WindowRecord, driver: Driver, options: MeasureOptions) -> None:
-    result = driver.stop(options.stop_grace)
+def _stop(run: _Run) -> None:
+    grace = run.options.stop_grace
+    result = run.driver.stop(grace)
     if result.killed:
-        record.events.append(
-            f"the orchestrator did not exit within {options.stop_grace:g} s of SIGTERM;"
-            " it was killed"
+        run.record.events.append(
+            f"the orchestrator did not exit within {grace:g} s of SIGTERM; it was killed"
         )
-    driver.finish_measure()
+    run.driver.finish_measure()
 
 
-def _finish_early(
-    record: WindowRecord,
-    driver: Driver,
-    control: ControlClient,
-    clock: Clock,
-    options: MeasureOptions,
-    why: str,
-) -> None:
+def _finish_early(run: _Run, why: str) -> None:
     """Close the window where it stands and keep what was measured."""
-    now = clock.now()
+    record = run.record
+    now = run.clock.now()
     if record.start is None:
         record.start = record.end = now
+        record.control_calls_in_window = 0
         reason = f"{why} before the measurement window started"
     else:
         if record.end is None:
             record.end = now
         measured = format_duration(record.end - record.start)
-        reason = f"{why} after {measured} of {format_duration(options.duration)}"
+        reason = f"{why} after {measured} of {format_duration(run.options.duration)}"
         if record.after is None:
-            calls_before = control.calls
             try:
-                record.after = control.rate_limit()
+                record.after = run.control.rate_limit()
             except GhbenchError as exc:
                 record.events.append(f"no after-snapshot: {exc}")
-            # the snapshot calls made while tracing: before (1) plus this one
-            record.control_calls_in_window = 1 + (control.calls - calls_before)
+        record.control_calls_in_window = run.control.calls - run.calls_at_start
     record.incomplete_reason = reason
-    _stop(record, driver, options)
+    _stop(run)

@@ -44,7 +44,7 @@ def common_options(func: F) -> F:
         click.option(
             "--out",
             "out_dir",
-            type=click.Path(file_okay=False, path_type=Path),
+            type=click.Path(file_okay=False, path_type=Path, resolve_path=True),
             default=DEFAULT_OUT,
             show_default=True,
             help="Directory for artifacts, traces and state.",

@@ -7,6 +7,7 @@ the whole group, a deadline, then SIGKILL. Nothing is ever killed by name.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -96,21 +97,40 @@ def start_process(
     return ManagedProcess(popen=popen, name=name, log_path=log_path, _log=log)
 
 
+def _live_members(pgid: int) -> bool | None:
+    """Whether the group has a member that is not a zombie; None without /proc."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # "pid (comm) state ppid pgrp ...": comm may hold spaces, so split after ')'
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) >= 3 and fields[2] == str(pgid) and fields[0] != "Z":
+            return True
+    return False
+
+
 def group_alive(pgid: int) -> bool:
+    """True while any process of the group runs (zombies awaiting a reaper do not count)."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    live = _live_members(pgid)
+    return True if live is None else live
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, sig)
-    except ProcessLookupError:
-        pass
 
 
 def stop_group(popen: subprocess.Popen[bytes], grace: float) -> StopResult:

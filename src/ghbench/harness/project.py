@@ -122,9 +122,13 @@ def parse_project(raw: Mapping[str, Any], project_id: str, source: Path | None) 
     entry = projects.get(project_id)
     if entry is None:
         known = ", ".join(sorted(str(k) for k in projects))
-        raise ConfigError(f"{where}: unknown project {project_id!r} (known: {known}); fix --project")
+        raise ConfigError(
+            f"{where}: unknown project {project_id!r} (known: {known}); fix --project"
+        )
     if not _PROJECT_ID.match(project_id):
-        raise ConfigError(f"{where}: project id {project_id!r} may only use letters, digits, - and _")
+        raise ConfigError(
+            f"{where}: project id {project_id!r} may only use letters, digits, - and _"
+        )
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: projects.{project_id} must be a mapping")
     path_text = entry.get("path")

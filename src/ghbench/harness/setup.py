@@ -84,9 +84,7 @@ class SetupOutcome:
     cleaned: tuple[Path, ...] = ()
 
 
-def validate_setup(
-    record: SetupRecord, driver: Driver, control: ControlClient
-) -> list[str]:
+def validate_setup(record: SetupRecord, driver: Driver, control: ControlClient) -> list[str]:
     """Every reason the setup cannot be measured: worktrees gone, PRs not open."""
     problems = list(driver.check_sessions(record.sessions))
     open_prs = {pr.number for pr in control.open_pull_requests(record.repo).values()}
@@ -117,26 +115,33 @@ def _map_by_issue(found: Sequence[SessionInfo], issues: Sequence[int]) -> dict[i
     return by_issue
 
 
-def _wait_for_prs(
-    sessions: dict[int, SessionInfo],
-    repo: str,
-    control: ControlClient,
-    clock: Clock,
-    options: SetupOptions,
-    progress: Progress,
-) -> dict[int, OpenPullRequest]:
-    started = clock.now()
+@dataclass
+class _Run:
+    """One setup run's collaborators."""
+
+    project: Project
+    driver: Driver
+    backend: Backend
+    control: ControlClient
+    clock: Clock
+    options: SetupOptions
+    progress: Progress
+
+
+def _wait_for_prs(run: _Run, sessions: dict[int, SessionInfo]) -> dict[int, OpenPullRequest]:
+    started = run.clock.now()
+    timeout, interval = run.options.timeout, run.options.poll_interval
     ready: dict[int, OpenPullRequest] = {}
     while True:
-        open_prs = control.open_pull_requests(repo)
+        open_prs = run.control.open_pull_requests(run.project.repo)
         for issue, info in sessions.items():
             if issue not in ready and info.branch and info.branch in open_prs:
                 ready[issue] = open_prs[info.branch]
-        elapsed = clock.now() - started
-        progress.sessions_ready(len(ready), len(sessions), elapsed, options.timeout)
-        if len(ready) == len(sessions) or elapsed + options.poll_interval > options.timeout:
+        elapsed = run.clock.now() - started
+        run.progress.sessions_ready(len(ready), len(sessions), elapsed, timeout)
+        if len(ready) == len(sessions) or elapsed + interval > timeout:
             return ready
-        clock.sleep(options.poll_interval)
+        run.clock.sleep(interval)
 
 
 def run_setup(
@@ -159,6 +164,7 @@ def run_setup(
     scenario = make_scenario_id(sessions)
     path = setup_path(options.out_dir, project.id, scenario)
     control = backend.control_client()
+    run = _Run(project, driver, backend, control, clock, options, progress)
     try:
         driver.check_tools()
         if path.exists():
@@ -172,15 +178,15 @@ def run_setup(
             else:
                 progress.note(f"setup {path.name} is partial or unreadable; running fresh")
             path.unlink()
-        backend.ensure_repo(project.repo, issues)
+        backend.ensure_repo(project.repo, issues, control)
         cleaned = driver.clean_stale(_artifact_worktrees(options.out_dir, path))
         for p in cleaned:
             progress.note(f"removed stale worktree {p}")
-        record = _spawn_and_wait(project, issues, scenario, driver, backend, control, clock,
-                                 options, progress)
+        record = _spawn_and_wait(run, issues, scenario)
         write_setup(record, path)
-        return SetupOutcome(path, record, reused=False, control_calls=control.calls,
-                            cleaned=tuple(cleaned))
+        return SetupOutcome(
+            path, record, reused=False, control_calls=control.calls, cleaned=tuple(cleaned)
+        )
     finally:
         control.close()
 
@@ -192,42 +198,33 @@ def _read_or_none(path: Path) -> SetupRecord | None:
         return None
 
 
-def _spawn_and_wait(
-    project: Project,
-    issues: Sequence[int],
-    scenario: str,
-    driver: Driver,
-    backend: Backend,
-    control: ControlClient,
-    clock: Clock,
-    options: SetupOptions,
-    progress: Progress,
-) -> SetupRecord:
-    progress.note(f"starting the {driver.name} orchestrator (no tracing)")
-    driver.start(None, backend.orchestrator_env())
+def _spawn_and_wait(run: _Run, issues: Sequence[int], scenario: str) -> SetupRecord:
+    driver, grace = run.driver, run.options.stop_grace
+    run.progress.note(f"starting the {driver.name} orchestrator (no tracing)")
+    driver.start(None, run.backend.orchestrator_env())
     try:
-        if options.settle > 0:
-            clock.sleep(options.settle)
+        if run.options.settle > 0:
+            run.clock.sleep(run.options.settle)
         if not driver.alive():
             raise GhbenchError(
                 f"the {driver.name} orchestrator exited at start (code {driver.exit_code()});"
                 " check its log and configuration"
             )
-        progress.note(f"spawning {len(issues)} sessions")
+        run.progress.note(f"spawning {len(issues)} sessions")
         driver.spawn(issues)
         by_issue = _map_by_issue(driver.discover_sessions(), issues)
-        missing = [n for n in issues if n not in by_issue]
-        for n in missing:
-            progress.note(f"issue #{n}: no session was spawned for it")
-        ready = _wait_for_prs(by_issue, project.repo, control, clock, options, progress)
+        for n in issues:
+            if n not in by_issue:
+                run.progress.note(f"issue #{n}: no session was spawned for it")
+        ready = _wait_for_prs(run, by_issue)
         driver.stop_agents()
     except KeyboardInterrupt:
-        driver.stop(options.stop_grace)
+        driver.stop(grace)
         raise Interrupted("setup interrupted; no artifact written") from None
     except BaseException:
-        driver.stop(options.stop_grace)
+        driver.stop(grace)
         raise
-    driver.stop(options.stop_grace)
+    driver.stop(grace)
     sessions = tuple(
         BenchSession(
             session_id=by_issue[n].session_id,
@@ -243,12 +240,12 @@ def _spawn_and_wait(
     sha, branch = driver.version()
     return SetupRecord(
         scenario_id=scenario,
-        project=project.id,
-        repo=project.repo,
+        project=run.project.id,
+        repo=run.project.repo,
         session_count=len(issues),
         ready=len(sessions) == len(issues),
         sessions=sessions,
-        created_at=clock.now(),
+        created_at=run.clock.now(),
         git_sha=sha,
         branch=branch,
     )

@@ -9,6 +9,7 @@ e.g. ``S2-T1-50``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ __all__ = [
     "Cell",
     "ScenarioInfo",
     "all_cells",
+    "cell_from_id",
     "order_cells",
     "parse_cell",
     "parse_scales",
@@ -166,7 +168,8 @@ class Cell:
             if self.topology == "T1"
             else f"spread over {self.repo_count} repos (detectPR and guard fan-out)"
         )
-        return f"{self.info.tells}, at {self.scale} {'session' if self.scale == 1 else 'sessions'} {where}."
+        noun = "session" if self.scale == 1 else "sessions"
+        return f"{self.info.tells}, at {self.scale} {noun} {where}."
 
     @property
     def runtime_s(self) -> float:
@@ -219,6 +222,17 @@ def order_cells(cells: Iterable[Cell]) -> list[Cell]:
         return (0, p, c) if p is not None else (1, 0, c)
 
     return sorted(set(cells), key=key)
+
+
+_CELL_ID = re.compile(r"^(S[1-6])-(T[12])-([1-9][0-9]*)$")
+
+
+def cell_from_id(text: str) -> Cell | None:
+    """The cell an id names, at any scale; None when it is not a valid cell id."""
+    m = _CELL_ID.match(text.strip().upper())
+    if m is None or not _valid(m.group(2), int(m.group(3))):
+        return None
+    return Cell(m.group(1), m.group(2), int(m.group(3)))
 
 
 def parse_cell(text: str, valid: Sequence[Cell]) -> Cell:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "DEBUG_SENTINEL",
@@ -40,11 +40,11 @@ DEBUG_SENTINEL = "api:ghbench-record"
 SHIM_MARKER = "# ghbench-record-shim"
 
 
-@dataclass(frozen=True)
-class Sink:
+class Sink(NamedTuple):
     """Where one ``ghbench record`` run wants rows: its trace, component and state dir.
 
     The state dir holds the once-only warning marker; it is removed when that run ends.
+    (A NamedTuple, not a dataclass: the shim imports this before starting gh.)
     """
 
     trace: str

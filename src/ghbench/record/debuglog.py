@@ -18,8 +18,9 @@ gh logs every HTTP round trip through httpretty, unbuffered, one line at a time:
     * Request took 1.985151ms
 
 A transport failure replaces the response with one ``* <error>`` line. Everything
-between ``* Request at`` and ``* Request took`` is debug output; everything else on
-stderr is gh's own and passes through byte for byte, in order.
+from a ``* Request at`` to the ``* Request took`` that ends the last request in flight
+is debug output (requests gh makes concurrently interleave their lines); everything
+else on stderr is gh's own and passes through byte for byte, in order.
 
 What is shown depends on what the *user* asked for (``DebugMode``): nothing extra
 (``OFF``: every block and gh's ``[git …]`` command echo are stripped), gh's
@@ -53,15 +54,27 @@ _REQUEST_TO = "* Request to "
 # gh echoes each git (or other) subprocess it runs as ``[git remote -v]`` when debug is on.
 _COMMAND_ECHO = re.compile(rb"\[[^\s\]][^\n]*\]\r?\n")
 _STATUS_LINE = re.compile(r"< (HTTP/[0-9.]+) ((\d{3})(?: .*)?)$")
+_REQUEST_LINE = re.compile(r"> ([A-Z]+) (\S+) HTTP/[0-9.]+$")
+# "*" lines httpretty writes only while logging bodies (absent with GH_DEBUG=1).
+_BODY_NOTES = (
+    b"* body is too long",
+    b"* cannot read body",
+    b"* body cannot be formatted",
+    b"* error on request body filter",
+    b"* error on response body filter",
+    b"* panic while",
+)
 # Go's time.Time.String(): "2006-01-02 15:04:05.999999999 -0700 MST m=+0.1"
-_GO_TIME = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d+))? ([+-])(\d{2})(\d{2})")
+_GO_TIME = re.compile(
+    r"(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d+))? ([+-])(\d{2})(\d{2})"
+)
 # Go's time.Duration.String(): "1h2m3.5s", "1.985151ms", "206.438µs", "850ns", "0s"
-_GO_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|μs|ms|s|m|h)")  # noqa: RUF001
+_GO_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|μs|ms|s|m|h)")
 _DURATION_MS = {
     "ns": 1e-6,
     "us": 1e-3,
-    "µs": 1e-3,  # noqa: RUF001 - Go writes U+00B5
-    "μs": 1e-3,  # noqa: RUF001 - and some builds U+03BC
+    "µs": 1e-3,
+    "μs": 1e-3,
     "ms": 1.0,
     "s": 1e3,
     "m": 60e3,
@@ -252,14 +265,63 @@ def parse_block(raw: list[bytes], complete: bool) -> Exchange:
     )
 
 
+def parse_overlapping(raw: list[bytes], complete: bool) -> list[Exchange]:
+    """Best-effort exchanges from requests whose log lines interleaved.
+
+    gh logs unbuffered, one write per line, so requests made concurrently (``gh pr
+    create`` fetching metadata) mix their lines. Request-side lines are taken in start
+    order and responses in the order their status lines appear; each response keeps the
+    ``<`` header lines that follow its status line. Pairing by order can swap the
+    responses of requests that finished out of order.
+    """
+    lines = [b.decode("utf-8", "replace").rstrip("\r\n") for b in raw]
+    starts = [
+        parse_go_time(ln[len(BLOCK_START) :]) for ln in lines if ln.startswith("* Request at ")
+    ]
+    urls = [ln[len(_REQUEST_TO) :].strip() for ln in lines if ln.startswith(_REQUEST_TO)]
+    requests = [m.groups() for ln in lines if (m := _REQUEST_LINE.match(ln))]
+    took = "* Request took "
+    durations = [parse_go_duration(ln[len(took) :]) for ln in lines if ln.startswith(took)]
+    responses: list[tuple[re.Match[str], dict[str, str]]] = []
+    for ln in lines:
+        m = _STATUS_LINE.match(ln)
+        if m is not None:
+            responses.append((m, {}))
+        elif ln.startswith("< ") and responses:
+            pair = _header(ln, "< ")
+            if pair is not None and pair[0] not in _SECRET_HEADERS:
+                responses[-1][1][pair[0]] = pair[1]
+    exchanges = []
+    for k, started_at in enumerate(starts):
+        method, target = requests[k] if k < len(requests) else (None, None)
+        status_match, headers = responses[k] if k < len(responses) else (None, {})
+        exchanges.append(
+            Exchange(
+                started_at=started_at,
+                url=urls[k] if k < len(urls) else None,
+                method=method,
+                target=target,
+                protocol=status_match.group(1) if status_match else None,
+                status=int(status_match.group(3)) if status_match else None,
+                status_text=status_match.group(2) if status_match else None,
+                response_headers=headers,
+                duration_ms=durations[k] if k < len(durations) else None,
+                complete=complete or k < len(durations),
+            )
+        )
+    return exchanges
+
+
 class DebugLogSplitter:
     """Incremental splitter: ``feed`` gh's stderr, get back what the user should see.
 
-    Exchanges accumulate in ``exchanges``. Call ``finish`` once at EOF: it returns any
-    held bytes and closes a block the log cut short (gh killed mid-request).
-    A partial line outside a block is held only while it could still become a debug
-    line, so gh's prompts and progress output reach the user without waiting for a
-    newline.
+    A debug group opens at ``* Request at`` and closes when every request opened in it
+    has logged ``* Request took``; everything in between is debug output, even when
+    concurrent requests interleave their lines. Exchanges accumulate in
+    ``exchanges``. Call ``finish`` once at EOF: it returns any held bytes and closes a
+    group the log cut short (gh killed mid-request). A partial line outside a group is
+    held only while it could still become a debug line, so gh's prompts and progress
+    output reach the user without waiting for a newline.
     """
 
     def __init__(self, mode: DebugMode) -> None:
@@ -267,7 +329,9 @@ class DebugLogSplitter:
         self.exchanges: list[Exchange] = []
         self._pending = b""
         self._streaming = False  # the current line is gh's own and already flowing out
-        self._block: list[bytes] | None = None
+        self._group: list[bytes] | None = None
+        self._open = 0  # requests started in the group and not finished yet
+        self._started = 0  # requests started in the group
 
     def feed(self, data: bytes) -> bytes:
         out = bytearray()
@@ -284,7 +348,7 @@ class DebugLogSplitter:
                 continue
             if nl < 0:
                 rest = buf[pos:]
-                if self._block is None and not self._may_become_debug(rest):
+                if self._group is None and not self._may_become_debug(rest):
                     out += rest
                     self._streaming = True
                 else:
@@ -298,12 +362,9 @@ class DebugLogSplitter:
         out = bytearray()
         if self._pending:
             tail, self._pending = self._pending, b""
-            if self._block is not None:
-                self._block.append(tail)
-            else:
-                out += self._take_line(tail)
-        if self._block is not None:
-            out += self._close_block(complete=False)
+            out += self._take_line(tail)
+        if self._group is not None:
+            self._close_group(complete=False)
         return bytes(out)
 
     def _may_become_debug(self, partial: bytes) -> bool:
@@ -313,42 +374,40 @@ class DebugLogSplitter:
         return self.mode is DebugMode.OFF and partial.startswith(b"[") and b"\n" not in partial
 
     def _take_line(self, line: bytes) -> bytes:
-        if line.startswith(BLOCK_START):
-            out = self._close_block(complete=False) if self._block is not None else b""
-            self._block = [line]
-            return out + (line if self.mode is not DebugMode.OFF else b"")
-        if self._block is None:
-            if self.mode is DebugMode.OFF and _COMMAND_ECHO.fullmatch(line):
+        if self._group is None:
+            if line.startswith(BLOCK_START):
+                self._group = []
+            elif self.mode is DebugMode.OFF and _COMMAND_ECHO.fullmatch(line):
                 return b""
-            return line
-        self._block.append(line)
-        if line.startswith(BLOCK_END):
-            return self._close_block(complete=True)
+            else:
+                return line
+        assert self._group is not None
+        self._group.append(line)
+        if line.startswith(BLOCK_START):
+            self._open += 1
+            self._started += 1
+        elif line.startswith(BLOCK_END):
+            self._open -= 1
+            if self._open <= 0:
+                self._close_group(complete=True)
+        return self._shown(line)
+
+    def _shown(self, line: bytes) -> bytes:
         if self.mode is DebugMode.VERBOSE:
             return line
-        if self.mode is DebugMode.BASIC and len(self._block) == 2 and line.startswith(b"* "):
-            return line
+        if self.mode is DebugMode.BASIC and line.startswith(b"* "):
+            # GH_DEBUG=1 prints the "*" lines (times, URL, transport errors) but not
+            # the notes about bodies, which only the header/body logging adds.
+            return b"" if line.startswith(_BODY_NOTES) else line
         return b""
 
-    def _close_block(self, complete: bool) -> bytes:
-        raw = self._block or []
-        self._block = None
-        if not raw:
-            return b""
-        exchange = parse_block(raw, complete)
-        self.exchanges.append(exchange)
-        if self.mode is DebugMode.VERBOSE:
-            return raw[-1] if complete else b""
-        if self.mode is DebugMode.BASIC and complete:
-            # GH_DEBUG=1 shows the transport error line, if any, then the timing line.
-            shown = b""
-            if exchange.status is None and exchange.error is not None:
-                shown = next(
-                    (b for b in reversed(raw[2:-1]) if b.startswith(b"* ")),
-                    b"",
-                )
-            return shown + raw[-1]
-        return b""
+    def _close_group(self, complete: bool) -> None:
+        raw, started = self._group or [], self._started
+        self._group, self._open, self._started = None, 0, 0
+        if started == 1:
+            self.exchanges.append(parse_block(raw, complete))
+        elif started > 1:
+            self.exchanges.extend(parse_overlapping(raw, complete))
 
 
 def split_debug_log(data: bytes, mode: DebugMode) -> tuple[list[Exchange], bytes]:

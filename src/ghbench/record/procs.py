@@ -13,6 +13,7 @@ orchestrators treat like one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import NoReturn
 
-__all__ = ["FORWARDED_SIGNALS", "exit_like", "forward_signals", "signal_name"]
+__all__ = ["FORWARDED_SIGNALS", "Stderr", "exit_like", "forward_signals", "signal_name"]
 
 FORWARDED_SIGNALS: tuple[signal.Signals, ...] = (
     signal.SIGINT,
@@ -32,6 +33,7 @@ FORWARDED_SIGNALS: tuple[signal.Signals, ...] = (
     signal.SIGUSR2,
 )
 _TERMINAL_SIGNALS = frozenset({signal.SIGINT, signal.SIGQUIT})
+_STDERR_FD = 2
 
 
 def _terminal_delivers_to_us() -> bool:
@@ -55,10 +57,8 @@ def forward_signals(proc: subprocess.Popen[bytes]) -> Callable[[], None]:
         if signum in _TERMINAL_SIGNALS and _terminal_delivers_to_us():
             return
         if proc.returncode is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 proc.send_signal(signum)
-            except ProcessLookupError:
-                pass
 
     previous = {sig: signal.signal(sig, handler) for sig in FORWARDED_SIGNALS}
 
@@ -92,3 +92,18 @@ def exit_like(returncode: int) -> NoReturn:
             pass
         os._exit(128 + sig)
     sys.exit(returncode)
+
+
+class Stderr:
+    """Writes to fd 2 until the reader goes away; after that, output is dropped."""
+
+    def __init__(self) -> None:
+        self.open = True
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while self.open and view:
+            try:
+                view = view[os.write(_STDERR_FD, view) :]
+            except OSError:
+                self.open = False

@@ -17,16 +17,15 @@ Pure: no files, no clock; timestamps come from the log or the caller.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ghbench.record.debuglog import Exchange
 from ghbench.timefmt import iso_ms
+from ghbench.trace.headers import GraphqlRateLimit, parse_graphql_rate
+from ghbench.trace.operation import extract_operation, redact_args
 from ghbench.trace.schema import TraceRow
-from ghbench.trace.writer import extract_operation, redact_args
 
 __all__ = [
     "ORIGIN",
@@ -41,9 +40,7 @@ ORIGIN = "record"
 # An operation name after the keyword; `$query`, `query:` and `"query": "` do not match.
 _OPERATION = re.compile(r"(?<![\w$])(query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)")
 # Query parameters whose values are credentials on some GitHub endpoints.
-_SECRET_PARAM = re.compile(
-    r"(?i)([?&](?:access_token|token|client_secret|password|secret)=)[^&#]*"
-)
+_SECRET_PARAM = re.compile(r"(?i)([?&](?:access_token|token|client_secret|password|secret)=)[^&#]*")
 # Path prefixes of the API on GitHub Enterprise Server hosts.
 _API_PREFIXES = ("/api/v3/", "/api/")
 
@@ -91,21 +88,9 @@ def _int(value: str | None) -> int | None:
         return None
 
 
-def _graphql_rate_limit(body: str) -> dict[str, Any]:
-    """``data.rateLimit`` of a JSON response body, or {} (bodies over 10 kB are not logged)."""
-    if not body.startswith("{"):
-        return {}
-    try:
-        doc = json.loads(body)
-    except ValueError:
-        return {}
-    data = doc.get("data") if isinstance(doc, dict) else None
-    rate = data.get("rateLimit") if isinstance(data, dict) else None
-    return rate if isinstance(rate, dict) else {}
-
-
-def _typed_int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def _graphql_rate(body: str) -> GraphqlRateLimit | None:
+    """``data.rateLimit`` of a JSON response body (bodies over 10 kB are not logged)."""
+    return parse_graphql_rate(body) if body.startswith("{") else None
 
 
 def exchange_rows(
@@ -128,8 +113,7 @@ def exchange_rows(
         endpoint = endpoint_of(ex.target)
         cached = index in cache_hits
         headers = {} if cached else ex.response_headers
-        rate = {} if cached else _graphql_rate_limit(ex.response_body)
-        reset_at = rate.get("resetAt")
+        rate = None if cached else _graphql_rate(ex.response_body)
         rows.append(
             TraceRow(
                 timestamp=iso_ms(fallback_time if finished is None else finished),
@@ -150,9 +134,9 @@ def exchange_rows(
                 rateLimitRemaining=_int(headers.get("x-ratelimit-remaining")),
                 rateLimitReset=_int(headers.get("x-ratelimit-reset")),
                 rateLimitResource=headers.get("x-ratelimit-resource"),
-                graphqlCost=_typed_int(rate.get("cost")),
-                graphqlRemaining=_typed_int(rate.get("remaining")),
-                graphqlResetAt=reset_at if isinstance(reset_at, str) else None,
+                graphqlCost=rate.cost if rate else None,
+                graphqlRemaining=rate.remaining if rate else None,
+                graphqlResetAt=rate.reset_at if rate else None,
                 origin=ORIGIN,
                 invocationId=invocation.invocation_id,
                 requestIndex=index,

@@ -9,9 +9,11 @@ exit code or fatal signal becomes ours; signals sent to us are forwarded to it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -89,8 +91,7 @@ def shim_script(real_gh: str, sinks: Sequence[Sink], python: str) -> str:
     but keeps ``PATH`` is still traced."""
     src = str(Path(ghbench.__file__).resolve().parent.parent)
     bootstrap = (
-        f"import sys; sys.path.insert(0, {src!r}); "
-        "from ghbench.record.shim import main; main()"
+        f"import sys; sys.path.insert(0, {src!r}); from ghbench.record.shim import main; main()"
     )
     return (
         "#!/bin/sh\n"
@@ -104,6 +105,8 @@ def shim_script(real_gh: str, sinks: Sequence[Sink], python: str) -> str:
 
 def _count_lines(path: Path, offset: int) -> int:
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return 0  # /dev/full, a FIFO: nothing to count, and reading may never end
         with path.open("rb") as fh:
             fh.seek(offset)
             return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(_COUNT_CHUNK), b""))
@@ -121,18 +124,17 @@ def _size(path: Path) -> int:
 def _resolve_trace(trace: Path | None, clock: Clock) -> Path:
     if trace is None:
         directory = Path.cwd() / DEFAULT_DIR
-        try:
+        # If this fails the shim warns when it cannot write; the command still runs.
+        with contextlib.suppress(OSError):
             directory.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            pass  # the shim warns when it cannot write; the command still runs
         return default_trace_path(directory, clock)
     path = Path(trace).expanduser().absolute()
     if path.is_dir():
-        raise UsageError(f"--trace {trace} is a directory; give a file path such as {trace}/gh.jsonl")
-    try:
+        raise UsageError(
+            f"--trace {trace} is a directory; give a file path such as {trace}/gh.jsonl"
+        )
+    with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        pass
     return path
 
 
@@ -166,10 +168,10 @@ def record(
         bin_dir, state_dir = workdir / "bin", workdir / "state"
         bin_dir.mkdir()
         state_dir.mkdir()
-        sinks = [
-            *decode_sinks(base_env.get(ENV_SINKS)),
-            Sink(str(trace_path), component, str(state_dir)),
-        ]
+        # A record run we are nested in keeps getting rows; a stale variable (its run
+        # is over and its state dir gone) is ignored.
+        outer = [s for s in decode_sinks(base_env.get(ENV_SINKS)) if Path(s.state_dir).is_dir()]
+        sinks = [*outer, Sink(str(trace_path), component, str(state_dir))]
         shim = bin_dir / "gh"
         shim.write_text(shim_script(real_gh, sinks, sys.executable))
         shim.chmod(0o755)

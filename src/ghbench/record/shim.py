@@ -15,66 +15,78 @@ HTTP exchange on stderr, and:
 
 from __future__ import annotations
 
-import errno
-import hashlib
+import contextlib
+import importlib
 import os
+import select
 import subprocess
 import sys
-import uuid
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from ghbench.clock import Clock, SystemClock
-from ghbench.record.contract import (
-    ENV_REAL_GH,
-    ENV_SINKS,
-    Sink,
-    decode_sinks,
-    gh_child_env,
-    user_debug_env,
-)
-from ghbench.record.debuglog import DebugLogSplitter, Exchange, debug_mode
-from ghbench.record.ghcache import cache_dirs, find_cache_hits, is_cacheable, scan_cache
-from ghbench.record.procs import exit_like, forward_signals, signal_name
-from ghbench.record.rows import Invocation, exchange_rows
-from ghbench.trace.schema import TraceRow
+from ghbench.clock import SystemClock
+from ghbench.record.contract import ENV_REAL_GH, gh_child_env, user_debug_env
+from ghbench.record.procs import Stderr, exit_like, forward_signals
 
-__all__ = ["main", "run_gh", "token_values", "write_rows"]
+if TYPE_CHECKING:
+    from ghbench.record.debuglog import Exchange
+
+__all__ = ["main", "run_gh"]
 
 _READ_SIZE = 65536
-_TOKEN_VARS = ("GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
-_REDACTED = b"[REDACTED]"
+_ROW_WRITER = "ghbench.record.emit"
 
 
-class _Stderr:
-    """Writes to fd 2 until the reader goes away; after that, output is dropped."""
+def _stderr_chunks(fd: int, pid: int) -> Iterator[bytes]:
+    """gh's stderr until EOF, or until gh has exited and what it wrote is drained.
 
-    def __init__(self) -> None:
-        self.open = True
+    A process gh leaves running in the background may hold the pipe open; plain gh
+    would not wait for it, so neither does the shim (Linux pidfd; elsewhere, EOF).
+    """
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        while chunk := os.read(fd, _READ_SIZE):
+            yield chunk
+        return
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        poller.register(pidfd, select.POLLIN)
+        while True:
+            ready = {event_fd for event_fd, _ in poller.poll()}
+            if fd in ready:
+                chunk = os.read(fd, _READ_SIZE)
+                if not chunk:
+                    return
+                yield chunk
+            elif pidfd in ready:
+                os.set_blocking(fd, False)
+                with contextlib.suppress(BlockingIOError):
+                    while chunk := os.read(fd, _READ_SIZE):
+                        yield chunk
+                return
+    finally:
+        os.close(pidfd)
 
-    def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while self.open and view:
-            try:
-                view = view[os.write(2, view) :]
-            except OSError:
-                self.open = False
 
-
-def run_gh(
-    real_gh: str, args: Sequence[str], env: Mapping[str, str]
-) -> tuple[int, list[Exchange]]:
+def run_gh(real_gh: str, args: Sequence[str], env: Mapping[str, str]) -> tuple[int, list[Exchange]]:
     """Run the real gh, pass its output through, and return (returncode, exchanges)."""
-    splitter = DebugLogSplitter(debug_mode(*user_debug_env(env)))
-    stderr = _Stderr()
+    stderr = Stderr()
     proc = subprocess.Popen(
         [real_gh, *args], stderr=subprocess.PIPE, env=gh_child_env(env), close_fds=False
     )
     restore = forward_signals(proc)
     try:
+        # gh is starting; its stderr waits in the pipe while the parser and the row
+        # writer load, so their import time overlaps gh's instead of adding to it.
+        from ghbench.record.debuglog import DebugLogSplitter, debug_mode
+
+        splitter = DebugLogSplitter(debug_mode(*user_debug_env(env)))
+        with contextlib.suppress(Exception):  # a failure resurfaces, reported, after gh ends
+            importlib.import_module(_ROW_WRITER)
         assert proc.stderr is not None
-        fd = proc.stderr.fileno()
-        while chunk := os.read(fd, _READ_SIZE):
+        for chunk in _stderr_chunks(proc.stderr.fileno(), proc.pid):
             stderr.write(splitter.feed(chunk))
         stderr.write(splitter.finish())
         proc.stderr.close()
@@ -82,93 +94,6 @@ def run_gh(
     finally:
         restore()
     return returncode, splitter.exchanges
-
-
-def token_values(env: Mapping[str, str]) -> list[bytes]:
-    """Token values in the environment, longest first, to scrub from anything written."""
-    values = {env[v].strip() for v in _TOKEN_VARS if len(env.get(v, "").strip()) >= 8}
-    return sorted((v.encode() for v in values), key=len, reverse=True)
-
-
-def _encode(rows: Sequence[TraceRow], tokens: Sequence[bytes]) -> bytes:
-    import msgspec
-
-    data = b"".join(msgspec.json.encode(row) + b"\n" for row in rows)
-    for token in tokens:
-        data = data.replace(token, _REDACTED)
-    return data
-
-
-def _warn_once(sink: Sink, exc: OSError, stderr: _Stderr) -> None:
-    key = hashlib.sha256(sink.trace.encode()).hexdigest()[:16]
-    marker = Path(sink.state_dir) / f"trace-unwritable-{key}"
-    try:
-        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError:
-        return  # already warned, or the record run is over
-    os.close(fd)
-    reason = exc.strerror or str(exc)
-    stderr.write(
-        f"ghbench record: cannot write trace {sink.trace}: {reason}; "
-        "gh calls are not being recorded (the command carries on)\n".encode()
-    )
-
-
-def write_rows(data: bytes, sinks: Sequence[Sink], stderr: _Stderr) -> None:
-    """Append ``data`` (whole lines) to every sink's trace in one write each."""
-    if not data:
-        return
-    for sink in sinks:
-        try:
-            fd = os.open(sink.trace, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                written = os.write(fd, data)
-                if written != len(data):
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-            finally:
-                os.close(fd)
-        except OSError as exc:
-            _warn_once(sink, exc, stderr)
-
-
-def _record(
-    args: Sequence[str],
-    returncode: int,
-    exchanges: Sequence[Exchange],
-    env: Mapping[str, str],
-    clock: Clock,
-) -> None:
-    sinks = decode_sinks(env.get(ENV_SINKS))
-    if not sinks or not exchanges:
-        return
-    hits: set[int] = set()
-    if any(is_cacheable(ex) for ex in exchanges):
-        starts = [ex.started_at for ex in exchanges if ex.started_at is not None]
-        if starts:
-            hits = find_cache_hits(exchanges, scan_cache(cache_dirs(env), before=max(starts)))
-    try:
-        cwd: str | None = os.getcwd()
-    except OSError:
-        cwd = None
-    invocation_id = uuid.uuid4().hex[:16]
-    for sink_group in _by_component(sinks):
-        invocation = Invocation(
-            args=args,
-            exit_code=returncode if returncode >= 0 else None,
-            signal=signal_name(returncode),
-            component=sink_group[0].component,
-            invocation_id=invocation_id,
-            cwd=cwd,
-        )
-        rows = exchange_rows(exchanges, invocation, fallback_time=clock.now(), cache_hits=hits)
-        write_rows(_encode(rows, token_values(env)), sink_group, _Stderr())
-
-
-def _by_component(sinks: Sequence[Sink]) -> list[list[Sink]]:
-    groups: dict[str, list[Sink]] = {}
-    for sink in sinks:
-        groups.setdefault(sink.component, []).append(sink)
-    return list(groups.values())
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -190,7 +115,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         sys.exit(127)
     try:
-        _record(args, returncode, exchanges, env, SystemClock())
+        from ghbench.record.emit import record_invocation
+
+        record_invocation(args, returncode, exchanges, env, SystemClock())
     except Exception as exc:  # recording must never change what gh did
         sys.stderr.write(f"ghbench record: could not record this gh call: {exc!r}\n")
     exit_like(returncode)

@@ -135,9 +135,7 @@ class TraceFrame:
             exit_code=np.array([_int(r.exitCode) for r in rs], dtype=np.int64),
             http_status=np.array([_int(r.httpStatus) for r in rs], dtype=np.int64),
             rate_limit_limit=np.array([_int(r.rateLimitLimit) for r in rs], dtype=np.int64),
-            rate_limit_remaining=np.array(
-                [_int(r.rateLimitRemaining) for r in rs], dtype=np.int64
-            ),
+            rate_limit_remaining=np.array([_int(r.rateLimitRemaining) for r in rs], dtype=np.int64),
             rate_limit_reset=np.array([_int(r.rateLimitReset) for r in rs], dtype=np.int64),
             graphql_cost=np.array([_int(r.graphqlCost) for r in rs], dtype=np.int64),
             graphql_remaining=np.array([_int(r.graphqlRemaining) for r in rs], dtype=np.int64),

@@ -25,6 +25,7 @@ __all__ = [
     "GhCall",
     "GhResult",
     "batch_query",
+    "dashboard_pr_view",
     "detect_pr",
     "graphql_batch",
     "guard_commit",
@@ -156,11 +157,13 @@ REVIEW_THREADS_QUERY = (
 )
 
 
-def review_threads(repo: str, number: int) -> GhCall:
+def review_threads(repo: str, number: int, *, include: bool = True) -> GhCall:
+    """HEAD asks with ``-i`` (a visible row); bench-era did not (an opaque row)."""
     owner, name = _repo_parts(repo)
     argv = (
         "api",
         "graphql",
+        *(("-i",) if include else ()),
         "-f",
         f"query={REVIEW_THREADS_QUERY}",
         "-f",
@@ -219,6 +222,13 @@ def pr_view_state(repo: str, number: int, session_id: str | None = None) -> GhCa
 
 
 ISSUE_FIELDS = "number,title,body,url,state,labels,assignees"
+
+
+def dashboard_pr_view(repo: str, number: int, session_id: str | None = None) -> GhCall:
+    """S6: what a dashboard page load asks for one session's PR."""
+    fields = "number,state,title,reviewDecision,mergeable"
+    argv = ("pr", "view", str(number), "--repo", repo, "--json", fields)
+    return GhCall(argv, DASHBOARD_COMPONENT, session_id=session_id)
 
 
 def issue_view(

@@ -15,7 +15,9 @@ One ``tick()`` is one run of AO's 30 s ``setInterval`` body (reference §5):
    ``review_interval`` per PR, and the thread query after it changed.
 
 The poller is pure policy: every call goes through a ``CallRunner``, every time
-comes from it, and its state is the caches a restart loses (``restart()``).
+comes from it, and its state is the caches a restart loses (``restart()``). The
+parallel parts are lanes, generators that yield one call at a time, so the runner
+can interleave them in time order (virtual time) or run them one by one.
 """
 
 from __future__ import annotations
@@ -23,15 +25,16 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ghbench.workload import calls as ao
 from ghbench.workload.caches import LruCache, TtlCache
-from ghbench.workload.calls import BatchTarget, GhResult, parse_api_output
+from ghbench.workload.calls import BatchTarget, GhCall, GhResult, parse_api_output
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.profiles import PolicyParams
-from ghbench.workload.runner import CallRunner
+from ghbench.workload.runner import CallRunner, Lane
 
 __all__ = ["Enrichment", "Poller", "SessionState", "TickReport"]
 
@@ -184,8 +187,8 @@ class Poller:
         if not self.policy.guard_pr_list:
             return set(self.repos)
 
-        def lane(repo: str) -> None:
-            res = self.runner.call(ao.guard_pr_list(repo, self.repo_etags.get(repo)))
+        def lane(repo: str) -> Lane:
+            res = yield ao.guard_pr_list(repo, self.repo_etags.get(repo))
             report.calls[ao.GUARD_PR_LIST] += 1
             status, headers, _ = _api_status(res)
             if status == 304 and not self.policy.count_304_as_change:
@@ -231,8 +234,8 @@ class Poller:
         chunks = [targets[i : i + size] for i in range(0, len(targets), size)]
         report.batched_prs += len(targets)
 
-        def lane(chunk: list[BatchTarget]) -> None:
-            res = self.runner.call(ao.graphql_batch(chunk, self.policy.batch_contexts_first))
+        def lane(chunk: list[BatchTarget]) -> Lane:
+            res = yield ao.graphql_batch(chunk, self.policy.batch_contexts_first)
             report.calls[ao.BATCH] += 1
             if res.exit_code != 0:
                 return  # AO keeps its old data; the PRs stay uncached and get a pr view
@@ -257,22 +260,24 @@ class Poller:
 
     # -- checkSession ------------------------------------------------------------
 
-    def _check_lane(self, s: SessionState, changed_repos: set[str], report: TickReport) -> Any:
-        def lane() -> None:
+    def _check_lane(
+        self, s: SessionState, changed_repos: set[str], report: TickReport
+    ) -> Callable[[], Lane]:
+        def lane() -> Lane:
             if s.terminal:
                 return
             if s.pr is None:
-                self._detect(s, changed_repos, report)
+                yield from self._detect(s, changed_repos, report)
                 return
-            state = self._pr_state(s, report)
+            state = yield from self._pr_state(s, report)
             if state in TERMINAL_PR_STATES:
                 s.terminal = True
                 return
-            self._reviews(s, report)
+            yield from self._reviews(s, report)
 
         return lane
 
-    def _detect(self, s: SessionState, changed_repos: set[str], report: TickReport) -> None:
+    def _detect(self, s: SessionState, changed_repos: set[str], report: TickReport) -> Lane:
         p = self.policy
         if not p.detect_pr:
             return
@@ -283,7 +288,7 @@ class Poller:
         if cached is not None:
             s.pr = cached
             return
-        res = self.runner.call(ao.detect_pr(s.repo, s.spec.branch_name, s.id))
+        res = yield ao.detect_pr(s.repo, s.spec.branch_name, s.id)
         report.calls["gh.pr.list"] += 1
         found = _load_json(res.stdout) if res.exit_code == 0 else None
         if isinstance(found, list) and found and isinstance(found[0], dict):
@@ -292,7 +297,9 @@ class Poller:
                 self.detected.put(s.id, number, self.runner.now())
                 s.pr = number
 
-    def _pr_state(self, s: SessionState, report: TickReport) -> str | None:
+    def _pr_state(
+        self, s: SessionState, report: TickReport
+    ) -> Generator[GhCall, GhResult, str | None]:
         assert s.pr is not None
         key = (s.repo, s.pr)
         info = self.enrichment.get(key)
@@ -303,7 +310,7 @@ class Poller:
         cached = self.pr_states.get(key, self.runner.now())
         if cached is not None:
             return cached
-        res = self.runner.call(ao.pr_view_state(s.repo, s.pr, s.id))
+        res = yield ao.pr_view_state(s.repo, s.pr, s.id)
         report.calls["gh.pr.view"] += 1
         doc = _load_json(res.stdout) if res.exit_code == 0 else None
         state = doc.get("state") if isinstance(doc, dict) else None
@@ -312,7 +319,7 @@ class Poller:
             return state
         return None
 
-    def _reviews(self, s: SessionState, report: TickReport) -> None:
+    def _reviews(self, s: SessionState, report: TickReport) -> Lane:
         assert s.pr is not None
         p = self.policy
         key = (s.repo, s.pr)
@@ -325,7 +332,7 @@ class Poller:
         call = ao.review_comments(
             s.repo, s.pr, self.review_etags.get(key), guarded=p.review_comments_etag
         )
-        res = self.runner.call(call)
+        res = yield call
         report.calls[call.operation or "gh.api.repos"] += 1
         changed = True
         if p.review_comments_etag:
@@ -334,5 +341,5 @@ class Poller:
             if res.exit_code == 0 and headers.get("etag"):
                 self.review_etags.put(key, headers["etag"])
         if p.review_threads == "always" or (p.review_threads == "on-change" and changed):
-            self.runner.call(ao.review_threads(s.repo, s.pr))
+            yield ao.review_threads(s.repo, s.pr, include=p.review_threads_include)
             report.calls["gh.api.graphql"] += 1

@@ -35,9 +35,12 @@ class RunSummary:
     calls: int
 
 
-def row_options(cfg: WorkloadConfig) -> RowOptions:
+def row_options(cfg: WorkloadConfig, secrets: tuple[str, ...] = ()) -> RowOptions:
     return RowOptions(
-        session_ids=cfg.trace.session_ids, project_id=cfg.project, origin=cfg.trace.origin
+        session_ids=cfg.trace.session_ids,
+        project_id=cfg.project,
+        origin=cfg.trace.origin,
+        secrets=secrets,
     )
 
 
@@ -78,10 +81,11 @@ def run_workload(
     clock: Clock,
     stop: threading.Event,
     max_ticks: int | None = None,
+    secrets: tuple[str, ...] = (),
 ) -> RunSummary:
     """Poll until ``stop`` is set (or ``max_ticks`` ran); rows go to ``sink``."""
     guarded = _StoppableTransport(transport, stop)
-    runner = CallRunner(guarded, clock, sink, row_options(cfg))
+    runner = CallRunner(guarded, clock, sink, row_options(cfg, secrets))
     poller = Poller(cfg.policy, runner, repos=cfg.all_repos, sessions=cfg.sessions)
     period = cfg.policy.tick
     due = clock.now()
@@ -103,9 +107,22 @@ def run_workload(
     return RunSummary(ticks=ticks, skipped_ticks=skipped, calls=runner.calls_made)
 
 
-def open_trace_sink(path: Path) -> tuple[Callable[[TraceRow], None], Callable[[], None]]:
-    """Append rows to ``path`` as JSON lines, flushed per row; returns (write, close)."""
+def open_trace_sink(
+    path: Path, secrets: tuple[str, ...] = ()
+) -> tuple[Callable[[TraceRow], None], Callable[[], None]]:
+    """Append rows to ``path`` (``O_APPEND``, one write per row); returns (write, close).
+
+    A trace that cannot be opened is an error up front; later write failures are
+    the writer's to report (it never raises into the poller).
+    """
+    from ghbench.errors import TraceError
     from ghbench.trace.writer import TraceWriter
 
-    writer = TraceWriter(path)
-    return writer.write, writer.close
+    writer = TraceWriter(path, secrets=secrets)
+    if writer.failed:
+        raise TraceError(f"cannot open the trace file {path} ($AO_GH_TRACE_FILE): {writer.error}")
+
+    def write(row: TraceRow) -> None:
+        writer.write(row)
+
+    return write, writer.close

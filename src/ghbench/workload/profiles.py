@@ -66,6 +66,7 @@ class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     review_interval: float = 120.0
     review_comments_etag: bool = True  # -i and If-None-Match (HEAD); bench-era: opaque
     review_threads: ReviewThreads = "on-change"  # the gh api graphql thread query
+    review_threads_include: bool = True  # -i on the thread query (HEAD); opaque at bench-era
     # gh issue view: spawn, dashboard titles, cleanup; cached
     issue_cache_ttl: float = 300.0
     issue_view_on_spawn: bool = True
@@ -99,6 +100,7 @@ PROFILES: dict[str, PolicyParams] = {
         guard_commit="status",
         review_comments_etag=False,
         review_threads="always",
+        review_threads_include=False,
         batch_contexts_first=20,
     ),
     "pre-b1": msgspec.structs.replace(
@@ -107,6 +109,7 @@ PROFILES: dict[str, PolicyParams] = {
         count_304_as_change=True,
         review_comments_etag=False,
         review_threads="always",
+        review_threads_include=False,
         batch_contexts_first=20,
     ),
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ghbench.trace.schema import TraceRow
+from ghbench.trace.writer import build_row
 from ghbench.workload.calls import GhCall, GhResult
 
 __all__ = ["RowOptions", "row_for"]
@@ -17,34 +18,26 @@ class RowOptions:
     session_ids: bool = False
     project_id: str | None = None
     origin: str | None = "workload"
+    secrets: tuple[str, ...] = ()
 
 
 def row_for(
     call: GhCall, result: GhResult, *, completed_at: float, options: RowOptions
 ) -> TraceRow:
     """The row AO's ``execGhObserved`` would write for this call and output."""
-    from ghbench.trace.writer import build_row
-
-    row = build_row(
-        list(call.argv),
+    attribute = options.session_ids and call.session_id is not None
+    return build_row(
+        args=call.argv,
+        started_at=completed_at - result.duration_s,
+        finished_at=completed_at,
         exit_code=result.exit_code,
+        signal=result.signal,
         stdout=result.stdout,
         stderr=result.stderr,
-        duration_ms=result.duration_s * 1000.0,
-        completed_at=completed_at,
         component=call.component,
         operation=call.operation,
-        signal=result.signal,
+        project_id=options.project_id if attribute else None,
+        session_id=call.session_id if attribute else None,
+        origin=options.origin,
+        secrets=options.secrets,
     )
-    extra: dict[str, str] = {}
-    if options.session_ids and call.session_id:
-        extra["sessionId"] = call.session_id
-        if options.project_id:
-            extra["projectId"] = options.project_id
-    if options.origin:
-        extra["origin"] = options.origin
-    if not extra:
-        return row
-    import msgspec
-
-    return msgspec.structs.replace(row, **extra)

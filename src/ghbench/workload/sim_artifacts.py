@@ -8,47 +8,54 @@ from typing import Any
 import msgspec
 
 from ghbench.artifacts.io import unique_path, write_new
-from ghbench.timefmt import format_duration, iso_s
+from ghbench.timefmt import format_duration
 from ghbench.workload.simulate import CellRun, SimulationResult
 
 __all__ = ["write_cell_artifacts"]
 
 
-def _snapshot(snap: dict[str, Any] | None) -> dict[str, Any] | None:
+def _snapshot(snap: dict[str, Any] | None) -> Any:
+    from ghbench.scorecard import RateLimitSnapshot, ResourceSnapshot
+
     if not snap:
         return None
-    out: dict[str, Any] = {"capturedAt": iso_s(snap["capturedAt"])}
-    for resource in ("core", "graphql"):
-        bucket = snap["resources"].get(resource)
-        if bucket:
-            out[resource] = {k: bucket[k] for k in ("limit", "remaining", "used")}
-    return out
+    resources = {
+        name: ResourceSnapshot(
+            limit=int(b["limit"]),
+            remaining=int(b["remaining"]),
+            used=int(b["used"]),
+            reset=int(b["reset"]) if b.get("reset") is not None else None,
+        )
+        for name, b in snap["resources"].items()
+        if isinstance(b, dict) and "limit" in b
+    }
+    return RateLimitSnapshot(captured_at=float(snap["capturedAt"]), resources=resources)
 
 
 def write_cell_artifacts(run: CellRun, *, seed: int, out_dir: Path) -> SimulationResult:
-    from ghbench.scorecard import build_scorecard_artifact, write_scorecard
+    from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
     from ghbench.trace.frame import TraceFrame
 
     spec = run.spec
     stamp = int(run.window_end)
+    out_dir.mkdir(parents=True, exist_ok=True)
     trace_path = unique_path(out_dir, f"gh-trace-sim-{spec.slug}-seed{seed}-{stamp}", ".jsonl")
     encoder = msgspec.json.Encoder()
     write_new(trace_path, b"".join(encoder.encode(r) + b"\n" for r in run.rows))
-    frame = TraceFrame.from_rows(run.rows)
-    snapshots = {
-        "before": _snapshot(run.snapshots.get("before")),
-        "after": _snapshot(run.snapshots.get("after")),
-    }
     artifact = build_scorecard_artifact(
-        frame,
+        TraceFrame.from_rows(run.rows),
         window_start_ms=round(run.window_start * 1000),
         window_end_ms=round(run.window_end * 1000),
         scenario_id=spec.scenario_id,
-        session_count=spec.sessions,
+        measured_at=run.window_end,
         warmup_requested=format_duration(spec.warmup_s),
         duration_requested=format_duration(spec.duration_s),
-        rate_limit_snapshots=snapshots,
-        benchmark_control_calls=run.control_calls,
+        snapshots=Snapshots(
+            before=_snapshot(run.snapshots.get("before")),
+            after=_snapshot(run.snapshots.get("after")),
+        ),
+        control_calls=run.control_calls,
+        session_count=spec.sessions,
         trace_path=str(trace_path),
     )
     path = write_scorecard(artifact, out_dir)

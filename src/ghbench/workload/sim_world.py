@@ -7,7 +7,7 @@ writes a row. This is the one module that knows the emulator's Python API.
 
 from __future__ import annotations
 
-import random
+import json
 from typing import Any
 
 from ghbench.clock import VirtualClock
@@ -18,8 +18,12 @@ __all__ = ["SIM_LATENCY", "SimWorld"]
 
 # The latency model for simulated calls (the emulator's lognormal faults): the median
 # covers gh's process start plus a round trip, AO's p50 at 5-20 sessions (reference §5).
-SIM_LATENCY: dict[str, object] = {"latency": "lognormal", "latency_ms": 750.0, "latency_sigma": 0.35}
-SIM_TOKEN = "ghp_simulated0000000000000000000000000000"  # noqa: S105 - the emulator's own
+SIM_LATENCY: dict[str, object] = {
+    "latency": "lognormal",
+    "latency_ms": 750.0,
+    "latency_sigma": 0.35,
+}
+SIM_TOKEN = "ghp_simulated0000000000000000000000000000"
 SIM_LOGIN = "ao-bot"
 
 
@@ -33,13 +37,16 @@ class SimWorld:
         cfg = EmulatorConfig()
         cfg.faults.update(dict(SIM_LATENCY))
         self.clock = clock
-        self.rng = random.Random(seed)
         self.emulator = Emulator(config=cfg, clock=clock, seed=seed)
-        self.store = self.emulator.store
-        self.user = self.store.ensure_user(SIM_LOGIN)
-        self.store.add_token(self.user, SIM_TOKEN, label="workload")
-        self.reviewer = self.store.ensure_user("reviewer")
+        self.emulator.create_user(SIM_LOGIN, [SIM_TOKEN])
         self.token = SIM_TOKEN
+
+    @classmethod
+    def around(cls, emulator: Any, clock: VirtualClock, token: str) -> SimWorld:
+        """A world over an emulator someone else built and seeded (tests)."""
+        world = cls.__new__(cls)
+        world.clock, world.emulator, world.token = clock, emulator, token
+        return world
 
     # -- requests ----------------------------------------------------------------
 
@@ -47,11 +54,14 @@ class SimWorld:
         from ghbench.emulator.http import EmuRequest
 
         path, _, query = request.path.partition("?")
-        emu = EmuRequest(
-            request.method, path, query, dict(request.headers), request.body or b""
-        )
+        emu = EmuRequest(request.method, path, query, dict(request.headers), request.body or b"")
+        before = self.clock.now()
         resp = self.emulator.handle(emu)
-        return HttpResponse(resp.status, list(resp.headers.items()), resp.body, resp.delay_s)
+        # on a virtual clock the emulator advances it by the latency it drew
+        latency = self.clock.now() - before + resp.delay_s
+        return HttpResponse(
+            resp.status, list(resp.headers.items()), resp.body, latency if latency > 0 else None
+        )
 
     # -- seeding and triggers ------------------------------------------------------
 
@@ -60,48 +70,31 @@ class SimWorld:
 
         Sessions are spread round-robin over ``repos``; ids are AO's ``ta-{n}``.
         """
-        store = self.store
+        api = self.emulator
         for full in repos:
-            owner, name = full.split("/", 1)
-            if store.repo(owner, name) is None:
-                store.create_repo(owner, name)
+            api.create_repo(full)
         specs: list[SessionSpec] = []
-        per_repo: dict[str, int] = {}
         for i in range(sessions):
             full = repos[i % len(repos)]
-            repo = store.get_repo(*full.split("/", 1))
-            issue = store.create_issue(repo, self.user, f"Benchmark task {i + 1}")
-            per_repo[full] = per_repo.get(full, 0) + 1
-            spec = SessionSpec(id=f"ta-{i + 1}", repo=full, issue=issue.number)
-            if open_prs:
-                spec = self.open_pr(spec)
-            specs.append(spec)
+            issue = api.create_issue(full, f"Benchmark task {i + 1}", author=SIM_LOGIN)
+            spec = SessionSpec(id=f"ta-{i + 1}", repo=full, issue=issue)
+            specs.append(self.open_pr(spec) if open_prs else spec)
         return specs
 
     def open_pr(self, spec: SessionSpec) -> SessionSpec:
-        """What the session's agent does: push ``feat/issue-N`` and open its PR."""
-        repo = self.store.get_repo(*spec.repo.split("/", 1))
-        pull = self.store.create_pull(
-            repo,
-            self.user,
-            f"Fix #{spec.issue}",
-            spec.branch_name,
-            repo.default_branch,
-            body=f"Closes #{spec.issue}",
-            create_head=True,
+        """What the session's agent does: push ``feat/issue-N``, open its PR, CI passes."""
+        api = self.emulator
+        number = api.create_pull(
+            spec.repo, spec.branch_name, title=f"Fix #{spec.issue}", author=SIM_LOGIN
         )
-        self.store.set_ci(repo, pull.head_sha, "success", self.user)
+        api.set_ci(spec.repo, "success", pr=number)
         return SessionSpec(
-            id=spec.id, repo=spec.repo, issue=spec.issue, branch=spec.branch, pr=pull.number
+            id=spec.id, repo=spec.repo, issue=spec.issue, branch=spec.branch, pr=number
         )
 
     def add_review_comments(self, spec: SessionSpec, count: int) -> None:
-        repo = self.store.get_repo(*spec.repo.split("/", 1))
-        pull = self.store.pull(repo, spec.pr) if spec.pr is not None else None
-        if pull is None:
-            return
-        for k in range(count):
-            self.store.add_review_comment(pull, self.reviewer, f"Please fix this ({k + 1})")
+        if spec.pr is not None:
+            self.emulator.add_review_comments(spec.repo, count=count, prs=[spec.pr])
 
     # -- measurements ---------------------------------------------------------------
 
@@ -110,14 +103,12 @@ class SimWorld:
         resp = self.handle(
             HttpRequest("GET", "/rate_limit", {"Authorization": f"token {self.token}"})
         )
-        import json
-
         doc = json.loads(resp.body)
         return {"capturedAt": self.clock.now(), "resources": doc.get("resources", {})}
 
     def ledger_summary(self, start: float, end: float) -> dict[str, Any]:
         """Points charged per resource in ``[start, end]`` and the charge count."""
-        entries = self.emulator.limiter.entries(since=start, until=end + 1e-6)
+        entries = self.emulator.ledger_entries(since=start, until=end + 1e-6)
         totals: dict[str, int] = {}
         for e in entries:
             totals[e.resource] = totals.get(e.resource, 0) + e.cost

@@ -11,6 +11,7 @@ all come from ``random.Random(seed)``.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import random
@@ -21,7 +22,6 @@ from typing import Any
 
 import msgspec
 
-from ghbench.clock import VirtualClock
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
 from ghbench.workload.config import SessionSpec
@@ -29,7 +29,7 @@ from ghbench.workload.poller import Poller
 from ghbench.workload.process import next_tick_after
 from ghbench.workload.profiles import PROFILES, PolicyParams
 from ghbench.workload.rows import RowOptions
-from ghbench.workload.runner import CallRunner
+from ghbench.workload.runner import CallRunner, LaneClock
 from ghbench.workload.scenarios import CellSpec, repos_for
 from ghbench.workload.sim_world import SimWorld
 from ghbench.workload.transport.inprocess import InProcessTransport
@@ -55,6 +55,7 @@ class CellRun:
     ticks: int = 0
     skipped_ticks: int = 0
     tick_durations: list[float] = field(default_factory=list)
+    tick_starts: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -96,183 +97,158 @@ class _Events:
         return when, action
 
 
-def run_cell(spec: CellSpec, *, seed: int) -> CellRun:
-    """Run one cell in memory; nothing is written."""
-    rng = random.Random(seed)
-    scenario = spec.scenario_def
-    policy = _policy(spec)
-    clock = VirtualClock(SIM_START)
-    world = SimWorld(clock, seed=rng.randrange(2**31))
-    repos = repos_for(spec.topology, spec.sessions)
-    sessions = world.seed(repos, spec.sessions, open_prs=scenario.prs_at_start)
-    t0 = clock.now()
-    window_start = t0 + spec.warmup_s
-    window_end = window_start + spec.duration_s
+class _Cell:
+    """One cell's world, model, event queue and outcome."""
 
-    rows: list[TraceRow] = []
-    options = RowOptions(session_ids=spec.session_ids, project_id="todo-app", origin="workload")
-    transport = InProcessTransport(
-        world.handle, token=world.token, rng=random.Random(rng.randrange(2**31))
-    )
-    runner = CallRunner(transport, clock, rows.append, options)
-    initial = () if scenario.spawn_at_window_start else tuple(sessions)
-    poller = Poller(policy, runner, repos=tuple(repos), sessions=initial)
-    events = _Events()
-    run = CellRun(spec, rows, window_start, window_end, t0, {}, {}, 0)
-    down_until = [t0]
-
-    def restart(gap: float) -> Callable[[], None]:
-        def action() -> None:
-            poller.restart()
-            down_until[0] = runner.now() + gap
-
-        return action
-
-    if scenario.restart_at_window_start:
-        events.at(window_start, restart(0.0))
-    if scenario.restart_mid_window:
-        events.at(window_start + spec.duration_s / 2, restart(spec.restart_gap))
-    if scenario.spawn_at_window_start:
-        _schedule_spawn(events, world, poller, sessions, window_start, spec, rng)
-    if scenario.review_burst:
-        _schedule_burst(events, world, sessions, window_start, spec, rng)
-    if scenario.dashboard:
-        _schedule_dashboard(events, world, poller, transport, clock, rows, options, spec, t0)
-
-    def snapshot(name: str) -> Callable[[], None]:
-        def action() -> None:
-            run.snapshots[name] = world.rate_limit_snapshot()
-            run.control_calls += 1
-
-        return action
-
-    events.at(window_start, snapshot("before"))
-    events.at(window_end, snapshot("after"))
-
-    due = t0
-    while True:
-        ev_time = events.next_time()
-        if ev_time is not None and ev_time <= due and ev_time <= window_end:
-            when, action = events.pop()
-            runner.start_at(when)
-            action()
-            continue
-        if due >= window_end:
-            break
-        if due < down_until[0]:  # the process is down: its ticks restart on the new schedule
-            due = down_until[0]
-            continue
-        runner.start_at(due)
-        report = poller.tick()
-        run.ticks += 1
-        run.tick_durations.append(report.duration)
-        due, missed = next_tick_after(
-            due, runner.now(), policy.tick, skip=policy.skip_overlapping_ticks
+    def __init__(self, spec: CellSpec, seed: int) -> None:
+        self.spec = spec
+        self.rng = random.Random(seed)
+        self.scenario = spec.scenario_def
+        self.policy = _policy(spec)
+        self.clock = LaneClock(SIM_START)
+        self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31))
+        self.repos = repos_for(spec.topology, spec.sessions)
+        self.sessions = self.world.seed(
+            self.repos, spec.sessions, open_prs=self.scenario.prs_at_start
         )
-        run.skipped_ticks += missed
-    rows.sort(key=lambda r: r.timestamp)
-    run.ledger = world.ledger_summary(window_start, window_end)
-    return run
+        t0 = self.clock.now()
+        window_start = t0 + spec.warmup_s
+        self.rows: list[TraceRow] = []
+        self.options = RowOptions(
+            session_ids=spec.session_ids, project_id="todo-app", origin="workload"
+        )
+        self.transport = InProcessTransport(
+            self.world.handle, token=self.world.token, rng=random.Random(self.rng.randrange(2**31))
+        )
+        self.runner = CallRunner(self.transport, self.clock, self.rows.append, self.options)
+        initial = () if self.scenario.spawn_at_window_start else tuple(self.sessions)
+        self.poller = Poller(self.policy, self.runner, repos=tuple(self.repos), sessions=initial)
+        self.events = _Events()
+        self.run = CellRun(
+            spec, self.rows, window_start, window_start + spec.duration_s, t0, {}, {}, 0
+        )
+        self.down_until = t0
 
+    # -- triggers --------------------------------------------------------------------
 
-def _schedule_spawn(
-    events: _Events,
-    world: SimWorld,
-    poller: Poller,
-    sessions: list[SessionSpec],
-    start: float,
-    spec: CellSpec,
-    rng: random.Random,
-) -> None:
-    """S3: every session appears at ``start``; PRs open over ``spawn_spread``."""
+    def schedule(self) -> None:
+        sc, spec, run = self.scenario, self.spec, self.run
+        if sc.restart_at_window_start:
+            self.events.at(run.window_start, functools.partial(self._restart, 0.0))
+        if sc.restart_mid_window:
+            mid = run.window_start + spec.duration_s / 2
+            self.events.at(mid, functools.partial(self._restart, spec.restart_gap))
+        if sc.spawn_at_window_start:
+            self._schedule_spawn()
+        if sc.review_burst:
+            self._schedule_burst()
+        if sc.dashboard:
+            self._schedule_dashboard()
+        self.events.at(run.window_start, functools.partial(self._snapshot, "before"))
+        self.events.at(run.window_end, functools.partial(self._snapshot, "after"))
 
-    def spawn() -> None:
-        for s in sessions:
-            poller.add_session(msgspec.structs.replace(s, pr=None))
+    def _restart(self, gap: float) -> None:
+        """S1/S5: the process dies and starts again; every cache and ETag is gone."""
+        self.poller.restart()
+        self.down_until = self.runner.now() + gap
 
-    events.at(start, spawn)
-    for s in sessions:
-        delay = rng.uniform(60.0, 60.0 + spec.spawn_spread)
-        events.at(start + delay, lambda s=s: world.open_pr(s))
+    def _snapshot(self, name: str) -> None:
+        self.run.snapshots[name] = self.world.rate_limit_snapshot()
+        self.run.control_calls += 1
 
+    def _schedule_spawn(self) -> None:
+        """S3: every session appears at the window start; PRs open over ``spawn_spread``."""
+        start = self.run.window_start
 
-def _schedule_burst(
-    events: _Events,
-    world: SimWorld,
-    sessions: list[SessionSpec],
-    start: float,
-    spec: CellSpec,
-    rng: random.Random,
-) -> None:
-    """S4: 5–10 review comments on each of M PRs, all at once."""
-    count = min(spec.sessions, spec.burst_prs if spec.burst_prs is not None else 10)
-    chosen = rng.sample(sessions, count)
-    plan = [(s, rng.randint(5, 10)) for s in chosen]
+        def spawn() -> None:
+            for s in self.sessions:
+                self.poller.add_session(msgspec.structs.replace(s, pr=None))
 
-    def burst() -> None:
-        for s, n in plan:
-            world.add_review_comments(s, n)
+        self.events.at(start, spawn)
+        for s in self.sessions:
+            delay = self.rng.uniform(60.0, 60.0 + self.spec.spawn_spread)
+            self.events.at(start + delay, functools.partial(self._open_pr, s))
 
-    events.at(start, burst)
+    def _open_pr(self, spec: SessionSpec) -> None:
+        self.world.open_pr(spec)
 
+    def _schedule_burst(self) -> None:
+        """S4: 5–10 review comments on each of M PRs, all at once."""
+        spec = self.spec
+        count = min(spec.sessions, spec.burst_prs if spec.burst_prs is not None else 10)
+        plan = [(s, self.rng.randint(5, 10)) for s in self.rng.sample(self.sessions, count)]
 
-def _schedule_dashboard(
-    events: _Events,
-    world: SimWorld,
-    poller: Poller,
-    transport: InProcessTransport,
-    clock: VirtualClock,
-    rows: list[TraceRow],
-    options: RowOptions,
-    spec: CellSpec,
-    t0: float,
-) -> None:
-    """S6: a dashboard tab: titles each refresh (5-min issue cache), one PR view per click."""
-    reader = CallRunner(transport, clock, rows.append, options)
-    clicks = itertools.count()
-    end = t0 + spec.warmup_s + spec.duration_s
+        def burst() -> None:
+            for s, n in plan:
+                self.world.add_review_comments(s, n)
 
-    def refresh(when: float) -> Callable[[], None]:
-        def action() -> None:
+        self.events.at(self.run.window_start, burst)
+
+    def _schedule_dashboard(self) -> None:
+        """S6: a dashboard tab: titles each refresh (5-min issue cache), one PR view per click."""
+        reader = CallRunner(self.transport, self.clock, self.rows.append, self.options)
+        clicks = itertools.count()
+        spec, end = self.spec, self.run.window_end
+
+        def refresh(when: float) -> None:
             reader.start_at(when)
-            for s in list(poller.sessions.values()):
+            for s in list(self.poller.sessions.values()):
                 if s.spec.issue is not None:
-                    _reader_issue(poller, reader, s.repo, s.spec.issue)
-            if when + spec.dashboard_refresh < end:
-                events.at(when + spec.dashboard_refresh, refresh(when + spec.dashboard_refresh))
+                    _reader_issue(self.poller, reader, s.repo, s.spec.issue)
+            nxt = when + spec.dashboard_refresh
+            if nxt < end:
+                self.events.at(nxt, functools.partial(refresh, nxt))
 
-        return action
-
-    def click(when: float) -> Callable[[], None]:
-        def action() -> None:
+        def click(when: float) -> None:
             reader.start_at(when)
-            live = [s for s in poller.sessions.values() if s.pr is not None]
+            live = [s for s in self.poller.sessions.values() if s.pr is not None]
             if live:
                 s = live[next(clicks) % len(live)]
-                assert s.pr is not None
-                reader.call(
-                    ao.GhCall(
-                        (
-                            "pr",
-                            "view",
-                            str(s.pr),
-                            "--repo",
-                            s.repo,
-                            "--json",
-                            "number,state,title,reviewDecision,mergeable",
-                        ),
-                        ao.DASHBOARD_COMPONENT,
-                        session_id=s.id,
-                    )
-                )
-            if when + spec.dashboard_click < end:
-                events.at(when + spec.dashboard_click, click(when + spec.dashboard_click))
+                reader.call(ao.dashboard_pr_view(s.repo, s.pr or 0, s.id))
+            nxt = when + spec.dashboard_click
+            if nxt < end:
+                self.events.at(nxt, functools.partial(click, nxt))
 
-        return action
+        start = self.run.window_start
+        self.events.at(start, functools.partial(refresh, start))
+        self.events.at(start, functools.partial(click, start))
 
-    start = t0 + spec.warmup_s
-    events.at(start, refresh(start))
-    events.at(start, click(start))
+    # -- the loop ----------------------------------------------------------------------
+
+    def execute(self) -> CellRun:
+        run, runner, events = self.run, self.runner, self.events
+        due = run.warmup_start
+        while True:
+            ev_time = events.next_time()
+            if ev_time is not None and ev_time <= due and ev_time <= run.window_end:
+                when, action = events.pop()
+                runner.start_at(when)
+                action()
+                continue
+            if due >= run.window_end:
+                break
+            if due < self.down_until:  # down: ticks resume on a new schedule
+                due = self.down_until
+                continue
+            runner.start_at(due)
+            report = self.poller.tick()
+            run.ticks += 1
+            run.tick_durations.append(report.duration)
+            run.tick_starts.append(report.started_at)
+            due, missed = next_tick_after(
+                due, runner.now(), self.policy.tick, skip=self.policy.skip_overlapping_ticks
+            )
+            run.skipped_ticks += missed
+        self.rows.sort(key=lambda r: r.timestamp)
+        run.ledger = self.world.ledger_summary(run.window_start, run.window_end)
+        return run
+
+
+def run_cell(spec: CellSpec, *, seed: int) -> CellRun:
+    """Run one cell in memory; nothing is written."""
+    cell = _Cell(spec, seed)
+    cell.schedule()
+    return cell.execute()
 
 
 def _reader_issue(poller: Poller, reader: CallRunner, repo: str, number: int) -> None:

@@ -183,7 +183,7 @@ class _Walker:
     ) -> None:
         if not (is_object_type(parent) or is_interface_type(parent)):
             return
-        definition = parent.fields.get(node.name.value)  # type: ignore[attr-defined]
+        definition = parent.fields.get(node.name.value)
         if definition is None:  # __typename and friends
             return
         field_type = get_named_type(definition.type)

@@ -78,7 +78,9 @@ _VALIDATION_RULES: tuple[tuple[re.Pattern[str], _Builder], ...] = (
         ),
     ),
     (
-        re.compile(r"Field '(?P<field>\w+)' must not have a selection since type '(?P<type>[^']+)'"),
+        re.compile(
+            r"Field '(?P<field>\w+)' must not have a selection since type '(?P<type>[^']+)'"
+        ),
         lambda m: (
             f"Selections can't be made on scalars (field '{m['field']}' returns "
             f"{m['type'].rstrip('!')} but has selections)",
@@ -206,7 +208,9 @@ def format_validation_error(error: GraphQLError, document: DocumentNode) -> Erro
         formatted["path"] = path
     if extensions:
         formatted["extensions"] = extensions
-    formatted["locations"] = [{"line": loc.line, "column": loc.column} for loc in error.locations or ()]
+    formatted["locations"] = [
+        {"line": loc.line, "column": loc.column} for loc in error.locations or ()
+    ]
     formatted["message"] = message
     return formatted
 
@@ -220,7 +224,9 @@ def format_execution_error(error: GraphQLError) -> ErrorDict:
     if error.path:
         formatted["path"] = list(error.path)
     if error.locations:
-        formatted["locations"] = [{"line": loc.line, "column": loc.column} for loc in error.locations]
+        formatted["locations"] = [
+            {"line": loc.line, "column": loc.column} for loc in error.locations
+        ]
     formatted["message"] = error.message
     return formatted
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from ghbench.emulator.rest import commits, issues, pulls, repos
+from ghbench.emulator.rest import commits, contents, issues, pulls, repos, search
 from ghbench.emulator.routing import Route
 
 __all__ = ["ROUTES"]
 
-ROUTES: list[Route] = [*repos.ROUTES, *pulls.ROUTES, *issues.ROUTES, *commits.ROUTES]
+ROUTES: list[Route] = [
+    *repos.ROUTES,
+    *pulls.ROUTES,
+    *issues.ROUTES,
+    *commits.ROUTES,
+    *contents.ROUTES,
+    *search.ROUTES,
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
 from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.state import Repo
 
 __all__ = ["ROUTES"]
 
@@ -26,12 +27,12 @@ def list_issues(call: Call) -> Reply:
         if issue is not None:
             out.append(call.urls.issue(store, repo, issue))
         else:
-            out.append(_pull_as_issue(call, number))
+            out.append(pull_as_issue(call, repo, number))
     return Reply(out, headers=headers)
 
 
-def _pull_as_issue(call: Call, number: int) -> dict[str, object]:
-    repo = repo_of(call)
+def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
+    """A pull request in the issues API's shape (with its ``pull_request`` links)."""
     pull = call.store.pull(repo, number)
     if pull is None:
         raise NotFound()
@@ -76,7 +77,7 @@ def get_issue(call: Call) -> Reply:
     number = call.param_int("number")
     issue = call.store.issue(repo, number)
     if issue is None:
-        return Reply(_pull_as_issue(call, number))
+        return Reply(pull_as_issue(call, repo, number))
     return Reply(call.urls.issue(call.store, repo, issue))
 
 
@@ -144,6 +145,10 @@ ROUTES = [
     Route("PATCH", _I + "/{number}", update_issue, anonymous=False),
     Route("GET", _I + "/{number}/comments", list_issue_comments, etag=True),
     Route(
-        "POST", _I + "/{number}/comments", create_issue_comment, creates_content=True, anonymous=False
+        "POST",
+        _I + "/{number}/comments",
+        create_issue_comment,
+        creates_content=True,
+        anonymous=False,
     ),
 ]

@@ -136,7 +136,12 @@ class Urls:
             "disk_usage": 0,
             "collaborators": 0,
             "two_factor_authentication": True,
-            "plan": {"name": "free", "space": 976562499, "collaborators": 0, "private_repos": 10000},
+            "plan": {
+                "name": "free",
+                "space": 976562499,
+                "collaborators": 0,
+                "private_repos": 10000,
+            },
         }
 
     # -- repositories ------------------------------------------------------------
@@ -255,8 +260,7 @@ class Urls:
             "node_id": comment.node_id,
             "url": f"{self.api}/repos/{repo.full_name}/issues/comments/{comment.id}",
             "html_url": (
-                f"{self.web}/{repo.full_name}/issues/{comment.number}"
-                f"#issuecomment-{comment.id}"
+                f"{self.web}/{repo.full_name}/issues/{comment.number}#issuecomment-{comment.id}"
             ),
             "issue_url": f"{self.api}/repos/{repo.full_name}/issues/{comment.number}",
             "body": comment.body,

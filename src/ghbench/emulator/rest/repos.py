@@ -107,7 +107,9 @@ def create_ref(call: Call) -> Reply:
     name = body_field(call, "Reference", "ref", str)
     if not name.startswith("refs/") or name.count("/") < 2:
         raise ValidationFailed("Reference name must start with 'refs/' and have two slashes")
-    ref = call.store.create_ref(repo, name.removeprefix("refs/"), body_field(call, "Reference", "sha", str))
+    ref = call.store.create_ref(
+        repo, name.removeprefix("refs/"), body_field(call, "Reference", "sha", str)
+    )
     return Reply(call.urls.ref(repo, ref), status=201)
 
 

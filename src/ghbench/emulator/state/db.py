@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 
 from ghbench.emulator.state.models import RECORD_TYPES, Record
+from ghbench.errors import EmulatorError
 
 __all__ = ["BucketRow", "Database", "LedgerRow", "MemoryDatabase", "SqliteDatabase"]
 
@@ -108,13 +109,19 @@ class SqliteDatabase(Database):
 
     def __init__(self, directory: Path) -> None:
         super().__init__()
-        directory.mkdir(parents=True, exist_ok=True)
         self.path = directory / "emulator.sqlite3"
-        # Autocommit mode: transactions are explicit BEGIN/COMMIT in _flush.
-        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.executescript(_SCHEMA)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode: transactions are explicit BEGIN/COMMIT in _flush.
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise EmulatorError(
+                f"--state {directory}: cannot open the emulator's state database ({exc}); "
+                "choose a writable directory, or remove a damaged emulator.sqlite3"
+            ) from exc
         self._puts: dict[tuple[str, int], Record] = {}
         self._deletes: set[tuple[str, int]] = set()
         self._buckets: dict[tuple[str, str], BucketRow] = {}

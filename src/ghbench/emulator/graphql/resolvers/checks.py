@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from graphql import GraphQLResolveInfo
-
 from ghbench.emulator.graphql.resolvers.connections import Page, paginate
-from ghbench.emulator.graphql.resolvers.context import context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.views import CheckSuiteView, CommitView, RollupView
 
 if TYPE_CHECKING:
@@ -24,7 +22,6 @@ __all__ = [
     "rollup_for",
 ]
 
-Info = GraphQLResolveInfo
 
 # A check run's (status, conclusion) -> its StatusState in the rollup.
 _FAILING_CONCLUSIONS = {"failure", "timed_out", "cancelled", "action_required", "startup_failure"}
@@ -153,8 +150,12 @@ CHECK_SUITE_FIELDS = {
     "id": lambda s, _: f"CS_kwDO{s.run.id:06X}",
     "status": lambda s, _: s.run.status.upper(),
     "conclusion": lambda s, _: s.run.conclusion.upper() if s.run.conclusion else None,
-    "app": lambda s, _: {"id": "A_kwDOAAA3ZQ", "databaseId": 15368, "name": "GitHub Actions",
-                         "slug": "github-actions"},
+    "app": lambda s, _: {
+        "id": "A_kwDOAAA3ZQ",
+        "databaseId": 15368,
+        "name": "GitHub Actions",
+        "slug": "github-actions",
+    },
     "workflowRun": lambda s, _: None,
 }
 

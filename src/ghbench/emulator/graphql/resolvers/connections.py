@@ -51,7 +51,7 @@ class Page:
         return [Edge(_cursor(self._start + i), node) for i, node in enumerate(self.nodes)]
 
     @property
-    def pageInfo(self) -> dict[str, Any]:
+    def pageInfo(self) -> dict[str, Any]:  # noqa: N802 - GraphQL's field name
         empty = self._start >= self._stop
         return {
             "hasNextPage": self._stop < len(self._items),

@@ -16,13 +16,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_WEB_URL",
+    "Info",
     "ResolveContext",
+    "context_of",
     "github_error",
     "iso",
     "store_of",
 ]
 
 DEFAULT_WEB_URL = "https://github.com"
+# What resolvers receive; only ``.context`` is guaranteed (see executor.py).
+Info = GraphQLResolveInfo[Any]
 
 
 @dataclass
@@ -42,7 +46,7 @@ class ResolveContext:
         return f"{self.web_url}/{login}"
 
 
-def store_of(info: GraphQLResolveInfo) -> Store:
+def store_of(info: Info) -> Store:
     context: ResolveContext = info.context
     return context.store
 
@@ -57,9 +61,6 @@ def github_error(kind: str, message: str) -> GraphQLError:
     return GraphQLError(message, extensions={"type": kind})
 
 
-def context_of(info: GraphQLResolveInfo) -> ResolveContext:
+def context_of(info: Info) -> ResolveContext:
     context: ResolveContext = info.context
     return context
-
-
-Args = Any

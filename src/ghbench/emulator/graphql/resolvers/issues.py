@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from graphql import GraphQLResolveInfo
-
 from ghbench.emulator.graphql.resolvers.connections import paginate
-from ghbench.emulator.graphql.resolvers.context import context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.pulls import COMMON_ISSUE_FIELDS
 from ghbench.emulator.graphql.resolvers.repository import actor
 from ghbench.emulator.graphql.resolvers.views import synthetic_id
@@ -16,8 +14,6 @@ if TYPE_CHECKING:
     from ghbench.emulator.state import Issue, IssueComment
 
 __all__ = ["ISSUE_COMMENT_FIELDS", "ISSUE_FIELDS", "LABEL_FIELDS", "REACTION_GROUP_FIELDS"]
-
-Info = GraphQLResolveInfo
 
 
 def _issue_url(issue: Issue, info: Info) -> str:

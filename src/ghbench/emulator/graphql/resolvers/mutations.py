@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from graphql import GraphQLError, GraphQLResolveInfo
+from graphql import GraphQLError
 
 from ghbench.emulator.errors import ApiError, NotFound
-from ghbench.emulator.graphql.resolvers.context import context_of, github_error, store_of
+from ghbench.emulator.graphql.resolvers.context import Info, context_of, github_error, store_of
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import PullRequest, Repo
 
 __all__ = ["MUTATION_FIELDS"]
 
-Info = GraphQLResolveInfo
 
 # REST validation codes without a message -> GitHub's GraphQL wording.
 _FIELD_MESSAGES = {
@@ -50,7 +49,7 @@ def _node_of(info: Info, node_id: str, kind: str) -> Any:
     return record
 
 
-def _create_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:  # noqa: A002
+def _create_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
     repo: Repo = _node_of(info, input["repositoryId"], "Repo")
     head = input["headRefName"].split(":", 1)[-1]
     try:
@@ -68,7 +67,7 @@ def _create_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[s
     return {"clientMutationId": input.get("clientMutationId"), "pullRequest": pull}
 
 
-def _merge_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:  # noqa: A002
+def _merge_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
     pull: PullRequest = _node_of(info, input["pullRequestId"], "PullRequest")
     viewer = context_of(info).viewer
     try:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from graphql import GraphQLResolveInfo
-
 from ghbench.emulator.graphql.resolvers.checks import rollup_for
 from ghbench.emulator.graphql.resolvers.connections import paginate
-from ghbench.emulator.graphql.resolvers.context import context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.repository import actor
 from ghbench.emulator.graphql.resolvers.views import (
     CommitView,
@@ -38,7 +36,6 @@ __all__ = [
     "reaction_groups",
 ]
 
-Info = GraphQLResolveInfo
 
 # How far back a pull request's commit list is followed (GitHub lists up to 250).
 _MAX_PULL_COMMITS = 250
@@ -75,7 +72,7 @@ def pull_commits(pull: PullRequest, info: Info) -> list[PullCommitView]:
     """The head branch's commits since the base, oldest first (first parents only)."""
     store = store_of(info)
     repo = _repo(pull, info)
-    chain = []
+    chain: list[PullCommitView] = []
     sha: str | None = pull.head_sha
     while sha and sha != pull.base_sha and len(chain) < _MAX_PULL_COMMITS:
         commit = store.commit(repo, sha)
@@ -184,9 +181,9 @@ PULL_FIELDS = {
     "url": pull_url,
     "resourcePath": lambda p, info: pull_url(p, info).removeprefix(context_of(info).web_url),
     "author": lambda p, info: actor(info, p.user_id),
-    "authorAssociation": lambda p, info: "OWNER"
-    if _repo(p, info).owner_id == p.user_id
-    else "CONTRIBUTOR",
+    "authorAssociation": lambda p, info: (
+        "OWNER" if _repo(p, info).owner_id == p.user_id else "CONTRIBUTOR"
+    ),
     "headRefName": lambda p, _: p.head_ref,
     "headRefOid": lambda p, _: p.head_sha,
     "baseRefName": lambda p, _: p.base_ref,
@@ -303,9 +300,11 @@ REVIEW_COMMENT_FIELDS = {
     "diffHunk": lambda c, _: c.diff_hunk,
     "outdated": lambda c, info: store_of(info).threads_by_id[c.thread_id].is_outdated,
     "pullRequest": lambda c, info: store_of(info).pulls_by_id[c.pull_id],
-    "replyTo": lambda c, info: store_of(info).review_comments_by_id.get(c.in_reply_to_id)
-    if c.in_reply_to_id is not None
-    else None,
+    "replyTo": lambda c, info: (
+        store_of(info).review_comments_by_id.get(c.in_reply_to_id)
+        if c.in_reply_to_id is not None
+        else None
+    ),
 }
 
 COMMON_ISSUE_FIELDS = {

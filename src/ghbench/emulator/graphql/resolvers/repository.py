@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from graphql import GraphQLResolveInfo
-
 from ghbench.emulator.graphql.resolvers.connections import paginate
-from ghbench.emulator.graphql.resolvers.context import context_of, github_error, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import Info, context_of, github_error, iso, store_of
 from ghbench.emulator.graphql.resolvers.views import CommitView, LabelView, RefView
 
 if TYPE_CHECKING:
@@ -15,10 +14,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ACTOR_FIELDS", "QUERY_FIELDS", "REF_FIELDS", "REPOSITORY_FIELDS", "actor"]
 
-Info = GraphQLResolveInfo
 
 # PullRequestState / IssueState enum -> predicate over a record's (state, merged).
-_PULL_STATES = {
+_PULL_STATES: dict[str, Callable[[PullRequest], bool]] = {
     "OPEN": lambda p: p.state == "open",
     "CLOSED": lambda p: p.state == "closed" and not p.merged,
     "MERGED": lambda p: p.merged,
@@ -47,7 +45,7 @@ def _repository(_: object, info: Info, owner: str, name: str, **_args: Any) -> R
     return repo
 
 
-def _node(_: object, info: Info, id: str) -> object:  # noqa: A002 - GraphQL's argument name
+def _node(_: object, info: Info, id: str) -> object:
     record = store_of(info).node(id)
     if record is None:
         raise github_error("NOT_FOUND", f"Could not resolve to a node with the global id of '{id}'")
@@ -111,7 +109,9 @@ def _issues(repo: Repo, info: Info, **args: Any) -> Any:
         issues = [i for i in issues if set(args["labels"]) & set(i.labels)]
     order = args.get("orderBy")
     if order:
-        issues = sorted(issues, key=_ORDER_KEYS[order["field"]], reverse=order["direction"] == "DESC")
+        issues = sorted(
+            issues, key=_ORDER_KEYS[order["field"]], reverse=order["direction"] == "DESC"
+        )
     return paginate(issues, **args)
 
 
@@ -127,7 +127,9 @@ def _pull_request(repo: Repo, info: Info, number: int) -> PullRequest:
 def _issue(repo: Repo, info: Info, number: int) -> object:
     issue = store_of(info).issue(repo, number)
     if issue is None:
-        raise github_error("NOT_FOUND", f"Could not resolve to an Issue with the number of {number}.")
+        raise github_error(
+            "NOT_FOUND", f"Could not resolve to an Issue with the number of {number}."
+        )
     return issue
 
 
@@ -145,8 +147,10 @@ def _issue_or_pull(repo: Repo, info: Info, number: int) -> object:
 def _labels(repo: Repo, info: Info, **args: Any) -> Any:
     store = store_of(info)
     names: set[str] = set()
-    for record in [*store.pulls(repo, "all"), *store.issues(repo, "all")]:
-        names.update(record.labels)
+    for pull in store.pulls(repo, "all"):
+        names.update(pull.labels)
+    for issue in store.issues(repo, "all"):
+        names.update(issue.labels)
     labels = [LabelView(repo, name) for name in sorted(names)]
     if args.get("query"):
         labels = [label for label in labels if args["query"].lower() in label.name.lower()]
@@ -178,10 +182,9 @@ REPOSITORY_FIELDS = {
     "isPrivate": lambda r, _: r.private,
     "isFork": lambda r, _: False,
     "isArchived": lambda r, _: False,
-    "isInOrganization": lambda r, info: getattr(
-        store_of(info).users.get(r.owner_id), "type", "User"
-    )
-    == "Organization",
+    "isInOrganization": lambda r, info: (
+        getattr(store_of(info).users.get(r.owner_id), "type", "User") == "Organization"
+    ),
     "hasIssuesEnabled": lambda r, _: True,
     "hasProjectsEnabled": lambda r, _: True,
     "hasWikiEnabled": lambda r, _: False,

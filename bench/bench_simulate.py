@@ -1,0 +1,59 @@
+"""Speed of ``ghbench simulate``, and the calibration table.
+
+    python bench/bench_simulate.py              # S2-T1-50, 2 min warmup + 15 min: wall time
+    python bench/bench_simulate.py --calibrate  # docs/calibration.md's table (all profiles)
+
+The budget: the canonical quiet-steady cell at 50 sessions completes in at most
+2 s of wall time (the in-process emulator, no sockets, no subprocesses).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BUDGET_S = 2.0
+
+
+def bench_cell(repeat: int, seed: int) -> int:
+    from ghbench.workload.scenarios import CellSpec
+    from ghbench.workload.simulate import simulate_cell
+
+    spec = CellSpec(scenario="S2", topology="T1", sessions=50, warmup_s=120, duration_s=900)
+    times = []
+    for i in range(repeat):
+        with tempfile.TemporaryDirectory() as out:
+            start = time.perf_counter()
+            result = simulate_cell(spec, seed=seed, out_dir=Path(out))
+            times.append(time.perf_counter() - start)
+        print(f"run {i + 1}: {times[-1]:.3f} s wall, {result.ticks} ticks", file=sys.stderr)
+    best, worst = min(times), max(times)
+    print(f"S2-T1-50 (2m + 15m): best {best:.3f} s, worst {worst:.3f} s, budget {BUDGET_S} s")
+    return 0 if worst <= BUDGET_S else 1
+
+
+def calibrate(seed: int) -> int:
+    from ghbench.workload.calibration import calibrate as run
+    from ghbench.workload.calibration import markdown_table
+
+    points = []
+    for profile in ("bench-era", "head", "pre-b1"):
+        points += run(profile=profile, seed=seed)
+    print(markdown_table(points), end="")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    return calibrate(args.seed) if args.calibrate else bench_cell(args.repeat, args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

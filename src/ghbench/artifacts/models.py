@@ -1,0 +1,340 @@
+"""The versioned artifacts ghbench writes: the scorecard and the setup record.
+
+Both keep the spec's JSON keys and nesting (``benchmark-spec.txt``, "Artifacts");
+Python attributes are the snake_case of those camelCase keys. The scorecard
+carries ghbench's additions (``insights``, ``incomplete``, what the trace reader
+skipped) beside the spec's objects, never inside them.
+
+Readers check ``schemaVersion`` before anything else, reject versions they do not
+know with an ``ArtifactError`` that says what to do, and ignore unknown fields so
+that a newer ghbench's additions do not break an older reader. Writers go through
+``ghbench.artifacts.io.write_new``: atomic, and never over an existing file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+import msgspec
+
+from ghbench import BENCHMARK_VERSION
+from ghbench.artifacts.io import write_new
+from ghbench.errors import ArtifactError
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Attribution",
+    "AttributionByResource",
+    "BracketDelta",
+    "Consumption",
+    "ConsumptionByResource",
+    "Insights",
+    "RateLimitSnapshot",
+    "RateLimitSnapshots",
+    "ReadWarningRecord",
+    "ResourceWindow",
+    "ResourceWindows",
+    "RowBreakdown",
+    "RowsExcluded",
+    "Scorecard",
+    "ScorecardArtifact",
+    "SecondaryLimits",
+    "SecondaryPeak",
+    "SetupArtifact",
+    "SetupSession",
+    "SnapshotBucket",
+    "Supplemental",
+    "Warmup",
+    "Window",
+    "encode_artifact",
+    "load_scorecard",
+    "load_setup",
+    "scenario_id",
+    "write_scorecard_file",
+    "write_setup",
+]
+
+# Format history (bump the version, add a line, keep the old reader path working):
+#   1  ghbench 0.1.0: the spec's scorecard and setup keys and nesting. The scorecard adds
+#      `insights`, `incomplete`, `incompleteReason`, `skippedLines` and `readWarnings`
+#      at the top level, beside the spec's objects.
+SCHEMA_VERSION = 1
+SUPPORTED_VERSIONS: frozenset[int] = frozenset({1})
+
+
+class _Model(msgspec.Struct, rename="camel", kw_only=True):
+    """camelCase on disk, snake_case in Python; unknown keys are ignored on read."""
+
+
+# --- scorecard ----------------------------------------------------------------------
+
+
+class Warmup(_Model):
+    requested: str | None = None
+    actual_end: str | None = None
+
+
+class Window(_Model):
+    start: str | None = None
+    end: str | None = None
+    duration_requested: str | None = None
+    duration_actual: str | None = None
+
+
+class ResourceWindow(_Model):
+    reset_at: str | None = None
+    straddled: bool = False
+
+
+class ResourceWindows(_Model):
+    graphql: ResourceWindow | None = None
+    core: ResourceWindow | None = None
+
+
+class SnapshotBucket(_Model):
+    """One resource in a ``/rate_limit`` snapshot. ``reset`` (epoch s) is ghbench's addition."""
+
+    limit: int
+    remaining: int
+    used: int
+    reset: int | None = None
+
+
+class RateLimitSnapshot(_Model):
+    captured_at: str
+    core: SnapshotBucket | None = None
+    graphql: SnapshotBucket | None = None
+
+
+class RateLimitSnapshots(_Model):
+    before: RateLimitSnapshot | None = None
+    after: RateLimitSnapshot | None = None
+
+
+class BracketDelta(_Model):
+    core: int | None = None
+    graphql: int | None = None
+
+
+class Scorecard(_Model):
+    """The spec's ``scorecard`` object, field for field; see docs/scorecard.md."""
+
+    total_calls: int = 0
+    calls_per_min: float | None = None
+    graphql_points_per_hr: float | None = None
+    graphql_points_per_hr_estimated: bool = False
+    rest_core_requests_per_hr: float | None = None
+    rest_core_requests_per_hr_estimated: bool = False
+    graphql_batch_count: int = 0
+    guard_pr_list_304_count: int = 0
+    guard_pr_list_error_count: int = 0
+    guard_pr_list_304_rate: float | None = None
+    opaque_call_count: int = 0
+    opaque_call_pct: float | None = None
+    bracket_delta: BracketDelta = msgspec.field(default_factory=BracketDelta)
+    p50_duration_ms: float | None = None
+    p95_duration_ms: float | None = None
+    p99_duration_ms: float | None = None
+    benchmark_control_calls: int | None = None
+
+
+class Supplemental(_Model):
+    summarizer_output: str | None = None
+    analyzer_output: str | None = None
+
+
+class Consumption(_Model):
+    """Points a resource's budget lost in the window, counting each reset window's first call."""
+
+    source: str | None = None  # "rows" | "bracket" | None (no data)
+    points: int | None = None
+    per_hr: float | None = None
+    reset_windows: int = 0
+    first_call_points: int = 0
+
+
+class Attribution(_Model):
+    """Known cost of the traced calls against what the budget lost."""
+
+    priced_calls: int = 0
+    attributed_points: int = 0
+    attributed_per_hr: float | None = None
+    consumed_per_hr: float | None = None
+    unattributed_per_hr: float | None = None
+
+
+class ConsumptionByResource(_Model):
+    graphql: Consumption = msgspec.field(default_factory=Consumption)
+    core: Consumption = msgspec.field(default_factory=Consumption)
+
+
+class AttributionByResource(_Model):
+    graphql: Attribution = msgspec.field(default_factory=Attribution)
+    core: Attribution = msgspec.field(default_factory=Attribution)
+
+
+class SecondaryPeak(_Model):
+    peak: int = 0
+    at: str | None = None
+    limit: int = 0
+
+
+class SecondaryLimits(_Model):
+    concurrency: SecondaryPeak = msgspec.field(default_factory=SecondaryPeak)
+    rest_points_per_minute: SecondaryPeak = msgspec.field(default_factory=SecondaryPeak)
+    graphql_points_per_minute: SecondaryPeak = msgspec.field(default_factory=SecondaryPeak)
+
+
+class RowBreakdown(_Model):
+    """Calls and known cost for one operation or one session."""
+
+    key: str | None
+    calls: int = 0
+    opaque_calls: int = 0
+    graphql_points: int = 0
+    core_points: int = 0
+
+
+class RowsExcluded(_Model):
+    before_window: int = 0
+    after_window: int = 0
+    benchmark_control: int = 0
+
+
+class Insights(_Model):
+    """ghbench's additions; never changes a field of the spec's scorecard."""
+
+    consumption: ConsumptionByResource = msgspec.field(default_factory=ConsumptionByResource)
+    attributed_spend: AttributionByResource = msgspec.field(default_factory=AttributionByResource)
+    secondary_limits: SecondaryLimits = msgspec.field(default_factory=SecondaryLimits)
+    operations: list[RowBreakdown] = msgspec.field(default_factory=list)
+    sessions: list[RowBreakdown] | None = None
+    rows_excluded: RowsExcluded = msgspec.field(default_factory=RowsExcluded)
+
+
+class ReadWarningRecord(_Model):
+    line: int
+    message: str
+
+
+class ScorecardArtifact(_Model, kw_only=True):
+    """``scorecard-{scenarioId}-{timestamp}.json``: the spec's keys in the spec's order."""
+
+    schema_version: int = SCHEMA_VERSION
+    benchmark_version: str = BENCHMARK_VERSION
+    scenario_id: str
+    git_sha: str | None = None
+    branch: str | None = None
+    measured_at: str
+    session_count: int | None = None
+    warmup: Warmup = msgspec.field(default_factory=Warmup)
+    window: Window = msgspec.field(default_factory=Window)
+    resource_windows: ResourceWindows = msgspec.field(default_factory=ResourceWindows)
+    rate_limit_snapshots: RateLimitSnapshots | None = None
+    scorecard: Scorecard = msgspec.field(default_factory=Scorecard)
+    insights: Insights = msgspec.field(default_factory=Insights)
+    trace: str | None = None
+    supplemental: Supplemental | None = None
+    incomplete: bool = False
+    incomplete_reason: str | None = None
+    skipped_lines: int = 0
+    read_warnings: list[ReadWarningRecord] = msgspec.field(default_factory=list)
+
+
+# --- setup --------------------------------------------------------------------------
+
+
+class SetupSession(_Model):
+    session_id: str
+    issue: int | None = None
+    branch: str | None = None
+    worktree_path: str | None = None
+    pr_number: int | None = None
+    pr_url: str | None = None
+
+
+class SetupArtifact(_Model, kw_only=True):
+    """``setup-{project}-{scenarioId}.json``: the exact session ↔ PR mapping ``measure`` uses."""
+
+    schema_version: int = SCHEMA_VERSION
+    benchmark_version: str = BENCHMARK_VERSION
+    scenario_id: str
+    created_at: str
+    git_sha: str | None = None
+    branch: str | None = None
+    project: str
+    repo: str
+    scenario: str
+    topology: str
+    session_count: int
+    ready: bool
+    sessions: list[SetupSession] = msgspec.field(default_factory=list)
+
+
+def scenario_id(scenario: str, topology: str, sessions: int) -> str:
+    """The spec's ``{scenario}.{topology}.{sessionCount}``, e.g. ``quiet-steady.single-repo.20``."""
+    return f"{scenario}.{topology}.{sessions}"
+
+
+# --- reading and writing ------------------------------------------------------------
+
+
+class _VersionProbe(msgspec.Struct, rename="camel"):
+    schema_version: object = None
+
+
+_T = TypeVar("_T", ScorecardArtifact, SetupArtifact)
+
+
+def _load(path: Path, kind: type[_T], what: str) -> _T:
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise ArtifactError(f"{path}: no such {what} artifact") from exc
+    except OSError as exc:
+        raise ArtifactError(f"{path}: cannot read the {what} artifact: {exc.strerror}") from exc
+    try:
+        probe = msgspec.json.decode(data, type=_VersionProbe)
+    except msgspec.DecodeError as exc:
+        raise ArtifactError(f"{path}: not a ghbench {what} artifact ({exc})") from exc
+    version = probe.schema_version
+    if version is None:
+        raise ArtifactError(f"{path}: no schemaVersion; not a ghbench {what} artifact")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ArtifactError(f"{path}: schemaVersion {version!r} is not a number")
+    if version not in SUPPORTED_VERSIONS:
+        raise ArtifactError(
+            f"{path}: schemaVersion {version} is not supported"
+            f" (this ghbench reads {SCHEMA_VERSION}); upgrade ghbench"
+        )
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.DecodeError as exc:
+        raise ArtifactError(f"{path}: invalid {what} artifact: {exc}") from exc
+
+
+def load_scorecard(path: Path) -> ScorecardArtifact:
+    """Read a scorecard artifact; ArtifactError names the file and what is wrong."""
+    return _load(path, ScorecardArtifact, "scorecard")
+
+
+def load_setup(path: Path) -> SetupArtifact:
+    """Read a setup artifact; ArtifactError names the file and what is wrong."""
+    return _load(path, SetupArtifact, "setup")
+
+
+def encode_artifact(artifact: ScorecardArtifact | SetupArtifact) -> bytes:
+    """Pretty JSON (2-space indent, the spec's key order) with a trailing newline."""
+    return msgspec.json.format(msgspec.json.encode(artifact), indent=2) + b"\n"
+
+
+def write_scorecard_file(artifact: ScorecardArtifact, path: Path) -> Path:
+    """Write ``artifact`` to ``path`` atomically; ArtifactError if ``path`` exists."""
+    return write_new(Path(path), encode_artifact(artifact))
+
+
+def write_setup(artifact: SetupArtifact, path: Path) -> Path:
+    """Write ``artifact`` to ``path`` atomically; ArtifactError if ``path`` exists."""
+    return write_new(Path(path), encode_artifact(artifact))

@@ -1,0 +1,28 @@
+"""``ghbench analyze TRACE``: outcomes, failures, buckets, repos, shapes, curves, coverage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+__all__ = ["command"]
+
+
+@click.command(name="analyze")
+@click.argument("trace", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as a JSON object.")
+def command(trace: Path, as_json: bool) -> None:
+    """Analyze the AO-schema JSONL trace TRACE in depth."""
+    from ghbench.analysis.analyze import analyze
+    from ghbench.analysis.load import load_trace
+
+    analysis = analyze(load_trace(trace))
+    if as_json:
+        import json
+
+        click.echo(json.dumps(analysis.to_json(), indent=2))
+        return
+    from ghbench.analysis.text import analysis_lines
+
+    click.echo("\n".join(analysis_lines(analysis, title=f"Trace analysis: {trace}")))

@@ -1,0 +1,78 @@
+"""``ghbench demo``: the main job, offline: setup + measure of the workload on the emulator."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+__all__ = ["command"]
+
+
+@click.command(name="demo")
+@click.option("--sessions", type=click.IntRange(min=1, max=200), default=5, show_default=True)
+@click.option("--warmup", default="10s", show_default=True, help="Warmup before the window.")
+@click.option("--duration", default="60s", show_default=True, help="Measurement window.")
+@click.option(
+    "--transport",
+    type=click.Choice(["auto", "gh", "http"]),
+    default="auto",
+    show_default=True,
+    help="How the model calls the emulator: the real gh CLI (auto: when installed) or HTTP.",
+)
+@click.option("--tick", default=None, help="Model poll interval (default: AO's 30s).")
+@click.option(
+    "--profile",
+    type=click.Choice(["head", "bench-era", "pre-b1"]),
+    default="head",
+    show_default=True,
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path, resolve_path=True),
+    default=None,
+    help="Output directory (default: ghbench-out/demo-<timestamp>).",
+)
+def command(
+    *,
+    sessions: int,
+    warmup: str,
+    duration: str,
+    transport: str,
+    tick: str | None,
+    profile: str,
+    out_dir: Path | None,
+) -> None:
+    """Run setup and measure of the built-in workload on the embedded emulator."""
+    import os
+    import sys
+
+    from ghbench.clock import SystemClock
+    from ghbench.harness.demo import DemoOptions, run_demo
+    from ghbench.harness.options import DEFAULT_OUT, duration_option_value
+    from ghbench.harness.progress import make_progress
+
+    options = DemoOptions(
+        out_dir=(out_dir or DEFAULT_OUT / f"demo-{int(time.time())}").resolve(),
+        sessions=sessions,
+        warmup=duration_option_value("--warmup", warmup),
+        duration=duration_option_value("--duration", duration, allow_zero=False),
+        warmup_text=warmup,
+        duration_text=duration,
+        transport=transport,
+        tick=None if tick is None else duration_option_value("--tick", tick, allow_zero=False),
+        profile=profile,
+    )
+    result = run_demo(
+        options,
+        clock=SystemClock(),
+        progress=make_progress,
+        color=sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
+        announce=lambda text: click.echo(text, err=True),
+    )
+    click.echo(result.measure.console)
+    click.echo(f"  setup artifact:   {result.setup.path}")
+    click.echo(f"  demo config:      {result.config_path}")
+    result.measure.raise_for_outcome()

@@ -1,0 +1,56 @@
+"""``ghbench setup``: spawn the sessions, wait for their PRs, write the setup artifact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ghbench.harness.options import common_options
+
+__all__ = ["command"]
+
+
+@click.command(name="setup")
+@common_options
+@click.option("--issues", required=True, help="Issues to assign, e.g. 1,2,5-9 (one per session).")
+@click.option("--poll-interval", default="30s", show_default=True, help="How often to check PRs.")
+@click.option("--timeout", default="10m", show_default=True, help="How long to wait for PRs.")
+def command(
+    *,
+    project: str,
+    sessions: int,
+    config_path: Path | None,
+    out_dir: Path,
+    driver: str,
+    github: str,
+    ao_command: str | None,
+    ao_layout: str,
+    transport: str,
+    profile: str,
+    tick: str | None,
+    issues: str,
+    poll_interval: str,
+    timeout: str,
+) -> None:
+    """Create the scenario: spawn sessions and wait for their PRs."""
+    from ghbench.harness.cli_flow import SetupArgs, setup_main
+
+    setup_main(
+        SetupArgs(
+            project=project,
+            sessions=sessions,
+            config_path=config_path,
+            out_dir=out_dir,
+            flags_driver=driver,
+            flags_github=github,
+            ao_command=ao_command,
+            ao_layout=ao_layout,
+            transport=transport,
+            profile=profile,
+            tick=tick,
+            issues=issues,
+            poll_interval=poll_interval,
+            timeout=timeout,
+        )
+    )

@@ -1,0 +1,28 @@
+"""``ghbench summarize TRACE``: totals, operations, statuses, longest request, burn windows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+__all__ = ["command"]
+
+
+@click.command(name="summarize")
+@click.argument("trace", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as a JSON object.")
+def command(trace: Path, as_json: bool) -> None:
+    """Summarize the AO-schema JSONL trace TRACE."""
+    from ghbench.analysis.load import load_trace
+    from ghbench.analysis.summarize import summarize
+
+    summary = summarize(load_trace(trace))
+    if as_json:
+        import json
+
+        click.echo(json.dumps(summary.to_json(), indent=2))
+        return
+    from ghbench.analysis.text import summary_lines
+
+    click.echo("\n".join(summary_lines(summary, title=f"Trace summary: {trace}")))

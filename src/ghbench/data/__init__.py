@@ -1,0 +1,1 @@
+"""Data shipped with ghbench: the example trace (``ghbench report --example``)."""

@@ -1,0 +1,256 @@
+"""The control operations as Python methods (the control API calls the same ones).
+
+The workload model drives the in-process emulator through these: create users and
+tokens, seed repositories/issues/PRs in bulk, move CI, add bursts of review
+comments, move the virtual clock, read and export the ledger, tune faults and
+limits, reset. All of them take the emulator's lock and commit before returning.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+from ghbench.artifacts.io import write_new
+from ghbench.clock import Clock, VirtualClock
+from ghbench.emulator.config import EmulatorConfig
+from ghbench.emulator.errors import NotFound, invalid_field
+from ghbench.emulator.ratelimit import LedgerEntry, RateLimiter
+from ghbench.emulator.secondary import SecondaryLimiter
+from ghbench.emulator.state import CI_STATES, Database, PullRequest, Repo, Store, User
+from ghbench.errors import UsageError
+
+__all__ = ["EmulatorApi"]
+
+
+class EmulatorApi:
+    """Mixin of :class:`~ghbench.emulator.core.Emulator`; see that class for the state."""
+
+    clock: Clock
+    rng: random.Random
+    config: EmulatorConfig
+    db: Database
+    store: Store
+    limiter: RateLimiter
+    secondary: SecondaryLimiter
+    lock: threading.RLock
+    _etags: dict[Any, Any]
+
+    # -- users, tokens, repos ----------------------------------------------------
+    def create_user(self, login: str, tokens: list[str] | tuple[str, ...] = ()) -> list[str]:
+        """Create ``login`` (if new) and register ``tokens``; returns their ledger ids."""
+        with self.lock, self.db.transaction():
+            user = self.store.ensure_user(login)
+            return [self.store.add_token(user, t).label for t in tokens]
+
+    def create_repo(self, full_name: str, *, default_branch: str = "main") -> Repo:
+        owner, _, name = full_name.partition("/")
+        if not owner or not name:
+            raise invalid_field("Repository", "name", "use owner/name")
+        with self.lock, self.db.transaction():
+            existing = self.store.repo(owner, name)
+            return existing or self.store.create_repo(owner, name, default_branch=default_branch)
+
+    def _repo(self, full_name: str) -> Repo:
+        owner, _, name = full_name.partition("/")
+        return self.store.get_repo(owner, name)
+
+    def _user(self, login: str | None, fallback: Repo) -> User:
+        if login is None:
+            return self.store.user_by_id(fallback.owner_id)
+        return self.store.ensure_user(login)
+
+    def create_issue(
+        self, full_name: str, title: str, *, body: str | None = None, author: str | None = None
+    ) -> int:
+        with self.lock, self.db.transaction():
+            repo = self._repo(full_name)
+            return self.store.create_issue(repo, self._user(author, repo), title, body=body).number
+
+    def create_pull(
+        self,
+        full_name: str,
+        head: str,
+        *,
+        base: str | None = None,
+        title: str | None = None,
+        author: str | None = None,
+        draft: bool = False,
+    ) -> int:
+        """Open a PR from ``head`` (pushed first if missing); returns its number."""
+        with self.lock, self.db.transaction():
+            repo = self._repo(full_name)
+            pull = self.store.create_pull(
+                repo,
+                self._user(author, repo),
+                title or f"Changes from {head}",
+                head,
+                base or repo.default_branch,
+                draft=draft,
+                create_head=True,
+            )
+            return pull.number
+
+    def seed(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """Bulk seeding in one transaction. ``spec``::
+
+            {"users": {"octo": ["ghp_..."]},
+             "repos": [{"name": "acme/todo", "issues": 5, "pulls": 3, "ci": "success"}]}
+
+        Each repo gets ``issues`` issues and ``pulls`` PRs from branches
+        ``feat/issue-N``; ``ci`` (optional) sets CI on every PR head.
+        """
+        summary: dict[str, Any] = {"users": [], "repos": []}
+        with self.lock, self.db.transaction():
+            for login, tokens in (spec.get("users") or {}).items():
+                summary["users"].append({"login": login, "tokens": self.create_user(login, tokens)})
+            for raw in spec.get("repos") or []:
+                entry = {"name": raw} if isinstance(raw, str) else raw
+                repo = self.create_repo(
+                    entry["name"], default_branch=entry.get("default_branch", "main")
+                )
+                issues = [
+                    self.create_issue(repo.full_name, f"Task {i + 1}")
+                    for i in range(int(entry.get("issues", 0)))
+                ]
+                pulls = []
+                for i in range(int(entry.get("pulls", 0))):
+                    issue_no = issues[i] if i < len(issues) else i + 1
+                    number = self.create_pull(
+                        repo.full_name, f"feat/issue-{issue_no}", title=f"Fix #{issue_no}"
+                    )
+                    pulls.append(number)
+                    if entry.get("ci"):
+                        self.set_ci(repo.full_name, str(entry["ci"]), pr=number)
+                summary["repos"].append({"name": repo.full_name, "issues": issues, "pulls": pulls})
+        return summary
+
+    # -- CI, pushes, review comments ----------------------------------------------
+    def _pull(self, repo: Repo, number: int) -> PullRequest:
+        pull = self.store.pull(repo, number)
+        if pull is None:
+            raise NotFound(f"no pull request #{number} in {repo.full_name}")
+        return pull
+
+    def set_ci(
+        self,
+        full_name: str,
+        state: str,
+        *,
+        sha: str | None = None,
+        pr: int | None = None,
+        name: str = "ci",
+    ) -> str:
+        """Set CI (a status and a check run called ``name``) on ``sha`` or PR ``pr``'s
+        head. ``state``: pending, queued, success, failure, error, cancelled."""
+        if state not in CI_STATES:
+            raise invalid_field("CI", "state", f"use one of {', '.join(CI_STATES)}")
+        with self.lock, self.db.transaction():
+            repo = self._repo(full_name)
+            if sha is None:
+                if pr is None:
+                    raise invalid_field("CI", "sha", "give a sha or a pr number")
+                sha = self._pull(repo, pr).head_sha
+            self.store.set_ci(repo, sha, state, self.store.user_by_id(repo.owner_id), name=name)
+            return sha
+
+    def push(self, full_name: str, branch: str, message: str = "Update") -> str:
+        """A new commit on ``branch``; open PRs from it move their head. Returns the sha."""
+        with self.lock, self.db.transaction():
+            repo = self._repo(full_name)
+            return self.store.commit_to_branch(repo, branch, message).sha
+
+    def add_review_comments(
+        self,
+        full_name: str,
+        *,
+        count: int = 1,
+        prs: list[int] | None = None,
+        author: str = "reviewer",
+    ) -> int:
+        """A burst: ``count`` review comments on each PR in ``prs`` (default: all open)."""
+        with self.lock, self.db.transaction():
+            repo = self._repo(full_name)
+            user = self.store.ensure_user(author)
+            targets = (
+                [self._pull(repo, n) for n in prs] if prs is not None else self.store.pulls(repo)
+            )
+            for pull in targets:
+                for i in range(count):
+                    self.store.add_review_comment(pull, user, f"Review note {i + 1}", line=i + 1)
+            return count * len(targets)
+
+    # -- clock -------------------------------------------------------------------
+    def _virtual(self) -> VirtualClock:
+        if not isinstance(self.clock, VirtualClock):
+            raise UsageError("the emulator runs on the real clock; only a virtual clock moves")
+        return self.clock
+
+    def advance_clock(self, seconds: float) -> float:
+        return self._virtual().advance(seconds)
+
+    def set_clock(self, when: float) -> float:
+        self._virtual().set(when)
+        return when
+
+    # -- ledger ------------------------------------------------------------------
+    def ledger_entries(
+        self,
+        *,
+        since: float | None = None,
+        until: float | None = None,
+        token: str | None = None,
+        resource: str | None = None,
+    ) -> list[LedgerEntry]:
+        with self.lock:
+            return self.limiter.entries(since=since, until=until, token=token, resource=resource)
+
+    def ledger_totals(self, **filters: Any) -> dict[str, int]:
+        """Points per resource for the filtered entries (filters as ``ledger_entries``)."""
+        return self.limiter.totals(self.ledger_entries(**filters))
+
+    def export_ledger(self, path: Path, **filters: Any) -> Path:
+        """Write the (filtered) ledger as JSONL; never overwrites."""
+        return write_new(Path(path), self.limiter.export_jsonl(self.ledger_entries(**filters)))
+
+    # -- tuning ------------------------------------------------------------------
+    def set_faults(self, **settings: Any) -> dict[str, Any]:
+        with self.lock:
+            self.config.faults.update(settings)
+            return dict(vars(self.config.faults))
+
+    def set_secondary(self, **settings: Any) -> dict[str, Any]:
+        with self.lock:
+            self.config.secondary.update(settings)
+            return dict(vars(self.config.secondary))
+
+    def set_limit(
+        self, resource: str, limit: int, window_s: int = 3600, *, owner: str | None = None
+    ) -> None:
+        """Change a primary limit for everyone, or for one owner (login or ip:addr)."""
+        if limit < 0 or window_s <= 0:
+            raise invalid_field("RateLimit", "limit", "limit >= 0 and window_s > 0")
+        with self.lock:
+            if owner is None:
+                self.limiter.limits[resource] = (limit, window_s)
+            else:
+                self.limiter.owner_limits[owner][resource] = (limit, window_s)
+
+    def reset(self) -> None:
+        """Forget all state, buckets, ledger and caches; re-apply the config seed."""
+        with self.lock:
+            self.store.reset()
+            self.limiter.reset()
+            self.secondary.reset()
+            self._etags.clear()
+            self.apply_config_seed()
+
+    def apply_config_seed(self) -> None:
+        """Create the config's users, tokens and repos (idempotent)."""
+        with self.lock, self.db.transaction():
+            for login, tokens in self.config.users.items():
+                self.create_user(login, tokens)
+            for full_name in self.config.repos:
+                self.create_repo(full_name)

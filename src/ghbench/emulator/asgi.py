@@ -1,0 +1,96 @@
+"""The ASGI adapter: bytes in, ``Emulator.handle``, bytes out.
+
+A plain ASGI callable rather than a starlette router: starlette would 404 a
+``CONNECT api.github.com:443`` (its target is not a path) before we could answer
+with a message that explains it, and the core already routes. It works under
+uvicorn and with ``httpx.ASGITransport``. The adapter counts in-flight requests
+per credential (for the concurrency secondary limit) and waits out injected
+latency with ``asyncio.sleep``, so slow responses overlap like real ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from ghbench.emulator.core import Emulator
+from ghbench.emulator.http import EmuRequest
+
+__all__ = ["EmulatorApp"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class EmulatorApp:
+    """ASGI application serving one :class:`Emulator`."""
+
+    def __init__(self, emulator: Emulator) -> None:
+        self.emulator = emulator
+        self.in_flight: dict[str, int] = defaultdict(int)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        limit = self.emulator.config.max_body_bytes
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size <= limit + 1:  # keep one byte over the limit so the core sees "too large"
+                chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        headers: dict[str, str] = {}
+        for raw_name, raw_value in scope.get("headers", ()):
+            name = raw_name.decode("latin-1").lower()
+            value = raw_value.decode("latin-1")
+            headers[name] = f"{headers[name]}, {value}" if name in headers else value
+        client = scope.get("client") or ("127.0.0.1", 0)
+        credential = headers.get("authorization") or f"ip:{client[0]}"
+        self.in_flight[credential] += 1
+        try:
+            request = EmuRequest(
+                method=scope["method"],
+                path=scope.get("path", "/"),
+                query=scope.get("query_string", b"").decode("latin-1"),
+                headers=headers,
+                body=b"".join(chunks)[: limit + 1],
+                client=str(client[0]),
+                concurrency=self.in_flight[credential],
+            )
+            response = self.emulator.handle(request)
+            if response.delay_s > 0:
+                await asyncio.sleep(response.delay_s)
+        finally:
+            self.in_flight[credential] -= 1
+            if not self.in_flight[credential]:
+                del self.in_flight[credential]
+        raw_headers = [
+            (k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers.items()
+        ]
+        if response.status != 304 and scope["method"] != "HEAD":
+            raw_headers.append((b"content-length", str(len(response.body)).encode()))
+        await send(
+            {"type": "http.response.start", "status": response.status, "headers": raw_headers}
+        )
+        await send({"type": "http.response.body", "body": response.body})
+
+    @staticmethod
+    async def _lifespan(receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return

@@ -1,0 +1,244 @@
+"""The control API under ``/_ghbench/``: never rate-limited, never in the ledger.
+
+GET  /_ghbench/health                       {"ok", "now", "requests"}
+POST /_ghbench/users        {"login", "tokens": [...]}
+POST /_ghbench/seed         see Emulator.seed
+POST /_ghbench/repos/{o}/{r}/pulls          {"head", "base", "title", "author", "draft"}
+POST /_ghbench/repos/{o}/{r}/issues         {"title", "body", "author"}
+POST /_ghbench/repos/{o}/{r}/ci             {"state", "sha" | "pr", "name"}
+POST /_ghbench/repos/{o}/{r}/push           {"branch", "message"}
+POST /_ghbench/repos/{o}/{r}/review-comments {"count", "prs", "author"}
+GET|POST /_ghbench/clock                    {"advance": s} | {"set": epoch}
+GET  /_ghbench/ledger?since=&until=&token=&resource=   entries + totals (JSON)
+GET  /_ghbench/ledger.jsonl?...             JSON Lines
+POST /_ghbench/reset
+GET|POST /_ghbench/faults | /_ghbench/secondary   (POST: the settings to change)
+POST /_ghbench/limits       {"resource", "limit", "window_s", "owner"}
+GET  /_ghbench/rate_limit?owner=LOGIN       the /rate_limit document, free
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
+
+from ghbench.emulator.errors import ApiError
+from ghbench.emulator.http import EmuResponse
+from ghbench.errors import GhbenchError
+
+if TYPE_CHECKING:
+    from ghbench.emulator.core import Emulator
+
+__all__ = ["ControlApi"]
+
+Params = dict[str, str]
+ControlHandler = Callable[["Emulator", Params, Params, Any], Any]
+
+
+def _float(query: Params, name: str) -> float | None:
+    return float(query[name]) if query.get(name) else None
+
+
+def _ledger_filters(query: Params) -> dict[str, Any]:
+    return {
+        "since": _float(query, "since"),
+        "until": _float(query, "until"),
+        "token": query.get("token") or None,
+        "resource": query.get("resource") or None,
+    }
+
+
+def _body(body: Any) -> dict[str, Any]:
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise ValueError("expected a JSON object")
+    return body
+
+
+def _health(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    return {"ok": True, "now": emu.clock.now(), "requests": emu.request_count}
+
+
+def _users(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    return {
+        "login": b["login"],
+        "tokens": emu.create_user(str(b["login"]), list(b.get("tokens", []))),
+    }
+
+
+def _seed(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    return emu.seed(_body(body))
+
+
+def _full(p: Params) -> str:
+    return f"{p['owner']}/{p['repo']}"
+
+
+def _pulls(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    number = emu.create_pull(
+        _full(p),
+        str(b["head"]),
+        base=b.get("base"),
+        title=b.get("title"),
+        author=b.get("author"),
+        draft=bool(b.get("draft", False)),
+    )
+    return {"number": number}
+
+
+def _issues(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    return {
+        "number": emu.create_issue(
+            _full(p), str(b["title"]), body=b.get("body"), author=b.get("author")
+        )
+    }
+
+
+def _ci(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    pr = b.get("pr")
+    sha = emu.set_ci(
+        _full(p),
+        str(b["state"]),
+        sha=b.get("sha"),
+        pr=int(pr) if pr is not None else None,
+        name=str(b.get("name", "ci")),
+    )
+    return {"sha": sha, "state": b["state"]}
+
+
+def _push(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    return {"sha": emu.push(_full(p), str(b["branch"]), str(b.get("message", "Update")))}
+
+
+def _review_comments(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    prs = b.get("prs")
+    added = emu.add_review_comments(
+        _full(p),
+        count=int(b.get("count", 1)),
+        prs=[int(n) for n in prs] if prs is not None else None,
+        author=str(b.get("author", "reviewer")),
+    )
+    return {"added": added}
+
+
+def _clock(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    if "advance" in b:
+        emu.advance_clock(float(b["advance"]))
+    elif "set" in b:
+        emu.set_clock(float(b["set"]))
+    return {"now": emu.clock.now()}
+
+
+def _ledger(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    entries = emu.ledger_entries(**_ledger_filters(q))
+    return {
+        "entries": [e.to_json() for e in entries],
+        "totals": emu.limiter.totals(entries),
+        "count": len(entries),
+    }
+
+
+def _ledger_jsonl(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    return emu.limiter.export_jsonl(emu.ledger_entries(**_ledger_filters(q)))
+
+
+def _reset(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    emu.reset()
+    return {"ok": True}
+
+
+def _faults(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    return emu.set_faults(**_body(body))
+
+
+def _secondary(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    return emu.set_secondary(**_body(body))
+
+
+def _limits(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    emu.set_limit(
+        str(b["resource"]), int(b["limit"]), int(b.get("window_s", 3600)), owner=b.get("owner")
+    )
+    return {"ok": True}
+
+
+def _rate_limit(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    return emu.rate_limit_document(q.get("owner", "ip:127.0.0.1"))
+
+
+_R = "/_ghbench/repos/{owner}/{repo}"
+ROUTES: list[tuple[str, str, ControlHandler]] = [
+    ("GET", "/_ghbench/health", _health),
+    ("POST", "/_ghbench/users", _users),
+    ("POST", "/_ghbench/seed", _seed),
+    ("POST", _R + "/pulls", _pulls),
+    ("POST", _R + "/issues", _issues),
+    ("POST", _R + "/ci", _ci),
+    ("POST", _R + "/push", _push),
+    ("POST", _R + "/review-comments", _review_comments),
+    ("GET", "/_ghbench/clock", _clock),
+    ("POST", "/_ghbench/clock", _clock),
+    ("GET", "/_ghbench/ledger", _ledger),
+    ("GET", "/_ghbench/ledger.jsonl", _ledger_jsonl),
+    ("POST", "/_ghbench/reset", _reset),
+    ("GET", "/_ghbench/faults", _faults),
+    ("POST", "/_ghbench/faults", _faults),
+    ("GET", "/_ghbench/secondary", _secondary),
+    ("POST", "/_ghbench/secondary", _secondary),
+    ("POST", "/_ghbench/limits", _limits),
+    ("GET", "/_ghbench/rate_limit", _rate_limit),
+]
+
+
+class ControlApi:
+    def __init__(self, emulator: Emulator) -> None:
+        from ghbench.emulator.routing import Route, Router
+
+        self.emulator = emulator
+        self._handlers: dict[tuple[str, str], ControlHandler] = {}
+        routes = []
+        for method, pattern, handler in ROUTES:
+            self._handlers[(method, pattern)] = handler
+            routes.append(Route(method, pattern, _unused, resource=None))
+        self.router = Router(routes)
+
+    def handle(self, method: str, path: str, query: str, body: bytes) -> EmuResponse:
+        from ghbench.emulator.core import JSON_TYPE, encode_json
+
+        found = self.router.match(method, path)
+        if found is None:
+            return _message(404, f"no control endpoint {method} {path}")
+        route, params = found
+        handler = self._handlers[(route.method, route.pattern)]
+        try:
+            parsed = json.loads(body) if body.strip() else None
+            result = handler(self.emulator, params, dict(parse_qsl(query)), parsed)
+        except ApiError as exc:
+            return EmuResponse(exc.status, {"content-type": JSON_TYPE}, encode_json(exc.body()))
+        except (GhbenchError, KeyError, ValueError, TypeError, RecursionError) as exc:
+            detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+            return _message(400, f"bad control request: {detail}")
+        if isinstance(result, bytes):
+            return EmuResponse(200, {"content-type": "application/x-ndjson"}, result)
+        return EmuResponse(200, {"content-type": JSON_TYPE}, encode_json(result))
+
+
+def _unused(call: Any) -> Any:  # the control router only matches; handlers are above
+    raise NotImplementedError
+
+
+def _message(status: int, message: str) -> EmuResponse:
+    from ghbench.emulator.core import JSON_TYPE, encode_json
+
+    return EmuResponse(status, {"content-type": JSON_TYPE}, encode_json({"message": message}))

@@ -1,0 +1,395 @@
+"""The emulator core: one synchronous ``handle(EmuRequest) -> EmuResponse``.
+
+All behaviour lives here; the ASGI app, the httpx transport and the threaded and
+subprocess servers are thin adapters. A request goes through:
+
+1. target: absolute-form (``http://api.github.localhost/...``) is reduced to the path;
+   ``CONNECT`` is refused with a message naming the host;
+2. ``/_ghbench/...`` goes to the control API (no limits, no ledger);
+3. credentials: ``token T`` or ``Bearer T``; unknown -> 401; none -> the caller's
+   address is the rate-limit owner (60/h);
+4. route lookup in the data table (unknown -> 404, charged like GitHub);
+5. secondary limits, primary limit, faults, body size and JSON;
+6. conditional GET: an ``If-None-Match`` hit is a free 304 answered from the ETag
+   cache (no rendering, no SQLite write);
+7. the handler runs inside one store transaction; the charge and its ledger entry
+   are written in the same transaction, committed before the response is returned.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import msgspec
+
+from ghbench.clock import Clock, SystemClock, VirtualClock
+from ghbench.emulator.api import EmulatorApi
+from ghbench.emulator.config import EmulatorConfig
+from ghbench.emulator.errors import (
+    ApiError,
+    BadCredentials,
+    BadRequest,
+    NotFound,
+    PayloadTooLarge,
+    PrimaryRateLimited,
+    RequiresAuthentication,
+    ServerError,
+)
+from ghbench.emulator.etag import etag_matches, make_etag
+from ghbench.emulator.faults import draw_fault
+from ghbench.emulator.graphql_contract import BucketView, RateLimited
+from ghbench.emulator.http import EmuRequest, EmuResponse
+from ghbench.emulator.ratelimit import RateLimiter, is_anonymous
+from ghbench.emulator.rest import ROUTES
+from ghbench.emulator.rest.render import Urls
+from ghbench.emulator.routing import Call, Reply, Route, Router
+from ghbench.emulator.secondary import SecondaryLimiter
+from ghbench.emulator.state import Database, MemoryDatabase, SqliteDatabase, Store, User
+
+__all__ = ["CONTROL_PREFIX", "JSON_TYPE", "Emulator", "connect_refusal", "encode_json"]
+
+CONTROL_PREFIX = "/_ghbench"
+JSON_TYPE = "application/json; charset=utf-8"
+_READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_ETAG_CACHE_MAX = 100_000
+
+
+def _not_found(call: Call) -> Reply:
+    raise NotFound()
+
+
+# Unknown paths answer GitHub's 404 and are charged like any REST call.
+_UNKNOWN_ROUTES = {
+    m: Route(m, "(unknown)", _not_found)
+    for m in ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+}
+
+
+class _Target:
+    """The matched route and the parts of the request target it needs."""
+
+    __slots__ = ("params", "path", "query", "route", "urls")
+
+    def __init__(
+        self, route: Route, params: dict[str, str], path: str, query: str, urls: Urls
+    ) -> None:
+        self.route = route
+        self.params = params
+        self.path = path
+        self.query = query
+        self.urls = urls
+
+
+class _Caller:
+    """Who is asking: the rate-limit owner, the ledger's token id, the user."""
+
+    __slots__ = ("owner", "token_id", "user")
+
+    def __init__(self, owner: str, token_id: str, user: User | None) -> None:
+        self.owner = owner
+        self.token_id = token_id
+        self.user = user
+
+
+class Emulator(EmulatorApi):
+    """An emulated GitHub API. Thread-safe: one lock around each request.
+
+    ``clock``: a ``VirtualClock`` makes injected latency advance virtual time (the
+    in-process simulation); a real clock leaves ``delay_s`` on the response for the
+    transport to wait. ``state_dir``: durable SQLite state resumed on restart; None
+    keeps everything in memory.
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        seed: int = 0,
+        state_dir: Path | None = None,
+        config: EmulatorConfig | None = None,
+    ) -> None:
+        self.clock: Clock = clock or SystemClock()
+        self.rng = rng or random.Random(seed)
+        self.config = config or EmulatorConfig()
+        self.db: Database = SqliteDatabase(Path(state_dir)) if state_dir else MemoryDatabase()
+        self.store = Store(self.db, self.clock, self.rng)
+        self.limiter = RateLimiter(
+            self.db,
+            self.clock,
+            limits=self.config.limits,
+            anonymous_limits=self.config.anonymous_limits,
+        )
+        self.secondary = SecondaryLimiter(self.clock, self.config.secondary)
+        self.router = Router(ROUTES)
+        self.lock = threading.RLock()
+        # (token id, api base, path, query) -> (version, etag)
+        self._etags: dict[tuple[str, str, str, str], tuple[tuple[int, int], str]] = {}
+        self.request_count = 0
+        self.status_counts: dict[int, int] = {}
+        from ghbench.emulator.control import ControlApi
+
+        self.control = ControlApi(self)
+        self.apply_config_seed()
+
+    # -- entry point -------------------------------------------------------------
+    def handle(self, request: EmuRequest) -> EmuResponse:
+        """Answer one request. Never raises for bad input."""
+        with self.lock:
+            response = self._dispatch(request)
+            self.request_count += 1
+            self.status_counts[response.status] = self.status_counts.get(response.status, 0) + 1
+        if response.delay_s > 0 and isinstance(self.clock, VirtualClock):
+            self.clock.advance(response.delay_s)
+            response.delay_s = 0.0
+        return response
+
+    def _dispatch(self, request: EmuRequest) -> EmuResponse:
+        method = request.method
+        if method == "CONNECT":
+            return connect_refusal(request.path or request.headers.get("host", "?"))
+        path, query_string, api_base = self._split_target(request)
+        if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
+            return self.control.handle(method, path, query_string, request.body)
+        urls = Urls(api=api_base, web=self.config.web_url)
+        try:
+            caller = self._authenticate(request)
+        except ApiError as exc:
+            owner = f"ip:{request.client}"
+            return self.error_response(exc, self.limiter.view(owner, "core"))
+        if method == "POST" and path.rstrip("/") == "/graphql":
+            return self._graphql(request, caller)
+        found = self.router.match(method, path)
+        if found is None:
+            found = (_UNKNOWN_ROUTES.get(method) or Route(method, "(unknown)", _not_found), {})
+        route, params = found
+        return self._rest(request, caller, _Target(route, params, path, query_string, urls))
+
+    # -- target, credentials -----------------------------------------------------
+    @staticmethod
+    def _split_target(request: EmuRequest) -> tuple[str, str, str]:
+        """(path, query, API base) from origin-form or absolute-form targets."""
+        target = request.path
+        host = request.headers.get("host", "api.github.localhost")
+        scheme = "http"
+        if target.startswith(("http://", "https://")):
+            parts = urlsplit(target)
+            scheme, host = parts.scheme, parts.netloc or host
+            path, query = parts.path or "/", parts.query
+        else:
+            path, _, query = target.partition("?")
+        return path or "/", query or request.query, f"{scheme}://{host}"
+
+    def _authenticate(self, request: EmuRequest) -> _Caller:
+        header = request.headers.get("authorization")
+        if not header:
+            owner = f"ip:{request.client}"
+            return _Caller(owner, owner, None)
+        scheme, _, credential = header.strip().partition(" ")
+        token = None
+        if scheme.lower() in ("token", "bearer") and credential.strip():
+            token = self.store.token_for(credential.strip())
+        if token is None:
+            raise BadCredentials()
+        user = self.store.user_by_id(token.user_id)
+        return _Caller(user.login, token.label, user)
+
+    # -- REST --------------------------------------------------------------------
+    def _rest(self, request: EmuRequest, caller: _Caller, target: _Target) -> EmuResponse:
+        method = request.method
+        route = target.route
+        resource = route.resource
+        bucket_name = resource or "core"
+        owner = caller.owner
+        points = 1 if method in _READ_METHODS else 5
+        try:
+            self.secondary.check(
+                owner,
+                kind="rest",
+                points=points,
+                creates_content=route.creates_content,
+                concurrency=request.concurrency,
+            )
+            if resource is not None and self.limiter.view(owner, resource).remaining < 1:
+                raise self._primary_limited(caller)
+            if not route.anonymous and caller.user is None:
+                raise RequiresAuthentication()
+        except ApiError as exc:
+            return self.error_response(exc, self.limiter.view(owner, bucket_name))
+        fault = draw_fault(self.config.faults, self.rng)
+        if fault.status is not None:
+            self.secondary.record(owner, kind="rest", points=points, creates_content=False)
+            response = self.error_response(
+                ServerError(fault.status, fault.message), self.limiter.view(owner, bucket_name)
+            )
+            response.delay_s = fault.delay_s
+            return response
+        response = self._rest_answer(request, caller, target)
+        response.delay_s = fault.delay_s
+        self.secondary.record(
+            owner,
+            kind="rest",
+            points=points,
+            creates_content=route.creates_content and response.status < 300,
+        )
+        return response
+
+    def _rest_answer(self, request: EmuRequest, caller: _Caller, target: _Target) -> EmuResponse:
+        method = request.method
+        route, params, urls = target.route, target.params, target.urls
+        bucket_name = route.resource or "core"
+        if_none_match = request.headers.get("if-none-match")
+        conditional = route.etag and method in ("GET", "HEAD")
+        cache_key = (caller.token_id, urls.api, target.path, target.query)
+        version = self._version_for(params)
+        if conditional and if_none_match:
+            cached = self._etags.get(cache_key)
+            if (
+                cached is not None
+                and cached[0] == version
+                and etag_matches(if_none_match, cached[1])
+            ):
+                return self._not_modified(cached[1], self.limiter.view(caller.owner, bucket_name))
+        if len(request.body) > self.config.max_body_bytes:
+            return self._charged_error(PayloadTooLarge(), caller, route)
+        try:
+            body = self._parse_body(request) if method in _BODY_METHODS else None
+        except BadRequest as exc:
+            return self._charged_error(exc, caller, route)
+        query = dict(parse_qsl(target.query, keep_blank_values=True))
+        call = Call(
+            self, self.store, urls, target.path, params, query, caller.user, caller.owner, body
+        )
+        with self.db.transaction():
+            try:
+                reply = route.handler(call)
+            except ApiError as exc:
+                return self._charged_error(exc, caller, route)
+            payload = b"" if reply.body is None else encode_json(reply.body)
+            headers = dict(reply.headers)
+            if conditional and reply.status == 200:
+                etag = make_etag(caller.token_id, payload)
+                if len(self._etags) >= _ETAG_CACHE_MAX:
+                    self._etags.clear()  # a cold cache only costs a re-render
+                self._etags[cache_key] = (version, etag)
+                if if_none_match and etag_matches(if_none_match, etag):
+                    return self._not_modified(etag, self.limiter.view(caller.owner, bucket_name))
+                headers["etag"] = etag
+            view = self._charge(caller, route, reply.status)
+        if method == "HEAD":
+            payload = b""
+        return self.respond(reply.status, payload, view, headers)
+
+    def _version_for(self, params: dict[str, str]) -> tuple[int, int]:
+        owner, name = params.get("owner"), params.get("repo")
+        repo = self.store.repo(owner, name) if owner and name else None
+        return self.store.version(repo.id if repo else None)
+
+    @staticmethod
+    def _parse_body(request: EmuRequest) -> Any:
+        if not request.body.strip():
+            return None
+        try:
+            return json.loads(request.body)
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+            raise BadRequest() from exc
+
+    def _charge(self, caller: _Caller, route: Route, status: int) -> BucketView:
+        resource = route.resource
+        if resource is None:
+            return self.limiter.view(caller.owner, "core")
+        try:
+            return self.limiter.charge(
+                caller.owner, caller.token_id, resource, 1, endpoint=route.name, status=status
+            )
+        except RateLimited as exc:  # checked before the handler; kept for safety
+            return exc.bucket
+
+    def _charged_error(self, exc: ApiError, caller: _Caller, route: Route) -> EmuResponse:
+        with self.db.transaction():
+            view = self._charge(caller, route, exc.status)
+        return self.error_response(exc, view)
+
+    def _primary_limited(self, caller: _Caller) -> PrimaryRateLimited:
+        if caller.user is None:
+            ip = caller.owner.removeprefix("ip:")
+            return PrimaryRateLimited(
+                f"API rate limit exceeded for {ip}. (But here's the good news: Authenticated "
+                "requests get a higher rate limit. Check out the documentation for more "
+                "details.)"
+            )
+        return PrimaryRateLimited(f"API rate limit exceeded for user ID {caller.user.id}.")
+
+    # -- GraphQL -----------------------------------------------------------------
+    def _graphql(self, request: EmuRequest, caller: _Caller) -> EmuResponse:
+        from ghbench.emulator.graphql_bridge import run_graphql
+
+        return run_graphql(self, request, caller.owner, caller.token_id, caller.user)
+
+    # -- responses ---------------------------------------------------------------
+    @staticmethod
+    def rate_headers(view: BucketView) -> dict[str, str]:
+        return {
+            "x-ratelimit-limit": str(view.limit),
+            "x-ratelimit-remaining": str(view.remaining),
+            "x-ratelimit-used": str(view.used),
+            "x-ratelimit-reset": str(view.reset),
+            "x-ratelimit-resource": view.resource,
+        }
+
+    def respond(
+        self, status: int, payload: bytes, view: BucketView, extra: dict[str, str]
+    ) -> EmuResponse:
+        headers = {"content-type": JSON_TYPE, **self.rate_headers(view)}
+        headers["x-github-media-type"] = "github.v3; format=json"
+        headers["x-github-request-id"] = f"GHB:{self.request_count:08X}"
+        headers["vary"] = "Accept, Authorization, Cookie, X-GitHub-OTP"
+        headers.update(extra)
+        return EmuResponse(status, headers, payload)
+
+    def _not_modified(self, etag: str, view: BucketView) -> EmuResponse:
+        response = self.respond(304, b"", view, {"etag": etag})
+        del response.headers["content-type"]
+        return response
+
+    def error_response(self, exc: ApiError, view: BucketView) -> EmuResponse:
+        if isinstance(exc, PrimaryRateLimited):
+            view = BucketView(view.resource, view.limit, 0, view.used, view.reset)
+        return self.respond(exc.status, encode_json(exc.body()), view, exc.headers)
+
+    def rate_limit_document(self, owner: str) -> dict[str, Any]:
+        """``GET /rate_limit``'s body for ``owner`` (a login or ``ip:<addr>``)."""
+        resources = {}
+        names = ["core", "graphql", "search"] if is_anonymous(owner) else self.limiter.resources()
+        for name in names:
+            view = self.limiter.view(owner, name)
+            resources[name] = {
+                "limit": view.limit,
+                "used": view.used,
+                "remaining": view.remaining,
+                "reset": view.reset,
+            }
+        return {"resources": resources, "rate": resources["core"]}
+
+
+def connect_refusal(target: str) -> EmuResponse:
+    """The answer to ``CONNECT host:port``: nothing is tunnelled, and the message says
+    how to point gh at the emulator instead. (gh itself shows only the status text.)"""
+    message = (
+        f"ghbench emulator: refusing CONNECT {target} — only http://api.github.localhost "
+        "is served; set GH_HOST=github.localhost (and HTTP_PROXY to this emulator) "
+        "so gh talks plain HTTP to the emulator"
+    )
+    body = encode_json({"message": message, "documentation_url": "ghbench emulator"})
+    headers = {"content-type": JSON_TYPE, "allow": "GET, HEAD, POST, PUT, PATCH, DELETE"}
+    return EmuResponse(405, headers, body)
+
+
+def encode_json(body: Any) -> bytes:
+    return msgspec.json.encode(body)

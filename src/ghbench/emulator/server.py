@@ -1,0 +1,341 @@
+"""Serving the emulator over a real socket: in a thread, or as a child process.
+
+``EmulatorServer`` runs uvicorn in a daemon thread on a socket it binds first (so
+``port=0`` works and the port is known before start), waits for uvicorn's ready
+flag, and stops by asking uvicorn to exit. ``start_emulator_process`` starts
+``ghbench emulator serve`` in its own process group, reads the one ready line from
+its stdout, and stops it with SIGTERM, a deadline, then SIGKILL to the group.
+Tokens go to the child through the environment, never the command line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from ghbench.emulator.asgi import EmulatorApp
+from ghbench.emulator.core import Emulator
+from ghbench.errors import EmulatorError
+
+__all__ = [
+    "TOKENS_ENV",
+    "EmulatorProcess",
+    "EmulatorServer",
+    "gh_environment",
+    "start_emulator_process",
+    "uvicorn_options",
+]
+
+TOKENS_ENV = "GHBENCH_EMULATOR_TOKENS"  # comma-separated TOKEN or LOGIN:TOKEN
+READY_PATTERN = re.compile(r"ghbench emulator listening on (http://[^\s]+)")
+
+
+def _connect_aware_httptools() -> type:
+    """uvicorn's httptools protocol, answering ``CONNECT`` itself.
+
+    httptools rejects a ``CONNECT host:443`` request line as invalid (400 "Invalid
+    HTTP request received.") before the app sees it; h11 passes it through. Clients
+    (curl, Go's proxy dialer) send CONNECT as the first request of a new connection,
+    so a chunk that starts with it is answered with the emulator's refusal.
+    """
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from ghbench.emulator.core import connect_refusal
+
+    class ConnectAwareHttpToolsProtocol(HttpToolsProtocol):
+        def data_received(self, data: bytes) -> None:
+            if data[:8] == b"CONNECT ":
+                target = data[8:].split(b" ", 1)[0].decode("latin-1", "replace")
+                refusal = connect_refusal(target)
+                head = [b"HTTP/1.1 405 Method Not Allowed\r\n"]
+                for name, value in refusal.headers.items():
+                    head.append(f"{name}: {value}\r\n".encode("latin-1"))
+                head.append(f"content-length: {len(refusal.body)}\r\n".encode())
+                head.append(b"connection: close\r\n\r\n")
+                self.transport.write(b"".join(head) + refusal.body)
+                self.transport.close()
+                return
+            super().data_received(data)
+
+    return ConnectAwareHttpToolsProtocol
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """Fastest available loop and parser (httptools, uvloop); no access log."""
+    options: dict[str, Any] = {"log_level": "warning", "access_log": False, "lifespan": "off"}
+    if importlib.util.find_spec("httptools") is not None:
+        options["http"] = _connect_aware_httptools()
+    if importlib.util.find_spec("uvloop") is not None:
+        options["loop"] = "uvloop"
+    return options
+
+
+def quiet_exit_server(config: Any) -> Any:
+    """A ``uvicorn.Server`` that, on SIGTERM/SIGINT, shuts down and returns normally.
+
+    uvicorn re-raises the signal after shutting down, which kills the process before
+    the caller's cleanup (closing the state database) runs.
+    """
+    import uvicorn
+
+    class _Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            wanted = (signal.SIGINT, signal.SIGTERM)
+            previous = {sig: signal.signal(sig, self.handle_exit) for sig in wanted}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
+    return _Server(config)
+
+
+def gh_environment(url: str, token: str | None, home: Path | None = None) -> dict[str, str]:
+    """Environment variables that point the real ``gh`` at the emulator at ``url``."""
+    env = {
+        "GH_HOST": "github.localhost",
+        "HTTP_PROXY": url,
+        "HTTPS_PROXY": url,
+        "http_proxy": url,
+        "https_proxy": url,
+        "NO_PROXY": "",
+        "no_proxy": "",
+        "GH_NO_UPDATE_NOTIFIER": "1",
+        "GH_PROMPT_DISABLED": "1",
+        "NO_COLOR": "1",
+    }
+    if token is not None:
+        env["GH_TOKEN"] = token
+    if home is not None:
+        env["HOME"] = str(home)
+        env["GH_CONFIG_DIR"] = str(home / ".config" / "gh")
+        env["XDG_CONFIG_HOME"] = str(home / ".config")
+        env["XDG_CACHE_HOME"] = str(home / ".cache")
+        env["TMPDIR"] = str(home / "tmp")
+    return env
+
+
+class EmulatorServer:
+    """uvicorn in a thread serving ``emulator``; ``start()`` returns the URL."""
+
+    def __init__(
+        self, emulator: Emulator, host: str = "127.0.0.1", port: int = 0, *, http: str = "auto"
+    ) -> None:
+        """``http``: "auto" (httptools if installed) or "h11"."""
+        self.emulator = emulator
+        self.http = http
+        self.host = host
+        self.port = port
+        self.app = EmulatorApp(emulator)
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+        self._socket: socket.socket | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self, timeout: float = 10.0) -> str:
+        import uvicorn
+
+        # proto=IPPROTO_TCP: asyncio only sets TCP_NODELAY on accepted sockets whose proto
+        # says TCP; without it every response waits ~40 ms for a delayed ACK (Nagle).
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self.host, self.port))
+        except OSError as exc:
+            sock.close()
+            raise EmulatorError(
+                f"cannot listen on {self.host}:{self.port} ({exc.strerror}); "
+                "choose another --port or use 0 for a free one"
+            ) from exc
+        sock.listen(2048)
+        self._socket = sock
+        self.port = sock.getsockname()[1]
+        options = uvicorn_options()
+        if self.http != "auto":
+            options["http"] = self.http
+        config = uvicorn.Config(self.app, **options)
+        server = uvicorn.Server(config)
+        # uvicorn installs signal handlers only in the main thread, so none here.
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [sock]}, name="ghbench-emulator", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise EmulatorError(f"the emulator did not start on {self.url} within {timeout} s")
+            time.sleep(0.005)
+        return self.url
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        self._server = None
+
+    def __enter__(self) -> EmulatorServer:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+class _Pipes:
+    """Drains a child's stdout (watching for the ready line) and stderr (keeping its
+    tail for error messages) so the child never blocks on a full pipe."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.url: str | None = None
+        self.ready = threading.Event()
+        self.stderr_tail = b""
+        self._threads = [
+            threading.Thread(target=self._stdout, args=(process.stdout,), daemon=True),
+            threading.Thread(target=self._stderr, args=(process.stderr,), daemon=True),
+        ]
+        self._streams = [process.stdout, process.stderr]
+        for thread in self._threads:
+            thread.start()
+
+    def _stdout(self, stream: Any) -> None:
+        for raw in stream:
+            match = READY_PATTERN.search(raw.decode(errors="replace"))
+            if match and self.url is None:
+                self.url = match.group(1)
+                self.ready.set()
+        self.ready.set()
+
+    def _stderr(self, stream: Any) -> None:
+        for raw in stream:
+            self.stderr_tail = (self.stderr_tail + raw)[-4000:]
+
+    def close(self) -> None:
+        """After the child exited: wait for EOF on both pipes, then close them."""
+        for thread in self._threads:
+            thread.join(5)
+        for stream in self._streams:
+            if stream is not None:
+                stream.close()
+
+
+class EmulatorProcess:
+    """A ``ghbench emulator serve`` child process (own process group)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], url: str, pipes: _Pipes) -> None:
+        self.process = process
+        self.url = url
+        self.port = int(url.rsplit(":", 1)[1])
+        self._pipes = pipes
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self, timeout: float = 10.0) -> int:
+        """SIGTERM the group, wait ``timeout``, then SIGKILL; returns the exit status."""
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self._pipes.close()
+        return self.process.returncode
+
+    def kill(self) -> None:
+        """SIGKILL the group at once (crash tests)."""
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self._pipes.close()
+
+    def __enter__(self) -> EmulatorProcess:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def start_emulator_process(
+    state_dir: Path | None = None,
+    port: int = 0,
+    tokens: dict[str, str] | list[str] | tuple[str, ...] = (),
+    *,
+    host: str = "127.0.0.1",
+    seed: int = 0,
+    config: Path | None = None,
+    repos: list[str] | tuple[str, ...] = (),
+    timeout: float = 30.0,
+) -> EmulatorProcess:
+    """Start ``ghbench emulator serve`` and wait for its ready line.
+
+    ``tokens``: a list of tokens (user ``octo``) or ``{token: login}``.
+    """
+    argv = [sys.executable, "-m", "ghbench", "emulator", "serve", "--host", host]
+    argv += ["--port", str(port), "--seed", str(seed)]
+    if state_dir is not None:
+        argv += ["--state", str(state_dir)]
+    if config is not None:
+        argv += ["--config", str(config)]
+    for repo in repos:
+        argv += ["--repo", repo]
+    pairs = tokens.items() if isinstance(tokens, dict) else ((t, "octo") for t in tokens)
+    env = dict(os.environ)
+    env[TOKENS_ENV] = ",".join(f"{login}:{token}" for token, login in pairs)
+    try:
+        process = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True
+        )
+    except OSError as exc:
+        raise EmulatorError(f"cannot start the emulator process: {exc.strerror}") from exc
+    pipes = _Pipes(process)
+    pipes.ready.wait(timeout)
+    handle = EmulatorProcess(process, pipes.url or "http://127.0.0.1:0", pipes)
+    if pipes.url is None:
+        handle.stop(5)
+        err = pipes.stderr_tail.decode(errors="replace").strip().splitlines()
+        raise EmulatorError(
+            "the emulator process did not become ready: " + (err[-1] if err else "no output")
+        )
+    return handle

@@ -1,0 +1,158 @@
+"""Rate-limit hygiene: may a cell start now, should it wait, or must it refuse?
+
+The runbook's rule: every run stays inside one reset window, with at least 5 minutes
+to spare after the window starts and before it ends, and never straddles a reset.
+GitHub's window starts at the first request (not at the top of the hour), so the
+window is read from ``/rate_limit``: it ends at ``reset`` and began an hour earlier.
+A bucket with ``used == 0``, or whose ``reset`` has passed, has not started a window:
+the run's own first request starts one.
+
+Pure: the caller passes the buckets (``ghbench.github.control.Bucket`` or anything
+with the same four fields), the time and the run's length, and acts on the decision
+(sleep on the injected clock and ask again, or record a refused cell).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from ghbench.matrix.cells import Cell
+from ghbench.timefmt import format_duration, iso_s
+
+__all__ = [
+    "MARGIN_S",
+    "WINDOW_S",
+    "BucketLike",
+    "Decision",
+    "Go",
+    "Refuse",
+    "Wait",
+    "decide",
+    "estimate_cost",
+]
+
+WINDOW_S = 3600.0
+MARGIN_S = 300.0
+
+
+class BucketLike(Protocol):
+    @property
+    def limit(self) -> int: ...
+    @property
+    def remaining(self) -> int: ...
+    @property
+    def used(self) -> int: ...
+    @property
+    def reset(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Go:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Wait:
+    until: float  # epoch seconds; ask again then
+    reason: str
+
+
+@dataclass(frozen=True)
+class Refuse:
+    reason: str
+
+
+Decision = Go | Wait | Refuse
+
+# Conservative per-cell budget estimate. Per session-hour of polling, from the AO
+# reference's measured table (post-B1 ~1,400 GraphQL pts/hr at 50 sessions, ~28 core/hr
+# at 5), rounded up; plus one cold start (R Guard 1 200s, ceil(N/25) batches, a detectPR
+# and a review pass per session) for every fresh orchestrator start in the scenario.
+_GRAPHQL_PER_SESSION_HOUR = 40.0
+_CORE_PER_SESSION_HOUR = 20.0
+_COLD_STARTS = {"S1": 2, "S2": 1, "S3": 1, "S4": 1, "S5": 2, "S6": 1}
+# S4's comment burst and S6's dashboard readers, per session over the run
+_EXTRA_PER_SESSION = {"S4": (2, 2), "S6": (12, 0)}
+
+
+def estimate_cost(cell: Cell) -> dict[str, int]:
+    """A conservative upper estimate of what one run of ``cell`` spends, per resource."""
+    n, repos = cell.scale, cell.repo_count
+    hours = cell.runtime_s / 3600.0
+    colds = _COLD_STARTS[cell.scenario]
+    extra_gql, extra_core = _EXTRA_PER_SESSION.get(cell.scenario, (0, 0))
+    graphql = hours * _GRAPHQL_PER_SESSION_HOUR * n + colds * (math.ceil(n / 25) * 20 + n)
+    core = hours * _CORE_PER_SESSION_HOUR * n + colds * (repos + 2 * n)
+    return {
+        "graphql": math.ceil(graphql + extra_gql * n),
+        "core": math.ceil(core + extra_core * n),
+    }
+
+
+def _fresh(bucket: BucketLike, now: float) -> bool:
+    return bucket.used == 0 or bucket.reset <= now
+
+
+def decide(
+    buckets: Mapping[str, BucketLike],
+    now: float,
+    run_s: float,
+    estimate: Mapping[str, int],
+    *,
+    margin_s: float = MARGIN_S,
+    window_s: float = WINDOW_S,
+) -> Decision:
+    """Go, Wait(until) or Refuse for a run of ``run_s`` seconds starting ``now``.
+
+    Only the resources named in ``estimate`` are checked; a missing bucket is ignored
+    (an emulator or GHES may not report it).
+    """
+    longest = window_s - 2 * margin_s
+    if run_s > longest:
+        return Refuse(
+            f"the cell runs {format_duration(run_s)} but a reset window leaves at most"
+            f" {format_duration(longest)} with {format_duration(margin_s)} spare on either side;"
+            " shorten the cell's duration"
+        )
+    until = now
+    reasons: list[str] = []
+    for name in sorted(estimate):
+        b = buckets.get(name)
+        if b is None or _fresh(b, now):
+            continue
+        start = b.reset - window_s
+        if now < start + margin_s:
+            until = max(until, start + margin_s)
+            reasons.append(
+                f"{name} window began at {iso_s(start)};"
+                f" waiting {format_duration(margin_s)} past it"
+            )
+        elif now + run_s > b.reset - margin_s:
+            until = max(until, b.reset + margin_s)
+            reasons.append(
+                f"{name} resets at {iso_s(b.reset)}; a {format_duration(run_s)} run would end"
+                f" within {format_duration(margin_s)} of it"
+            )
+    for name in sorted(estimate):
+        b = buckets.get(name)
+        if b is None:
+            continue
+        need = estimate[name]
+        refills = _fresh(b, until) or until >= b.reset
+        budget = b.limit if refills else b.remaining
+        if need > b.limit:
+            return Refuse(
+                f"{name}: the cell needs about {need:,}, more than a whole window ({b.limit:,});"
+                " run a smaller scale or a shorter duration"
+            )
+        if need > budget:
+            return Refuse(
+                f"{name}: {b.remaining:,} of {b.limit:,} remaining, the cell needs about {need:,};"
+                f" the bucket resets at {iso_s(b.reset)}, run again then with --resume"
+            )
+    if until > now:
+        return Wait(until, "; ".join(reasons))
+    return Go(f"fits in the current windows with {format_duration(margin_s)} to spare")

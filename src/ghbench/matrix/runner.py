@@ -1,0 +1,283 @@
+"""Running matrix cells: the ``CellBackend`` protocol, the simulated backend, the loop.
+
+For each cell, in order: rate-limit hygiene (real-time backends only: wait until the
+run fits inside one reset window, or refuse), the backend's run (fresh trace, config,
+``/rate_limit`` bracket, scenario triggers, durations), then summarize and analyze of
+its trace, a run record written once, and ``baseline.md`` rewritten. A cell that
+fails is recorded as failed with the reason and the next cell runs. Ctrl-C stops the
+loop; ``--resume`` continues with the cells this invocation has not finished.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import msgspec
+
+from ghbench.artifacts.io import replace_atomic, unique_path, write_new
+from ghbench.clock import Clock
+from ghbench.errors import GhbenchError
+from ghbench.matrix.cells import Cell, cell_from_id
+from ghbench.matrix.hygiene import BucketLike, Go, Refuse, Wait, decide, estimate_cost
+from ghbench.matrix.record import RunRecord, RunStatus, load_runs, save_run
+from ghbench.matrix.state import MatrixPlan
+from ghbench.timefmt import format_duration, iso_s
+
+__all__ = [
+    "CellArtifacts",
+    "CellBackend",
+    "MatrixOutcome",
+    "SimulatedBackend",
+    "cell_seed",
+    "run_matrix",
+    "write_outputs",
+]
+
+Log = Callable[[str], None]
+MAX_WAITS = 4  # hygiene re-checks before a cell is refused
+
+
+@dataclass(frozen=True)
+class CellArtifacts:
+    """What a backend produced for one cell."""
+
+    trace_path: Path
+    scorecard_path: Path | None
+    scorecard_artifact: Mapping[str, Any]  # the spec's scorecard JSON object
+    repos: tuple[str, ...]
+    seed: int | None = None
+    notes: tuple[str, ...] = ()
+
+
+class CellBackend(Protocol):
+    """Runs one cell and returns its artifacts; raises GhbenchError when the cell fails."""
+
+    name: str  # simulated | emulator | github
+    driver: str  # workload | ao
+
+    def rate_limit(self) -> Mapping[str, BucketLike] | None:
+        """The buckets now, or None when the backend runs in virtual time (no hygiene)."""
+        ...
+
+    def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts: ...
+
+
+def cell_seed(seed: int, cell: Cell) -> int:
+    """A per-cell seed: stable across runs, different between cells."""
+    return zlib.crc32(f"{seed}:{cell.id}".encode()) & 0x7FFFFFFF
+
+
+@dataclass
+class SimulatedBackend:
+    """The workload model on the in-process emulator, in virtual time (``simulate``)."""
+
+    seed: int = 0
+    session_ids: bool = False
+    profile: str = "head"
+    name: str = "simulated"
+    driver: str = "workload"
+
+    def rate_limit(self) -> Mapping[str, BucketLike] | None:
+        return None
+
+    def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
+        from ghbench.workload.scenarios import CellSpec, repos_for
+        from ghbench.workload.simulate import simulate_cell
+
+        spec = CellSpec(
+            scenario=cell.scenario,
+            topology=cell.topology,
+            sessions=cell.scale,
+            warmup_s=cell.info.warmup_s,
+            duration_s=cell.info.duration_s,
+            profile=self.profile,
+            session_ids=self.session_ids,
+        )
+        seed = cell_seed(self.seed, cell)
+        result = simulate_cell(spec, seed=seed, out_dir=cell_dir)
+        artifact = msgspec.json.decode(Path(result.scorecard_artifact_path).read_bytes())
+        return CellArtifacts(
+            trace_path=Path(result.trace_path),
+            scorecard_path=Path(result.scorecard_artifact_path),
+            scorecard_artifact=artifact,
+            repos=tuple(repos_for(cell.topology, cell.scale)),
+            seed=seed,
+        )
+
+
+@dataclass
+class MatrixOutcome:
+    ran: list[RunRecord] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # done before (--resume)
+
+    @property
+    def failed(self) -> list[RunRecord]:
+        return [r for r in self.ran if r.status != "ok"]
+
+
+def _rel(path: Path | None, root: Path) -> str | None:
+    if path is None:
+        return None
+    try:
+        return str(Path(path).resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _hygiene(cell: Cell, backend: CellBackend, clock: Clock, log: Log) -> str | None:
+    """None when the cell may start now; otherwise why it was refused."""
+    estimate = estimate_cost(cell)
+    for _ in range(MAX_WAITS + 1):
+        buckets = backend.rate_limit()
+        if buckets is None:
+            return None
+        decision = decide(buckets, clock.now(), cell.runtime_s, estimate)
+        if isinstance(decision, Go):
+            return None
+        if isinstance(decision, Refuse):
+            return f"refused by rate-limit hygiene: {decision.reason}"
+        assert isinstance(decision, Wait)
+        wait = decision.until - clock.now()
+        until = iso_s(decision.until)
+        log(f"{cell.id}: waiting {format_duration(wait)} until {until}: {decision.reason}")
+        clock.sleep(wait)
+    return f"refused by rate-limit hygiene: still no fitting window after {MAX_WAITS} waits"
+
+
+def _analyse(arts: CellArtifacts, cell_dir: Path) -> dict[str, Any]:
+    from ghbench.analysis.analyze import analyze
+    from ghbench.analysis.load import load_trace
+    from ghbench.analysis.summarize import summarize
+    from ghbench.analysis.text import analysis_lines, summary_lines
+
+    frame = load_trace(arts.trace_path)
+    summary, analysis = summarize(frame), analyze(frame)
+    s_text = "\n".join(summary_lines(summary)) + "\n"
+    a_text = "\n".join(analysis_lines(analysis)) + "\n"
+    for name, data in (
+        ("summary.txt", s_text.encode()),
+        ("analysis.txt", a_text.encode()),
+        ("summary.json", msgspec.json.encode(summary.to_json())),
+        ("analysis.json", msgspec.json.encode(analysis.to_json())),
+    ):
+        write_new(cell_dir / name, data)
+    return {
+        "summary_text": s_text,
+        "analysis_text": a_text,
+        "rows": analysis.rows,
+        "attributed_rows": analysis.attributed_rows,
+    }
+
+
+def _run_one(  # noqa: PLR0917 - private, called once
+    cell: Cell,
+    backend: CellBackend,
+    matrix_dir: Path,
+    plan: MatrixPlan,
+    clock: Clock,
+    operator: str,
+    log: Log,
+) -> RunRecord:
+    started = clock.now()
+    base: dict[str, Any] = {
+        "cell": cell.id,
+        "backend": backend.name,
+        "driver": backend.driver,
+        "operator": operator,
+        "matrix_run": plan.matrix_run,
+        "sessions": cell.scale,
+        "warmup_s": cell.info.warmup_s,
+        "duration_s": cell.info.duration_s,
+    }
+
+    def failed(status: RunStatus, reason: str) -> RunRecord:
+        now = iso_s(clock.now())
+        return RunRecord(
+            status=status, reason=reason, started_at=iso_s(started), ended_at=now, **base
+        )
+
+    refusal = _hygiene(cell, backend, clock, log)
+    if refusal is not None:
+        return failed("refused", refusal)
+    cell_dir = unique_path(matrix_dir / "artifacts", f"{cell.id}-{plan.matrix_run}", "")
+    cell_dir.mkdir(parents=True)
+    try:
+        arts = backend.run_cell(cell, cell_dir)
+        extra = _analyse(arts, cell_dir)
+    except GhbenchError as exc:
+        return failed("failed", str(exc))
+    except Exception as exc:  # a bug in one cell must not lose the rest of the matrix
+        return failed("failed", f"internal error {type(exc).__name__}: {exc}")
+    art = arts.scorecard_artifact
+    window = art.get("window") or {}
+    start_iso = window.get("start") or iso_s(started)
+    end_iso = window.get("end") or iso_s(clock.now())
+    return RunRecord(
+        status="ok",
+        started_at=start_iso,
+        ended_at=end_iso,
+        repos=list(arts.repos),
+        seed=arts.seed,
+        trace=_rel(arts.trace_path, matrix_dir),
+        scorecard_path=_rel(arts.scorecard_path, matrix_dir),
+        rate_limit_snapshots=art.get("rateLimitSnapshots"),
+        scorecard=art.get("scorecard"),
+        notes=list(arts.notes),
+        **base,
+        **extra,
+    )
+
+
+def write_outputs(matrix_dir: Path, planned: Sequence[Cell], *, chart: bool) -> None:
+    """Re-render ``baseline.md`` and ``baseline.json`` (and ``scaling.png`` when asked)."""
+    from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
+    from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
+
+    runs = load_runs(matrix_dir)
+    if chart:
+        replace_atomic(matrix_dir / CHART_NAME, scaling_chart_png(latest_ok(runs)))
+    has_chart = (matrix_dir / CHART_NAME).exists()
+    md = render_baseline(runs, planned, chart=CHART_NAME if has_chart else None)
+    replace_atomic(matrix_dir / "baseline.md", md.encode())
+    index = msgspec.json.format(msgspec.json.encode(baseline_json(runs, planned)), indent=2)
+    replace_atomic(matrix_dir / "baseline.json", index + b"\n")
+
+
+def done_cells(matrix_dir: Path, matrix_run: str) -> set[str]:
+    """Cells this invocation already ran successfully."""
+    return {
+        r.cell for r in load_runs(matrix_dir) if r.matrix_run == matrix_run and r.status == "ok"
+    }
+
+
+def run_matrix(
+    plan: MatrixPlan,
+    backend: CellBackend,
+    matrix_dir: Path,
+    *,
+    clock: Clock,
+    operator: str,
+    log: Log,
+) -> MatrixOutcome:
+    """Run the plan's cells not yet done, rewriting ``baseline.md`` after every cell."""
+    matrix_dir = Path(matrix_dir)
+    cells = [c for c in (cell_from_id(i) for i in plan.cells) if c is not None]
+    done = done_cells(matrix_dir, plan.matrix_run)
+    outcome = MatrixOutcome()
+    for n, cell in enumerate(cells, start=1):
+        if cell.id in done:
+            outcome.skipped.append(cell.id)
+            continue
+        log(f"[{n}/{len(cells)}] {cell.id}: {cell.title}")
+        record = _run_one(cell, backend, matrix_dir, plan, clock, operator, log)
+        saved, _ = save_run(matrix_dir, record)
+        outcome.ran.append(saved)
+        if saved.status != "ok":
+            log(f"{cell.id}: {saved.status}: {saved.reason}")
+        write_outputs(matrix_dir, cells, chart=False)
+    write_outputs(matrix_dir, cells, chart=True)
+    return outcome

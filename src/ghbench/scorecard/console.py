@@ -1,0 +1,243 @@
+"""The console scorecard: the spec's framed block, its warnings, then ghbench's insights.
+
+``render_console`` is pure: it returns the text and never looks at the terminal. The
+caller decides ``color`` (ANSI only on a TTY, never with ``NO_COLOR``; see
+``use_color``). Layout follows the spec's "Console Output" example character for
+character: a 59-column ``═`` frame, labels and values ending at column 32, 20-cell
+bars against a fixed 5,000 budget, thousands separators.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping
+from pathlib import Path
+
+from ghbench.artifacts.models import (
+    Attribution,
+    Consumption,
+    RowBreakdown,
+    ScorecardArtifact,
+    SecondaryPeak,
+)
+from ghbench.timefmt import iso_s, parse_iso
+
+__all__ = ["bar_color", "render_console", "use_color"]
+
+WIDTH = 59
+FRAME = "═" * WIDTH
+RULE = "─" * WIDTH
+BUDGET = 5_000
+BAR_CELLS = 20
+VALUE_END = 30  # label + right-aligned value fill columns 3..32
+NA_TEXT = "n/a"
+TOP_ROWS = 10
+KEY_WIDTH = 30
+
+RESET = "\x1b[0m"
+GREEN, YELLOW, RED = "\x1b[32m", "\x1b[33m", "\x1b[31m"
+WARN = YELLOW
+
+
+def use_color(is_tty: bool, environ: Mapping[str, str]) -> bool:
+    """ANSI colour only on a terminal, and never when ``NO_COLOR`` is set non-empty."""
+    return is_tty and not environ.get("NO_COLOR")
+
+
+def bar_color(percent: float) -> str:
+    """The spec's bands: green below 50%, yellow from 50% to 80%, red above 80%."""
+    if percent > 80.0:
+        return RED
+    return YELLOW if percent >= 50.0 else GREEN
+
+
+def _int(value: float | None) -> str:
+    return NA_TEXT if value is None else f"{round(value):,}"
+
+
+def _pct(ratio: float | None) -> str:
+    return "" if ratio is None else f"  ({ratio * 100:.1f}%)"
+
+
+def _line(label: str, value: str, suffix: str = "") -> str:
+    return f"  {label}{value:>{max(1, VALUE_END - len(label))}}{suffix}"
+
+
+def _bar(value: float | None, estimated: bool, color: bool) -> str:
+    budget = f"  / {BUDGET:,}"
+    if value is None:
+        return budget
+    percent = value / BUDGET * 100
+    filled = min(BAR_CELLS, round(percent / 100 * BAR_CELLS))
+    if value > 0:
+        filled = max(1, filled)  # any spend shows
+    cells = "█" * filled + "░" * (BAR_CELLS - filled)
+    text = f"{cells}{percent:>4.0f}%"
+    if color:
+        text = f"{bar_color(percent)}{text}{RESET}"
+    return f"{budget}  {text}" + ("  (estimated)" if estimated else "")
+
+
+def _header(a: ScorecardArtifact) -> list[str]:
+    end = iso_s(parse_iso(a.window.end)) if a.window.end else NA_TEXT
+    measured = a.window.duration_requested or a.window.duration_actual or NA_TEXT
+    warmup = a.warmup.requested or "none"
+    if a.warmup.requested is None and a.warmup.actual_end:
+        warmup = f"until {iso_s(parse_iso(a.warmup.actual_end))}"
+    facts = [end, f"warmup {warmup}", f"measured {measured}"]
+    if a.session_count is not None:
+        facts.append(f"{a.session_count} sessions")
+    ident = [a.scenario_id, (a.git_sha or "-")[:8], a.branch or "-"]
+    return [
+        FRAME,
+        "  GH Rate-Limit Benchmark",
+        "  " + " | ".join(ident),
+        "  " + " | ".join(facts),
+        FRAME,
+    ]
+
+
+def _spec_block(a: ScorecardArtifact, color: bool, paths: Mapping[str, str | Path]) -> list[str]:
+    s = a.scorecard
+    calls_per_min = NA_TEXT if s.calls_per_min is None else f"{s.calls_per_min:,.1f}"
+    p = [_int(v) for v in (s.p50_duration_ms, s.p95_duration_ms, s.p99_duration_ms)]
+    lines = [
+        "",
+        _line("Total GH calls:", f"{s.total_calls:,}"),
+        _line("Calls/min:", calls_per_min),
+        "",
+        _line(
+            "GraphQL points/hr:",
+            _int(s.graphql_points_per_hr),
+            _bar(s.graphql_points_per_hr, s.graphql_points_per_hr_estimated, color),
+        ),
+        _line(
+            "REST core requests/hr:",
+            _int(s.rest_core_requests_per_hr),
+            _bar(s.rest_core_requests_per_hr, s.rest_core_requests_per_hr_estimated, color),
+        ),
+        "",
+        _line("graphql-batch count:", f"{s.graphql_batch_count:,}"),
+        _line(
+            "guard-pr-list 304s:", f"{s.guard_pr_list_304_count:,}", _pct(s.guard_pr_list_304_rate)
+        ),
+        _line("guard-pr-list errors:", f"{s.guard_pr_list_error_count:,}"),
+        "",
+        _line("Opaque calls:", f"{s.opaque_call_count:,}", _pct(s.opaque_call_pct)),
+        _line("Bracket delta (core):", _int(s.bracket_delta.core)),
+        _line("Bracket delta (graphql):", _int(s.bracket_delta.graphql)),
+        "",
+        f"  {'p50 / p95 / p99:':<21}{p[0]} / {p[1]} / {p[2]} ms",
+    ]
+    if paths:
+        width = max(len(k) for k in paths) + 2
+        lines.append("")
+        lines.extend(f"  {f'{k}:':<{width}}{v}" for k, v in paths.items())
+    lines.append(FRAME)
+    return lines
+
+
+def _warnings(a: ScorecardArtifact) -> list[str]:
+    s = a.scorecard
+    out: list[str] = []
+    if a.incomplete:
+        out.append(f"incomplete run: {a.incomplete_reason or 'stopped early'}")
+    if a.window.duration_actual == "0s" and s.calls_per_min is None:
+        out.append("the window is zero-length, so every rate is n/a")
+    if s.total_calls == 0:
+        out.append("no rows fall inside the window")
+    for name, rw in (("graphql", a.resource_windows.graphql), ("core", a.resource_windows.core)):
+        if rw is not None and rw.straddled:
+            out.append(
+                f"{name}: the window straddled a rate-limit reset (latest reset {rw.reset_at});"
+                " per-row burn is authoritative, the bracket delta under-reports"
+            )
+    for label, estimated in (
+        ("GraphQL points/hr", s.graphql_points_per_hr_estimated),
+        ("REST core requests/hr", s.rest_core_requests_per_hr_estimated),
+    ):
+        if estimated:
+            out.append(
+                f"{label} (estimated): no row carried that resource's rate-limit headers,"
+                " so it comes from the /rate_limit bracket delta"
+            )
+    if a.skipped_lines:
+        out.append(f"the trace reader skipped {a.skipped_lines:,} unreadable line(s)")
+    return out
+
+
+def _budget_row(name: str, c: Consumption, at: Attribution) -> str:
+    source = c.source or "no data"
+    if c.source == "rows":
+        source = f"rows, {c.reset_windows} reset window(s)"
+    cells = (_int(c.per_hr), _int(at.attributed_per_hr), _int(at.unattributed_per_hr))
+    return f"  {name:<9}{cells[0]:>12}{cells[1]:>15}{cells[2]:>17}  ({source})"
+
+
+def _peak_row(label: str, peak: SecondaryPeak) -> str:
+    when = f"  at {peak.at}" if peak.at else ""
+    return _line(label, f"{peak.peak:,}", f"  / {peak.limit:,}{when}")
+
+
+def _table(title: str, rows: list[RowBreakdown]) -> list[str]:
+    def key(b: RowBreakdown) -> str:
+        k = "(none)" if b.key is None else b.key
+        return k if len(k) <= KEY_WIDTH else k[: KEY_WIDTH - 1] + "…"
+
+    out = [f"  {title:<{KEY_WIDTH}}{'calls':>8}{'opaque':>8}{'graphql':>9}{'core':>7}"]
+    out.extend(
+        f"  {key(b):<{KEY_WIDTH}}{b.calls:>8,}{b.opaque_calls:>8,}{b.graphql_points:>9,}"
+        f"{b.core_points:>7,}"
+        for b in rows[:TOP_ROWS]
+    )
+    if len(rows) > TOP_ROWS:
+        out.append(f"  … and {len(rows) - TOP_ROWS} more")
+    return out
+
+
+def _insights(a: ScorecardArtifact) -> list[str]:
+    i = a.insights
+    limits = i.secondary_limits
+    lines = [
+        RULE,
+        "  Insights (ghbench; beside the spec's scorecard)",
+        "",
+        f"  {'budget':<9}{'consumed/hr':>12}{'attributed/hr':>15}{'unattributed/hr':>17}",
+        _budget_row("graphql", i.consumption.graphql, i.attributed_spend.graphql),
+        _budget_row("core", i.consumption.core, i.attributed_spend.core),
+        "",
+        _peak_row("Peak calls in flight:", limits.concurrency),
+        _peak_row("Peak REST points/min:", limits.rest_points_per_minute),
+        _peak_row("Peak GraphQL points/min:", limits.graphql_points_per_minute),
+        "",
+        *_table("operation", i.operations),
+    ]
+    if i.sessions:
+        lines.extend(["", *_table("session", i.sessions)])
+    lines.append(FRAME)
+    return lines
+
+
+def render_console(
+    artifact: ScorecardArtifact,
+    *,
+    color: bool,
+    paths: Mapping[str, str | Path] | None = None,
+) -> str:
+    """The console scorecard as text ending in a newline.
+
+    ``paths`` are printed in order inside the frame (the spec shows ``Trace`` and
+    ``Scorecard``); by default just the artifact's trace.
+    """
+    if paths is None:
+        paths = {"Trace": artifact.trace} if artifact.trace else {}
+    lines = _header(artifact) + _spec_block(artifact, color, paths)
+    warnings = _warnings(artifact)
+    if warnings:
+        lines.append("")
+        for text in warnings:
+            wrapped = textwrap.wrap(text, WIDTH, initial_indent="  ! ", subsequent_indent="    ")
+            lines.extend(f"{WARN}{w}{RESET}" if color else w for w in wrapped)
+    lines.append("")
+    lines.extend(_insights(artifact))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,154 @@
+"""What each traced call costs: which budget it draws on, its known primary cost, and its
+secondary-limit points. Tables, not if-chains; see docs/scorecard.md for the sources.
+
+Primary (hourly) cost, counted only when the row proves it:
+- a row with ``graphqlCost`` costs that many ``graphql`` points;
+- a REST row on the ``core`` budget with an HTTP status costs 1, or 0 for a 304
+  (conditional requests that hit are free);
+- anything else (opaque rows, REST rows on other budgets) has no known cost.
+
+Secondary points (GitHub's per-minute limits): GraphQL query 1, mutation 5; REST
+GET/HEAD/OPTIONS 1, POST/PATCH/PUT/DELETE 5. A 304 still counts here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from ghbench.trace.frame import NA, Categorical, TraceFrame
+
+__all__ = [
+    "GRAPHQL_MUTATION_OPERATIONS",
+    "OPERATION_BUDGET",
+    "WRITE_METHODS",
+    "Budget",
+    "RowCosts",
+    "budget_of_rows",
+    "row_costs",
+]
+
+
+class Budget(IntEnum):
+    """The rate-limit bucket a call draws on."""
+
+    UNKNOWN = 0
+    CORE = 1
+    GRAPHQL = 2
+    OTHER_REST = 3  # search, code_search, …: REST, but not the core bucket
+
+
+# x-ratelimit-resource header value -> budget; any other value is another REST bucket
+HEADER_BUDGET: dict[str, Budget] = {"core": Budget.CORE, "graphql": Budget.GRAPHQL}
+
+# For rows without the header: first matching operation-name prefix wins.
+# gh's pr/issue subcommands talk GraphQL (gh 2.23 builds their queries in api/queries_*.go).
+OPERATION_BUDGET: tuple[tuple[str, Budget], ...] = (
+    ("gh.api.graphql", Budget.GRAPHQL),
+    ("gh.api.", Budget.CORE),
+    ("gh.pr.", Budget.GRAPHQL),
+    ("gh.issue.", Budget.GRAPHQL),
+    ("gh.repo.", Budget.GRAPHQL),
+)
+
+# gh subcommands that send a GraphQL mutation (5 secondary points instead of 1)
+GRAPHQL_MUTATION_OPERATIONS: frozenset[str] = frozenset(
+    {
+        "gh.pr.close",
+        "gh.pr.comment",
+        "gh.pr.create",
+        "gh.pr.edit",
+        "gh.pr.merge",
+        "gh.pr.ready",
+        "gh.pr.reopen",
+        "gh.pr.review",
+        "gh.issue.close",
+        "gh.issue.comment",
+        "gh.issue.create",
+        "gh.issue.edit",
+        "gh.issue.reopen",
+    }
+)
+WRITE_METHODS: frozenset[str] = frozenset({"POST", "PATCH", "PUT", "DELETE"})
+WRITE_POINTS = 5
+READ_POINTS = 1
+NOT_MODIFIED = 304
+
+
+@dataclass(frozen=True)
+class RowCosts:
+    """Per-row cost columns, aligned with the frame they were computed from."""
+
+    budget: npt.NDArray[np.int8]
+    graphql_points: npt.NDArray[np.int64]  # 0 where unknown
+    graphql_priced: npt.NDArray[np.bool_]
+    core_points: npt.NDArray[np.int8]  # 0 where unknown
+    core_priced: npt.NDArray[np.bool_]
+    rest_secondary: npt.NDArray[np.int8]  # secondary points of REST rows, else 0
+    graphql_secondary: npt.NDArray[np.int8]  # secondary points of GraphQL rows, else 0
+
+
+def _per_label(cat: Categorical, values: list[int], missing: int) -> npt.NDArray[np.int8]:
+    """Map each row through a per-label table; code -1 (missing) picks ``missing``."""
+    table = np.asarray([*values, missing], dtype=np.int8)
+    return table[cat.codes]
+
+
+def _operation_budget(label: str) -> Budget:
+    for prefix, budget in OPERATION_BUDGET:
+        if label.startswith(prefix):
+            return budget
+    return Budget.UNKNOWN
+
+
+def budget_of_rows(frame: TraceFrame) -> npt.NDArray[np.int8]:
+    """Each row's ``Budget``: the rate-limit header when present, else ``graphqlCost``
+    (GraphQL), else the operation-name table."""
+    header = _per_label(
+        frame.resource,
+        [int(HEADER_BUDGET.get(label, Budget.OTHER_REST)) for label in frame.resource.labels],
+        int(Budget.UNKNOWN),
+    )
+    by_operation = _per_label(
+        frame.operation,
+        [int(_operation_budget(label)) for label in frame.operation.labels],
+        int(Budget.UNKNOWN),
+    )
+    by_operation[frame.graphql_cost != NA] = Budget.GRAPHQL
+    return np.where(header != Budget.UNKNOWN, header, by_operation)
+
+
+def row_costs(frame: TraceFrame) -> RowCosts:
+    """Every row's budget, known primary cost and secondary points."""
+    budget = budget_of_rows(frame)
+    gql_priced = frame.graphql_cost != NA
+    core_priced = (budget == Budget.CORE) & (frame.http_status != NA) & ~gql_priced
+    core_points = (core_priced & (frame.http_status != NOT_MODIFIED)).view(np.int8)
+    write_method = _per_label(
+        frame.method,
+        [WRITE_POINTS if m.upper() in WRITE_METHODS else READ_POINTS for m in frame.method.labels],
+        READ_POINTS,
+    )
+    mutation = _per_label(
+        frame.operation,
+        [
+            WRITE_POINTS if op in GRAPHQL_MUTATION_OPERATIONS else READ_POINTS
+            for op in frame.operation.labels
+        ],
+        READ_POINTS,
+    )
+    rest = (budget == Budget.CORE) | (budget == Budget.OTHER_REST)
+    write_method[~rest] = 0
+    mutation[budget != Budget.GRAPHQL] = 0
+    return RowCosts(
+        budget=budget,
+        graphql_points=np.where(gql_priced, frame.graphql_cost, 0),
+        graphql_priced=gql_priced,
+        core_points=core_points,
+        core_priced=core_priced,
+        rest_secondary=write_method,
+        graphql_secondary=mutation,
+    )

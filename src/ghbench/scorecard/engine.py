@@ -1,0 +1,116 @@
+"""Rows, a window and snapshots in; a ``ScorecardArtifact`` out. Pure: no files, no clock.
+
+``build_scorecard_artifact`` is what ``report``, ``measure`` and ``simulate`` call. It
+filters the frame to the window once, computes the per-row costs and burns once, and
+hands them to ``metrics`` (the spec's fields) and ``insights`` (ghbench's additions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ghbench.artifacts.models import (
+    ReadWarningRecord,
+    ResourceWindows,
+    ScorecardArtifact,
+    Supplemental,
+    Warmup,
+    Window,
+)
+from ghbench.scorecard.burn import CostColumns, resource_burn
+from ghbench.scorecard.costs import row_costs
+from ghbench.scorecard.inputs import SnapshotsInput, coerce_snapshots, epoch_seconds
+from ghbench.scorecard.insights import compute_insights
+from ghbench.scorecard.metrics import bracket_delta, compute_scorecard, resource_window
+from ghbench.scorecard.window import MeasureWindow, window_rows
+from ghbench.timefmt import format_duration, iso_ms, iso_s
+from ghbench.trace.frame import TraceFrame
+
+__all__ = ["MAX_READ_WARNINGS", "build_scorecard_artifact"]
+
+MAX_READ_WARNINGS = 50  # the artifact keeps the first ones; skippedLines has the count
+RESOURCES = ("graphql", "core")
+
+
+def build_scorecard_artifact(
+    frame: TraceFrame,
+    *,
+    window_start_ms: int,
+    window_end_ms: int,
+    scenario_id: str,
+    measured_at: float | str,
+    warmup_requested: str | None = None,
+    duration_requested: str | None = None,
+    warmup_end_ms: int | None = None,
+    snapshots: SnapshotsInput = None,
+    control_calls: int | None = None,
+    session_count: int | None = None,
+    git_sha: str | None = None,
+    branch: str | None = None,
+    trace_path: str | None = None,
+    supplemental: Supplemental | Mapping[str, str | None] | None = None,
+    incomplete_reason: str | None = None,
+) -> ScorecardArtifact:
+    """The scorecard artifact for ``frame`` over ``[window_start_ms, window_end_ms]``.
+
+    ``measured_at`` is epoch seconds or ISO text. ``snapshots`` is ``Snapshots(before,
+    after)`` of ``RateLimitSnapshot`` (or the control client's snapshots), the artifact
+    model, or its JSON shape as a dict. ``warmup_end_ms`` defaults to the window start when
+    a warmup was requested (measure mode); ``report`` passes ``--warmup-end``. Missing
+    inputs (snapshots, control-call count, git) become nulls, as the spec's report mode
+    requires. ``incomplete_reason`` marks a run that was cut short.
+    """
+    window = MeasureWindow(window_start_ms, window_end_ms)
+    snaps = coerce_snapshots(snapshots)
+    rows, selection = window_rows(frame, window)
+
+    costs = row_costs(rows)
+    burn_costs: dict[str, CostColumns] = {
+        "graphql": (costs.graphql_points, costs.graphql_priced),
+        "core": (costs.core_points, costs.core_priced),
+    }
+    burns = {r: resource_burn(rows, r, burn_costs[r]) for r in RESOURCES}
+    brackets = {r: bracket_delta(snaps, r) for r in RESOURCES}
+
+    if warmup_end_ms is None and warmup_requested is not None:
+        warmup_end_ms = window_start_ms
+    if isinstance(supplemental, Mapping):
+        supplemental = Supplemental(
+            summarizer_output=supplemental.get("summarizerOutput"),
+            analyzer_output=supplemental.get("analyzerOutput"),
+        )
+    return ScorecardArtifact(
+        scenario_id=scenario_id,
+        git_sha=git_sha,
+        branch=branch,
+        measured_at=iso_s(epoch_seconds(measured_at)),
+        session_count=session_count,
+        warmup=Warmup(
+            requested=warmup_requested,
+            actual_end=None if warmup_end_ms is None else iso_ms(warmup_end_ms / 1000),
+        ),
+        window=Window(
+            start=iso_ms(window_start_ms / 1000),
+            end=iso_ms(window_end_ms / 1000),
+            duration_requested=duration_requested,
+            duration_actual=format_duration(window.duration_ms / 1000),
+        ),
+        resource_windows=ResourceWindows(
+            graphql=resource_window(burns["graphql"], snaps, "graphql"),
+            core=resource_window(burns["core"], snaps, "core"),
+        ),
+        rate_limit_snapshots=snaps,
+        scorecard=compute_scorecard(rows, window, burns, snaps, control_calls),
+        insights=compute_insights(
+            rows, window=window, burns=burns, brackets=brackets, costs=costs, selection=selection
+        ),
+        trace=trace_path,
+        supplemental=supplemental,
+        incomplete=incomplete_reason is not None,
+        incomplete_reason=incomplete_reason,
+        skipped_lines=frame.skipped_lines,
+        read_warnings=[
+            ReadWarningRecord(line=w.line, message=w.message)
+            for w in frame.warnings[:MAX_READ_WARNINGS]
+        ],
+    )

@@ -1,0 +1,202 @@
+"""The exact, line-by-line trace reader: the definition of which lines are accepted.
+
+A non-blank line is accepted when it decodes as a ``TraceRow`` (msgspec, strict types),
+its ``timestamp`` parses as ISO-8601 and its integers fit the frame's int64 columns.
+Everything else is skipped with a ``ReadWarning``. The fast DuckDB reader must agree
+with this module on every file; tests hold it to that.
+"""
+
+from __future__ import annotations
+
+import array
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import msgspec.inspect
+import numpy as np
+
+from ghbench.timefmt import parse_iso
+from ghbench.trace.frame import NA, Categorical, ReadWarning, TraceFrame, repo_of
+from ghbench.trace.schema import TraceRow
+
+__all__ = ["MAX_WARNINGS", "FrameBuilder", "RowCheck", "iter_checked", "read_exact"]
+
+MAX_WARNINGS = 100
+_ROW_INFO: Any = msgspec.inspect.type_info(TraceRow)
+INT_FIELDS: tuple[str, ...] = tuple(
+    f.name
+    for f in _ROW_INFO.fields
+    if any(isinstance(t, msgspec.inspect.IntType) for t in getattr(f.type, "types", (f.type,)))
+)
+_INT64_MAX = 2**63 - 1
+_READ_BLOCK = 1 << 20
+
+
+def blank(line: bytes) -> bool:
+    """A line of nothing but whitespace (what JSON readers skip)."""
+    return not line.strip()
+
+
+class RowCheck:
+    """Decodes and validates one line; returns the row or the reason it is skipped."""
+
+    def __init__(self) -> None:
+        self._decoder = msgspec.json.Decoder(TraceRow)
+
+    def __call__(self, line: bytes) -> TraceRow | str:
+        try:
+            row = self._decoder.decode(line)
+        except msgspec.ValidationError as exc:
+            return f"wrong type: {exc}"
+        except msgspec.DecodeError as exc:
+            return f"not a JSON object line ({exc}); truncated or corrupt"
+        try:
+            parse_iso(row.timestamp)
+        except ValueError:
+            return f"timestamp {row.timestamp[:40]!r} is not an ISO-8601 time"
+        for name in INT_FIELDS:
+            v = getattr(row, name)
+            if v is not None and not (-_INT64_MAX <= v <= _INT64_MAX):
+                return f"wrong type: {name} {v} is out of the 64-bit integer range"
+        return row
+
+
+def iter_lines(path: Path, start_line: int = 1, offset: int = 0) -> Iterator[tuple[int, bytes]]:
+    """(1-based line number, bytes) of every line, read in blocks from ``offset``."""
+    number = start_line
+    tail = b""
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        while block := fh.read(_READ_BLOCK):
+            parts = (tail + block).split(b"\n")
+            tail = parts.pop()
+            for part in parts:
+                yield number, part
+                number += 1
+    if tail:
+        yield number, tail
+
+
+def iter_checked(
+    lines: Iterable[tuple[int, bytes]],
+) -> Iterator[tuple[int, TraceRow | str]]:
+    """(line number, row or skip reason) for every non-blank line."""
+    check = RowCheck()
+    for number, line in lines:
+        if not blank(line):
+            yield number, check(line)
+
+
+class _Codes:
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.codes = array.array("i")
+
+    def add(self, value: str | None) -> None:
+        if value is None:
+            self.codes.append(-1)
+        else:
+            self.codes.append(self.index.setdefault(value, len(self.index)))
+
+    def build(self) -> Categorical:
+        return Categorical(np.frombuffer(self.codes, dtype=np.int32).copy(), tuple(self.index))
+
+
+class FrameBuilder:
+    """Accumulates accepted rows into compact columns; ``build`` gives the TraceFrame.
+
+    Equivalent to ``TraceFrame.from_rows`` on the same rows, without keeping the rows.
+    """
+
+    _INTS = (
+        ("exit_code", "exitCode"),
+        ("http_status", "httpStatus"),
+        ("rate_limit_limit", "rateLimitLimit"),
+        ("rate_limit_remaining", "rateLimitRemaining"),
+        ("rate_limit_reset", "rateLimitReset"),
+        ("graphql_cost", "graphqlCost"),
+        ("graphql_remaining", "graphqlRemaining"),
+    )
+    _CATS = (
+        ("operation", "operation"),
+        ("component", "component"),
+        ("resource", "rateLimitResource"),
+        ("session_id", "sessionId"),
+        ("method", "method"),
+        ("endpoint", "endpoint"),
+        ("origin", "origin"),
+    )
+
+    def __init__(self) -> None:
+        self.ts_ms = array.array("q")
+        self.duration_ms = array.array("d")
+        self.ok = array.array("b")
+        self.ints = {col: array.array("q") for col, _ in self._INTS}
+        self.cats = {col: _Codes() for col, _ in self._CATS}
+        self.repo = _Codes()
+        self._last_ts: tuple[str, int] = ("", 0)
+
+    def add(self, row: TraceRow) -> None:
+        if row.timestamp != self._last_ts[0]:
+            self._last_ts = (row.timestamp, round(parse_iso(row.timestamp) * 1000))
+        self.ts_ms.append(self._last_ts[1])
+        self.duration_ms.append(np.nan if row.durationMs is None else float(row.durationMs))
+        self.ok.append(-1 if row.ok is None else int(row.ok))
+        for col, name in self._INTS:
+            v = getattr(row, name)
+            self.ints[col].append(NA if v is None else v)
+        for col, name in self._CATS:
+            self.cats[col].add(getattr(row, name))
+        self.repo.add(repo_of(row.endpoint, row.args))
+
+    def __len__(self) -> int:
+        return len(self.ts_ms)
+
+    def build(
+        self, *, lines_read: int, skipped_lines: int, warnings: Iterable[ReadWarning]
+    ) -> TraceFrame:
+        def arr(a: array.array[int] | array.array[float], dtype: type) -> Any:
+            return np.frombuffer(a, dtype=dtype).copy() if len(a) else np.empty(0, dtype)
+
+        cats = {col: codes.build() for col, codes in self.cats.items()}
+        return TraceFrame(
+            ts_ms=arr(self.ts_ms, np.int64),
+            duration_ms=arr(self.duration_ms, np.float64),
+            ok=arr(self.ok, np.int8),
+            exit_code=arr(self.ints["exit_code"], np.int64),
+            http_status=arr(self.ints["http_status"], np.int64),
+            rate_limit_limit=arr(self.ints["rate_limit_limit"], np.int64),
+            rate_limit_remaining=arr(self.ints["rate_limit_remaining"], np.int64),
+            rate_limit_reset=arr(self.ints["rate_limit_reset"], np.int64),
+            graphql_cost=arr(self.ints["graphql_cost"], np.int64),
+            graphql_remaining=arr(self.ints["graphql_remaining"], np.int64),
+            operation=cats["operation"],
+            component=cats["component"],
+            resource=cats["resource"],
+            session_id=cats["session_id"],
+            method=cats["method"],
+            endpoint=cats["endpoint"],
+            repo=self.repo.build(),
+            origin=cats["origin"],
+            lines_read=lines_read,
+            skipped_lines=skipped_lines,
+            warnings=tuple(warnings),
+        )
+
+
+def read_exact(path: Path) -> TraceFrame:
+    """The whole file through the exact path (``read_trace`` validates ``path`` first)."""
+    builder = FrameBuilder()
+    warnings: list[ReadWarning] = []
+    lines_read = skipped = 0
+    for number, result in iter_checked(iter_lines(path)):
+        lines_read += 1
+        if isinstance(result, str):
+            skipped += 1
+            if len(warnings) < MAX_WARNINGS:
+                warnings.append(ReadWarning(number, result))
+        else:
+            builder.add(result)
+    return builder.build(lines_read=lines_read, skipped_lines=skipped, warnings=warnings)

@@ -1,0 +1,214 @@
+"""Writing AO-compatible trace rows: ``build_row`` fills a row from one ``gh`` invocation
+the way AO's ``execGhObserved`` does, and ``TraceWriter`` appends rows to a JSONL file.
+
+Bodies are never stored, only their sizes. Arguments are redacted as AO does, and then
+every string in the row is scrubbed of anything that still looks like a credential, so
+no token can reach a trace even through an unusual argument form.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import msgspec
+
+from ghbench.timefmt import iso_ms
+from ghbench.trace.headers import parse_gh_include_output, parse_graphql_rate
+from ghbench.trace.operation import (
+    REDACTED,
+    api_endpoint,
+    api_method,
+    extract_operation,
+    redact_args,
+)
+from ghbench.trace.schema import TraceRow
+
+__all__ = ["TraceWriter", "build_row", "scrub_row", "scrub_text"]
+
+# Token shapes GitHub issues (classic and fine-grained) and any Authorization header value.
+_TOKEN_SHAPES = re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9_]{16,}|github_pat_[A-Za-z0-9_]{20,})")
+_AUTH_VALUE = re.compile(r"(authorization\s*[:=]\s*)(?!\[REDACTED\]).+", re.IGNORECASE)
+
+
+def scrub_text(text: str, secrets: Iterable[str] = ()) -> str:
+    """Replace known secret values, token-shaped words and Authorization values."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, REDACTED)
+    text = _TOKEN_SHAPES.sub(REDACTED, text)
+    return _AUTH_VALUE.sub(lambda m: m.group(1) + REDACTED, text)
+
+
+def scrub_row(row: TraceRow, secrets: Iterable[str] = ()) -> TraceRow:
+    """A copy of ``row`` in which no string field or argument can carry a credential."""
+    keep = tuple(s for s in secrets if s)
+    changes: dict[str, Any] = {}
+    for name in row.__struct_fields__:
+        value = getattr(row, name)
+        if isinstance(value, str):
+            clean = scrub_text(value, keep)
+            if clean != value:
+                changes[name] = clean
+        elif isinstance(value, list):
+            clean_list = [scrub_text(a, keep) for a in value]
+            if clean_list != value:
+                changes[name] = clean_list
+    return msgspec.structs.replace(row, **changes) if changes else row
+
+
+def _size(data: str | bytes | None) -> int:
+    if data is None:
+        return 0
+    return len(data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
+
+
+def _int_header(headers: dict[str, str], name: str) -> int | None:
+    try:
+        return int(headers[name])
+    except (KeyError, ValueError):
+        return None
+
+
+def build_row(
+    *,
+    args: Sequence[str],
+    started_at: float,
+    finished_at: float,
+    exit_code: int | None,
+    signal: str | None,
+    stdout: str | bytes | None,
+    stderr: str | bytes | None,
+    component: str | None,
+    operation: str | None = None,
+    cwd: str | None = None,
+    project_id: str | None = None,
+    session_id: str | None = None,
+    origin: str | None = None,
+    invocation_id: str | None = None,
+    request_index: int | None = None,
+    graphql_operation: str | None = None,
+    secrets: Iterable[str] = (),
+) -> TraceRow:
+    """One AO-schema row for a finished ``gh`` invocation.
+
+    ``started_at``/``finished_at`` are epoch seconds; the row's timestamp is the
+    completion time. ``exit_code``/``signal`` are recorded only on failure, as AO does.
+    ``secrets`` (e.g. the token in use) are scrubbed from every field.
+    """
+    argv = list(args)
+    ok = exit_code == 0 and signal is None
+    parsed = parse_gh_include_output(stdout if stdout is not None else "")
+    headers = parsed.headers
+    graphql = parse_graphql_rate(parsed.body) if "graphql" in argv else None
+    row = TraceRow(
+        timestamp=iso_ms(finished_at),
+        component=component,
+        operation=operation if operation is not None else extract_operation(argv),
+        projectId=project_id,
+        sessionId=session_id,
+        cwd=cwd,
+        args=redact_args(argv),
+        endpoint=api_endpoint(argv),
+        method=api_method(argv),
+        ok=ok,
+        exitCode=None if ok else exit_code,
+        signal=None if ok else signal,
+        durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
+        stdoutBytes=_size(stdout),
+        stderrBytes=_size(stderr),
+        statusLine=parsed.status_line,
+        httpStatus=parsed.http_status,
+        etag=headers.get("etag"),
+        rateLimitLimit=_int_header(headers, "x-ratelimit-limit"),
+        rateLimitRemaining=_int_header(headers, "x-ratelimit-remaining"),
+        rateLimitReset=_int_header(headers, "x-ratelimit-reset"),
+        rateLimitResource=headers.get("x-ratelimit-resource"),
+        graphqlCost=graphql.cost if graphql else None,
+        graphqlRemaining=graphql.remaining if graphql else None,
+        graphqlResetAt=graphql.reset_at if graphql else None,
+        origin=origin,
+        invocationId=invocation_id,
+        requestIndex=request_index,
+        graphqlOperation=graphql_operation,
+    )
+    return scrub_row(row, secrets)
+
+
+class TraceWriter:
+    """Appends rows to a JSONL trace, one ``write()`` per line, never truncating.
+
+    The file is opened with ``O_APPEND``, so lines from several processes writing the
+    same trace never interleave. A failure to open or write (disk full, permissions)
+    never raises into the caller: ``failed`` is set, ``error`` keeps the first error and
+    ``on_error`` is called once, so a ``gh`` shim can warn once and carry on.
+    """
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        on_error: Callable[[OSError], None] | None = None,
+        secrets: Iterable[str] = (),
+    ) -> None:
+        self.path = Path(path)
+        self.error: OSError | None = None
+        self.rows_written = 0
+        self._on_error = on_error
+        self._secrets = tuple(s for s in secrets if s)
+        self._encoder = msgspec.json.Encoder()
+        self._fd: int | None = None
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            self._fail(exc)
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+    def _fail(self, exc: OSError) -> None:
+        first = self.error is None
+        self.error = exc
+        if first and self._on_error is not None:
+            self._on_error(exc)
+
+    def write(self, row: TraceRow) -> bool:
+        """Append ``row``; True when the whole line reached the file."""
+        if self._fd is None:
+            return False
+        line = self._encoder.encode(scrub_row(row, self._secrets)) + b"\n"
+        try:
+            written = os.write(self._fd, line)
+        except OSError as exc:
+            self._fail(exc)
+            return False
+        if written != len(line):
+            # A short write (disk full) leaves a partial line; the reader skips it.
+            self._fail(OSError(28, f"short write to {self.path}"))
+            return False
+        self.rows_written += 1
+        return True
+
+    def close(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            try:
+                os.close(fd)
+            except OSError as exc:
+                self._fail(exc)
+
+    def __enter__(self) -> TraceWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,195 @@
+"""The AO driver against a stand-in ``ao`` (tests/drivers/fake_ao/ao) in both layouts.
+
+Everything is real except AO itself: git worktrees in a real repo, a private tmux
+server (its own TMUX_TMPDIR), the real gh reaching the emulator process through
+GH_HOST and the proxies, and the stand-in's own HOME and TMPDIR.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ghbench.clock import SystemClock
+from ghbench.drivers.ao import AoCommand, AoDriver
+from ghbench.drivers.placeholders import Tmux
+from ghbench.github.backend import EmulatorBackend
+from ghbench.harness.measure import MeasureOptions, run_measure
+from ghbench.harness.progress import LineProgress
+from ghbench.harness.project import load_project
+from ghbench.harness.setup import SetupOptions, run_setup
+
+FAKE_AO = Path(__file__).parent / "fake_ao" / "ao"
+
+pytestmark = [
+    pytest.mark.gh,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not all(shutil.which(t) for t in ("gh", "tmux", "git")), reason="needs gh, tmux, git"
+    ),
+]
+
+
+def _git(path: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(path), *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def world(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+    layout = request.param
+    home, tmp = tmp_path / "home", tmp_path / "tmp"
+    for d in (home / ".config" / "gh", tmp):
+        d.mkdir(parents=True)
+    tmux_dir = Path(tempfile.mkdtemp(prefix="gbt", dir="/tmp"))  # socket paths must be short
+    repo = tmp_path / "todo-app"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _git(
+        repo,
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@e",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "init",
+    )
+    config = tmp_path / "agent-orchestrator.yaml"
+    config.write_text(
+        json.dumps(
+            {
+                "projects": {
+                    "todo-app": {"repo": "acme/todo", "path": str(repo), "defaultBranch": "main"}
+                }
+            }
+        )
+    )
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "TMPDIR": str(tmp),
+        "TMUX_TMPDIR": str(tmux_dir),
+        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
+        "FAKE_AO_LAYOUT": layout,
+        "FAKE_AO_TICK": "1",
+        "LANG": "C.UTF-8",
+    }
+    project = load_project("todo-app", env={}, cwd=tmp_path, home=home, explicit=config)
+    backend = EmulatorBackend(
+        state_dir=tmp_path / "out" / "state" / "emulator", clock=SystemClock()
+    )
+    backend.start()
+    try:
+        yield {
+            "layout": layout,
+            "env": env,
+            "project": project,
+            "backend": backend,
+            "out": tmp_path / "out",
+            "home": home,
+            "tmux": Tmux(env),
+        }
+    finally:
+        backend.stop()
+        # our private tmux server only (its own socket dir)
+        subprocess.run(["tmux", "kill-server"], env=env, capture_output=True)
+        shutil.rmtree(tmux_dir, ignore_errors=True)
+
+
+def _driver(world: dict[str, Any]) -> AoDriver:
+    return AoDriver(
+        project=world["project"],
+        command=AoCommand(str(FAKE_AO)),
+        layout=world["layout"],
+        base_env=world["env"],
+        log_dir=world["out"] / "state" / "ao",
+    )
+
+
+def _measure(world: dict[str, Any]) -> dict[str, Any]:
+    result = run_measure(
+        world["project"],
+        sessions=2,
+        driver=_driver(world),
+        backend=world["backend"],
+        clock=SystemClock(),
+        progress=LineProgress(io.StringIO()),
+        options=MeasureOptions(
+            out_dir=world["out"],
+            warmup=1.5,
+            duration=2.5,
+            warmup_text="1.5s",
+            duration_text="2.5s",
+            plot=False,
+        ),
+    )
+    card: dict[str, Any] = json.loads(result.scorecard_path.read_text())
+    card["_rows"] = [json.loads(x) for x in result.trace_path.read_text().splitlines()]
+    return card
+
+
+def _calls(home: Path) -> list[list[str]]:
+    log = home / ".agent-orchestrator" / "fake-ao-calls.log"
+    return [json.loads(x) for x in log.read_text().splitlines()]
+
+
+def _polls(home: Path) -> list[list[str]]:
+    log = home / ".agent-orchestrator" / "fake-ao-polls.log"
+    return [json.loads(x)["live"] for x in log.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("world", ["json", "kv"], indirect=True)
+def test_setup_and_measure_with_placeholders(world: dict[str, Any]) -> None:
+    driver = _driver(world)
+    outcome = run_setup(
+        world["project"],
+        [3, 5],
+        sessions=2,
+        driver=driver,
+        backend=world["backend"],
+        clock=SystemClock(),
+        progress=LineProgress(io.StringIO()),
+        options=SetupOptions(out_dir=world["out"], poll_interval=1.0, timeout=60.0),
+    )
+    record = outcome.record
+    assert record.ready
+    # ids are sequential, issues are what was asked: mapped through AO's own list
+    assert [(s.session_id, s.issue, s.branch) for s in record.sessions] == [
+        ("ta-1", 3, "feat/issue-3"),
+        ("ta-2", 5, "feat/issue-5"),
+    ]
+    layout_tmux = {s.session_id: s.session_id for s in record.sessions}
+    if world["layout"] == "kv":
+        key = next(
+            p.name
+            for p in (world["home"] / ".agent-orchestrator").iterdir()
+            if (p / "sessions").is_dir()
+        )
+        layout_tmux = {sid: f"{key}-{sid}" for sid in layout_tmux}
+    assert not any(world["tmux"].has_session(n) for n in layout_tmux.values())  # agents stopped
+
+    for _ in range(2):  # the second run proves the restore after a stop
+        polls_before = len(_polls(world["home"]))
+        card = _measure(world)
+        assert card["incomplete"] is False
+        assert card["scorecard"]["benchmarkControlCalls"] == 2
+        ops = {r["operation"] for r in card["_rows"]}
+        assert {"gh.api.guard-pr-list", "gh.pr.view"} <= ops
+        live = _polls(world["home"])[polls_before:]
+        assert any(sorted(x) == ["ta-1", "ta-2"] for x in live), live
+        # placeholders are gone, by exact name
+        assert not any(world["tmux"].has_session(n) for n in layout_tmux.values())
+        if world["layout"] == "json":  # a current AO's stop removed the worktrees
+            assert not any(s.worktree_path.exists() for s in record.sessions)
+    assert not any(call[:1] == ["status"] for call in _calls(world["home"]))

@@ -1,0 +1,38 @@
+"""Emulator test fixtures: httpx clients over the in-process core (no socket)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from emu_helpers import API, TOKEN, ClientFactory
+
+from ghbench.emulator.core import Emulator
+from ghbench.emulator.transport import EmulatorTransport
+
+
+@pytest.fixture
+def make_client(emulator: Emulator) -> Iterator[ClientFactory]:
+    """``make_client(token=TOKEN, address="127.0.0.1")``: a sync httpx client, in-process."""
+    made: list[httpx.Client] = []
+
+    def make(token: str | None = TOKEN, address: str = "127.0.0.1") -> httpx.Client:
+        headers = {"Authorization": f"token {token}"} if token else {}
+        c = httpx.Client(
+            transport=EmulatorTransport(emulator, client_address=address),
+            base_url=API,
+            headers=headers,
+        )
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        c.close()
+
+
+@pytest.fixture
+def api(make_client: ClientFactory) -> httpx.Client:
+    """A client authenticated as ``octo``."""
+    return make_client()

@@ -1,0 +1,99 @@
+"""Durable state: SQLite persistence, restart resumes records, buckets and the ledger."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import httpx
+import pytest
+from emu_helpers import API, TOKEN, new_emulator
+
+from ghbench.clock import VirtualClock
+from ghbench.emulator.core import Emulator
+from ghbench.emulator.errors import ApiError
+from ghbench.emulator.state import MemoryDatabase, Store
+from ghbench.emulator.transport import EmulatorTransport
+from ghbench.errors import EmulatorError
+
+
+def _client(emulator: Emulator) -> httpx.Client:
+    return httpx.Client(
+        transport=EmulatorTransport(emulator),
+        base_url=API,
+        headers={"Authorization": f"token {TOKEN}"},
+    )
+
+
+def test_restart_resumes_state_buckets_and_ledger(tmp_path: Path) -> None:
+    clock = VirtualClock()
+    first = new_emulator(clock=clock, state_dir=tmp_path)
+    first.seed({"repos": [{"name": "acme/todo", "issues": 2, "pulls": 2, "ci": "success"}]})
+    with _client(first) as api:
+        etag = api.get("/repos/acme/todo/pulls").headers["etag"]
+        api.post("/repos/acme/todo/pulls/3/comments", json={"body": "x"})
+        api.put("/repos/acme/todo/pulls/4/merge")
+        last = api.get("/repos/acme/todo")
+    first.db.close()
+
+    second = Emulator(clock=clock, seed=99, state_dir=tmp_path)
+    with _client(second) as api:
+        after = api.get("/repos/acme/todo")
+        assert int(after.headers["x-ratelimit-used"]) == int(last.headers["x-ratelimit-used"]) + 1
+        assert after.headers["x-ratelimit-reset"] == last.headers["x-ratelimit-reset"]
+        assert api.get("/repos/acme/todo/pulls/4").json()["merged"] is True
+        assert [c["body"] for c in api.get("/repos/acme/todo/pulls/3/comments").json()] == ["x"]
+        # the merge changed the list: a new representation, not a stale 304
+        assert api.get("/repos/acme/todo/pulls", headers={"If-None-Match": etag}).status_code == 200
+    assert len(second.ledger_entries()) == 8  # 4 before the restart, 4 after
+    # ids keep growing after a restart (no reuse)
+    assert second.create_issue("acme/todo", "new") == 5
+
+
+def test_tokens_are_stored_hashed(tmp_path: Path) -> None:
+    emulator = new_emulator(state_dir=tmp_path)
+    emulator.db.close()
+    raw = (tmp_path / "emulator.sqlite3").read_bytes()
+    wal = tmp_path / "emulator.sqlite3-wal"
+    raw += wal.read_bytes() if wal.exists() else b""
+    assert TOKEN.encode() not in raw
+
+
+def test_reset_clears_durable_state(tmp_path: Path) -> None:
+    emulator = new_emulator(state_dir=tmp_path)
+    emulator.reset()
+    emulator.db.close()
+    again = Emulator(state_dir=tmp_path)
+    assert again.store.repos == {} and again.ledger_entries() == []
+
+
+def test_store_rules() -> None:
+    store = Store(MemoryDatabase(), VirtualClock(), random.Random(1))
+    repo = store.create_repo("acme", "todo")
+    author = store.ensure_user("octo")
+    with pytest.raises(ApiError, match="Validation"):
+        store.create_pull(repo, author, "t", "missing", "main")
+    pull = store.create_pull(repo, author, "t", "feature", "main", create_head=True)
+    assert pull.number == 1 and store.node(pull.node_id) is pull
+    issue = store.create_issue(repo, author, "i")
+    assert issue.number == 2  # issues and PRs share one sequence
+    old_head = pull.head_sha
+    store.commit_to_branch(repo, "feature", "more")
+    assert pull.head_sha != old_head  # an open PR follows its branch
+    store.set_ci(repo, pull.head_sha, "failure", author)
+    assert store.combined_state(repo, pull.head_sha) == "failure"
+    store.set_ci(repo, pull.head_sha, "success", author)
+    assert store.combined_state(repo, pull.head_sha) == "success"
+    assert [r.conclusion for r in store.check_runs(repo, pull.head_sha)] == ["success"]
+    store.update_pull(pull, draft=True)
+    with pytest.raises(ApiError, match="not mergeable"):
+        store.merge_pull(pull, author)
+    store.update_pull(pull, draft=False)
+    sha = store.merge_pull(pull, author)
+    assert store.branch_sha(repo, "main") == sha and pull.merged
+
+
+def test_a_damaged_state_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "emulator.sqlite3").write_bytes(b"not a database" * 100)
+    with pytest.raises(EmulatorError, match="--state"):
+        Emulator(state_dir=tmp_path)

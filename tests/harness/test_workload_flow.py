@@ -1,0 +1,202 @@
+"""setup then measure of the workload driver, as real processes over loopback.
+
+The emulator runs as its own process with state in OUT/state/emulator, so the
+setup and each measure really restart it and find their state again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .helpers import (
+    WORKLOAD_FLAGS,
+    children,
+    clean_env,
+    cmdline,
+    ghbench,
+    make_project,
+    popen_ghbench,
+    wait_for_line,
+)
+
+SETUP = [
+    "setup",
+    "--project",
+    "todo-app",
+    "--sessions",
+    "3",
+    "--issues",
+    "1-3",
+    "--poll-interval",
+    "1s",
+    "--tick",
+    "1s",
+    *WORKLOAD_FLAGS,
+]
+MEASURE = ["measure", "--project", "todo-app", "--sessions", "3", "--tick", "1s", *WORKLOAD_FLAGS]
+ARTIFACT = "setup-todo-app-quiet-steady.single-repo.3.json"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_project(tmp_path_factory.mktemp("flow"))
+    proc = ghbench(*SETUP, "--out", "out", cwd=root, env=clean_env(root))
+    assert proc.returncode == 0, proc.stderr
+    return root
+
+
+def _setup(root: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads((root / "out" / ARTIFACT).read_text())
+    return data
+
+
+def _scorecards(root: Path) -> list[Path]:
+    return sorted((root / "out").glob("scorecard-*.json"), key=lambda p: p.stat().st_mtime)
+
+
+def test_setup_maps_sessions_to_issues(root: Path) -> None:
+    data = _setup(root)
+    assert data["ready"] is True
+    sessions = data["sessions"]
+    assert isinstance(sessions, list)
+    assert [s["issue"] for s in sessions] == [1, 2, 3]
+    assert [s["sessionId"] for s in sessions] == ["ta-1", "ta-2", "ta-3"]
+    assert all(s["branch"] == f"feat/issue-{s['issue']}" for s in sessions)
+    assert all(Path(s["worktreePath"]).is_dir() for s in sessions)
+    assert len({s["prNumber"] for s in sessions}) == 3
+
+
+def test_a_valid_setup_is_reused(root: Path) -> None:
+    before = (root / "out" / ARTIFACT).read_bytes()
+    proc = ghbench(*SETUP, "--out", "out", cwd=root, env=clean_env(root))
+    assert proc.returncode == 0, proc.stderr
+    assert "Setup already exists, reusing." in proc.stderr
+    assert (root / "out" / ARTIFACT).read_bytes() == before
+
+
+def test_measure_writes_scorecard_trace_plot_and_summaries(root: Path) -> None:
+    proc = ghbench(
+        *MEASURE,
+        "--warmup",
+        "1s",
+        "--duration",
+        "3s",
+        "--out",
+        "out",
+        cwd=root,
+        env=clean_env(root),
+    )
+    assert proc.returncode == 0, proc.stderr
+    card_path = _scorecards(root)[-1]
+    card = json.loads(card_path.read_text())
+    assert card["incomplete"] is False
+    assert card["scorecard"]["benchmarkControlCalls"] == 2
+    assert card["sessionCount"] == 3
+    trace = Path(card["trace"])
+    rows = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert rows and all(r.get("component") != "benchmark-control" for r in rows)
+    assert not any((r.get("endpoint") or "").startswith("rate_limit") for r in rows)
+    for key in ("summarizerOutput", "analyzerOutput"):
+        assert Path(card["supplemental"][key]).read_text().strip()
+    pngs = list((root / "out").glob("burn-*.png"))
+    assert pngs and pngs[0].read_bytes()[:4] == b"\x89PNG"
+    assert "GH Rate-Limit Benchmark" in proc.stdout
+    assert str(card_path.name) in proc.stdout
+
+
+def test_ctrl_c_writes_an_incomplete_scorecard_and_exits_130(root: Path) -> None:
+    before = set(_scorecards(root))
+    proc = popen_ghbench(
+        *MEASURE,
+        "--warmup",
+        "1s",
+        "--duration",
+        "5m",
+        "--out",
+        "out",
+        cwd=root,
+        env=clean_env(root),
+    )
+    wait_for_line(proc.stderr, "window:")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1].startswith("error: measurement interrupted")
+    new = set(_scorecards(root)) - before
+    assert len(new) == 1
+    card = json.loads(new.pop().read_text())
+    assert card["incomplete"] is True
+    assert "interrupted" in card["incompleteReason"]
+    assert card["rateLimitSnapshots"]["after"] is not None
+    assert "GH Rate-Limit Benchmark" in out
+
+
+def test_orchestrator_death_is_reported_and_the_trace_kept(root: Path) -> None:
+    before = set(_scorecards(root))
+    proc = popen_ghbench(
+        *MEASURE,
+        "--warmup",
+        "1s",
+        "--duration",
+        "5m",
+        "--out",
+        "out",
+        cwd=root,
+        env=clean_env(root),
+    )
+    wait_for_line(proc.stderr, "window:")
+    workload = [pid for pid in children(proc.pid) if "workload" in cmdline(pid)]
+    assert len(workload) == 1
+    os.killpg(workload[0], signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("error: the orchestrator exited (code -9)")
+    new = set(_scorecards(root)) - before
+    card = json.loads(new.pop().read_text())
+    assert card["incomplete"] is True
+    assert "orchestrator exited" in card["incompleteReason"]
+    assert Path(card["trace"]).stat().st_size > 0
+
+
+def test_measure_refuses_a_stale_setup(root: Path) -> None:
+    data = _setup(root)
+    sessions = data["sessions"]
+    assert isinstance(sessions, list)
+    victim = sessions[1]
+    traces_before = set((root / "out").glob("gh-trace-*.jsonl"))
+    token = (root / "out" / "state" / "emulator" / "harness-token").read_text().strip()
+    from ghbench.emulator import start_emulator_process
+
+    emu = start_emulator_process(root / "out" / "state" / "emulator", tokens=[token])
+    try:
+        resp = httpx.patch(
+            f"{emu.url}/repos/acme/todo/pulls/{victim['prNumber']}",
+            json={"state": "closed"},
+            headers={"Authorization": f"token {token}"},
+        )
+        assert resp.status_code == 200
+    finally:
+        emu.stop()
+    proc = ghbench(
+        *MEASURE,
+        "--warmup",
+        "1s",
+        "--duration",
+        "3s",
+        "--out",
+        "out",
+        cwd=root,
+        env=clean_env(root),
+    )
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-1].startswith("error: ") and "the setup is stale" in lines[-1]
+    assert f"ta-2: PR #{victim['prNumber']} is not open" in lines[-1]
+    assert set((root / "out").glob("gh-trace-*.jsonl")) == traces_before

@@ -1,0 +1,223 @@
+"""The matrix loop with a small in-test backend that writes real traces and scorecards."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from ghbench.clock import VirtualClock
+from ghbench.errors import GhbenchError
+from ghbench.matrix.cells import Cell
+from ghbench.matrix.hygiene import BucketLike
+from ghbench.matrix.merge import merge_dirs
+from ghbench.matrix.plan import render_plan
+from ghbench.matrix.record import load_runs
+from ghbench.matrix.runner import CellArtifacts, run_matrix
+from ghbench.matrix.state import MatrixPlan, load_plan, save_plan
+from ghbench.timefmt import iso_ms
+from ghbench.trace.schema import TraceRow
+
+T0 = 1_776_416_700.0
+
+
+@dataclass(frozen=True)
+class Bucket:
+    limit: int = 5000
+    remaining: int = 4000
+    used: int = 1000
+    reset: int = int(T0) + 1800
+
+
+@dataclass
+class FakeBackend:
+    """Writes a trace of ``scale`` guard rows and a scorecard linear in the scale."""
+
+    fail: set[str] = field(default_factory=set)
+    interrupt: set[str] = field(default_factory=set)
+    buckets: Mapping[str, BucketLike] | None = None
+    ran: list[str] = field(default_factory=list)
+    name: str = "fake"
+    driver: str = "workload"
+
+    def rate_limit(self) -> Mapping[str, BucketLike] | None:
+        return self.buckets
+
+    def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
+        self.ran.append(cell.id)
+        if cell.id in self.interrupt:
+            raise KeyboardInterrupt
+        if cell.id in self.fail:
+            raise GhbenchError(f"{cell.id} broke on purpose")
+        rows = [
+            TraceRow(
+                timestamp=iso_ms(T0 + i),
+                operation="gh.api.guard-pr-list",
+                component="scm-github-batch",
+                httpStatus=304,
+                ok=False,
+                exitCode=1,
+                durationMs=100.0,
+            )
+            for i in range(cell.scale)
+        ]
+        trace = cell_dir / "trace.jsonl"
+        trace.write_bytes(b"".join(msgspec.json.encode(r) + b"\n" for r in rows))
+        artifact = {
+            "schemaVersion": 1,
+            "window": {"start": "2026-04-17T09:07:00Z", "end": "2026-04-17T09:22:00Z"},
+            "rateLimitSnapshots": {
+                "before": {"capturedAt": "2026-04-17T09:07:00Z", "core": {"remaining": 4990}},
+                "after": {"capturedAt": "2026-04-17T09:22:00Z", "core": {"remaining": 4980}},
+            },
+            "scorecard": {
+                "totalCalls": cell.scale,
+                "callsPerMin": cell.scale / 15,
+                "graphqlPointsPerHr": 30.0 * cell.scale,
+                "restCoreRequestsPerHr": 4.0 * cell.scale,
+                "p50DurationMs": 100.0,
+            },
+        }
+        path = cell_dir / "scorecard.json"
+        path.write_text(json.dumps(artifact))
+        return CellArtifacts(trace, path, artifact, ("acme/todo",), seed=1)
+
+
+def _plan(cells: list[str], run: str = "m1") -> MatrixPlan:
+    return MatrixPlan(
+        matrix_run=run, backend="fake", driver="workload", seed=0, scales=[], cells=cells
+    )
+
+
+def _run(out: Path, backend: FakeBackend, cells: list[str], run: str = "m1") -> list[str]:
+    plan = _plan(cells, run)
+    save_plan(out, plan)
+    logs: list[str] = []
+    run_matrix(plan, backend, out, clock=VirtualClock(T0), operator="tester", log=logs.append)
+    return logs
+
+
+def test_failed_cell_is_recorded_and_the_rest_continue(tmp_path: Path) -> None:
+    backend = FakeBackend(fail={"S2-T1-5"})
+    _run(tmp_path, backend, ["S2-T1-1", "S2-T1-5", "S2-T1-10"])
+    assert backend.ran == ["S2-T1-1", "S2-T1-5", "S2-T1-10"]
+    runs = {r.cell: r for r in load_runs(tmp_path)}
+    assert runs["S2-T1-5"].status == "failed"
+    assert runs["S2-T1-5"].reason == "S2-T1-5 broke on purpose"
+    assert runs["S2-T1-10"].status == "ok" and runs["S2-T1-10"].rows == 10
+    md = (tmp_path / "baseline.md").read_text()
+    assert "### S2-T1-1: Quiet steady state, concentrated, 1 session" in md
+    assert "**What this cell tells us:**" in md
+    assert "- Coarse delta: core 10 tokens over 15 min" in md
+    assert "**ghbench summarize output:**" in md and "**ghbench analyze output:**" in md
+    assert "| GraphQL points/hr | 300 |" in md
+    assert "- S2-T1-5: Quiet steady state, concentrated, 5 sessions — last run failed" in md
+    assert "## Cross-run comparison" in md and "## Scaling" in md
+    assert "![GraphQL points and REST requests per hour against sessions](scaling.png)" in md
+    assert (tmp_path / "scaling.png").read_bytes().startswith(b"\x89PNG")
+    index = json.loads((tmp_path / "baseline.json").read_text())
+    assert index["pending"] == ["S2-T1-5"]
+
+
+def test_missing_attribution_is_flagged(tmp_path: Path) -> None:
+    _run(tmp_path, FakeBackend(), ["S2-T1-1", "S2-T1-5"])
+    md = (tmp_path / "baseline.md").read_text()
+    s5 = md.split("### S2-T1-5")[1]
+    s1 = md.split("### S2-T1-1")[1].split("### ")[0]
+    assert "Attribution missing" in s5 and "Attribution missing" not in s1
+
+
+def test_rerun_adds_a_run_and_keeps_the_first(tmp_path: Path) -> None:
+    _run(tmp_path, FakeBackend(), ["S2-T1-1"], run="m1")
+    first = (tmp_path / "runs" / "S2-T1-1" / "run-001.json").read_bytes()
+    _run(tmp_path, FakeBackend(), ["S2-T1-1"], run="m2")
+    assert (tmp_path / "runs" / "S2-T1-1" / "run-001.json").read_bytes() == first
+    assert [r.run for r in load_runs(tmp_path)] == [1, 2]
+    md = (tmp_path / "baseline.md").read_text()
+    assert "#### Run 1 — tester" in md and "#### Run 2 — tester" in md
+
+
+def test_resume_skips_completed_cells(tmp_path: Path) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        _run(tmp_path, FakeBackend(interrupt={"S2-T1-5"}), ["S2-T1-1", "S2-T1-5"])
+    plan = load_plan(tmp_path)
+    backend = FakeBackend()
+    run_matrix(plan, backend, tmp_path, clock=VirtualClock(T0), operator="t", log=lambda _: None)
+    assert backend.ran == ["S2-T1-5"]
+    assert sorted(r.cell for r in load_runs(tmp_path)) == ["S2-T1-1", "S2-T1-5"]
+
+
+def test_hygiene_waits_on_the_clock_then_runs(tmp_path: Path) -> None:
+    soon = Bucket(reset=int(T0) + 600)
+    clock = VirtualClock(T0)
+    logs: list[str] = []
+    plan = _plan(["S2-T1-1"])
+    save_plan(tmp_path, plan)
+
+    class Refreshing(FakeBackend):
+        def rate_limit(self) -> Mapping[str, BucketLike] | None:
+            # after the reset the bucket is fresh
+            return {"core": soon if clock.now() < soon.reset else Bucket(used=0, remaining=5000)}
+
+    backend = Refreshing()
+    run_matrix(plan, backend, tmp_path, clock=clock, operator="t", log=logs.append)
+    assert clock.now() == soon.reset + 300
+    assert any("waiting" in line for line in logs)
+    assert backend.ran == ["S2-T1-1"]
+
+
+def test_hygiene_refusal_is_recorded(tmp_path: Path) -> None:
+    backend = FakeBackend(buckets={"graphql": Bucket(remaining=3)})
+    _run(tmp_path, backend, ["S2-T1-50"])
+    (run,) = load_runs(tmp_path)
+    assert run.status == "refused" and "graphql: 3 of 5,000 remaining" in (run.reason or "")
+    assert backend.ran == []
+
+
+def test_merge_assembles_job_directories(tmp_path: Path) -> None:
+    a, b, out = tmp_path / "a", tmp_path / "b", tmp_path / "out"
+    _run(a, FakeBackend(), ["S2-T1-1"], run="ja")
+    _run(b, FakeBackend(), ["S2-T1-5"], run="jb")
+    report = merge_dirs([a, b], out)
+    assert report.added == ["S2-T1-1 run 1", "S2-T1-5 run 1"]
+    runs = load_runs(out)
+    for r in runs:
+        assert r.trace is not None and (out / r.trace).is_file()
+    assert "### S2-T1-5" in (out / "baseline.md").read_text()
+    again = merge_dirs([a], out)
+    assert again.added == [] and again.duplicates == 1
+
+
+def test_plan_github_actions_is_one_job_per_cell() -> None:
+    cells = [Cell("S2", "T1", 1), Cell("S4", "T1", 10)]
+    data = json.loads(render_plan(cells, "github-actions"))
+    assert data == {
+        "include": [
+            {"cell": "S2-T1-1", "scenario": "S2", "topology": "T1", "scale": 1, "priority": True},
+            {"cell": "S4-T1-10", "scenario": "S4", "topology": "T1", "scale": 10, "priority": True},
+        ]
+    }
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ghbench", *args], capture_output=True, text=True)
+
+
+def test_cli_unknown_cell_lists_valid_ones(tmp_path: Path) -> None:
+    proc = _cli("matrix", "run", "--cells", "S9-T1-1", "--out", str(tmp_path))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: --cells: unknown cell 'S9-T1-1'")
+    assert "S2-T1-50" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def test_cli_plan_and_resume_without_state(tmp_path: Path) -> None:
+    proc = _cli("matrix", "plan", "--priority", "--format", "github-actions")
+    assert json.loads(proc.stdout)["include"][0]["cell"] == "S2-T1-1"
+    proc = _cli("matrix", "run", "--resume", "--out", str(tmp_path))
+    assert proc.returncode == 2 and "--resume" in proc.stderr

@@ -1,0 +1,173 @@
+"""insights: consumption, attributed spend, secondary limits, breakdowns."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ghbench.github.control import Bucket
+from ghbench.github.control import RateLimitSnapshot as ControlSnapshot
+from ghbench.scorecard import RateLimitSnapshot, ResourceSnapshot, Snapshots
+from ghbench.scorecard.insights import peak_concurrency
+
+from .helpers import RESET_B, T0, T0_MS, gql, opaque, rest, row, score, snapshots
+
+
+def test_consumption_counts_the_first_call_of_each_reset_window() -> None:
+    # three 1-point queries: the spec's first − last sees 2, the budget lost 3
+    rows = [gql(1.0, 4999), gql(2.0, 4998), gql(3.0, 4997)]
+    a = score(rows, 0, 3600)
+    assert a.scorecard.graphql_points_per_hr == 2.0
+    c = a.insights.consumption.graphql
+    assert (c.source, c.points, c.per_hr, c.reset_windows, c.first_call_points) == (
+        "rows",
+        3,
+        3.0,
+        1,
+        1,
+    )
+
+
+def test_free_calls_after_a_first_paid_one_are_not_zero() -> None:
+    rows = [rest(1.0, 4999, status=200)] + [rest(2.0 + i, 4999, status=304) for i in range(9)]
+    a = score(rows, 0, 3600)
+    assert a.scorecard.rest_core_requests_per_hr == 0.0
+    assert a.insights.consumption.core.points == 1
+
+
+def test_consumption_per_reset_window_across_a_reset() -> None:
+    rows = [gql(1.0, 100, cost=5), gql(2.0, 90, cost=10), gql(3.0, 4996, cost=4, reset=RESET_B)]
+    c = score(rows, 0, 3600).insights.consumption.graphql
+    assert (c.points, c.reset_windows, c.first_call_points) == (10 + 5 + 4, 2, 9)
+
+
+def test_consumption_falls_back_to_the_bracket() -> None:
+    a = score([opaque(1.0)], 0, 1800, snapshots=snapshots(graphql=(4000, 3900)))
+    c = a.insights.consumption.graphql
+    assert (c.source, c.points, c.per_hr) == ("bracket", 100, 200.0)
+    assert a.insights.consumption.core.source is None
+
+
+def test_attributed_spend_and_what_is_left_unattributed() -> None:
+    rows = [
+        gql(1.0, 4990, cost=3),  # 3 points, known
+        opaque(2.0),  # a gh pr view: GraphQL points nobody priced
+        gql(3.0, 4980, cost=3),  # remaining fell by 10 for a 3-point call
+        rest(4.0, 4999, status=200),  # 1 core
+        rest(5.0, 4999, status=304),  # 0 core
+        rest(6.0, 4997, status=200),  # 1 core, but 2 left the bucket
+    ]
+    i = score(rows, 0, 3600).insights
+    g = i.attributed_spend.graphql
+    assert (g.priced_calls, g.attributed_points, g.attributed_per_hr) == (2, 6, 6.0)
+    assert g.consumed_per_hr == 13.0  # 3 (first call) + 4990 − 4980
+    assert g.unattributed_per_hr == 7.0
+    c = i.attributed_spend.core
+    assert (c.priced_calls, c.attributed_points, c.consumed_per_hr, c.unattributed_per_hr) == (
+        3,
+        2,
+        3.0,
+        1.0,
+    )
+
+
+def test_unattributed_can_be_negative_and_is_reported_as_is() -> None:
+    # costs reported by calls whose spend never showed in a header row
+    rows = [gql(1.0, 4990, cost=1), gql(2.0, None, cost=50), gql(3.0, 4989, cost=1)]
+    g = score(rows, 0, 3600).insights.attributed_spend.graphql
+    assert g.attributed_points == 52 and g.consumed_per_hr == 2.0
+    assert g.unattributed_per_hr == -50.0
+
+
+def test_peak_concurrency_sweep() -> None:
+    # [0,10) [5,15) [10,20) [12,13): at 12 three are in flight; touching ends do not overlap
+    rows = [
+        opaque(10.0, durationMs=10_000.0),
+        opaque(15.0, durationMs=10_000.0),
+        opaque(20.0, durationMs=10_000.0),
+        opaque(13.0, durationMs=1_000.0),
+        opaque(30.0),  # has the default 100 ms
+        row(31.0, operation="gh.pr.view", durationMs=None),  # no duration: left out
+    ]
+    p = score(rows, 0, 60).insights.secondary_limits.concurrency
+    assert (p.peak, p.at, p.limit) == (3, "2026-04-16T14:00:12.000Z", 100)
+
+
+def test_peak_concurrency_of_back_to_back_calls_is_one() -> None:
+    ts = np.array([T0_MS + 1000, T0_MS + 2000, T0_MS + 3000], dtype=np.int64)
+    assert peak_concurrency(ts, np.array([1000.0, 1000.0, 1000.0])).peak == 1
+    assert peak_concurrency(ts, np.array([0.0, 0.0, 0.0])).peak == 0
+    assert peak_concurrency(ts[:0], np.array([])).at is None
+
+
+def test_peak_points_per_minute_by_budget_with_write_and_mutation_weights() -> None:
+    rows = [
+        rest(61.0, 4999, status=304),  # 1 (a 304 still counts here)
+        rest(62.0, 4998, method="POST", operation="gh.api.repos"),  # 5
+        row(63.0, operation="gh.api.repos", method="GET"),  # REST by its name: 1
+        rest(130.0, 4997),  # next minute: 1
+        gql(64.0, 4990, cost=30),  # 1 query
+        opaque(65.0, "gh.pr.merge"),  # a mutation: 5
+        opaque(66.0, "gh.pr.view"),  # 1
+        row(67.0, operation="something.else"),  # unknown budget: not counted
+    ]
+    limits = score(rows, 0, 3600).insights.secondary_limits
+    r, g = limits.rest_points_per_minute, limits.graphql_points_per_minute
+    assert (r.peak, r.at, r.limit) == (7, "2026-04-16T14:01:00Z", 900)
+    assert (g.peak, g.at, g.limit) == (7, "2026-04-16T14:01:00Z", 2000)
+
+
+def test_operation_and_session_breakdowns() -> None:
+    rows = [
+        gql(1.0, 4990, cost=4, sessionId="ta-1"),
+        gql(2.0, 4986, cost=2, sessionId="ta-2"),
+        rest(3.0, 4999, status=200, sessionId="ta-1"),
+        rest(4.0, 4999, status=304),
+        opaque(5.0, sessionId="ta-1"),
+    ]
+    i = score(rows, 0, 60).insights
+    ops = [(b.key, b.calls, b.opaque_calls, b.graphql_points, b.core_points) for b in i.operations]
+    assert ops == [
+        ("gh.api.graphql-batch", 2, 0, 6, 0),
+        ("gh.api.guard-pr-list", 2, 0, 0, 1),
+        ("gh.pr.view", 1, 1, 0, 0),
+    ]
+    assert i.sessions is not None
+    sessions = [(b.key, b.calls, b.graphql_points, b.core_points) for b in i.sessions]
+    assert sessions == [("ta-1", 3, 4, 1), ("ta-2", 1, 2, 0), (None, 1, 0, 0)]
+    assert score([opaque(1.0)]).insights.sessions is None
+
+
+def test_snapshot_inputs_of_every_accepted_shape_agree() -> None:
+    def engine(at: float, remaining: int) -> RateLimitSnapshot:
+        return RateLimitSnapshot(
+            captured_at=at,
+            resources={"core": ResourceSnapshot(5000, remaining, 5000 - remaining, RESET_B)},
+        )
+
+    def control(at: float, remaining: int) -> ControlSnapshot:
+        bucket = Bucket(limit=5000, remaining=remaining, used=5000 - remaining, reset=RESET_B)
+        search = Bucket(limit=30, remaining=30, used=0, reset=RESET_B)
+        return ControlSnapshot(captured_at=at, resources={"core": bucket, "search": search})
+
+    shapes = [
+        Snapshots(before=engine(T0, 4990), after=engine(T0 + 3600, 4970)),
+        Snapshots(before=control(T0, 4990), after=control(T0 + 3600, 4970)),
+        {
+            "before": {
+                "capturedAt": "2026-04-16T14:00:00Z",
+                "core": {"limit": 5000, "remaining": 4990, "used": 10, "reset": RESET_B},
+            },
+            "after": {
+                "capturedAt": "2026-04-16T15:00:00Z",
+                "core": {"limit": 5000, "remaining": 4970, "used": 30, "reset": RESET_B},
+            },
+        },
+    ]
+    results = [score([opaque(1.0)], snapshots=s) for s in shapes]
+    for a in results:
+        assert a.scorecard.bracket_delta.core == 20
+        assert a.scorecard.rest_core_requests_per_hr == 20.0
+        assert a.rate_limit_snapshots == results[0].rate_limit_snapshots
+    snap = results[0].rate_limit_snapshots
+    assert snap is not None and snap.before is not None
+    assert snap.before.captured_at == "2026-04-16T14:00:00Z" and snap.before.graphql is None

@@ -1,0 +1,250 @@
+"""The tolerant reader: bad inputs, warnings, and the fast pass agreeing with the exact one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ghbench.errors import TraceError
+from ghbench.trace.frame import TraceFrame
+from ghbench.trace.reader import iter_rows, read_trace
+from ghbench.trace.schema import TraceRow
+
+GOOD = b'{"timestamp":"2026-04-16T14:00:00.125Z","operation":"gh.pr.list","ok":true}'
+GOOD2 = (
+    b'{"timestamp":"2026-04-16T14:00:01Z","operation":"gh.api.guard-pr-list","httpStatus":304,'
+    b'"endpoint":"repos/acme/todo/pulls?per_page=1","rateLimitRemaining":4999,"extra":{"a":1}}'
+)
+SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+def _write(tmp_path: Path, data: bytes, name: str = "t.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def _decoded(frame: TraceFrame) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for name in (
+        "ts_ms",
+        "ok",
+        "exit_code",
+        "http_status",
+        "rate_limit_limit",
+        "rate_limit_remaining",
+        "rate_limit_reset",
+        "graphql_cost",
+        "graphql_remaining",
+    ):
+        out[name] = getattr(frame, name).tolist()
+    out["duration_ms"] = [None if np.isnan(v) else v for v in frame.duration_ms.tolist()]
+    for name in ("operation", "component", "resource", "session_id", "method", "endpoint"):
+        cat = getattr(frame, name)
+        out[name] = [cat.value(i) for i in range(len(frame))]
+    out["repo"] = [frame.repo.value(i) for i in range(len(frame))]
+    out["origin"] = [frame.origin.value(i) for i in range(len(frame))]
+    out["meta"] = [frame.lines_read, frame.skipped_lines, list(frame.warnings)]
+    return out
+
+
+def _both(path: Path) -> tuple[dict[str, list[Any]] | str, dict[str, list[Any]] | str]:
+    def one(fast: bool) -> dict[str, list[Any]] | str:
+        try:
+            return _decoded(read_trace(path, fast=fast))
+        except TraceError as exc:
+            return f"TraceError: {exc}"
+
+    return one(True), one(False)
+
+
+def test_reads_rows_and_skips_blank_lines(tmp_path: Path) -> None:
+    frame = read_trace(_write(tmp_path, GOOD + b"\n\n  \n" + GOOD2 + b"\n"))
+    assert len(frame) == 2
+    assert frame.lines_read == 2
+    assert frame.skipped_lines == 0
+    assert frame.ts_ms.tolist() == [1776348000125, 1776348001000]
+    assert frame.repo.value(1) == "acme/todo"
+    assert frame.http_status[1] == 304
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        (b'{"timestamp":"2026-04-16T14:00:00Z","ok":tr', "truncated"),
+        (b"not json at all", "truncated or corrupt"),
+        (b'{"timestamp":"2026-04-16T14:00:00Z","httpStatus":"200"}', "wrong type"),
+        (b'{"timestamp":"2026-04-16T14:00:00Z","ok":"yes"}', "wrong type"),
+        (b'{"timestamp":"2026-04-16T14:00:00Z","exitCode":1.5}', "wrong type"),
+        (b'{"timestamp":"2026-04-16T14:00:00Z","args":["a",1]}', "wrong type"),
+        (b'{"timestamp":"2026-04-16T14:00:00Z","cwd":7}', "wrong type"),
+        (b'{"timestamp":"2026-04-16T14:00:00Z","httpStatus":99999999999999999999}', "range"),
+        (b'{"operation":"gh.pr.list"}', "wrong type"),
+        (b'{"timestamp":"yesterday"}', "ISO-8601"),
+        (b'{"timestamp":12}', "wrong type"),
+        (b'\xff\xfe{"timestamp":"2026-04-16T14:00:00Z"}', "truncated or corrupt"),
+        (b'{"timestamp":"2026-04-16T14:00:00Z","cwd":"\xe9"}', "truncated or corrupt"),
+        (b"[1, 2]", "wrong type"),
+    ],
+)
+@pytest.mark.parametrize("fast", [False, True])
+def test_bad_line_is_skipped_with_its_line_number(
+    tmp_path: Path, bad: bytes, reason: str, fast: bool
+) -> None:
+    path = _write(tmp_path, GOOD + b"\n\n" + bad + b"\n" + GOOD2 + b"\n")
+    frame = read_trace(path, fast=fast)
+    assert len(frame) == 2
+    assert frame.lines_read == 3
+    assert frame.skipped_lines == 1
+    assert [w.line for w in frame.warnings] == [3]
+    assert reason in frame.warnings[0].message
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_truncated_last_line_of_a_live_trace(tmp_path: Path, fast: bool) -> None:
+    path = _write(tmp_path, (GOOD + b"\n") * 50 + GOOD2[:40])
+    frame = read_trace(path, fast=fast)
+    assert len(frame) == 50
+    assert frame.skipped_lines == 1
+    assert frame.warnings[0].line == 51
+
+
+def test_unknown_fields_are_tolerated(tmp_path: Path) -> None:
+    frame = read_trace(_write(tmp_path, b'{"timestamp":"2026-04-16T14:00:00Z","new":[1,{}]}\n'))
+    assert len(frame) == 1
+
+
+def test_warnings_are_capped_but_skips_counted(tmp_path: Path) -> None:
+    frame = read_trace(_write(tmp_path, b"garbage\n" * 250 + GOOD + b"\n"))
+    assert frame.skipped_lines == 250
+    assert len(frame.warnings) == 100
+    assert frame.lines_read == 251
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p / "missing.jsonl", "does not exist; pass --trace"),
+        (lambda p: p, "is a directory"),
+        (lambda p: _write(p, b""), "is empty"),
+        (lambda p: _write(p, b"\n  \n"), "no rows"),
+        (lambda p: _write(p, b"x\ny\n"), "all 2 non-blank lines were skipped"),
+    ],
+)
+def test_unusable_files_raise_trace_error(tmp_path: Path, make: Any, message: str) -> None:
+    path = make(tmp_path)
+    with pytest.raises(TraceError, match=message) as info:
+        read_trace(path)
+    assert str(path) in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read anything")
+def test_unreadable_file_raises(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD + b"\n")
+    path.chmod(0)
+    with pytest.raises(TraceError, match="cannot read"):
+        read_trace(path)
+
+
+def test_iter_rows_yields_full_rows_with_line_numbers(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD + b"\nbad\n" + GOOD2 + b"\n")
+    warnings: list[Any] = []
+    rows = list(iter_rows(path, warnings))
+    assert [n for n, _ in rows] == [1, 3]
+    assert isinstance(rows[1][1], TraceRow)
+    assert rows[1][1].endpoint == "repos/acme/todo/pulls?per_page=1"
+    assert [w.line for w in warnings] == [2]
+    with pytest.raises(TraceError):
+        iter_rows(tmp_path / "nope.jsonl")
+
+
+def test_exact_frame_equals_from_rows(tmp_path: Path) -> None:
+    data = GOOD + b"\n" + GOOD2 + b"\n"
+    rows = [msgspec.json.decode(line, type=TraceRow) for line in data.splitlines()]
+    expected = TraceFrame.from_rows(rows)
+    got = read_trace(_write(tmp_path, data), fast=False)
+    assert _decoded(got) == _decoded(expected)
+    assert got.operation.labels == expected.operation.labels
+    assert got.operation.codes.tolist() == expected.operation.codes.tolist()
+
+
+# --- fast pass == exact pass -------------------------------------------------------
+
+_text = st.sampled_from(["gh.pr.list", "acme/todo", "", "é", 'q"uote', "null", "--repo"])
+_ts = st.one_of(
+    st.integers(0, 4_000_000_000_000).map(
+        lambda ms: __import__("ghbench.timefmt", fromlist=["iso_ms"]).iso_ms(ms / 1000)
+    ),
+    st.sampled_from(
+        ["2026-04-16T14:00:00Z", "2026-04-16T14:00:00+02:00", "2026-04-16 14:00:00", "x", ""]
+    ),
+)
+_args = st.lists(
+    st.one_of(_text, st.sampled_from(["-R", "--repo", "--repo=o/r", "api", "repos/a/b/x"])),
+    max_size=6,
+)
+_value = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**64), 2**64), st.floats(allow_nan=False), _text
+)
+_row = st.fixed_dictionaries(
+    {"timestamp": _ts},
+    optional={
+        "operation": st.one_of(_text, _value),
+        "component": _text,
+        "endpoint": st.one_of(
+            st.sampled_from(["repos/acme/todo/pulls", "/repos/a/b", "graphql", "repos//x"]),
+            _value,
+        ),
+        "method": _text,
+        "args": st.one_of(_args, _value),
+        "ok": _value,
+        "httpStatus": st.one_of(st.sampled_from([200, 304, 502]), _value),
+        "exitCode": st.integers(0, 3),
+        "durationMs": st.one_of(st.floats(0, 1e6), st.integers(0, 10**6)),
+        "rateLimitRemaining": st.integers(0, 5000),
+        "rateLimitResource": st.sampled_from(["core", "graphql"]),
+        "graphqlCost": _value,
+        "sessionId": _value,
+        "origin": _text,
+        "cwd": _value,
+        "unknown": _value,
+    },
+)
+_line = st.one_of(
+    _row.map(msgspec.json.encode),
+    _row.map(lambda r: msgspec.json.encode(r)[:-3]),  # truncated
+    st.sampled_from([b"", b"  ", b"garbage", b"[]", b"{}", b"\xff"]),
+)
+
+
+@SETTINGS
+@given(lines=st.lists(_line, min_size=1, max_size=12), newline_at_end=st.booleans())
+def test_fast_and_exact_agree(tmp_path: Path, lines: list[bytes], newline_at_end: bool) -> None:
+    data = b"\n".join(lines) + (b"\n" if newline_at_end else b"")
+    path = _write(tmp_path, data, "prop.jsonl")
+    fast, exact = _both(path)
+    assert fast == exact
+
+
+@SETTINGS
+@given(data=st.binary(max_size=400))
+def test_reader_never_crashes_on_arbitrary_bytes(tmp_path: Path, data: bytes) -> None:
+    path = _write(tmp_path, data, "bytes.jsonl")
+    for fast in (False, True):
+        try:
+            frame = read_trace(path, fast=fast)
+        except TraceError as exc:
+            assert "no valid rows" in str(exc) or "empty" in str(exc) or "no rows" in str(exc)
+        else:
+            assert len(frame) >= 1
+            assert frame.lines_read == len(frame) + frame.skipped_lines

@@ -1,0 +1,51 @@
+"""``simulate_cell`` and ``ghbench simulate`` end to end: trace, artifact, ledger agreement."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ghbench.errors import UsageError
+from ghbench.workload.scenarios import CellSpec, parse_scenario
+from ghbench.workload.simulate import simulate_cell
+
+
+@pytest.mark.parametrize(("scenario", "profile"), [("S2", "pre-b1"), ("S4", "head")])
+def test_scorecard_burn_equals_the_ledger_to_the_point(
+    tmp_path: Path, scenario: str, profile: str
+) -> None:
+    spec = CellSpec(scenario=scenario, sessions=5, profile=profile, warmup_s=60.0, duration_s=600.0)
+    result = simulate_cell(spec, seed=1, out_dir=tmp_path)
+    doc = json.loads(result.scorecard_artifact_path.read_text())
+    ledger = result.ledger["points"]
+    assert sum(ledger.values()) > 0
+    consumption = doc["insights"]["consumption"]
+    for resource in ("graphql", "core"):
+        charged = ledger.get(resource, 0)
+        assert doc["scorecard"]["bracketDelta"][resource] == charged
+        if consumption[resource]["source"] == "rows":
+            assert consumption[resource]["points"] == charged
+    assert doc["scorecard"]["benchmarkControlCalls"] == 2
+    rows = result.trace_path.read_text().splitlines()
+    assert len(rows) >= doc["scorecard"]["totalCalls"] > 0
+    assert not any('"benchmark-control"' in r for r in rows)
+
+
+def test_cli_writes_artifacts_and_prints_json(tmp_path: Path) -> None:
+    args = ["simulate", "--scenario", "quiet-steady", "--sessions", "3", "--warmup", "30s"]
+    args += ["--duration", "2m", "--seed", "4", "--out", str(tmp_path), "--json"]
+    proc = subprocess.run([sys.executable, "-m", "ghbench", *args], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["scenarioId"] == "quiet-steady.single-repo.3"
+    assert len(list(tmp_path.glob("gh-trace-sim-*.jsonl"))) == 1
+    assert len(list(tmp_path.glob("scorecard-*.json"))) == 1
+
+
+def test_bad_scenario_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="--scenario"):
+        parse_scenario("S9")
+    with pytest.raises(UsageError, match="T2"):
+        CellSpec(topology="T2", sessions=1)
