@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 
 from ghbench.workload.setup_actions import create_session_prs, open_api_client
@@ -63,11 +62,6 @@ def test_sigterm_flushes_and_exits_0(seeded_server: Any, tmp_path: Path) -> None
     assert seeded_server.token.encode() not in trace.read_bytes()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the emulator has no PUT contents route yet, so the branch gets no commit and "
-    "GitHub's 422 'No commits between' answers the PR (reported to the emulator engineer)",
-)
 def test_setup_actions_create_branches_and_prs_idempotently(seeded_server: Any) -> None:
     emulator = seeded_server.emulator
     issues = [emulator.create_issue("acme/todo", f"New {i}", author="ao-bot") for i in range(2)]
