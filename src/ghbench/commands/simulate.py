@@ -43,7 +43,7 @@ def _duration(flag: str, text: str) -> float:
     "--out",
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("out"),
+    default=Path("ghbench-out"),
     show_default=True,
 )
 @click.option(
