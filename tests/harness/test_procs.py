@@ -4,7 +4,7 @@ import os
 import sys
 from pathlib import Path
 
-from ghbench.harness.procs import group_alive, start_process
+from ghbench.procs import group_alive, start_process
 
 STUBBORN = """
 import signal, subprocess, sys, time

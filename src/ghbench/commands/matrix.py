@@ -76,6 +76,27 @@ def command() -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--session-ids", is_flag=True, help="Simulated rows carry sessionId.")
 @click.option("--operator", default=None, help="Name shown in each run heading [$USER].")
+@click.option(
+    "--duration-scale",
+    type=click.FloatRange(min=0.0, min_open=True, max=1.0),
+    default=1.0,
+    show_default=True,
+    help="Real time: multiply the runbook's warmup and window (e.g. 0.01 for a smoke run).",
+)
+@click.option(
+    "--repos",
+    default=None,
+    metavar="LIST",
+    help="--backend github: owner/name repos to use (T2 cells need N/5, at least 2).",
+)
+@click.option(
+    "--transport",
+    type=click.Choice(["gh", "http"]),
+    default="gh",
+    show_default=True,
+    help="--driver workload: call GitHub through the real gh CLI, or HTTP.",
+)
+@click.option("--ao", "ao_command", default=None, help="--driver ao: AO checkout or executable.")
 def run(  # noqa: PLR0917 - one parameter per click option
     cells: tuple[str, ...],
     priority: bool,
@@ -88,6 +109,10 @@ def run(  # noqa: PLR0917 - one parameter per click option
     seed: int,
     session_ids: bool,
     operator: str | None,
+    duration_scale: float,
+    repos: str | None,
+    transport: str,
+    ao_command: str | None,
 ) -> None:
     """Run cells, rewriting OUT/baseline.md after each one."""
     from ghbench.clock import SystemClock
@@ -119,14 +144,21 @@ def run(  # noqa: PLR0917 - one parameter per click option
     if plan.backend == "simulated":
         cell_backend = SimulatedBackend(seed=plan.seed, session_ids=plan.session_ids)
     else:
+        from ghbench.harness.factory import RunFlags
         from ghbench.matrix.realtime import RealtimeBackend
 
         cell_backend = RealtimeBackend(
             name=plan.backend,
             driver=plan.driver,
-            state_dir=out_dir / "state" / "emulator",
+            state_dir=out_dir.resolve() / "state" / "emulator",
             clock=clock,
             env=dict(os.environ),
+            work_dir=out_dir.resolve() / "realtime",
+            flags=RunFlags(driver=plan.driver, transport=transport, ao_command=ao_command),
+            duration_scale=duration_scale,
+            repos=tuple(r.strip() for r in (repos or "").split(",") if r.strip()),
+            seed=plan.seed,
+            log=lambda line: click.echo(line, err=True),
         )
     who = operator or os.environ.get("USER") or "unknown"
     if plan.backend == "simulated":

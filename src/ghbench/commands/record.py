@@ -42,7 +42,7 @@ def command(trace: Path | None, component: str, command: tuple[str, ...]) -> int
     HTTP request (status, rate-limit headers, GraphQL cost) to the trace. gh's output,
     exit code and behaviour are unchanged. Put '--' before COMMAND.
     """
-    from ghbench.record.procs import exit_like
+    from ghbench.procs import exit_like
     from ghbench.record.runner import record
 
     result = record(list(command), trace=trace, component=component)

@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.drivers.ao_layout import Layout, detect_layout
-from ghbench.drivers.base import BenchSession, SessionInfo
+from ghbench.drivers.base import BenchSession, OwnsProcess, SessionInfo
 from ghbench.drivers.env import orchestrator_env
 from ghbench.drivers.placeholders import Placeholders, Tmux
 from ghbench.errors import GhbenchError, ToolMissingError
-from ghbench.harness.procs import ManagedProcess, StopResult, start_process
 from ghbench.harness.project import Project
+from ghbench.procs import ManagedProcess, start_process
 
 __all__ = ["AoCommand", "AoDriver", "resolve_ao_command"]
 
@@ -107,7 +107,7 @@ def _issue_number(value: Any) -> int | None:
 
 
 @dataclass
-class AoDriver:
+class AoDriver(OwnsProcess):
     """Drives one AO project."""
 
     project: Project
@@ -262,17 +262,6 @@ class AoDriver:
             except (FileNotFoundError, ValueError, AttributeError):
                 pass
             time.sleep(0.1)
-
-    def stop(self, deadline: float) -> StopResult:
-        if self._proc is None:
-            return StopResult(None, killed=False)
-        return self._proc.stop(deadline)
-
-    def alive(self) -> bool:
-        return self._proc is not None and self._proc.alive()
-
-    def exit_code(self) -> int | None:
-        return None if self._proc is None else self._proc.returncode
 
     def spawn(self, issues: Sequence[int]) -> None:
         self._before_spawn = {str(r.get("id")) for r in self._session_list()}

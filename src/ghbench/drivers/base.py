@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from ghbench.harness.procs import StopResult
+from ghbench.procs import ManagedProcess, StopResult
 
-__all__ = ["BenchSession", "Driver", "SessionInfo", "StopResult"]
+__all__ = ["BenchSession", "Driver", "OwnsProcess", "SessionInfo", "StopResult"]
 
 
 @dataclass(frozen=True)
@@ -98,3 +98,23 @@ class Driver(Protocol):
     def finish_measure(self) -> None:
         """Undo ``prepare_measure``'s helpers (placeholders), by exact name."""
         ...
+
+
+class OwnsProcess:
+    """``stop``/``alive``/``exit_code`` for a driver whose orchestrator is one child.
+
+    The driver declares the field ``_proc: ManagedProcess | None`` (None until started).
+    """
+
+    _proc: ManagedProcess | None
+
+    def stop(self, deadline: float) -> StopResult:
+        if self._proc is None:
+            return StopResult(None, killed=False)
+        return self._proc.stop(deadline)
+
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.alive()
+
+    def exit_code(self) -> int | None:
+        return None if self._proc is None else self._proc.returncode

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.artifacts.io import replace_atomic
-from ghbench.drivers.base import BenchSession, SessionInfo
+from ghbench.drivers.base import BenchSession, OwnsProcess, SessionInfo
 from ghbench.drivers.env import orchestrator_env
 from ghbench.errors import ToolMissingError
 from ghbench.github.backend import Backend
-from ghbench.harness.procs import ManagedProcess, StopResult, start_process
+from ghbench.procs import ManagedProcess, start_process
 
 __all__ = ["WorkloadDriver", "WorkloadOptions"]
 
@@ -47,7 +47,7 @@ class WorkloadOptions:
 
 
 @dataclass
-class WorkloadDriver:
+class WorkloadDriver(OwnsProcess):
     """Drives ``ghbench workload run`` for one project."""
 
     project_id: str
@@ -172,17 +172,6 @@ class WorkloadDriver:
             cwd=self.work_dir,
             log_path=self.work_dir / "logs" / "workload.log",
         )
-
-    def stop(self, deadline: float) -> StopResult:
-        if self._proc is None:
-            return StopResult(None, killed=False)
-        return self._proc.stop(deadline)
-
-    def alive(self) -> bool:
-        return self._proc is not None and self._proc.alive()
-
-    def exit_code(self) -> int | None:
-        return None if self._proc is None else self._proc.returncode
 
     def log_tail(self) -> str:
         return "" if self._proc is None else self._proc.log_tail()

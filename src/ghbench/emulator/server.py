@@ -28,6 +28,7 @@ from typing import Any
 from ghbench.emulator.asgi import EmulatorApp
 from ghbench.emulator.core import Emulator
 from ghbench.errors import EmulatorError
+from ghbench.procs import kill_group, stop_group
 
 __all__ = [
     "TOKENS_ENV",
@@ -265,24 +266,14 @@ class EmulatorProcess:
 
     def stop(self, timeout: float = 10.0) -> int:
         """SIGTERM the group, wait ``timeout``, then SIGKILL; returns the exit status."""
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        stop_group(self.process, timeout)
+        returncode = self.process.wait()
         self._pipes.close()
-        return self.process.returncode
+        return returncode
 
     def kill(self) -> None:
         """SIGKILL the group at once (crash tests)."""
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        kill_group(self.process)
         self._pipes.close()
 
     def __enter__(self) -> EmulatorProcess:

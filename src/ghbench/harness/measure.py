@@ -30,7 +30,27 @@ from ghbench.harness.setup import validate_setup
 from ghbench.harness.setup_record import SetupRecord, make_scenario_id, read_setup, setup_path
 from ghbench.timefmt import format_duration
 
-__all__ = ["MeasureOptions", "MeasureResult", "WindowRecord", "new_trace_path", "run_measure"]
+__all__ = [
+    "MeasureOptions",
+    "MeasureResult",
+    "WindowRecord",
+    "WindowTrigger",
+    "new_trace_path",
+    "run_measure",
+]
+
+
+@dataclass(frozen=True)
+class WindowTrigger:
+    """An action run ``at_s`` seconds into the window (the matrix's scenario triggers).
+
+    It runs on the measuring thread, between the orchestrator checks; it gets the
+    window's record (for the trace path) and may stop and restart the orchestrator.
+    """
+
+    at_s: float
+    label: str
+    action: Callable[[WindowRecord], None]
 
 
 @dataclass(frozen=True)
@@ -43,6 +63,7 @@ class MeasureOptions:
     stop_grace: float = 10.0
     plot: bool = True
     supplemental: bool = True
+    triggers: tuple[WindowTrigger, ...] = ()
 
 
 @dataclass
@@ -196,11 +217,14 @@ def run_measure(
     progress: Progress,
     color: bool = False,
     announce: Callable[[str], None] | None = None,
+    setup: SetupRecord | None = None,
 ) -> MeasureResult:
     """Validate, measure one window, and write the scorecard and its companions.
 
     An interrupted run or a dead orchestrator still returns (with everything
     written); the caller prints the console and then calls ``raise_for_outcome``.
+    ``setup``, when given, is a record the caller has already validated (the
+    matrix's multi-repo setups); it is then not read from ``options.out_dir``.
     """
     from ghbench.harness.report import write_outputs
 
@@ -208,7 +232,8 @@ def run_measure(
     control = backend.control_client()
     interrupted = False
     try:
-        _, setup = load_validated_setup(project, sessions, options.out_dir, driver, control)
+        if setup is None:
+            _, setup = load_validated_setup(project, sessions, options.out_dir, driver, control)
         validation_calls = control.calls
         stamp = int(clock.now())
         record = WindowRecord(trace_path=new_trace_path(options.out_dir, stamp), stamp=stamp)
@@ -258,11 +283,28 @@ def _measure_window(run: _Run) -> None:
     run.calls_at_start = run.control.calls
     record.start = clock.now()
     record.before = run.control.rate_limit()
-    _wait(run.options.duration, clock=clock, driver=driver, progress=run.progress, phase="window")
+    _window(run)
     record.end = clock.now()
     record.after = run.control.rate_limit()
     record.control_calls_in_window = run.control.calls - run.calls_at_start
     _stop(run)
+
+
+def _window(run: _Run) -> None:
+    """Wait out the window, running each trigger at its offset."""
+    duration, clock = run.options.duration, run.clock
+    start = clock.now()
+    for trigger in sorted(run.options.triggers, key=lambda t: t.at_s):
+        at = min(max(trigger.at_s, 0.0), duration)
+        left = at - (clock.now() - start)
+        if left > 0:
+            _wait(left, clock=clock, driver=run.driver, progress=run.progress, phase="window")
+        run.progress.note(f"trigger: {trigger.label}")
+        run.record.events.append(f"{trigger.label} at +{clock.now() - start:.1f}s")
+        trigger.action(run.record)
+    left = duration - (clock.now() - start)
+    if left > 0:
+        _wait(left, clock=clock, driver=run.driver, progress=run.progress, phase="window")
 
 
 def _stop(run: _Run) -> None:

@@ -1,25 +1,22 @@
 """The real-time cell backend (``--backend emulator|github``).
 
-Rate-limit hygiene is real: ``rate_limit`` reads ``/rate_limit`` through the harness's
-counted control client, so cells wait for a fitting reset window or are refused.
-
-Running a cell in real time needs, per the runbook's per-cell procedure, hooks the
-harness does not offer yet: a multi-repo (T2) project, and the scenario triggers
-(S1 stop/clear caches/start, S3 batch-spawn at t0, S4 posting review comments, S5
-kill and restart mid-run, S6 a headless dashboard reader). Until they exist,
-``run_cell`` fails each cell with that reason; the matrix records the failure and
-moves on, and ``ghbench measure`` covers the quiet-steady (S2-T1) cells by hand.
+Rate-limit hygiene reads ``/rate_limit`` through the harness's counted control client,
+so cells wait for a fitting reset window or are refused (``ghbench.matrix.runner``).
+Each cell then runs the runbook's per-cell procedure on the harness
+(``ghbench.matrix.realtime_cell``): per-topology repos and setup, one orchestrator over
+them, a measurement window with the scenario's trigger (``ghbench.matrix.triggers``),
+the ``/rate_limit`` brackets and the scorecard; the runner summarizes and analyzes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ghbench.clock import Clock
-from ghbench.errors import GhbenchError
+from ghbench.harness.factory import RunFlags
 from ghbench.matrix.cells import Cell
 from ghbench.matrix.hygiene import BucketLike
 from ghbench.matrix.runner import CellArtifacts
@@ -27,13 +24,24 @@ from ghbench.matrix.runner import CellArtifacts
 __all__ = ["RealtimeBackend"]
 
 
+def _quiet(line: str) -> None:
+    return None
+
+
 @dataclass
 class RealtimeBackend:
     name: str  # emulator | github
     driver: str  # ao | workload
-    state_dir: Path
+    state_dir: Path  # the emulator's state: OUT/state/emulator
     clock: Clock
     env: Mapping[str, str]
+    work_dir: Path | None = None  # setups and driver state; default OUT/realtime
+    flags: RunFlags | None = None  # driver flags (transport, profile, tick, ao)
+    duration_scale: float = 1.0
+    repos: tuple[str, ...] = ()
+    seed: int = 0
+    poll_interval: float | None = None  # setup's PR polling; default 1 s emulator, 30 s GitHub
+    log: Callable[[str], None] = _quiet
     _github: Any = field(default=None, repr=False)
 
     def _backend(self) -> Any:
@@ -60,8 +68,26 @@ class RealtimeBackend:
             return resources
 
     def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
-        raise GhbenchError(
-            f"{cell.id}: real-time cells need scenario triggers ({cell.info.trigger}) and"
-            " multi-repo projects that the harness does not provide yet; run the simulated"
-            " matrix (no --backend) or `ghbench setup`/`measure` for S2-T1 cells"
+        from ghbench.matrix.realtime_cell import RealtimeOptions, run_realtime_cell
+
+        flags = self.flags or RunFlags(driver=self.driver)
+        poll = self.poll_interval
+        if poll is None:
+            poll = 1.0 if self.name == "emulator" else 30.0
+        options = RealtimeOptions(
+            flags=flags,
+            work_dir=self.work_dir or self.state_dir.parent.parent / "realtime",
+            duration_scale=self.duration_scale,
+            repos=self.repos,
+            seed=self.seed,
+            poll_interval=poll,
+        )
+        return run_realtime_cell(
+            cell,
+            cell_dir,
+            backend=self._backend(),
+            clock=self.clock,
+            env=self.env,
+            options=options,
+            log=self.log,
         )

@@ -51,6 +51,7 @@ class CellArtifacts:
     repos: tuple[str, ...]
     seed: int | None = None
     notes: tuple[str, ...] = ()
+    durations: tuple[float, float] | None = None  # (warmup, window) when not the runbook's
 
 
 class CellBackend(Protocol):
@@ -212,6 +213,8 @@ def _run_one(  # noqa: PLR0917 - private, called once
         return failed("failed", str(exc))
     except Exception as exc:  # a bug in one cell must not lose the rest of the matrix
         return failed("failed", f"internal error {type(exc).__name__}: {exc}")
+    if arts.durations is not None:
+        base["warmup_s"], base["duration_s"] = arts.durations
     art = arts.scorecard_artifact
     window = art.get("window") or {}
     start_iso = window.get("start") or iso_s(started)

@@ -25,6 +25,7 @@ import ghbench
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import Clock, SystemClock
 from ghbench.errors import ToolMissingError, UsageError
+from ghbench.procs import forward_signals
 from ghbench.record.contract import (
     ENV_REAL_GH,
     ENV_SINKS,
@@ -33,7 +34,6 @@ from ghbench.record.contract import (
     decode_sinks,
     encode_sinks,
 )
-from ghbench.record.procs import forward_signals
 
 __all__ = [
     "DEFAULT_COMPONENT",

@@ -25,8 +25,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ghbench.clock import SystemClock
+from ghbench.procs import Stderr, exit_like, forward_signals
 from ghbench.record.contract import ENV_REAL_GH, gh_child_env, user_debug_env
-from ghbench.record.procs import Stderr, exit_like, forward_signals
 
 if TYPE_CHECKING:
     from ghbench.record.debuglog import Exchange

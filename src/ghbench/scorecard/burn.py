@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from ghbench.trace.frame import NA, TraceFrame
 
-__all__ = ["CostColumns", "ResourceBurn", "resource_burn"]
+__all__ = ["CostColumns", "ResetWindow", "ResourceBurn", "reset_windows", "resource_burn"]
 
 # (each row's known primary cost on the resource, whether that cost is known)
 CostColumns = tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.bool_]]
@@ -60,6 +60,84 @@ def resource_burn(
     ``cost`` is (each row's known primary cost on this resource, whether it is known);
     it only feeds ``first_call_cost``, where an unknown cost counts 1.
     """
+    groups = _reset_groups(frame, resource)
+    if groups is None:
+        return ResourceBurn(0, 0, 0, 0, None)
+    remaining = frame.rate_limit_remaining
+    deltas = np.maximum(remaining[groups.first_rows] - remaining[groups.last_rows], 0)
+    if cost is None:
+        first_costs = np.full(groups.count, UNKNOWN_FIRST_CALL_COST, dtype=np.int64)
+    else:
+        points, known = cost
+        first = groups.first_rows
+        first_costs = np.where(known[first], points[first], UNKNOWN_FIRST_CALL_COST)
+    return ResourceBurn(
+        rows=groups.rows,
+        groups=groups.count,
+        delta=int(deltas.sum()),
+        first_call_cost=int(first_costs.sum()),
+        latest_reset_s=int(frame.rate_limit_reset[groups.first_rows].max()),
+    )
+
+
+@dataclass(frozen=True)
+class ResetWindow:
+    """One reset window (group) of a resource: its first and last row as the spec orders them."""
+
+    reset: int  # epoch seconds, from rateLimitReset
+    rows: int
+    remaining_start: int
+    remaining_end: int
+    first_ms: int  # completion time of the group's first row
+    last_ms: int  # ... and of its last
+
+    @property
+    def delta(self) -> int:
+        return max(0, self.remaining_start - self.remaining_end)
+
+
+def reset_windows(frame: TraceFrame, resource: str) -> list[ResetWindow]:
+    """``resource``'s reset windows, oldest reset first; their deltas sum to ``resource_burn``."""
+    groups = _reset_groups(frame, resource)
+    if groups is None:
+        return []
+    remaining = frame.rate_limit_remaining
+    reset = frame.rate_limit_reset
+    ts = frame.ts_ms
+    return [
+        ResetWindow(
+            reset=int(reset[first]),
+            rows=int(size),
+            remaining_start=int(remaining[first]),
+            remaining_end=int(remaining[last]),
+            first_ms=int(ts[first]),
+            last_ms=int(ts[last]),
+        )
+        for first, last, size in zip(
+            groups.first_rows.tolist(),
+            groups.last_rows.tolist(),
+            groups.sizes.tolist(),
+            strict=True,
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class _ResetGroups:
+    """The spec's grouping of a resource's header rows, as frame row indices."""
+
+    rows: int  # header-carrying rows of the resource
+    first_rows: npt.NDArray[np.intp]  # each group's first row, groups by ascending reset
+    last_rows: npt.NDArray[np.intp]  # each group's last row
+    sizes: npt.NDArray[np.intp]  # rows per group
+
+    @property
+    def count(self) -> int:
+        return int(self.first_rows.size)
+
+
+def _reset_groups(frame: TraceFrame, resource: str) -> _ResetGroups | None:
+    """Group by rateLimitReset, each ordered by completion time; None without header rows."""
     mask = (
         frame.resource.mask(resource)
         & (frame.rate_limit_remaining != NA)
@@ -67,28 +145,14 @@ def resource_burn(
     )
     idx = np.flatnonzero(mask)
     if idx.size == 0:
-        return ResourceBurn(0, 0, 0, 0, None)
-    ts = frame.ts_ms[idx]
-    reset = frame.rate_limit_reset[idx]
-    remaining = frame.rate_limit_remaining[idx]
-    order = _group_order(ts, reset)
-    reset = reset[order]
-    remaining = remaining[order]
+        return None
+    order = _group_order(frame.ts_ms[idx], frame.rate_limit_reset[idx])
+    rows = idx[order]
+    reset = frame.rate_limit_reset[rows]
     starts = np.flatnonzero(np.concatenate(([True], reset[1:] != reset[:-1])))
     ends = np.concatenate((starts[1:] - 1, [reset.size - 1]))
-    deltas = np.maximum(remaining[starts] - remaining[ends], 0)
-    first_rows = idx[order[starts]]
-    if cost is None:
-        first_costs = np.full(starts.size, UNKNOWN_FIRST_CALL_COST, dtype=np.int64)
-    else:
-        points, known = cost
-        first_costs = np.where(known[first_rows], points[first_rows], UNKNOWN_FIRST_CALL_COST)
-    return ResourceBurn(
-        rows=int(idx.size),
-        groups=int(starts.size),
-        delta=int(deltas.sum()),
-        first_call_cost=int(first_costs.sum()),
-        latest_reset_s=int(reset.max()),
+    return _ResetGroups(
+        rows=int(idx.size), first_rows=rows[starts], last_rows=rows[ends], sizes=ends - starts + 1
     )
 
 

@@ -1,15 +1,20 @@
 """The exact, line-by-line trace reader: the definition of which lines are accepted.
 
-A non-blank line is accepted when it decodes as a ``TraceRow`` (msgspec, strict types),
-its ``timestamp`` parses as ISO-8601 and its integers fit the frame's int64 columns.
-Everything else is skipped with a ``ReadWarning``. The fast DuckDB reader must agree
-with this module on every file; tests hold it to that.
+``RowCheck`` (full rows, ``iter_rows``): a non-blank line is accepted when it decodes as
+a ``TraceRow`` (msgspec, strict types), its ``timestamp`` parses as ISO-8601 and its
+integers fit the frame's int64 columns. Everything else is skipped with a ``ReadWarning``.
+
+``FrameRowCheck`` (the ``TraceFrame`` path, ``read_trace``): the same, but only the
+fields the frame uses are type-checked; ``args`` only where ``repo`` is derived from it
+(no ``repos/{o}/{r}`` endpoint). A wrong-typed field the frame ignores cannot change any
+figure, so the row is kept. The DuckDB pass (``ghbench.trace.fast``) must agree with
+``FrameRowCheck`` on every file; tests hold it to that.
 """
 
 from __future__ import annotations
 
 import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +26,15 @@ from ghbench.timefmt import parse_iso
 from ghbench.trace.frame import NA, Categorical, ReadWarning, TraceFrame, repo_of
 from ghbench.trace.schema import TraceRow
 
-__all__ = ["MAX_WARNINGS", "FrameBuilder", "RowCheck", "iter_checked", "read_exact"]
+__all__ = [
+    "FRAME_FIELDS",
+    "MAX_WARNINGS",
+    "FrameBuilder",
+    "FrameRowCheck",
+    "RowCheck",
+    "iter_checked",
+    "read_exact",
+]
 
 MAX_WARNINGS = 100
 _ROW_INFO: Any = msgspec.inspect.type_info(TraceRow)
@@ -39,6 +52,22 @@ def blank(line: bytes) -> bool:
     return not line.strip()
 
 
+Check = Callable[[bytes], "TraceRow | str"]
+
+
+def _validate(row: Any, int_fields: Iterable[str]) -> str | None:
+    """The reason a decoded row is skipped (timestamp, int64 range), or None."""
+    try:
+        parse_iso(row.timestamp)
+    except ValueError:
+        return f"timestamp {row.timestamp[:40]!r} is not an ISO-8601 time"
+    for name in int_fields:
+        v = getattr(row, name)
+        if v is not None and not (-_INT64_MAX <= v <= _INT64_MAX):
+            return f"wrong type: {name} {v} is out of the 64-bit integer range"
+    return None
+
+
 class RowCheck:
     """Decodes and validates one line; returns the row or the reason it is skipped."""
 
@@ -52,15 +81,71 @@ class RowCheck:
             return f"wrong type: {exc}"
         except msgspec.DecodeError as exc:
             return f"not a JSON object line ({exc}); truncated or corrupt"
+        return _validate(row, INT_FIELDS) or row
+
+
+class _FrameFields(msgspec.Struct, kw_only=True):
+    """The ``TraceRow`` fields a ``TraceFrame`` is built from; ``args`` left undecoded."""
+
+    timestamp: str
+    component: str | None = None
+    operation: str | None = None
+    sessionId: str | None = None  # noqa: N815 - AO's field names
+    args: msgspec.Raw = msgspec.Raw(b"null")
+    endpoint: str | None = None
+    method: str | None = None
+    ok: bool | None = None
+    exitCode: int | None = None  # noqa: N815
+    durationMs: float | None = None  # noqa: N815
+    httpStatus: int | None = None  # noqa: N815
+    rateLimitLimit: int | None = None  # noqa: N815
+    rateLimitRemaining: int | None = None  # noqa: N815
+    rateLimitReset: int | None = None  # noqa: N815
+    rateLimitResource: str | None = None  # noqa: N815
+    graphqlCost: int | None = None  # noqa: N815
+    graphqlRemaining: int | None = None  # noqa: N815
+    origin: str | None = None
+
+
+FRAME_FIELDS: tuple[str, ...] = _FrameFields.__struct_fields__
+_FRAME_INT_FIELDS = tuple(f for f in INT_FIELDS if f in FRAME_FIELDS)
+_ARGS_TYPE = list[str] | None
+
+
+class FrameRowCheck:
+    """Like ``RowCheck``, but type-checks only what a ``TraceFrame`` uses (see module doc).
+
+    An accepted row comes back as a ``TraceRow`` holding only those fields (``args``
+    only when ``repo`` needs it).
+    """
+
+    def __init__(self) -> None:
+        self._decoder = msgspec.json.Decoder(_FrameFields)
+
+    def __call__(self, line: bytes) -> TraceRow | str:
         try:
-            parse_iso(row.timestamp)
-        except ValueError:
-            return f"timestamp {row.timestamp[:40]!r} is not an ISO-8601 time"
-        for name in INT_FIELDS:
-            v = getattr(row, name)
-            if v is not None and not (-_INT64_MAX <= v <= _INT64_MAX):
-                return f"wrong type: {name} {v} is out of the 64-bit integer range"
-        return row
+            row = self._decoder.decode(line)
+        except msgspec.ValidationError as exc:
+            return f"wrong type: {exc}"
+        except msgspec.DecodeError as exc:
+            return f"not a JSON object line ({exc}); truncated or corrupt"
+        reason = _validate(row, _FRAME_INT_FIELDS)
+        if reason is not None:
+            return reason
+        args: list[str] | None = None
+        if repo_of(row.endpoint, None) is None:
+            try:
+                args = msgspec.json.decode(row.args, type=_ARGS_TYPE)
+            except msgspec.ValidationError as exc:
+                # worded as RowCheck words it: the path is relative to the row
+                where = str(exc)
+                where = (
+                    where.replace("`$", "`$.args", 1) if "`$" in where else f"{where} - at `$.args`"
+                )
+                return f"wrong type: {where}"
+        values = {f: getattr(row, f) for f in FRAME_FIELDS}
+        values["args"] = args
+        return TraceRow(**values)
 
 
 def iter_lines(path: Path, start_line: int = 1, offset: int = 0) -> Iterator[tuple[int, bytes]]:
@@ -80,10 +165,10 @@ def iter_lines(path: Path, start_line: int = 1, offset: int = 0) -> Iterator[tup
 
 
 def iter_checked(
-    lines: Iterable[tuple[int, bytes]],
+    lines: Iterable[tuple[int, bytes]], check: Check | None = None
 ) -> Iterator[tuple[int, TraceRow | str]]:
-    """(line number, row or skip reason) for every non-blank line."""
-    check = RowCheck()
+    """(line number, row or skip reason) for every non-blank line (``RowCheck`` default)."""
+    check = check or RowCheck()
     for number, line in lines:
         if not blank(line):
             yield number, check(line)
@@ -186,12 +271,15 @@ class FrameBuilder:
         )
 
 
-def read_exact(path: Path) -> TraceFrame:
-    """The whole file through the exact path (``read_trace`` validates ``path`` first)."""
+def read_exact(path: Path, check: Check | None = None) -> TraceFrame:
+    """The whole file through the line reader (``read_trace`` validates ``path`` first).
+
+    ``check`` decides each line: ``RowCheck`` (the default) or ``FrameRowCheck``.
+    """
     builder = FrameBuilder()
     warnings: list[ReadWarning] = []
     lines_read = skipped = 0
-    for number, result in iter_checked(iter_lines(path)):
+    for number, result in iter_checked(iter_lines(path), check):
         lines_read += 1
         if isinstance(result, str):
             skipped += 1

@@ -36,9 +36,13 @@ from graphql import (
     GraphQLOutputType,
     GraphQLScalarType,
     GraphQLSchema,
+    GraphQLInputType,
     InlineFragmentNode,
+    ListValueNode,
+    ObjectValueNode,
     OperationDefinitionNode,
     SelectionSetNode,
+    ValueNode,
     VariableNode,
     is_abstract_type,
     is_leaf_type,
@@ -71,6 +75,17 @@ def can_compile(operation: OperationDefinitionNode, fragments: Mapping[str, Any]
     return True
 
 
+def _has_variable(value: ValueNode) -> bool:
+    """Whether a literal (``{pullRequestId: $id}``, ``[$a]``) uses a variable inside."""
+    if isinstance(value, VariableNode):
+        return True
+    if isinstance(value, ObjectValueNode):
+        return any(_has_variable(f.value) for f in value.fields)
+    if isinstance(value, ListValueNode):
+        return any(_has_variable(v) for v in value.values)
+    return False
+
+
 class _Null(Exception):
     """A non-null position got null; caught by the nearest nullable ancestor."""
 
@@ -88,6 +103,8 @@ class _FieldPlan:
     resolver: Callable[..., Any] | None
     static_args: dict[str, Any]
     variable_args: list[tuple[str, str, Any]]  # (argument, variable, default)
+    # Literals with variables inside, coerced per execution: (argument, literal, type).
+    literal_args: list[tuple[str, ValueNode, GraphQLInputType]]
     selection_sets: tuple[SelectionSetNode, ...]
     field_name: str
 
@@ -157,11 +174,14 @@ class CompiledExecutor:
                 resolver = definition.resolve
             static_args: dict[str, Any] = {}
             variable_args: list[tuple[str, str, Any]] = []
+            literal_args: list[tuple[str, ValueNode, GraphQLInputType]] = []
             given = {a.name.value: a.value for a in nodes[0].arguments or ()}
             for arg_name, arg_def in definition.args.items():
                 value_node = given.get(arg_name)
                 if isinstance(value_node, VariableNode):
                     variable_args.append((arg_name, value_node.name.value, arg_def.default_value))
+                elif value_node is not None and _has_variable(value_node):
+                    literal_args.append((arg_name, value_node, arg_def.type))
                 elif value_node is not None:
                     static_args[arg_name] = value_from_ast(value_node, arg_def.type)
                 elif arg_def.default_value is not Undefined:
@@ -169,7 +189,15 @@ class CompiledExecutor:
             children = tuple(n.selection_set for n in nodes if n.selection_set is not None)
             plans.append(
                 _FieldPlan(
-                    key, nodes, definition, resolver, static_args, variable_args, children, name
+                    key,
+                    nodes,
+                    definition,
+                    resolver,
+                    static_args,
+                    variable_args,
+                    literal_args,
+                    children,
+                    name,
                 )
             )
         return plans
@@ -248,8 +276,10 @@ class _Run:
                 value = _default_resolve(source, plan.field_name)
             else:
                 args = plan.static_args
-                if plan.variable_args:
+                if plan.variable_args or plan.literal_args:
                     args = dict(args)
+                    for arg_name, literal, arg_type in plan.literal_args:
+                        args[arg_name] = value_from_ast(literal, arg_type, self.variables)
                     for arg_name, variable, default in plan.variable_args:
                         provided = self.variables.get(variable, _MISSING)
                         if provided is not _MISSING:

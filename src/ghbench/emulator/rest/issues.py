@@ -106,7 +106,7 @@ def update_issue(call: Call) -> Reply:
     if state not in ("open", "closed"):
         raise invalid_field("Issue", "state")
     if state != issue.state:
-        call.store.set_issue_state(issue, state, "completed" if state == "closed" else None)
+        call.store.set_issue_state(issue, state, "completed" if state == "closed" else "reopened")
     return Reply(call.urls.issue(call.store, repo, issue))
 
 

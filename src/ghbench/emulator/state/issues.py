@@ -53,9 +53,11 @@ class IssueOps(StoreBase):
         return issue
 
     def set_issue_state(self, issue: Issue, state: str, reason: str | None = None) -> Issue:
+        """``reason`` is GitHub's ``state_reason``: completed or not_planned when closing,
+        reopened (or None) when opening again."""
         now = self.now()
         issue.state = state
-        issue.state_reason = reason if state == "closed" else None
+        issue.state_reason = reason
         issue.closed_at = now if state == "closed" else None
         issue.updated_at = now
         self.save(issue)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import time
 from collections.abc import Mapping
 
 from ghbench.errors import ToolMissingError
+from ghbench.procs import signal_name, stop_group
 from ghbench.workload.calls import GhCall, GhResult
 
 __all__ = ["GhTransport", "find_gh"]
 
+_STOP_GRACE_S = 5.0  # a gh past its timeout gets this long after SIGTERM, then SIGKILL
 INSTALL_HINT = (
     "install it with 'sudo apt-get install gh' (or use transport: http, which needs no gh)"
 )
@@ -63,41 +64,21 @@ class GhTransport:
         try:
             out, err = proc.communicate(timeout=self.timeout_s)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                out, err = proc.communicate(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                out, err = proc.communicate()
+            stop_group(proc, _STOP_GRACE_S)
+            out, err = proc.communicate()
         except BaseException:
             # interrupted mid-call: the call is abandoned, its process group stopped
-            _stop(proc)
+            stop_group(proc, _STOP_GRACE_S)
             raise
         duration = time.monotonic() - start
         code = proc.returncode
-        sig: str | None = None
-        if code < 0:
-            sig = signal.Signals(-code).name
         return GhResult(
             exit_code=code if code >= 0 else 1,
             stdout=out,
             stderr=err,
             duration_s=duration,
-            signal=sig,
+            signal=signal_name(code),
         )
 
     def close(self) -> None:
         return None
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    except ProcessLookupError:
-        pass

@@ -8,7 +8,6 @@ from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.pulls import COMMON_ISSUE_FIELDS
 from ghbench.emulator.graphql.resolvers.repository import actor
-from ghbench.emulator.graphql.resolvers.views import synthetic_id
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import Issue, IssueComment
@@ -67,7 +66,7 @@ ISSUE_COMMENT_FIELDS: dict[str, Any] = {
 }
 
 LABEL_FIELDS: dict[str, Any] = {
-    "id": lambda label, _: synthetic_id("LA", f"{label.repo.id}:{label.name}"),
+    "id": lambda label, _: label.node_id,
     "name": lambda label, _: label.name,
     "color": lambda label, _: label.color,
     "description": lambda label, _: None,

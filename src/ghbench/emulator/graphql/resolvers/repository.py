@@ -12,7 +12,14 @@ from ghbench.emulator.graphql.resolvers.views import CommitView, LabelView, RefV
 if TYPE_CHECKING:
     from ghbench.emulator.state import PullRequest, Repo, User
 
-__all__ = ["ACTOR_FIELDS", "QUERY_FIELDS", "REF_FIELDS", "REPOSITORY_FIELDS", "actor"]
+__all__ = [
+    "ACTOR_FIELDS",
+    "QUERY_FIELDS",
+    "REF_FIELDS",
+    "REPOSITORY_FIELDS",
+    "actor",
+    "repository_labels",
+]
 
 
 # PullRequestState / IssueState enum -> predicate over a record's (state, merged).
@@ -144,17 +151,28 @@ def _issue_or_pull(repo: Repo, info: Info, number: int) -> object:
     return found
 
 
-def _labels(repo: Repo, info: Info, **args: Any) -> Any:
+def repository_labels(info: Info, repo: Repo) -> list[LabelView]:
+    """A repository's labels: the names its issues and PRs carry (no label records)."""
     store = store_of(info)
     names: set[str] = set()
     for pull in store.pulls(repo, "all"):
         names.update(pull.labels)
     for issue in store.issues(repo, "all"):
         names.update(issue.labels)
-    labels = [LabelView(repo, name) for name in sorted(names)]
+    return [LabelView(repo, name) for name in sorted(names)]
+
+
+def _labels(repo: Repo, info: Info, **args: Any) -> Any:
+    labels = repository_labels(info, repo)
     if args.get("query"):
         labels = [label for label in labels if args["query"].lower() in label.name.lower()]
     return paginate(labels, **args)
+
+
+def _label(repo: Repo, info: Info, name: str) -> LabelView | None:
+    """GitHub matches label names case-insensitively; an unknown name is null."""
+    wanted = name.casefold()
+    return next((x for x in repository_labels(info, repo) if x.name.casefold() == wanted), None)
 
 
 def _default_branch(repo: Repo, info: Info) -> RefView:
@@ -205,6 +223,7 @@ REPOSITORY_FIELDS = {
     "issue": _issue,
     "issues": _issues,
     "issueOrPullRequest": _issue_or_pull,
+    "label": _label,
     "labels": _labels,
 }
 

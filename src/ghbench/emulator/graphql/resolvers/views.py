@@ -38,7 +38,10 @@ REACTIONS = (
 
 
 def synthetic_id(prefix: str, key: str) -> str:
-    """A stable global id for a derived object (not resolvable with ``node``)."""
+    """A stable global id for a derived object (not resolvable with ``node``).
+
+    For labels this equals the REST ``node_id`` (``rest/render.py``: crc32 of the same key).
+    """
     return f"{prefix}_kwDO{zlib.crc32(key.encode()):08X}"
 
 
@@ -79,8 +82,11 @@ class LabelView:
     name: str
 
     @property
-    def color(self) -> str:
-        return f"{zlib.crc32(self.name.encode()) & 0xFFFFFF:06x}"
+    def node_id(self) -> str:
+        return synthetic_id("LA", f"{self.repo.id}:{self.name}")
+
+    # GitHub's colour for a label made implicitly by naming it; REST renders the same.
+    color: ClassVar[str] = "ededed"
 
 
 @dataclass(frozen=True)

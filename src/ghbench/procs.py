@@ -1,8 +1,18 @@
-"""Start and stop the processes ghbench owns, always by process group.
+"""Start, stop and stand in for child processes: the one place ghbench signals them.
 
-Every child starts in its own session (``start_new_session=True``), so a Ctrl-C in
-the terminal reaches only ghbench, which then stops its children itself: SIGTERM to
-the whole group, a deadline, then SIGKILL. Nothing is ever killed by name.
+Owning a child: every child starts in its own session (``start_new_session=True``),
+so a Ctrl-C in the terminal reaches only ghbench, which then stops its children
+itself: SIGTERM to the whole group, a deadline, then SIGKILL. Nothing is ever
+killed by name.
+
+Standing in for a child (``ghbench record`` and its gh shim sit between a caller
+and gh and must be invisible): signals sent to us reach the child once, and we end
+exactly as the child ended (same exit code, or killed by the same signal).
+Ctrl-C and Ctrl-\\ reach every process of the terminal's foreground process group,
+the child included, so those are forwarded only when we are not in that group
+(someone signalled our pid directly). Other signals are forwarded always; a
+process-group kill therefore reaches the child twice, which gh and typical
+orchestrators treat like one.
 """
 
 from __future__ import annotations
@@ -11,13 +21,112 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from types import FrameType
+from typing import IO, NoReturn
 
-__all__ = ["ManagedProcess", "StopResult", "group_alive", "start_process", "stop_group"]
+__all__ = [
+    "FORWARDED_SIGNALS",
+    "ManagedProcess",
+    "Stderr",
+    "StopResult",
+    "exit_like",
+    "forward_signals",
+    "group_alive",
+    "kill_group",
+    "signal_name",
+    "start_process",
+    "stop_group",
+]
+
+FORWARDED_SIGNALS: tuple[signal.Signals, ...] = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGQUIT,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+)
+_TERMINAL_SIGNALS = frozenset({signal.SIGINT, signal.SIGQUIT})
+_STDERR_FD = 2
+_REAP_S = 5.0  # how long a SIGKILLed group may take to disappear
+
+
+def _terminal_delivers_to_us() -> bool:
+    """True when our process group is the foreground group of our controlling terminal."""
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
+    except OSError:
+        return False
+    try:
+        return os.tcgetpgrp(fd) == os.getpgrp()
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def forward_signals(proc: subprocess.Popen[bytes]) -> Callable[[], None]:
+    """Forward FORWARDED_SIGNALS to ``proc`` until the returned restore function is called."""
+
+    def handler(signum: int, _frame: FrameType | None) -> None:
+        if signum in _TERMINAL_SIGNALS and _terminal_delivers_to_us():
+            return
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in FORWARDED_SIGNALS}
+
+    def restore() -> None:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+    return restore
+
+
+def signal_name(returncode: int) -> str | None:
+    """``SIGTERM`` for a Popen returncode of -15; None for a normal exit."""
+    if returncode >= 0:
+        return None
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"SIG{-returncode}"
+
+
+def exit_like(returncode: int) -> NoReturn:
+    """End this process as the child ended: same exit code, or the same fatal signal."""
+    if returncode < 0:
+        sig = -returncode
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+            os.kill(os.getpid(), sig)
+        except (OSError, ValueError):
+            pass
+        os._exit(128 + sig)
+    sys.exit(returncode)
+
+
+class Stderr:
+    """Writes to fd 2 until the reader goes away; after that, output is dropped."""
+
+    def __init__(self) -> None:
+        self.open = True
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while self.open and view:
+            try:
+                view = view[os.write(_STDERR_FD, view) :]
+            except OSError:
+                self.open = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +242,13 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
+def kill_group(popen: subprocess.Popen[bytes]) -> None:
+    """SIGKILL ``popen``'s process group at once, without a SIGTERM first, and reap it."""
+    if popen.poll() is None:
+        _signal_group(popen.pid, signal.SIGKILL)
+        popen.wait()
+
+
 def stop_group(popen: subprocess.Popen[bytes], grace: float) -> StopResult:
     """Stop ``popen``'s process group (its pid is the group id: it was started in a new session)."""
     pgid = popen.pid
@@ -146,8 +262,13 @@ def stop_group(popen: subprocess.Popen[bytes], grace: float) -> StopResult:
     killed = popen.poll() is None or group_alive(pgid)
     if killed:
         _signal_group(pgid, signal.SIGKILL)
+    reap_deadline = time.monotonic() + _REAP_S
     try:
-        popen.wait(timeout=5)
+        popen.wait(timeout=_REAP_S)
     except subprocess.TimeoutExpired:
         return StopResult(None, killed=True)
+    # SIGKILL is delivered at once but a busy machine may not have torn every
+    # member down yet: wait for the group to go, so "stopped" means gone
+    while group_alive(pgid) and time.monotonic() < reap_deadline:
+        time.sleep(0.01)
     return StopResult(popen.returncode, killed=killed)

@@ -1,0 +1,402 @@
+"""One real-time matrix cell, following the runbook's per-cell procedure on the harness.
+
+1. Repos for the topology: T1 one repo, T2 N/5 (at least 2). On the emulator they are
+   ``ghbench-matrix/{t}-{n}-r{i}`` (created by setup); on GitHub the first repos of
+   ``--repos``. S3 needs sessions that do not exist yet, so on the emulator it gets
+   repos of its own, named with the run's timestamp.
+2. Setup per repo (``ghbench.harness.setup.run_setup``): reused when every worktree
+   exists and every PR is open, else run fresh. S3 only makes sure repos and issues exist.
+3. One orchestrator over every repo: the driver the flags name; for T2 the workload
+   model's config lists the sessions of all the spread repos (``SpreadWorkloadDriver``).
+4. The window (``ghbench.harness.measure.run_measure`` with the setup already validated):
+   a fresh trace, warmup, the before ``/rate_limit``, the scenario's triggers
+   (``ghbench.matrix.triggers``), the after snapshot, the stop and the scorecard.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ghbench.clock import Clock
+from ghbench.drivers.base import BenchSession, Driver
+from ghbench.drivers.workload import WorkloadDriver
+from ghbench.errors import GhbenchError
+from ghbench.github.backend import Backend
+from ghbench.harness.factory import RunFlags, build_driver
+from ghbench.harness.measure import MeasureOptions, WindowRecord, run_measure
+from ghbench.harness.project import Project
+from ghbench.harness.setup import SetupOptions, run_setup
+from ghbench.harness.setup_record import SetupRecord
+from ghbench.matrix.cells import TOPOLOGIES, Cell
+from ghbench.matrix.runner import CellArtifacts, cell_seed
+from ghbench.matrix.topology import cell_repos, sessions_per_repo
+from ghbench.matrix.triggers import (
+    CellHooks,
+    DashboardReader,
+    comment_burst_plan,
+    hard_kill,
+    post_review_comments,
+    scenario_triggers,
+)
+from ghbench.timefmt import format_duration
+
+__all__ = ["EMULATOR_OWNER", "RealtimeOptions", "SpreadWorkloadDriver", "run_realtime_cell"]
+
+EMULATOR_OWNER = "ghbench-matrix"
+Log = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class RealtimeOptions:
+    flags: RunFlags
+    work_dir: Path  # setups and driver state shared by the cells: OUT/realtime
+    duration_scale: float = 1.0  # smoke runs and tests shorten the runbook's durations
+    repos: tuple[str, ...] = ()  # --repos, for --backend github
+    seed: int = 0
+    setup_timeout: float = 600.0
+    poll_interval: float = 30.0
+    stop_grace: float = 10.0
+
+
+@dataclass
+class SpreadWorkloadDriver(WorkloadDriver):
+    """The workload model over several repos (T2): each session polls its own repo."""
+
+    session_repos: Mapping[str, str] = field(default_factory=dict)
+    all_repos: tuple[str, ...] = ()
+
+    def _write_config(self, sessions: Sequence[BenchSession]) -> Path:
+        import yaml
+
+        from ghbench.artifacts.io import replace_atomic
+        from ghbench.workload.config import dump_workload_config, parse_workload_config
+
+        path = super()._write_config(sessions)
+        raw = yaml.safe_load(path.read_text())
+        raw["repos"] = list(self.all_repos or (self.repo,))
+        for spec in raw.get("sessions") or []:
+            spec["repo"] = self.session_repos.get(spec["id"], self.repo)
+        cfg = parse_workload_config(yaml.safe_dump(raw), source="workload config")
+        replace_atomic(path, dump_workload_config(cfg))
+        return path
+
+
+class _LogProgress:
+    """The harness's progress reports as plain log lines (the matrix prints its own)."""
+
+    def __init__(self, log: Log, prefix: str) -> None:
+        self.log, self.prefix = log, prefix
+
+    def note(self, text: str) -> None:
+        self.log(f"{self.prefix}: {text}")
+
+    def sessions_ready(self, ready: int, total: int, elapsed: float, timeout: float) -> None:
+        return None
+
+    def phase(self, name: str, total: float) -> None:
+        return None
+
+    def tick(self, elapsed: float) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def _repos(cell: Cell, backend: Backend, options: RealtimeOptions, stamp: int) -> tuple[str, ...]:
+    if backend.name != "emulator":
+        return cell_repos(cell, options.repos)
+    fresh = f"s3-{stamp}-" if cell.scenario == "S3" else ""
+    base = f"{EMULATOR_OWNER}/{fresh}{cell.topology.lower()}-{cell.scale}"
+    return tuple(f"{base}-r{i}" for i in range(1, cell.repo_count + 1))
+
+
+def _project(repo: str, index: int, work_dir: Path) -> Project:
+    pid = repo.replace("/", "-").replace(".", "-")
+    return Project(
+        id=pid,
+        path=work_dir / "checkouts" / pid,
+        repo=repo,
+        default_branch="main",
+        session_prefix=f"r{index}",
+        config_path=None,
+    )
+
+
+def _scenario_id(cell: Cell) -> str:
+    scenario = cell.info.title.lower().replace(" ", "-")
+    topology = "single-repo" if cell.topology == "T1" else "multi-repo"
+    return f"{scenario}.{topology}.{cell.scale}"
+
+
+@dataclass
+class _Cell:
+    """One cell's collaborators while it runs."""
+
+    cell: Cell
+    backend: Backend
+    clock: Clock
+    env: Mapping[str, str]
+    options: RealtimeOptions
+    log: Log
+    projects: list[Project]
+    counts: dict[str, int]
+    setup_drivers: list[Driver] = field(default_factory=list)
+    sessions: list[BenchSession] = field(default_factory=list)
+    session_repos: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    driver: Any = None  # the measuring driver
+    reader: DashboardReader | None = None
+
+    @property
+    def scale(self) -> float:
+        return self.options.duration_scale
+
+    def progress(self) -> _LogProgress:
+        return _LogProgress(self.log, self.cell.id)
+
+
+def _issues(count: int) -> list[int]:
+    return list(range(1, count + 1))
+
+
+def _setup_all(c: _Cell) -> None:
+    """Setup per repo (reused when valid); S3 only seeds repos and issues."""
+    opts = c.options
+    for project in c.projects:
+        driver = build_driver(opts.flags, project, c.backend, opts.work_dir, c.env)
+        c.setup_drivers.append(driver)
+        issues = _issues(c.counts[project.repo])
+        if c.cell.scenario == "S3":
+            with c.backend.control_client() as control:
+                c.backend.ensure_repo(project.repo, issues, control)
+            continue
+        outcome = run_setup(
+            project,
+            issues,
+            sessions=len(issues),
+            driver=driver,
+            backend=c.backend,
+            clock=c.clock,
+            options=SetupOptions(
+                out_dir=opts.work_dir,
+                poll_interval=opts.poll_interval,
+                timeout=opts.setup_timeout,
+                stop_grace=opts.stop_grace,
+            ),
+            progress=c.progress(),
+        )
+        if not outcome.record.ready:
+            raise GhbenchError(
+                f"setup for {project.repo} timed out with {len(outcome.record.sessions)} of"
+                f" {len(issues)} PRs open ({outcome.path})"
+            )
+        c.sessions.extend(outcome.record.sessions)
+        c.session_repos.update({s.session_id: project.repo for s in outcome.record.sessions})
+
+
+def _measuring_driver(c: _Cell) -> Any:
+    first = c.projects[0]
+    if len(c.projects) == 1:
+        return build_driver(c.options.flags, first, c.backend, c.options.work_dir, c.env)
+    if c.options.flags.driver != "workload":
+        raise GhbenchError(
+            f"{c.cell.id}: T2 cells with --driver ao need one AO over several projects,"
+            " which the harness does not start yet; use --driver workload for T2"
+        )
+    combined = dataclasses.replace(first, id=f"{first.id.rsplit('-r', 1)[0]}-spread")
+    base = build_driver(c.options.flags, combined, c.backend, c.options.work_dir, c.env)
+    assert isinstance(base, WorkloadDriver)
+    return SpreadWorkloadDriver(
+        project_id=base.project_id,
+        repo=first.repo,
+        prefix=base.prefix,
+        work_dir=base.work_dir,
+        backend=c.backend,
+        options=base.options,
+        base_env=base.base_env,
+        session_repos=c.session_repos,
+        all_repos=tuple(p.repo for p in c.projects),
+    )
+
+
+# -- trigger actions ------------------------------------------------------------
+
+
+def _restart(c: _Cell, trace: Path, hard: bool) -> None:
+    if hard:
+        hard_kill(c.driver)
+    else:
+        c.driver.stop(c.options.stop_grace)
+    c.driver.finish_measure()
+    c.driver.prepare_measure(tuple(c.sessions), c.projects[0].repo)
+    c.driver.start(trace, c.backend.orchestrator_env())
+
+
+def _spawn_all(c: _Cell, rec: WindowRecord) -> None:
+    """S3 at t0: the agents' branches and PRs for every session, then the orchestrator
+    sees them (AO: ``batch-spawn`` into the running orchestrator; the workload model
+    restarts on a config that lists them)."""
+    if c.options.flags.driver == "ao":
+        c.driver.spawn(_issues(c.counts[c.projects[0].repo]))
+        return
+    with c.backend.control_client() as control:
+        for project, driver in zip(c.projects, c.setup_drivers, strict=True):
+            driver.spawn(_issues(c.counts[project.repo]))
+            open_prs = control.open_pull_requests(project.repo)
+            for info in driver.discover_sessions():
+                pr = open_prs.get(info.branch or "")
+                if pr is None or info.worktree_path is None:
+                    raise GhbenchError(f"S3: session {info.session_id} opened no PR")
+                c.sessions.append(
+                    BenchSession(
+                        info.session_id,
+                        info.issue,
+                        pr.branch,
+                        info.worktree_path,
+                        pr.number,
+                        pr.url,
+                    )
+                )
+                c.session_repos[info.session_id] = project.repo
+    c.notes.append(f"S3: {len(c.sessions)} sessions spawned at t0")
+    _restart(c, rec.trace_path, hard=False)
+
+
+def _comment_burst(c: _Cell, rec: WindowRecord) -> None:
+    rng = random.Random(cell_seed(c.options.seed, c.cell))
+    prs = [(c.session_repos[s.session_id], s.pr_number) for s in c.sessions]
+    plan = comment_burst_plan(prs, rng)
+    added = post_review_comments(c.backend.name, c.backend.api_url, c.backend.token, plan)
+    c.notes.append(f"S4: {added} review comments on {len(plan)} PRs at window start")
+
+
+def _start_dashboard(c: _Cell, rec: WindowRecord) -> None:
+    env = {**c.env, **c.backend.orchestrator_env()}
+    c.reader = DashboardReader(
+        c.driver.work_dir / "workload.yaml",
+        rec.trace_path,
+        env,
+        refresh_s=max(1.0, 30.0 * c.scale),
+        click_s=max(1.0, 10.0 * c.scale),
+    )
+    c.reader.start()
+
+
+def _stop_dashboard(c: _Cell, rec: WindowRecord | None = None) -> None:
+    reader, c.reader = c.reader, None
+    if reader is None:
+        return
+    reader.stop()
+    if reader.error is not None:
+        raise GhbenchError(f"S6: the dashboard reader failed: {reader.error}")
+    c.notes.append(f"S6: the dashboard reader made {reader.calls} calls (component dashboard)")
+
+
+def _check_scenario(cell: Cell, flags: RunFlags) -> None:
+    if cell.scenario != "S6" or flags.driver != "ao":
+        return
+    if shutil.which("chromium") is None:
+        raise GhbenchError(
+            f"{cell.id}: S6 with --driver ao loads AO's dashboard in a headless Chromium, and"
+            " chromium is not installed (apt-get install chromium); or use --driver workload"
+        )
+    raise GhbenchError(
+        f"{cell.id}: S6 with --driver ao: the harness starts AO with --no-dashboard, so there"
+        " is no dashboard for Chromium to load yet; use --driver workload"
+    )
+
+
+def run_realtime_cell(
+    cell: Cell,
+    cell_dir: Path,
+    *,
+    backend: Backend,
+    clock: Clock,
+    env: Mapping[str, str],
+    options: RealtimeOptions,
+    log: Log,
+) -> CellArtifacts:
+    """Set up, measure one window with the scenario's triggers, and return the artifacts."""
+    _check_scenario(cell, options.flags)
+    repos = _repos(cell, backend, options, int(clock.now()))
+    counts = sessions_per_repo(cell.scale, repos)
+    projects = [_project(r, i, options.work_dir) for i, r in enumerate(repos, start=1)]
+    if options.duration_scale != 1.0 and options.flags.tick is None:
+        # a shortened window still sees several polling cycles
+        tick = f"{max(1, round(30 * options.duration_scale))}s"
+        options = dataclasses.replace(options, flags=dataclasses.replace(options.flags, tick=tick))
+    c = _Cell(cell, backend, clock, env, options, log, projects, counts)
+    warmup = cell.info.warmup_s * c.scale
+    duration = max(1.0, cell.info.duration_s * c.scale)
+    _setup_all(c)
+    c.driver = _measuring_driver(c)
+    hooks = CellHooks(
+        restart=lambda trace, hard: _restart(c, trace, hard),
+        spawn_all=lambda rec: _spawn_all(c, rec),
+        comment_burst=lambda rec: _comment_burst(c, rec),
+        start_dashboard=lambda rec: _start_dashboard(c, rec),
+        stop_dashboard=lambda rec: _stop_dashboard(c, rec),
+    )
+    setup = SetupRecord(
+        scenario_id=_scenario_id(cell),
+        project=projects[0].id if len(projects) == 1 else c.driver.project_id,
+        repo=repos[0],
+        session_count=cell.scale,
+        ready=True,
+        sessions=tuple(c.sessions),
+        created_at=clock.now(),
+        extra={"repos": list(repos), "cell": cell.id, "topology": TOPOLOGIES[cell.topology][0]},
+    )
+    measure_options = MeasureOptions(
+        out_dir=cell_dir,
+        warmup=warmup,
+        duration=duration,
+        warmup_text=format_duration(warmup),
+        duration_text=format_duration(duration),
+        stop_grace=options.stop_grace,
+        plot=False,
+        supplemental=False,
+        triggers=scenario_triggers(cell.scenario, duration, hooks),
+    )
+    try:
+        result = run_measure(
+            projects[0],
+            sessions=cell.scale,
+            driver=c.driver,
+            backend=backend,
+            clock=clock,
+            options=measure_options,
+            progress=c.progress(),
+            setup=setup,
+        )
+    finally:
+        _stop_dashboard(c)
+    result.raise_for_outcome()
+    if result.record.incomplete_reason:
+        raise GhbenchError(f"{cell.id}: {result.record.incomplete_reason}")
+    if options.duration_scale != 1.0:
+        c.notes.insert(
+            0,
+            f"durations scaled by {options.duration_scale:g}: warmup {format_duration(warmup)},"
+            f" window {format_duration(duration)}",
+        )
+    c.notes.extend(result.record.events)
+    artifact = msgspec.json.decode(result.scorecard_path.read_bytes())
+    return CellArtifacts(
+        trace_path=result.trace_path,
+        scorecard_path=result.scorecard_path,
+        scorecard_artifact=artifact,
+        repos=repos,
+        seed=cell_seed(options.seed, cell),
+        notes=tuple(c.notes),
+        durations=(warmup, duration),
+    )

@@ -1,0 +1,146 @@
+"""Real gh 2.23 against the emulator: the issue and PR commands beyond AO's core loop.
+
+``gh issue create`` (RepositoryInfo, then the IssueCreate mutation, and with
+``--label`` a RepositoryResolveMetadataIDs lookup), ``issue list`` by state, issue and
+PR close/reopen, ``pr list`` by state, ``pr view`` without ``--json`` and ``pr checks``
+on failing and pending CI. Every test ends by checking the ledger against what gh saw.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.gh
+
+REPO = "acme/todo"
+
+
+def gh(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["gh", *args], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def ok(env: dict[str, str], *args: str) -> str:
+    result = gh(env, *args)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def rows(output: str) -> list[list[str]]:
+    """gh's non-terminal table: one tab-separated row per line."""
+    return [line.split("\t") for line in output.splitlines() if line]
+
+
+def operations(emulator_server: Any) -> list[str]:
+    return [e.endpoint for e in emulator_server.emulator.ledger_entries(resource="graphql")]
+
+
+def assert_ledger_matches_gh(env: dict[str, str], emulator_server: Any) -> None:
+    """One more GraphQL call with ``-i``: its headers and rateLimit equal the ledger."""
+    out = ok(env, "api", "-i", "graphql", "-f", "query=query Rate { rateLimit { used } }")
+    head, _, body = out.partition("\n\n")  # text mode turned CRLF into newlines
+    status, *lines = head.splitlines()
+    assert status == "HTTP/1.1 200 OK"
+    headers = dict(line.split(": ", 1) for line in lines)
+    used = json.loads(body)["data"]["rateLimit"]["used"]
+    ledger = emulator_server.emulator.ledger_totals(resource="graphql")["graphql"]
+    assert int(headers["X-Ratelimit-Used"]) == used == ledger
+
+
+def issue_state(server: Any, number: int) -> tuple[str, str | None]:
+    store = server.emulator.store
+    issue = store.issue(store.repo("acme", "todo"), number)
+    return issue.state, issue.state_reason
+
+
+@pytest.fixture
+def seeded(emulator_server: Any) -> Any:
+    emu = emulator_server.emulator
+    emu.create_issue(REPO, "Bug one", body="details", author="octo")  # 1
+    emu.create_pull(REPO, "feat/fail", title="Failing", author="octo")  # 2
+    emu.set_ci(REPO, "failure", pr=2)
+    emu.create_pull(REPO, "feat/wait", title="Waiting", author="octo")  # 3
+    emu.set_ci(REPO, "pending", pr=3)
+    return emulator_server
+
+
+def test_gh_issue_create_view_and_list_by_state(gh_env: dict[str, str], seeded: Any) -> None:
+    url = ok(gh_env, "issue", "create", "--repo", REPO, "--title", "New", "--body", "text")
+    assert url.strip() == "https://github.com/acme/todo/issues/4"
+    assert operations(seeded) == ["RepositoryInfo", "IssueCreate"]
+    viewed = json.loads(
+        ok(gh_env, "issue", "view", "4", "--repo", REPO, "--json", "title,body,state,author")
+    )
+    author = viewed.pop("author")
+    assert viewed == {"title": "New", "body": "text", "state": "OPEN"}
+    assert author["login"] == "octo"
+
+    ok(gh_env, "issue", "close", "1", "--repo", REPO)
+    assert [r[:3] for r in rows(ok(gh_env, "issue", "list", "--repo", REPO))] == [
+        ["4", "OPEN", "New"]
+    ]
+    closed = rows(ok(gh_env, "issue", "list", "--repo", REPO, "--state", "closed"))
+    assert [r[:3] for r in closed] == [["1", "CLOSED", "Bug one"]]
+    everything = rows(ok(gh_env, "issue", "list", "--repo", REPO, "--state", "all"))
+    assert [r[0] for r in everything] == ["4", "1"]
+    ok(gh_env, "issue", "reopen", "1", "--repo", REPO)
+    assert issue_state(seeded, 1) == ("open", "reopened")
+    assert "IssueClose" in operations(seeded) and "IssueReopen" in operations(seeded)
+    assert_ledger_matches_gh(gh_env, seeded)
+
+
+def test_gh_issue_create_with_a_label(gh_env: dict[str, str], seeded: Any) -> None:
+    # Labels exist once something carries them; gh resolves names to ids first.
+    missing = gh(gh_env, "issue", "create", "--repo", REPO, "-t", "x", "-b", "y", "-l", "bug")
+    assert missing.returncode == 1 and "'bug' not found" in missing.stderr
+    ok(gh_env, "api", f"repos/{REPO}/issues", "-f", "title=seed", "-f", "labels[]=bug")
+    ok(gh_env, "issue", "create", "--repo", REPO, "-t", "Labelled", "-b", "y", "-l", "BUG")
+    labelled = json.loads(ok(gh_env, "issue", "view", "5", "--repo", REPO, "--json", "labels"))
+    rest = json.loads(ok(gh_env, "api", f"repos/{REPO}/issues/5"))["labels"]
+    assert [(x["name"], x["id"], x["color"]) for x in labelled["labels"]] == [
+        ("bug", rest[0]["node_id"], rest[0]["color"])
+    ]
+    assert operations(seeded).count("RepositoryResolveMetadataIDs") == 2
+    assert_ledger_matches_gh(gh_env, seeded)
+
+
+def test_gh_pr_list_by_state_and_view_as_text(gh_env: dict[str, str], seeded: Any) -> None:
+    ok(gh_env, "pr", "merge", "2", "--repo", REPO, "--merge")
+    ok(gh_env, "pr", "close", "3", "--repo", REPO)
+    assert ok(gh_env, "pr", "list", "--repo", REPO) == ""
+    every = rows(ok(gh_env, "pr", "list", "--repo", REPO, "--state", "all"))
+    assert [(r[0], r[2], r[3]) for r in every] == [
+        ("3", "feat/wait", "CLOSED"),
+        ("2", "feat/fail", "MERGED"),
+    ]
+    merged = rows(ok(gh_env, "pr", "list", "--repo", REPO, "--state", "merged"))
+    assert [r[0] for r in merged] == ["2"]
+    ok(gh_env, "pr", "reopen", "3", "--repo", REPO)
+    assert [r[0] for r in rows(ok(gh_env, "pr", "list", "--repo", REPO))] == ["3"]
+
+    text = ok(gh_env, "pr", "view", "3", "--repo", REPO)
+    fields = dict(line.split(":\t", 1) for line in text.splitlines() if ":\t" in line)
+    assert fields["title"] == "Waiting" and fields["state"] == "OPEN"
+    assert fields["author"] == "octo" and fields["url"] == "https://github.com/acme/todo/pull/3"
+    close_merged = gh(gh_env, "pr", "close", "2", "--repo", REPO)
+    assert close_merged.returncode == 1  # gh reads the state and refuses by itself
+    assert "already merged" in close_merged.stderr
+    assert {"PullRequestMerge", "PullRequestClose", "PullRequestReopen"} <= set(operations(seeded))
+    assert_ledger_matches_gh(gh_env, seeded)
+
+
+@pytest.mark.parametrize(("number", "bucket"), [(2, "fail"), (3, "pending")])
+def test_gh_pr_checks_failing_and_pending(
+    gh_env: dict[str, str], seeded: Any, number: int, bucket: str
+) -> None:
+    result = gh(gh_env, "pr", "checks", str(number), "--repo", REPO)
+    assert result.returncode != 0, result.stdout  # gh 2.23: 1 (later versions: 8 if pending)
+    # set_ci makes a commit status and a check run, both named "ci".
+    assert sorted(r[:2] for r in rows(result.stdout)) == [["ci", bucket], ["ci", bucket]]
+    assert operations(seeded) == ["PullRequestByNumber", "PullRequestStatusChecks"]
+    assert_ledger_matches_gh(gh_env, seeded)
