@@ -1,4 +1,4 @@
-"""Time the trace reader and ``ghbench report`` on a large generated AO trace.
+"""Time the trace reader, ``ghbench report``, ``summarize`` and ``analyze`` on a large trace.
 
     python bench/bench_report.py [--rows 1000000] [--repeat 3]
 
@@ -24,7 +24,8 @@ GHBENCH = str(Path(PYTHON).with_name("ghbench"))
 
 READ_SNIPPET = (
     "import sys; from ghbench.trace.reader import read_trace; "
-    "f = read_trace(sys.argv[1], fast=sys.argv[2] == 'fast'); print(len(f))"
+    "mode = {'default': None, 'fast': True, 'exact': False}[sys.argv[2]]; "
+    "f = read_trace(sys.argv[1], fast=mode); print(len(f))"
 )
 
 
@@ -42,16 +43,23 @@ def run(argv: list[str]) -> tuple[float, float, int]:
 
 def best(name: str, argv: list[str], repeat: int) -> None:
     results = [run(argv) for _ in range(repeat)]
+    show(name, results)
+
+
+def show(name: str, results: list[tuple[float, float, int]]) -> None:
     wall = min(r[0] for r in results)
     rss = max(r[1] for r in results)
     codes = sorted({r[2] for r in results})
-    print(f"{name:<28} best {wall:7.3f} s   peak RSS {rss:6.0f} MiB   exit {codes}")
+    print(f"{name:<30} best {wall:7.3f} s   peak RSS {rss:6.0f} MiB   exit {codes}", flush=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--skip-exact", action="store_true", help="skip the slow full-row line reader"
+    )
     ns = parser.parse_args()
     out = HERE / "out"
     out.mkdir(exist_ok=True)
@@ -61,22 +69,22 @@ def main() -> int:
         subprocess.run(gen, check=True)
     print(f"trace {trace}: {ns.rows} rows, {trace.stat().st_size / 1e6:.0f} MB")
     best("ghbench --help", [GHBENCH, "--help"], ns.repeat)
-    best("read_trace (exact)", [PYTHON, "-c", READ_SNIPPET, str(trace), "exact"], ns.repeat)
-    best("read_trace (fast, DuckDB)", [PYTHON, "-c", READ_SNIPPET, str(trace), "fast"], ns.repeat)
-    if (ROOT / "src/ghbench/commands/report.py").exists():
-        with tempfile.TemporaryDirectory(dir=out) as tmp:
-            results = []
-            for i in range(ns.repeat):
-                argv = [GHBENCH, "report", "--trace", str(trace), "--out", f"{tmp}/{i}"]
-                results.append(run(argv))
-            wall = min(r[0] for r in results)
-            rss = max(r[1] for r in results)
-            print(
-                f"{'ghbench report':<28} best {wall:7.3f} s   peak RSS {rss:6.0f} MiB"
-                f"   exit {sorted({r[2] for r in results})}"
-            )
-    else:
-        print("ghbench report: src/ghbench/commands/report.py does not exist yet")
+    best(
+        "read_trace (default, DuckDB)",
+        [PYTHON, "-c", READ_SNIPPET, str(trace), "default"],
+        ns.repeat,
+    )
+    if not ns.skip_exact:
+        best("read_trace(fast=False)", [PYTHON, "-c", READ_SNIPPET, str(trace), "exact"], ns.repeat)
+    with tempfile.TemporaryDirectory(dir=out) as tmp:
+        argvs = [
+            [GHBENCH, "report", "--trace", str(trace), "--out", f"{tmp}/{i}"]
+            for i in range(ns.repeat)
+        ]
+        show("ghbench report", [run(argv) for argv in argvs])
+    for command in ("summarize", "analyze"):
+        if (ROOT / f"src/ghbench/commands/{command}.py").exists():
+            best(f"ghbench {command}", [GHBENCH, command, str(trace)], ns.repeat)
     return 0
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "signal_name",
     "start_process",
     "stop_group",
+    "tool_output",
 ]
 
 FORWARDED_SIGNALS: tuple[signal.Signals, ...] = (
@@ -272,3 +273,26 @@ def stop_group(popen: subprocess.Popen[bytes], grace: float) -> StopResult:
     while group_alive(pgid) and time.monotonic() < reap_deadline:
         time.sleep(0.01)
     return StopResult(popen.returncode, killed=killed)
+
+
+def tool_output(
+    argv: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+) -> str | None:
+    """A short-lived tool's stripped stdout; None if it cannot run, fails or prints nothing.
+
+    For optional facts (a token from ``gh auth token``, a checkout's sha): a missing
+    answer is a normal outcome the caller handles, never an error.
+    """
+    try:
+        proc = subprocess.run(
+            list(argv),
+            env=None if env is None else dict(env),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    out = proc.stdout.strip()
+    return out if proc.returncode == 0 and out else None

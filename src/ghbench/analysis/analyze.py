@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from ghbench.analysis.columns import (
     MISSING,
+    TraceSpan,
     count_categorical,
     count_ints,
     measured_rows,
@@ -78,7 +79,7 @@ class Curve:
 
 
 @dataclass(frozen=True)
-class Analysis:
+class Analysis(TraceSpan):
     rows: int
     control_rows: int
     first_ms: int | None
@@ -93,16 +94,6 @@ class Analysis:
     shapes: tuple[GroupLine, ...]
     curves: tuple[Curve, ...]
     coverage: tuple[Coverage, ...]
-
-    @property
-    def span_s(self) -> float:
-        if self.first_ms is None or self.last_ms is None:
-            return 0.0
-        return (self.last_ms - self.first_ms) / 1000.0
-
-    @property
-    def calls_per_min(self) -> float | None:
-        return self.rows * 60.0 / self.span_s if self.span_s > 0 else None
 
     @property
     def attributed_rows(self) -> int:

@@ -18,6 +18,7 @@ from ghbench.trace.schema import CONTROL_COMPONENT
 __all__ = [
     "MISSING",
     "Counted",
+    "TraceSpan",
     "count_categorical",
     "count_ints",
     "measured_rows",
@@ -28,6 +29,24 @@ __all__ = [
 MISSING = "(none)"
 
 Mask = npt.NDArray[np.bool_]
+
+
+class TraceSpan:
+    """``span_s`` and ``calls_per_min`` of a result with ``rows``, ``first_ms``, ``last_ms``."""
+
+    rows: int
+    first_ms: int | None
+    last_ms: int | None
+
+    @property
+    def span_s(self) -> float:
+        if self.first_ms is None or self.last_ms is None:
+            return 0.0
+        return (self.last_ms - self.first_ms) / 1000.0
+
+    @property
+    def calls_per_min(self) -> float | None:
+        return self.rows * 60.0 / self.span_s if self.span_s > 0 else None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ghbench.analysis.burn import BurnWindow, burn_windows, straddled_resources
-from ghbench.analysis.columns import MISSING, count_ints, measured_rows
+from ghbench.analysis.columns import MISSING, TraceSpan, count_ints, measured_rows
 from ghbench.trace.frame import NA, TraceFrame
 
 __all__ = ["SCHEMA_VERSION", "OperationLine", "Summary", "summarize"]
@@ -47,7 +47,7 @@ class Longest:
 
 
 @dataclass(frozen=True)
-class Summary:
+class Summary(TraceSpan):
     rows: int
     control_rows: int
     lines_read: int
@@ -65,16 +65,6 @@ class Summary:
     longest: Longest | None
     windows: tuple[BurnWindow, ...]
     straddled: tuple[str, ...]
-
-    @property
-    def span_s(self) -> float:
-        if self.first_ms is None or self.last_ms is None:
-            return 0.0
-        return (self.last_ms - self.first_ms) / 1000.0
-
-    @property
-    def calls_per_min(self) -> float | None:
-        return self.rows * 60.0 / self.span_s if self.span_s > 0 else None
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object; camelCase like every ghbench artifact."""

@@ -7,6 +7,7 @@ pasted into Markdown code blocks.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from ghbench.analysis.analyze import Analysis
@@ -14,7 +15,7 @@ from ghbench.analysis.summarize import Summary
 from ghbench.timefmt import format_duration, iso_ms, iso_s
 from ghbench.trace.schema import CONTROL_COMPONENT
 
-__all__ = ["analysis_lines", "num", "pct", "summary_lines", "table"]
+__all__ = ["analysis_lines", "num", "pct", "report_text", "summary_lines", "table"]
 
 # Tables longer than this show their head and a "… N more" line.
 MAX_TABLE_ROWS = 25
@@ -232,3 +233,12 @@ def analysis_lines(a: Analysis, title: str = "Trace analysis") -> list[str]:
         ],
     )
     return out
+
+
+def report_text(result: Summary | Analysis, *, title: str, as_json: bool) -> str:
+    """What ``summarize``/``analyze`` print: the ``--json`` object, or the text report."""
+    if as_json:
+        return json.dumps(result.to_json(), indent=2)
+    if isinstance(result, Summary):
+        return "\n".join(summary_lines(result, title=title))
+    return "\n".join(analysis_lines(result, title=title))

@@ -16,13 +16,7 @@ def command(trace: Path, as_json: bool) -> None:
     """Analyze the AO-schema JSONL trace TRACE in depth."""
     from ghbench.analysis.analyze import analyze
     from ghbench.analysis.load import load_trace
+    from ghbench.analysis.text import report_text
 
     analysis = analyze(load_trace(trace))
-    if as_json:
-        import json
-
-        click.echo(json.dumps(analysis.to_json(), indent=2))
-        return
-    from ghbench.analysis.text import analysis_lines
-
-    click.echo("\n".join(analysis_lines(analysis, title=f"Trace analysis: {trace}")))
+    click.echo(report_text(analysis, title=f"Trace analysis: {trace}", as_json=as_json))

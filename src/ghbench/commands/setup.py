@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from ghbench.harness.options import common_options
+from ghbench.harness.options import CommonFlags, common_options
 
 __all__ = ["command"]
 
@@ -18,17 +16,7 @@ __all__ = ["command"]
 @click.option("--timeout", default="10m", show_default=True, help="How long to wait for PRs.")
 def command(
     *,
-    project: str,
-    sessions: int,
-    config_path: Path | None,
-    out_dir: Path,
-    driver: str,
-    github: str,
-    ao_command: str | None,
-    ao_layout: str,
-    transport: str,
-    profile: str,
-    tick: str | None,
+    common: CommonFlags,
     issues: str,
     poll_interval: str,
     timeout: str,
@@ -38,17 +26,7 @@ def command(
 
     setup_main(
         SetupArgs(
-            project=project,
-            sessions=sessions,
-            config_path=config_path,
-            out_dir=out_dir,
-            flags_driver=driver,
-            flags_github=github,
-            ao_command=ao_command,
-            ao_layout=ao_layout,
-            transport=transport,
-            profile=profile,
-            tick=tick,
+            common=common,
             issues=issues,
             poll_interval=poll_interval,
             timeout=timeout,

@@ -16,13 +16,7 @@ def command(trace: Path, as_json: bool) -> None:
     """Summarize the AO-schema JSONL trace TRACE."""
     from ghbench.analysis.load import load_trace
     from ghbench.analysis.summarize import summarize
+    from ghbench.analysis.text import report_text
 
     summary = summarize(load_trace(trace))
-    if as_json:
-        import json
-
-        click.echo(json.dumps(summary.to_json(), indent=2))
-        return
-    from ghbench.analysis.text import summary_lines
-
-    click.echo("\n".join(summary_lines(summary, title=f"Trace summary: {trace}")))
+    click.echo(report_text(summary, title=f"Trace summary: {trace}", as_json=as_json))

@@ -9,10 +9,10 @@ error message.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Mapping
 
 from ghbench.errors import GitHubError
+from ghbench.procs import tool_output
 
 __all__ = ["DEFAULT_API_URL", "resolve_api_url", "resolve_token"]
 
@@ -30,19 +30,7 @@ def _gh_auth_token(env: Mapping[str, str]) -> str | None:
     gh = shutil.which("gh", path=env.get("PATH"))
     if gh is None:
         return None
-    try:
-        proc = subprocess.run(
-            [gh, "auth", "token"],
-            env=dict(env),
-            capture_output=True,
-            text=True,
-            timeout=20,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    token = proc.stdout.strip()
-    return token if proc.returncode == 0 and token else None
+    return tool_output([gh, "auth", "token"], timeout=20, env=env)
 
 
 def resolve_token(env: Mapping[str, str]) -> str:

@@ -15,52 +15,47 @@ from typing import cast
 
 import click
 
-from ghbench.clock import SystemClock
-from ghbench.github.backend import BackendName
+from ghbench.clock import Clock, SystemClock
+from ghbench.drivers.base import Driver
+from ghbench.github.backend import Backend, BackendName
 from ghbench.harness.factory import RunFlags, build_backend, build_driver
-from ghbench.harness.options import duration_option_value
+from ghbench.harness.options import CommonFlags, duration_option_value
 from ghbench.harness.progress import make_progress
 from ghbench.harness.project import Project, load_project
 
-__all__ = ["MeasureArgs", "SetupArgs", "measure_main", "resolve_project", "setup_main"]
+__all__ = [
+    "MeasureArgs",
+    "SetupArgs",
+    "measure_main",
+    "resolve_project",
+    "run_flags",
+    "setup_main",
+]
+
+
+def run_flags(common: CommonFlags) -> RunFlags:
+    return RunFlags(
+        driver=common.driver,
+        github=cast(BackendName, common.github),
+        ao_command=common.ao_command,
+        ao_layout=common.ao_layout,
+        transport=common.transport,
+        profile=common.profile,
+        tick=common.tick,
+    )
 
 
 @dataclass(frozen=True)
-class _Common:
-    project: str
-    sessions: int
-    config_path: Path | None
-    out_dir: Path
-    flags_driver: str
-    flags_github: str
-    ao_command: str | None
-    ao_layout: str
-    transport: str
-    profile: str
-    tick: str | None
-
-    @property
-    def flags(self) -> RunFlags:
-        return RunFlags(
-            driver=self.flags_driver,
-            github=cast(BackendName, self.flags_github),
-            ao_command=self.ao_command,
-            ao_layout=self.ao_layout,
-            transport=self.transport,
-            profile=self.profile,
-            tick=self.tick,
-        )
-
-
-@dataclass(frozen=True)
-class SetupArgs(_Common):
+class SetupArgs:
+    common: CommonFlags
     issues: str
     poll_interval: str
     timeout: str
 
 
 @dataclass(frozen=True)
-class MeasureArgs(_Common):
+class MeasureArgs:
+    common: CommonFlags
     warmup: str
     duration: str
     plot: bool = True
@@ -80,34 +75,41 @@ def _color() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
+def _start_backend(common: CommonFlags, project: Project, clock: Clock) -> tuple[Backend, Driver]:
+    """Build the backend and driver, check the driver's tools, then start the backend."""
+    flags = run_flags(common)
+    backend = build_backend(flags, common.out_dir, clock)
+    driver = build_driver(flags, project, backend, common.out_dir)
+    driver.check_tools()
+    backend.start()
+    return backend, driver
+
+
 def setup_main(args: SetupArgs) -> None:
     from ghbench.harness.setup import SetupOptions, parse_issue_list, run_setup
 
-    project = resolve_project(args.project, args.config_path)
+    project = resolve_project(args.common.project, args.common.config_path)
     issues = parse_issue_list(args.issues)
-    if len(issues) != args.sessions:
+    if len(issues) != args.common.sessions:
         from ghbench.errors import UsageError
 
         raise UsageError(
-            f"--issues lists {len(issues)} issues but --sessions is {args.sessions};"
+            f"--issues lists {len(issues)} issues but --sessions is {args.common.sessions};"
             " give exactly one issue per session"
         )
     options = SetupOptions(
-        out_dir=args.out_dir,
+        out_dir=args.common.out_dir,
         poll_interval=duration_option_value("--poll-interval", args.poll_interval),
         timeout=duration_option_value("--timeout", args.timeout, allow_zero=False),
     )
     clock = SystemClock()
-    backend = build_backend(args.flags, args.out_dir, clock)
-    driver = build_driver(args.flags, project, backend, args.out_dir)
-    driver.check_tools()
-    backend.start()
+    backend, driver = _start_backend(args.common, project, clock)
     progress = make_progress()
     try:
         outcome = run_setup(
             project,
             issues,
-            sessions=args.sessions,
+            sessions=args.common.sessions,
             driver=driver,
             backend=backend,
             clock=clock,
@@ -157,26 +159,23 @@ def _check_setup_offline(project: Project, sessions: int, out_dir: Path) -> None
 def measure_main(args: MeasureArgs) -> None:
     from ghbench.harness.measure import MeasureOptions, run_measure
 
-    project = resolve_project(args.project, args.config_path)
+    project = resolve_project(args.common.project, args.common.config_path)
     options = MeasureOptions(
-        out_dir=args.out_dir,
+        out_dir=args.common.out_dir,
         warmup=duration_option_value("--warmup", args.warmup),
         duration=duration_option_value("--duration", args.duration, allow_zero=False),
         warmup_text=args.warmup,
         duration_text=args.duration,
         plot=args.plot,
     )
-    _check_setup_offline(project, args.sessions, args.out_dir)
+    _check_setup_offline(project, args.common.sessions, args.common.out_dir)
     clock = SystemClock()
-    backend = build_backend(args.flags, args.out_dir, clock)
-    driver = build_driver(args.flags, project, backend, args.out_dir)
-    driver.check_tools()
-    backend.start()
+    backend, driver = _start_backend(args.common, project, clock)
     progress = make_progress()
     try:
         result = run_measure(
             project,
-            sessions=args.sessions,
+            sessions=args.common.sessions,
             driver=driver,
             backend=backend,
             clock=clock,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
+
+from ghbench.procs import tool_output
 
 __all__ = ["git_head"]
 
@@ -13,18 +14,7 @@ def _git(path: Path, *args: str) -> str | None:
     git = shutil.which("git")
     if git is None or not path.is_dir():
         return None
-    try:
-        proc = subprocess.run(
-            [git, "-C", str(path), *args],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    out = proc.stdout.strip()
-    return out if proc.returncode == 0 and out else None
+    return tool_output([git, "-C", str(path), *args], timeout=10)
 
 
 def git_head(path: Path) -> tuple[str | None, str | None]:

@@ -2,19 +2,41 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
 from ghbench.errors import UsageError
 from ghbench.timefmt import parse_duration
 
-__all__ = ["DEFAULT_OUT", "common_options", "duration_option_value"]
+__all__ = ["DEFAULT_OUT", "CommonFlags", "common_options", "duration_option_value"]
 
 DEFAULT_OUT = Path("ghbench-out")
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class CommonFlags:
+    """The values of the flags ``common_options`` adds, handed over as one ``common``."""
+
+    project: str
+    sessions: int
+    config_path: Path | None
+    out_dir: Path
+    driver: str
+    github: str
+    ao_command: str | None
+    ao_layout: str
+    transport: str
+    profile: str
+    tick: str | None
+
+
+_COMMON_NAMES = tuple(f.name for f in fields(CommonFlags))
 
 
 def duration_option_value(flag: str, text: str, *, allow_zero: bool = True) -> float:
@@ -28,7 +50,16 @@ def duration_option_value(flag: str, text: str, *, allow_zero: bool = True) -> f
 
 
 def common_options(func: F) -> F:
-    """--project/--sessions, where things go, which driver and which GitHub."""
+    """--project/--sessions, where things go, which driver and which GitHub.
+
+    The command receives their values as one keyword argument, ``common: CommonFlags``.
+    """
+
+    @functools.wraps(func)
+    def with_common(*args: Any, **kwargs: Any) -> Any:
+        common = CommonFlags(**{name: kwargs.pop(name) for name in _COMMON_NAMES})
+        return func(*args, common=common, **kwargs)
+
     decorators = [
         click.option("--project", required=True, help="Project id in agent-orchestrator.yaml."),
         click.option(
@@ -99,6 +130,7 @@ def common_options(func: F) -> F:
             help="Workload model poll interval (default: the profile's 30s).",
         ),
     ]
+    wrapped: Callable[..., Any] = with_common
     for deco in reversed(decorators):
-        func = deco(func)
-    return func
+        wrapped = deco(wrapped)
+    return cast(F, wrapped)

@@ -1,20 +1,24 @@
 """The columnar trace pass: DuckDB reads the JSONL file in parallel into numeric arrays.
 
-Two scans. The first reads every known field as raw JSON text, checks its JSON type in
-SQL (so DuckDB's lenient casts, ``"12"`` read as 12 or ``"yes"`` as true, cannot slip
-through), computes the numeric columns, and hashes the string columns. The second lists
-the distinct string values, which Python decodes (and type-checks) once each; the row
-hashes are then mapped to dictionary codes with numpy. No string column ever becomes a
-Python object per row.
+It decides what ``FrameRowCheck`` decides (``ghbench.trace.exact``): only the fields a
+``TraceFrame`` uses are type-checked, ``args`` only where ``repo`` comes from it.
+
+Two scans. The first reads those fields as raw JSON text, checks each one's JSON type in
+SQL (so DuckDB's lenient casts, ``"12"`` read as 12, ``1.5`` as 2 or ``"yes"`` as true,
+cannot slip through), computes the numeric columns and hashes the string columns. The
+second lists the distinct string values, which Python decodes (and type-checks) once
+each; the row hashes are then mapped to dictionary codes with numpy. No string column
+ever becomes a Python object per row. ``repo`` comes from the endpoint label (decoded
+once per distinct endpoint); the ``--repo``/``-R`` regexp over ``args`` runs in SQL only
+on rows whose endpoint is not ``repos/{o}/{r}/…``.
 
 A row the first scan cannot vouch for (malformed line, wrong type, a timestamp not in
 AO's ``2026-04-16T14:17:02.123Z`` shape, ...) is marked suspect, and the exact reader
 decides it by line number. DuckDB yields one row per non-blank line, in file order, so
 suspect row ``i`` is the ``i``-th non-blank line.
 
-Known differences from the exact reader, on input no writer produces: DuckDB accepts
-``NaN``/``Infinity`` and a trailing comma in fields ghbench does not check, and keeps
-the first of two duplicate keys where msgspec keeps the last.
+Known differences from ``FrameRowCheck``, on input no writer produces: DuckDB keeps the
+first of two duplicate keys where msgspec keeps the last.
 """
 
 from __future__ import annotations
@@ -29,10 +33,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ghbench.trace.exact import (
+    FRAME_FIELDS,
     INT_FIELDS,
     MAX_WARNINGS,
     FrameBuilder,
-    RowCheck,
+    FrameRowCheck,
     blank,
     iter_lines,
     read_exact,
@@ -60,15 +65,16 @@ _FRAME_CATS = (
     ("endpoint", "endpoint"),
     ("origin", "origin"),
 )
-_STR_FIELDS = tuple(
-    f
-    for f in TraceRow.__struct_fields__
-    if f not in INT_FIELDS and f not in {"timestamp", "ok", "durationMs", "args"}
-)
-_CAT_FIELDS = {name for _, name in _FRAME_CATS}
+assert {name for _, name in _FRAME_INTS} == {f for f in INT_FIELDS if f in FRAME_FIELDS}
 # The first --repo/-R pair or --repo=value element of a compact JSON array of strings.
 _REPO_ARG = r'(?:\[|,)"(?:(?:--repo|-R)","(?:[^"\\]|\\.)*"|--repo=(?:[^"\\]|\\.)*")'
+# An endpoint whose JSON text alone shows that repo_of takes the repo from it; rows
+# without one take it from args (an escaped endpoint is settled by the exact reader).
+_REPO_ENDPOINT = r'^"/*repos/[^/?"\\]+/[^/?"\\]'
 _NA_SQL = str(NA)
+# DuckDB sizes its read buffers from this; 1 GiB made the scan 2x slower and 400 MiB
+# bigger. Longer lines still parse (the buffer grows); a failure falls back to exact.
+_MAX_OBJECT_BYTES = 16 << 20
 
 
 def _null(col: str) -> str:
@@ -76,18 +82,27 @@ def _null(col: str) -> str:
 
 
 def _int_ok(col: str) -> str:
-    v = f"TRY_CAST({col} AS BIGINT)"
-    return f"({_null(col)} OR ({v} IS NOT NULL AND {v}::VARCHAR = {col} AND {v} <> {_NA_SQL}))"
+    # A JSON integer is exactly the text its value prints as (``-0``, ``1e3``, ``1.0``
+    # or ``"12"`` are not: they stay suspect and the exact reader decides them).
+    v = _int_cast(col)
+    return f"({_null(col)} OR ({v}::VARCHAR = {col}::VARCHAR AND {v} <> {_NA_SQL}))"
+
+
+def _int_cast(col: str) -> str:
+    # via VARCHAR: a third faster than casting the JSON value itself
+    return f"TRY_CAST({col}::VARCHAR AS BIGINT)"
 
 
 def _int_val(col: str) -> str:
-    return f"coalesce(TRY_CAST({col} AS BIGINT), {_NA_SQL})"
+    return f"coalesce({_int_cast(col)}, {_NA_SQL})"
 
 
-def _hash(expr: str) -> str:
-    # 32-bit codes keep the result small; a collision between two distinct values is
-    # detected on the label list and sends the file to the exact reader.
-    return f"(CASE WHEN {_null(expr)} THEN 0 ELSE hash({expr}) % 4294967291 + 1 END)::UINTEGER"
+def _hash(expr: str, salt: int) -> str:
+    # 32-bit codes halve the result's memory; a collision between two distinct values
+    # is detected on the label list and the file is scanned again with another salt.
+    return (
+        f"(CASE WHEN {_null(expr)} THEN 0 ELSE hash({expr}, {salt}) % 4294967291 + 1 END)::UINTEGER"
+    )
 
 
 _TS_SHAPE = (
@@ -102,56 +117,69 @@ _TS_MS = (
 )
 
 
+def _sql_str(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
 def _columns() -> str:
-    types = {f: "VARCHAR" if f == "timestamp" else "JSON" for f in TraceRow.__struct_fields__}
+    types = {f: "VARCHAR" if f == "timestamp" else "JSON" for f in FRAME_FIELDS}
     return "{" + ", ".join(f"{k}: '{v}'" for k, v in types.items()) + "}"
 
 
 def _source(path: Path) -> str:
-    quoted = str(path).replace("'", "''")
     return (
-        f"read_json('{quoted}', format = 'newline_delimited', ignore_errors = true, "
-        f"columns = {_columns()}, maximum_object_size = 1073741824)"
+        f"read_json({_sql_str(str(path))}, format = 'newline_delimited', ignore_errors = true,"
+        f" columns = {_columns()}, maximum_object_size = {_MAX_OBJECT_BYTES})"
     )
 
 
-def _row_query(path: Path) -> str:
+_ARGS_NEEDED = f"NOT coalesce(regexp_matches(endpoint, {_sql_str(_REPO_ENDPOINT)}), false)"
+_REPO_MATCH = f"(CASE WHEN {_ARGS_NEEDED} THEN regexp_extract(args, {_sql_str(_REPO_ARG)}) END)"
+_ARGS_OK = (
+    f"(NOT {_ARGS_NEEDED} OR {_null('args')} OR args = '[]' OR"
+    " (json_structure(args) = '[\"VARCHAR\"]'"
+    " AND NOT contains(args, ',null') AND NOT starts_with(args, '[null')))"
+)
+
+
+def _row_query(path: Path, salt: int) -> str:
     checks = [
         f"({_TS_SHAPE} AND ts_ms IS NOT NULL)",
         "(ok IS NULL OR ok IN ('true', 'false', 'null'))",
-        "(durationMs IS NULL OR durationMs = 'null' OR isfinite(TRY_CAST(durationMs AS DOUBLE)))",
-        "(args IS NULL OR args IN ('null', '[]') OR (json_structure(args) = '[\"VARCHAR\"]'"
-        " AND NOT contains(args, ',null') AND NOT starts_with(args, '[null')))",
-        *(_int_ok(f) for f in INT_FIELDS),
-        *(f"({_null(f)} OR starts_with({f}, '\"'))" for f in _STR_FIELDS if f not in _CAT_FIELDS),
+        f"({_null('durationMs')} OR (json_type(durationMs) IN ('BIGINT', 'UBIGINT', 'DOUBLE')"
+        " AND isfinite(TRY_CAST(durationMs AS DOUBLE))))",
+        _ARGS_OK,
+        *(_int_ok(name) for _, name in _FRAME_INTS),
     ]
     cols = [
         "coalesce(ts_ms, 0) AS ts_ms",
         "coalesce(TRY_CAST(durationMs AS DOUBLE), 'NaN'::DOUBLE) AS duration_ms",
         "(CASE ok WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE -1 END)::TINYINT AS ok",
         *(f"{_int_val(name)} AS {col}" for col, name in _FRAME_INTS),
-        *(f"{_hash(name)} AS {col}" for col, name in _FRAME_CATS),
-        f"{_hash(f'regexp_extract(args, {_sql_str(_REPO_ARG)})')} AS repo_arg",
+        *(f"{_hash(name, salt)} AS {col}" for col, name in _FRAME_CATS),
+        f"{_hash(_REPO_MATCH, salt)} AS repo_arg",
         f"NOT coalesce({' AND '.join(checks)}, false) AS suspect",
     ]
     return f"SELECT {', '.join(cols)} FROM (SELECT *, {_TS_MS} AS ts_ms FROM {_source(path)})"
 
 
-def _sql_str(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _label_query(path: Path) -> str:
+def _label_query(path: Path, salt: int) -> str:
+    pairs = [(col, name) for col, name in _FRAME_CATS] + [("repo_arg", _REPO_MATCH)]
     lists = [
-        f"list(DISTINCT {{'h': {_hash(name)}, 'v': {name}}}) AS {col}" for col, name in _FRAME_CATS
+        f"list(DISTINCT {{'h': {_hash(expr, salt)}, 'v': {expr}}}) AS {col}" for col, expr in pairs
     ]
-    repo = f"regexp_extract(args, {_sql_str(_REPO_ARG)})"
-    lists.append(f"list(DISTINCT {{'h': {_hash(repo)}, 'v': {repo}}}) AS repo_arg")
     return f"SELECT {', '.join(lists)} FROM {_source(path)}"
 
 
 class _Fallback(Exception):
     """The columnar pass cannot vouch for this file; use the exact reader."""
+
+
+class _Collision(Exception):
+    """Two distinct values of one column share a hash; scan again with another salt."""
+
+
+_SALTS = (0, 1)
 
 
 def _decode_label(raw: str) -> str | None:
@@ -173,91 +201,116 @@ def _repo_from_match(raw: str) -> str | None:
 
 
 class _Dictionary:
-    """Maps a column of 32-bit value hashes to codes into ``labels``."""
+    """Maps a column of 32-bit value hashes to codes into ``values``."""
 
     def __init__(self, pairs: list[dict[str, Any]], decode: Any) -> None:
-        hashes = np.array([p["h"] for p in pairs if p["h"] != 0], dtype=np.uint32)
+        kept = [p for p in pairs if p["h"] != 0]
+        hashes = np.array([p["h"] for p in kept], dtype=np.uint32)
         if len(np.unique(hashes)) != len(hashes):
-            raise _Fallback("hash collision")
+            raise _Collision
         order = np.argsort(hashes)
         self.hashes = hashes[order]
-        values = [decode(p["v"]) for p in pairs if p["h"] != 0]
+        values = [decode(p["v"]) for p in kept]
         self.values: list[str | None] = [values[i] for i in order]
         self.bad = np.array([v is None for v in self.values], dtype=np.bool_)
 
-    def locate(self, h: npt.NDArray[np.uint32]) -> npt.NDArray[np.intp]:
+    def locate(self, h: npt.NDArray[np.uint32]) -> npt.NDArray[np.int32]:
         """Index into ``values`` per row; -1 where the value is missing."""
-        idx = np.searchsorted(self.hashes, h)
-        idx = np.minimum(idx, max(len(self.hashes) - 1, 0))
+        idx = np.searchsorted(self.hashes, h).astype(np.int32)
+        np.minimum(idx, max(len(self.hashes) - 1, 0), out=idx)
         present = h != 0
         if present.any() and not np.array_equal(self.hashes[idx[present]], h[present]):
             raise _Fallback("a row value is missing from the label list")
-        return np.where(present, idx, -1)
+        idx[~present] = -1
+        return idx
 
 
-def _encode(values: list[str | None], index: npt.NDArray[np.intp]) -> Categorical:
+def _encode(values: list[str | None], index: npt.NDArray[np.int32]) -> Categorical:
     """A Categorical over the values some row uses, labels in sorted order."""
     used = np.bincount(index + 1, minlength=len(values) + 1)[1:] > 0
     labels = sorted({v for v, u in zip(values, used, strict=True) if u and v is not None})
     position = {label: i for i, label in enumerate(labels)}
-    lookup = np.array([position.get(v, -1) if v is not None else -1 for v in values] + [-1])
-    return Categorical(lookup.astype(np.int32)[index], tuple(labels))
+    lookup = [position.get(v, -1) if v is not None else -1 for v in values] + [-1]
+    return Categorical(np.array(lookup, dtype=np.int32)[index], tuple(labels))
 
 
-def _scan(path: Path) -> tuple[dict[str, Any], dict[str, _Dictionary]]:
+def _scan(path: Path, salt: int) -> tuple[dict[str, Any], dict[str, _Dictionary]]:
     import duckdb
 
     con = duckdb.connect(config={"threads": max(1, os.cpu_count() or 1)})
     try:
-        columns = con.execute(_row_query(path)).fetchnumpy()
-        pairs = con.execute(_label_query(path)).fetchone()
+        # labels first: a hash collision is found before the big result is fetched
+        pairs = con.execute(_label_query(path, salt)).fetchone()
+        assert pairs is not None
+        names = [col for col, _ in _FRAME_CATS] + ["repo_arg"]
+        dicts = {
+            col: _Dictionary(
+                pairs[i] or [], _repo_from_match if col == "repo_arg" else _decode_label
+            )
+            for i, col in enumerate(names)
+        }
+        del pairs
+        columns = con.execute(_row_query(path, salt)).fetchnumpy()
+    except duckdb.Error as exc:
+        raise _Fallback(str(exc)) from None
     finally:
         con.close()
-    assert pairs is not None
-    names = [col for col, _ in _FRAME_CATS] + ["repo_arg"]
-    dicts = {
-        col: _Dictionary(pairs[i] or [], _repo_from_match if col == "repo_arg" else _decode_label)
-        for i, col in enumerate(names)
-    }
     return {k: np.asarray(v) for k, v in columns.items()}, dicts
+
+
+def _read_by_lines(path: Path) -> TraceFrame:
+    return read_exact(path, FrameRowCheck())
 
 
 def read_fast(path: Path) -> TraceFrame:
     """Read ``path`` through DuckDB; lines it cannot vouch for go to the exact reader."""
-    try:
-        columns, dicts = _scan(path)
-    except _Fallback:
-        return read_exact(path)
+    for salt in _SALTS:
+        try:
+            columns, dicts = _scan(path, salt)
+            break
+        except _Collision:
+            continue
+        except _Fallback:
+            return _read_by_lines(path)
+    else:
+        return _read_by_lines(path)
     n = len(columns["ts_ms"])
-    suspect = columns["suspect"].astype(np.bool_)
-    index: dict[str, npt.NDArray[np.intp]] = {}
-    for col, d in dicts.items():
-        index[col] = d.locate(columns[col])
-        # a string column whose value is not a JSON string (a number, an object...)
-        if col != "repo_arg" and d.bad.any():
-            suspect |= (index[col] >= 0) & d.bad[np.maximum(index[col], 0)]
-    endpoint_repo = [repo_of(v, None) for v in dicts["endpoint"].values] + [None]
+    suspect = columns.pop("suspect").astype(np.bool_)
+    # One string column at a time, dropping its hashes as soon as it has codes: the
+    # peak stays near the final frame's size.
+    index = {col: dicts[col].locate(columns.pop(col)) for col in ("endpoint", "repo_arg")}
+    endpoint_repo = [repo_of(v, None) for v in dicts["endpoint"].values]
     by_endpoint = np.array(
-        [-1 if r is None else i for i, r in enumerate(endpoint_repo)], dtype=np.intp
+        [-1 if r is None else i for i, r in enumerate(endpoint_repo)] + [-1], dtype=np.int32
     )
-    repo_values = [r for r in endpoint_repo[:-1]] + dicts["repo_arg"].values
-    offset = len(endpoint_repo) - 1
     from_endpoint = by_endpoint[index["endpoint"]]
+    from_args = index.pop("repo_arg")
     repo_index = np.where(
         from_endpoint >= 0,
         from_endpoint,
-        np.where(index["repo_arg"] >= 0, index["repo_arg"] + offset, -1),
-    )
-    fields: dict[str, Any] = dict(
+        np.where(from_args >= 0, from_args + len(endpoint_repo), -1),
+    ).astype(np.int32)
+    del from_endpoint, from_args
+    repo = _encode(endpoint_repo + dicts["repo_arg"].values, repo_index)
+    del repo_index
+    cats: dict[str, Any] = {}
+    for col, _ in _FRAME_CATS:
+        d = dicts[col]
+        idx = index.pop(col) if col in index else d.locate(columns.pop(col))
+        # a string column whose value is not a JSON string (a number, an object...)
+        if d.bad.any():
+            suspect |= (idx >= 0) & d.bad[np.maximum(idx, 0)]
+        cats[col] = _encode(d.values, idx)
+        del idx
+    frame = TraceFrame(
         ts_ms=columns["ts_ms"].astype(np.int64, copy=False),
         duration_ms=columns["duration_ms"].astype(np.float64, copy=False),
         ok=columns["ok"].astype(np.int8, copy=False),
         **{col: columns[col].astype(np.int64, copy=False) for col, _ in _FRAME_INTS},
-        **{col: _encode(dicts[col].values, index[col]) for col, _ in _FRAME_CATS},
-        repo=_encode(repo_values, repo_index),
+        **cats,
+        repo=repo,
         lines_read=n,
     )
-    frame = TraceFrame(**fields)
     bad_rows = np.flatnonzero(suspect)
     if len(bad_rows) == 0:
         return frame
@@ -307,7 +360,7 @@ def _tail_lines(path: Path, count: int) -> list[tuple[int, bytes]] | None:
 
 def _resolve_suspects(path: Path, frame: TraceFrame, bad_rows: npt.NDArray[np.intp]) -> TraceFrame:
     """Let the exact reader decide the suspect rows and splice its verdicts in."""
-    check = RowCheck()
+    check = FrameRowCheck()
     verdicts: dict[int, tuple[int, TraceRow | str]] = {}
     tail = _tail_lines(path, len(frame) - int(bad_rows[0]))
     if tail is not None:
@@ -324,7 +377,7 @@ def _resolve_suspects(path: Path, frame: TraceFrame, bad_rows: npt.NDArray[np.in
                 verdicts[ordinal] = (number, check(line))
         if seen != len(frame):
             # DuckDB and the line splitter disagree about the lines: use the exact path.
-            return read_exact(path)
+            return _read_by_lines(path)
     accepted = [o for o in bad_rows.tolist() if not isinstance(verdicts[o][1], str)]
     keep = np.ones(len(frame), dtype=np.bool_)
     keep[bad_rows] = False

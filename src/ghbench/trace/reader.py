@@ -1,16 +1,28 @@
 """Reading AO's JSONL trace (``AO_GH_TRACE_FILE``) tolerantly.
 
 ``read_trace`` gives the columnar ``TraceFrame`` every analysis uses; ``iter_rows`` gives
-full ``TraceRow`` objects (args and all) with the same tolerance. Blank lines are
-ignored. A malformed or truncated line (a trace still being written ends mid-line),
-a row whose known field has the wrong type, or a row without an ISO ``timestamp`` is
-skipped and reported as a ``ReadWarning`` with its 1-based line number; unknown fields
-are kept out of the way. A file that is missing, unreadable, empty or has no valid row
-is a ``TraceError``.
+full ``TraceRow`` objects (args and all). Blank lines are ignored. A malformed or
+truncated line (a trace still being written ends mid-line), a row without an ISO
+``timestamp``, or a row with a wrong-typed field (see below) is skipped and reported as
+a ``ReadWarning`` with its 1-based line number; unknown fields are kept out of the way.
+A file that is missing, unreadable, empty or has no valid row is a ``TraceError``.
 
-Large clean traces go through a DuckDB columnar pass (``ghbench.trace.fast``); any line
-that pass cannot vouch for is decided by the exact line reader (``ghbench.trace.exact``),
-which is the definition of what is accepted.
+Which wrong-typed fields skip a row differs between the two, on purpose:
+
+- ``iter_rows`` (and ``read_trace(path, fast=False)``) type-check every known field:
+  a row with ``"cwd": 7`` is skipped.
+- ``read_trace`` (default) type-checks only the fields the frame is built from:
+  timestamp, durationMs, ok, exitCode, httpStatus, rateLimitLimit/Remaining/Reset/
+  Resource, graphqlCost, graphqlRemaining, operation, component, sessionId, method,
+  endpoint, origin, and ``args`` where ``repo`` comes from it (no ``repos/{o}/{r}``
+  endpoint). A row whose other known fields are wrong-typed is kept: they cannot change
+  any figure. So ``"cwd": 7`` is accepted, ``"httpStatus": "200"`` is not.
+
+Type checks are strict in both (``"12"`` is not 12, ``1.5`` not an integer, ``"yes"``
+not a boolean). ``read_trace`` reads through a DuckDB columnar pass
+(``ghbench.trace.fast``); any line that pass cannot vouch for is decided, with its line
+number, by the line reader's ``FrameRowCheck`` (``ghbench.trace.exact``), which is the
+definition of what ``read_trace`` accepts.
 """
 
 from __future__ import annotations
@@ -21,15 +33,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ghbench.errors import TraceError
-from ghbench.trace.exact import MAX_WARNINGS, iter_checked, iter_lines, read_exact
+from ghbench.trace.exact import (
+    MAX_WARNINGS,
+    FrameRowCheck,
+    iter_checked,
+    iter_lines,
+    read_exact,
+)
 from ghbench.trace.frame import ReadWarning, TraceFrame
 from ghbench.trace.schema import TraceRow
 
 __all__ = ["FAST_PATH_MIN_BYTES", "MAX_WARNINGS", "ReadWarning", "iter_rows", "read_trace"]
 
-# The DuckDB pass is exact but not yet faster enough to be the default (see
-# docs/performance.md, "report"); until it is, read_trace uses it only when asked.
-FAST_PATH_MIN_BYTES: int | None = None
+# Below this size the line reader is quicker than starting DuckDB (about 0.1 s).
+FAST_PATH_MIN_BYTES: int | None = 4 << 20
 _HINT = "pass --trace with the path of an AO_GH_TRACE_FILE trace"
 
 
@@ -62,21 +79,23 @@ def _no_rows_error(path: Path, lines_read: int, skipped: int) -> TraceError:
 def read_trace(path: Path | str, *, fast: bool | None = None) -> TraceFrame:
     """Read a trace into a ``TraceFrame``.
 
-    ``fast=True`` uses the DuckDB columnar pass, ``False`` the exact line reader; both
-    give the same frame (tests hold them to it). ``None`` picks the default.
+    ``fast=True`` uses the DuckDB columnar pass, ``False`` the full-row line reader
+    (``iter_rows``' rules); they give the same frame except on rows with a wrong-typed
+    field the frame does not use (module doc). ``None`` (default) picks the columnar
+    pass for files of ``FAST_PATH_MIN_BYTES`` or more, and the line reader with the
+    same frame-field rules below that.
     """
     path = Path(path)
     size = check_trace_path(path)
-    if fast is None:
-        fast = FAST_PATH_MIN_BYTES is not None and size >= FAST_PATH_MIN_BYTES
-    use_fast = fast
     try:
-        if use_fast:
+        if fast is None and (FAST_PATH_MIN_BYTES is None or size < FAST_PATH_MIN_BYTES):
+            frame = read_exact(path, FrameRowCheck())
+        elif fast is False:
+            frame = read_exact(path)
+        else:
             from ghbench.trace.fast import read_fast
 
             frame = read_fast(path)
-        else:
-            frame = read_exact(path)
     except OSError as exc:
         raise TraceError(f"cannot read trace file {path}: {exc.strerror}; {_HINT}") from None
     if len(frame) == 0:

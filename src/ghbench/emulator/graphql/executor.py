@@ -29,6 +29,7 @@ from graphql import (
     FragmentSpreadNode,
     GraphQLError,
     GraphQLField,
+    GraphQLInputType,
     GraphQLList,
     GraphQLNamedType,
     GraphQLNonNull,
@@ -36,7 +37,6 @@ from graphql import (
     GraphQLOutputType,
     GraphQLScalarType,
     GraphQLSchema,
-    GraphQLInputType,
     InlineFragmentNode,
     ListValueNode,
     ObjectValueNode,
@@ -279,7 +279,7 @@ class _Run:
                 if plan.variable_args or plan.literal_args:
                     args = dict(args)
                     for arg_name, literal, arg_type in plan.literal_args:
-                        args[arg_name] = value_from_ast(literal, arg_type, self.variables)
+                        args[arg_name] = value_from_ast(literal, arg_type, dict(self.variables))
                     for arg_name, variable, default in plan.variable_args:
                         provided = self.variables.get(variable, _MISSING)
                         if provided is not _MISSING:
