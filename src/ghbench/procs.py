@@ -167,6 +167,10 @@ class ManagedProcess:
                 self._log.close()
                 self._log = None
 
+    def kill(self) -> None:
+        """SIGKILL the group at once (a crash, not a stop) and reap it; the log stays open."""
+        kill_group(self.popen)
+
     def log_tail(self, lines: int = 5) -> str:
         if self.log_path is None:
             return ""

@@ -116,5 +116,10 @@ class OwnsProcess:
     def alive(self) -> bool:
         return self._proc is not None and self._proc.alive()
 
+    def kill(self) -> None:
+        """Crash the orchestrator: SIGKILL its whole process group, no SIGTERM first."""
+        if self._proc is not None:
+            self._proc.kill()
+
     def exit_code(self) -> int | None:
         return None if self._proc is None else self._proc.returncode

@@ -18,11 +18,8 @@ spawn and read, so this table stays a table.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
 import random
-import signal
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -149,11 +146,7 @@ def hard_kill(driver: Any) -> None:
     The drivers' own ``stop`` sends SIGTERM first, which lets an orchestrator flush and
     exit cleanly; S5 is about losing everything at once, so the group gets SIGKILL.
     """
-    proc = getattr(driver, "_proc", None)
-    pid = getattr(proc, "pid", None)
-    if isinstance(pid, int):
-        with contextlib.suppress(ProcessLookupError):  # it may have exited already
-            os.killpg(pid, signal.SIGKILL)
+    driver.kill()
     driver.stop(5.0)
 
 

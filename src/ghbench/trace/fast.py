@@ -71,7 +71,6 @@ _REPO_ARG = r'(?:\[|,)"(?:(?:--repo|-R)","(?:[^"\\]|\\.)*"|--repo=(?:[^"\\]|\\.)
 # An endpoint whose JSON text alone shows that repo_of takes the repo from it; rows
 # without one take it from args (an escaped endpoint is settled by the exact reader).
 _REPO_ENDPOINT = r'^"/*repos/[^/?"\\]+/[^/?"\\]'
-_NA_SQL = str(NA)
 # DuckDB sizes its read buffers from this; 1 GiB made the scan 2x slower and 400 MiB
 # bigger. Longer lines still parse (the buffer grows); a failure falls back to exact.
 _MAX_OBJECT_BYTES = 16 << 20
@@ -83,9 +82,14 @@ def _null(col: str) -> str:
 
 def _int_ok(col: str) -> str:
     # A JSON integer is exactly the text its value prints as (``-0``, ``1e3``, ``1.0``
-    # or ``"12"`` are not: they stay suspect and the exact reader decides them).
+    # or ``"12"`` are not: they stay suspect and the exact reader decides them). Values
+    # outside int32 are suspect too, so the result can ship int32 columns (half the
+    # memory); the exact reader puts them back as int64.
     v = _int_cast(col)
-    return f"({_null(col)} OR ({v}::VARCHAR = {col}::VARCHAR AND {v} <> {_NA_SQL}))"
+    return (
+        f"({_null(col)} OR ({v}::VARCHAR = {col}::VARCHAR"
+        f" AND {v} BETWEEN {-_I32_MAX} AND {_I32_MAX}))"
+    )
 
 
 def _int_cast(col: str) -> str:
@@ -94,7 +98,20 @@ def _int_cast(col: str) -> str:
 
 
 def _int_val(col: str) -> str:
-    return f"coalesce({_int_cast(col)}, {_NA_SQL})"
+    v = _int_cast(col)
+    inside = f"CASE WHEN {v} BETWEEN {-_I32_MAX} AND {_I32_MAX} THEN {v} END"
+    return f"coalesce({inside}, {_I32_NA})::INTEGER"
+
+
+_I32_MAX = 2**31 - 1
+_I32_NA = -(2**31)
+
+
+def _widen(a: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+    """An int32 result column (missing = int32 min) as the frame's int64 (missing = NA)."""
+    wide = a.astype(np.int64)
+    wide[a == _I32_NA] = NA
+    return wide
 
 
 def _hash(expr: str, salt: int) -> str:
@@ -239,6 +256,8 @@ def _scan(path: Path, salt: int) -> tuple[dict[str, Any], dict[str, _Dictionary]
 
     con = duckdb.connect(config={"threads": max(1, os.cpu_count() or 1)})
     try:
+        # no progress bar: it would draw on the CLI's stderr during a long scan
+        con.execute("SET enable_progress_bar = false")
         # labels first: a hash collision is found before the big result is fetched
         pairs = con.execute(_label_query(path, salt)).fetchone()
         assert pairs is not None
@@ -302,11 +321,12 @@ def read_fast(path: Path) -> TraceFrame:
             suspect |= (idx >= 0) & d.bad[np.maximum(idx, 0)]
         cats[col] = _encode(d.values, idx)
         del idx
+    ints: dict[str, Any] = {col: _widen(columns.pop(col)) for col, _ in _FRAME_INTS}
     frame = TraceFrame(
         ts_ms=columns["ts_ms"].astype(np.int64, copy=False),
         duration_ms=columns["duration_ms"].astype(np.float64, copy=False),
         ok=columns["ok"].astype(np.int8, copy=False),
-        **{col: columns[col].astype(np.int64, copy=False) for col, _ in _FRAME_INTS},
+        **ints,
         **cats,
         repo=repo,
         lines_read=n,
