@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from ghbench.errors import TraceError
 from ghbench.trace.exact import FRAME_FIELDS
-from ghbench.trace.frame import TraceFrame, repo_of
+from ghbench.trace.frame import NA, TraceFrame, repo_of
 from ghbench.trace.reader import iter_rows, read_trace
 from ghbench.trace.schema import KNOWN_FIELDS, TraceRow
 
@@ -337,3 +337,20 @@ def test_reader_never_crashes_on_arbitrary_bytes(tmp_path: Path, data: bytes) ->
         else:
             assert len(frame) >= 1
             assert frame.lines_read == len(frame) + frame.skipped_lines
+
+
+@pytest.mark.parametrize("fast", [True, None, False])
+def test_integers_beyond_int32_keep_their_value(tmp_path: Path, fast: bool | None) -> None:
+    # The DuckDB pass ships int32 columns; wider values go through the line reader.
+    big = (
+        b'{"timestamp":"2026-04-16T14:00:00Z","rateLimitReset":4102444800,'
+        b'"graphqlCost":-1099511627776}'
+    )
+    edge = b'{"timestamp":"2026-04-16T14:00:00Z","httpStatus":-2147483648,"exitCode":2147483647}'
+    frame = read_trace(_write(tmp_path, b"\n".join([GOOD, big, edge, GOOD])), fast=fast)
+    assert len(frame) == 4
+    assert frame.rate_limit_reset.tolist()[1] == 4102444800
+    assert frame.graphql_cost.tolist()[1] == -(2**40)
+    assert frame.http_status.tolist()[2] == -(2**31)
+    assert frame.exit_code.tolist()[2] == 2**31 - 1
+    assert frame.exit_code.tolist()[3] == frame.http_status.tolist()[0] == NA
