@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 from pathlib import Path
 
 import httpx
@@ -110,8 +111,8 @@ def test_measure_writes_scorecard_trace_plot_and_summaries(root: Path) -> None:
     assert str(card_path.name) in proc.stdout
 
 
-def test_ctrl_c_writes_an_incomplete_scorecard_and_exits_130(root: Path) -> None:
-    before = set(_scorecards(root))
+def _start_long_measurement(root: Path) -> subprocess.Popen[str]:
+    """A 5-minute measure, returned once its window has begun (for interrupting it)."""
     proc = popen_ghbench(
         *MEASURE,
         "--warmup",
@@ -124,6 +125,12 @@ def test_ctrl_c_writes_an_incomplete_scorecard_and_exits_130(root: Path) -> None
         env=clean_env(root),
     )
     wait_for_line(proc.stderr, "window:")
+    return proc
+
+
+def test_ctrl_c_writes_an_incomplete_scorecard_and_exits_130(root: Path) -> None:
+    before = set(_scorecards(root))
+    proc = _start_long_measurement(root)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -139,18 +146,7 @@ def test_ctrl_c_writes_an_incomplete_scorecard_and_exits_130(root: Path) -> None
 
 def test_orchestrator_death_is_reported_and_the_trace_kept(root: Path) -> None:
     before = set(_scorecards(root))
-    proc = popen_ghbench(
-        *MEASURE,
-        "--warmup",
-        "1s",
-        "--duration",
-        "5m",
-        "--out",
-        "out",
-        cwd=root,
-        env=clean_env(root),
-    )
-    wait_for_line(proc.stderr, "window:")
+    proc = _start_long_measurement(root)
     workload = [pid for pid in children(proc.pid) if "workload" in cmdline(pid)]
     assert len(workload) == 1
     os.killpg(workload[0], signal.SIGKILL)
