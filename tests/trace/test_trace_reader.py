@@ -16,9 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ghbench.analysis.analyze import ANALYSIS_COLUMNS
+from ghbench.analysis.summarize import SUMMARY_COLUMNS
 from ghbench.errors import TraceError
-from ghbench.trace.exact import FRAME_FIELDS
-from ghbench.trace.frame import NA, TraceFrame, repo_of
+from ghbench.scorecard import SCORECARD_COLUMNS
+from ghbench.trace.exact import fields_for
+from ghbench.trace.frame import COLUMNS, NA, TraceFrame, repo_of
 from ghbench.trace.reader import iter_rows, read_trace
 from ghbench.trace.schema import KNOWN_FIELDS, TraceRow
 
@@ -65,9 +68,11 @@ def _decoded(frame: TraceFrame) -> dict[str, list[Any]]:
     return out
 
 
-def _read(path: Path, fast: bool | None) -> dict[str, list[Any]] | str:
+def _read(
+    path: Path, fast: bool | None, columns: tuple[str, ...] = COLUMNS
+) -> dict[str, list[Any]] | str:
     try:
-        return _decoded(read_trace(path, fast=fast))
+        return _decoded(read_trace(path, fast=fast, columns=columns))
     except TraceError as exc:
         return f"TraceError: {str(exc).replace(str(path), 'PATH')}"
 
@@ -276,10 +281,10 @@ _row = st.fixed_dictionaries(
 )
 
 
-def _frame_fields_only(row: dict[str, Any]) -> dict[str, Any]:
-    """The row as the frame reader sees it: known fields the frame ignores dropped,
-    and ``args`` dropped where the endpoint gives the repo."""
-    unused = set(KNOWN_FIELDS) - set(FRAME_FIELDS)
+def _frame_fields_only(row: dict[str, Any], columns: tuple[str, ...] = COLUMNS) -> dict[str, Any]:
+    """The row as the frame reader sees it when it builds ``columns``: known fields
+    those columns ignore dropped, and ``args`` dropped where the endpoint gives the repo."""
+    unused = set(KNOWN_FIELDS) - set(fields_for(columns))
     endpoint = row.get("endpoint")
     if isinstance(endpoint, str) and repo_of(endpoint, None) is not None:
         unused.add("args")
@@ -313,6 +318,34 @@ def test_fast_and_exact_agree(
     fast = _read(path, True)
     assert fast == _read(path, None)
     assert fast == _read(stripped, False)
+
+
+_PROJECTIONS = {
+    "report": SCORECARD_COLUMNS,
+    "summarize": SUMMARY_COLUMNS,
+    "analyze": ANALYSIS_COLUMNS,
+    "repo-only": ("ts_ms", "repo"),
+}
+
+
+@SETTINGS
+@given(
+    rows=st.lists(_row, min_size=1, max_size=10),
+    projection=st.sampled_from(sorted(_PROJECTIONS)),
+)
+def test_projected_reads_agree(tmp_path: Path, rows: list[dict[str, Any]], projection: str) -> None:
+    # A projection checks only its columns' fields: the DuckDB pass and the line reader
+    # agree, and both equal the full-row reader on rows stripped of every other field.
+    columns = _PROJECTIONS[projection]
+    path = _write(tmp_path, b"\n".join(msgspec.json.encode(r) for r in rows), "proj.jsonl")
+    stripped = _write(
+        tmp_path,
+        b"\n".join(msgspec.json.encode(_frame_fields_only(r, columns)) for r in rows),
+        "proj-stripped.jsonl",
+    )
+    fast = _read(path, True, columns)
+    assert fast == _read(path, None, columns)
+    assert fast == _read(stripped, False, columns)
 
 
 @SETTINGS

@@ -23,6 +23,7 @@ from ghbench.analysis.columns import (
     measured_rows,
 )
 from ghbench.analysis.shapes import BucketKind, bucket_kind, endpoint_shape
+from ghbench.analysis.summarize import SUMMARY_COLUMNS
 from ghbench.trace.frame import NA, TraceFrame
 
 __all__ = ["SCHEMA_VERSION", "Analysis", "analyze"]
@@ -297,8 +298,13 @@ def _outcomes(frame: TraceFrame) -> Outcomes:
     )
 
 
+# The trace frame columns analyze computes over (the command reads only these).
+ANALYSIS_COLUMNS: tuple[str, ...] = (*SUMMARY_COLUMNS, "exit_code", "session_id", "repo")
+
+
 def analyze(frame: TraceFrame) -> Analysis:
     """Analyze a trace; ``benchmark-control`` rows are excluded and counted."""
+    frame.require(ANALYSIS_COLUMNS)
     rows, control = measured_rows(frame)
     n = len(rows)
     first = int(rows.ts_ms.min()) if n else None

@@ -176,8 +176,25 @@ def _longest(frame: TraceFrame) -> Longest | None:
     )
 
 
+# The trace frame columns summarize computes over (the command reads only these).
+SUMMARY_COLUMNS: tuple[str, ...] = (
+    "ts_ms",
+    "duration_ms",
+    "ok",
+    "http_status",
+    "rate_limit_remaining",
+    "rate_limit_reset",
+    "graphql_cost",
+    "operation",
+    "component",
+    "resource",
+    "endpoint",
+)
+
+
 def summarize(frame: TraceFrame) -> Summary:
     """Summarize a trace; ``benchmark-control`` rows are excluded and counted."""
+    frame.require(SUMMARY_COLUMNS)
     rows, control = measured_rows(frame)
     n = len(rows)
     cost = rows.graphql_cost

@@ -104,6 +104,7 @@ def command(
     from ghbench.artifacts.models import encode_artifact
     from ghbench.clock import SystemClock
     from ghbench.scorecard import (
+        SCORECARD_COLUMNS,
         build_scorecard_artifact,
         render_console,
         use_color,
@@ -122,7 +123,7 @@ def command(
     if start_ms is not None and end_ms is not None and end_ms < start_ms:
         raise UsageError("--window-end is before --warmup-end; the window would run backwards")
 
-    frame = read_trace(trace_path)
+    frame = read_trace(trace_path, columns=SCORECARD_COLUMNS)
     _report_read_problems(frame.skipped_lines, frame.warnings, trace_path)
     try:
         window = resolve_report_window(frame, warmup_end_ms=start_ms, window_end_ms=end_ms)

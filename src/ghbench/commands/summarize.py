@@ -15,8 +15,8 @@ __all__ = ["command"]
 def command(trace: Path, as_json: bool) -> None:
     """Summarize the AO-schema JSONL trace TRACE."""
     from ghbench.analysis.load import load_trace
-    from ghbench.analysis.summarize import summarize
+    from ghbench.analysis.summarize import SUMMARY_COLUMNS, summarize
     from ghbench.analysis.text import report_text
 
-    summary = summarize(load_trace(trace))
+    summary = summarize(load_trace(trace, SUMMARY_COLUMNS))
     click.echo(report_text(summary, title=f"Trace summary: {trace}", as_json=as_json))

@@ -30,6 +30,22 @@ __all__ = ["MAX_READ_WARNINGS", "build_scorecard_artifact"]
 
 MAX_READ_WARNINGS = 50  # the artifact keeps the first ones; skippedLines has the count
 RESOURCES = ("graphql", "core")
+# The trace frame columns the scorecard and its insights compute over: ``report`` reads
+# only these (tests hold the list to what the code uses).
+SCORECARD_COLUMNS: tuple[str, ...] = (
+    "ts_ms",
+    "duration_ms",
+    "ok",
+    "http_status",
+    "rate_limit_remaining",
+    "rate_limit_reset",
+    "graphql_cost",
+    "operation",
+    "component",
+    "resource",
+    "session_id",
+    "method",
+)
 
 
 def build_scorecard_artifact(
@@ -60,6 +76,7 @@ def build_scorecard_artifact(
     inputs (snapshots, control-call count, git) become nulls, as the spec's report mode
     requires. ``incomplete_reason`` marks a run that was cut short.
     """
+    frame.require(SCORECARD_COLUMNS)
     window = MeasureWindow(window_start_ms, window_end_ms)
     snaps = coerce_snapshots(snapshots)
     rows, selection = window_rows(frame, window)

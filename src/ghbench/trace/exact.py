@@ -5,33 +5,47 @@ a ``TraceRow`` (msgspec, strict types), its ``timestamp`` parses as ISO-8601 and
 integers fit the frame's int64 columns. Everything else is skipped with a ``ReadWarning``.
 
 ``FrameRowCheck`` (the ``TraceFrame`` path, ``read_trace``): the same, but only the
-fields the frame uses are type-checked; ``args`` only where ``repo`` is derived from it
-(no ``repos/{o}/{r}`` endpoint). A wrong-typed field the frame ignores cannot change any
-figure, so the row is kept. The DuckDB pass (``ghbench.trace.fast``) must agree with
-``FrameRowCheck`` on every file; tests hold it to that.
+fields of the frame columns being built are type-checked; ``args`` only where ``repo``
+is derived from it (no ``repos/{o}/{r}`` endpoint). A wrong-typed field those columns
+ignore cannot change any figure computed from them, so the row is kept. The DuckDB pass
+(``ghbench.trace.fast``) must agree with ``FrameRowCheck`` on every file and every
+projection; tests hold it to that.
 """
 
 from __future__ import annotations
 
 import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import msgspec.inspect
+import msgspec.structs
 import numpy as np
 
 from ghbench.timefmt import parse_iso
-from ghbench.trace.frame import NA, Categorical, ReadWarning, TraceFrame, repo_of
+from ghbench.trace.frame import (
+    COLUMNS,
+    NA,
+    NUMERIC_COLUMNS,
+    Categorical,
+    ReadWarning,
+    TraceFrame,
+    missing_numbers,
+    repo_of,
+)
 from ghbench.trace.schema import TraceRow
 
 __all__ = [
+    "COLUMN_FIELDS",
     "FRAME_FIELDS",
     "MAX_WARNINGS",
     "FrameBuilder",
     "FrameRowCheck",
     "RowCheck",
+    "fields_for",
     "iter_checked",
     "read_exact",
 ]
@@ -84,43 +98,75 @@ class RowCheck:
         return _validate(row, INT_FIELDS) or row
 
 
-class _FrameFields(msgspec.Struct, kw_only=True):
-    """The ``TraceRow`` fields a ``TraceFrame`` is built from; ``args`` left undecoded."""
-
-    timestamp: str
-    component: str | None = None
-    operation: str | None = None
-    sessionId: str | None = None  # noqa: N815 - AO's field names
-    args: msgspec.Raw = msgspec.Raw(b"null")
-    endpoint: str | None = None
-    method: str | None = None
-    ok: bool | None = None
-    exitCode: int | None = None  # noqa: N815
-    durationMs: float | None = None  # noqa: N815
-    httpStatus: int | None = None  # noqa: N815
-    rateLimitLimit: int | None = None  # noqa: N815
-    rateLimitRemaining: int | None = None  # noqa: N815
-    rateLimitReset: int | None = None  # noqa: N815
-    rateLimitResource: str | None = None  # noqa: N815
-    graphqlCost: int | None = None  # noqa: N815
-    graphqlRemaining: int | None = None  # noqa: N815
-    origin: str | None = None
-
-
-FRAME_FIELDS: tuple[str, ...] = _FrameFields.__struct_fields__
+# The trace fields each frame column is built from (``repo``: the endpoint, else args).
+COLUMN_FIELDS: dict[str, tuple[str, ...]] = {
+    "ts_ms": ("timestamp",),
+    "duration_ms": ("durationMs",),
+    "ok": ("ok",),
+    "exit_code": ("exitCode",),
+    "http_status": ("httpStatus",),
+    "rate_limit_limit": ("rateLimitLimit",),
+    "rate_limit_remaining": ("rateLimitRemaining",),
+    "rate_limit_reset": ("rateLimitReset",),
+    "graphql_cost": ("graphqlCost",),
+    "graphql_remaining": ("graphqlRemaining",),
+    "operation": ("operation",),
+    "component": ("component",),
+    "resource": ("rateLimitResource",),
+    "session_id": ("sessionId",),
+    "method": ("method",),
+    "endpoint": ("endpoint",),
+    "repo": ("endpoint", "args"),
+    "origin": ("origin",),
+}
+assert set(COLUMN_FIELDS) == set(COLUMNS)
+FRAME_FIELDS: tuple[str, ...] = tuple(
+    f for f in TraceRow.__struct_fields__ if any(f in fs for fs in COLUMN_FIELDS.values())
+)
+_FIELD_TYPES: dict[str, Any] = {
+    f.name: f.type for f in msgspec.structs.fields(TraceRow) if f.name in FRAME_FIELDS
+}
 _FRAME_INT_FIELDS = tuple(f for f in INT_FIELDS if f in FRAME_FIELDS)
 _ARGS_TYPE = list[str] | None
 
 
+def fields_for(columns: Collection[str]) -> tuple[str, ...]:
+    """The trace fields ``columns`` are built from, in schema order (timestamp always)."""
+    unknown = set(columns) - set(COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown trace frame column(s): {', '.join(sorted(unknown))}")
+    wanted = {"timestamp"}.union(*(COLUMN_FIELDS[c] for c in columns))
+    return tuple(f for f in FRAME_FIELDS if f in wanted)
+
+
+@lru_cache(maxsize=16)
+def _fields_struct(fields: tuple[str, ...]) -> Any:
+    """A msgspec Struct of ``fields`` (``args`` left undecoded: it is checked on demand)."""
+
+    def spec(name: str) -> tuple[str, Any] | tuple[str, Any, Any]:
+        if name == "timestamp":
+            return (name, str)  # required
+        if name == "args":
+            return (name, msgspec.Raw, msgspec.Raw(b"null"))
+        return (name, _FIELD_TYPES[name], None)
+
+    return msgspec.defstruct("FrameFields", [spec(f) for f in fields], kw_only=True)
+
+
 class FrameRowCheck:
-    """Like ``RowCheck``, but type-checks only what a ``TraceFrame`` uses (see module doc).
+    """Like ``RowCheck``, but type-checks only the fields ``columns`` are built from
+    (see module doc; default: every frame column).
 
     An accepted row comes back as a ``TraceRow`` holding only those fields (``args``
     only when ``repo`` needs it).
     """
 
-    def __init__(self) -> None:
-        self._decoder = msgspec.json.Decoder(_FrameFields)
+    def __init__(self, columns: Collection[str] = COLUMNS) -> None:
+        self.columns = frozenset(columns)
+        self._fields = fields_for(self.columns)
+        self._ints = tuple(f for f in _FRAME_INT_FIELDS if f in self._fields)
+        self._repo = "repo" in self.columns
+        self._decoder = msgspec.json.Decoder(_fields_struct(self._fields))
 
     def __call__(self, line: bytes) -> TraceRow | str:
         try:
@@ -129,13 +175,13 @@ class FrameRowCheck:
             return f"wrong type: {exc}"
         except msgspec.DecodeError as exc:
             return f"not a JSON object line ({exc}); truncated or corrupt"
-        reason = _validate(row, _FRAME_INT_FIELDS)
+        reason = _validate(row, self._ints)
         if reason is not None:
             return reason
-        args: list[str] | None = None
-        if repo_of(row.endpoint, None) is None:
+        values = {f: getattr(row, f) for f in self._fields if f != "args"}
+        if self._repo and repo_of(row.endpoint, None) is None:
             try:
-                args = msgspec.json.decode(row.args, type=_ARGS_TYPE)
+                values["args"] = msgspec.json.decode(row.args, type=_ARGS_TYPE)
             except msgspec.ValidationError as exc:
                 # worded as RowCheck words it: the path is relative to the row
                 where = str(exc)
@@ -143,8 +189,6 @@ class FrameRowCheck:
                     where.replace("`$", "`$.args", 1) if "`$" in where else f"{where} - at `$.args`"
                 )
                 return f"wrong type: {where}"
-        values = {f: getattr(row, f) for f in FRAME_FIELDS}
-        values["args"] = args
         return TraceRow(**values)
 
 
@@ -214,7 +258,8 @@ class FrameBuilder:
         ("origin", "origin"),
     )
 
-    def __init__(self) -> None:
+    def __init__(self, columns: Collection[str] = COLUMNS) -> None:
+        self.columns = frozenset(columns) | {"ts_ms"}
         self.ts_ms = array.array("q")
         self.duration_ms = array.array("d")
         self.ok = array.array("b")
@@ -245,38 +290,38 @@ class FrameBuilder:
         def arr(a: array.array[int] | array.array[float], dtype: type) -> Any:
             return np.frombuffer(a, dtype=dtype).copy() if len(a) else np.empty(0, dtype)
 
-        cats = {col: codes.build() for col, codes in self.cats.items()}
+        n = len(self.ts_ms)
+        built: dict[str, Any] = {
+            "ts_ms": arr(self.ts_ms, np.int64),
+            "duration_ms": arr(self.duration_ms, np.float64),
+            "ok": arr(self.ok, np.int8),
+            **{col: arr(a, np.int64) for col, a in self.ints.items()},
+            **{col: codes.build() for col, codes in self.cats.items()},
+            "repo": self.repo.build(),
+        }
+        for col in COLUMNS:
+            if col not in self.columns:
+                built[col] = (
+                    missing_numbers(col, n) if col in NUMERIC_COLUMNS else Categorical.missing(n)
+                )
         return TraceFrame(
-            ts_ms=arr(self.ts_ms, np.int64),
-            duration_ms=arr(self.duration_ms, np.float64),
-            ok=arr(self.ok, np.int8),
-            exit_code=arr(self.ints["exit_code"], np.int64),
-            http_status=arr(self.ints["http_status"], np.int64),
-            rate_limit_limit=arr(self.ints["rate_limit_limit"], np.int64),
-            rate_limit_remaining=arr(self.ints["rate_limit_remaining"], np.int64),
-            rate_limit_reset=arr(self.ints["rate_limit_reset"], np.int64),
-            graphql_cost=arr(self.ints["graphql_cost"], np.int64),
-            graphql_remaining=arr(self.ints["graphql_remaining"], np.int64),
-            operation=cats["operation"],
-            component=cats["component"],
-            resource=cats["resource"],
-            session_id=cats["session_id"],
-            method=cats["method"],
-            endpoint=cats["endpoint"],
-            repo=self.repo.build(),
-            origin=cats["origin"],
+            **built,
             lines_read=lines_read,
             skipped_lines=skipped_lines,
             warnings=tuple(warnings),
+            columns=frozenset(self.columns),
         )
 
 
-def read_exact(path: Path, check: Check | None = None) -> TraceFrame:
+def read_exact(
+    path: Path, check: Check | None = None, columns: Collection[str] = COLUMNS
+) -> TraceFrame:
     """The whole file through the line reader (``read_trace`` validates ``path`` first).
 
-    ``check`` decides each line: ``RowCheck`` (the default) or ``FrameRowCheck``.
+    ``check`` decides each line: ``RowCheck`` (the default) or ``FrameRowCheck``; the
+    frame holds ``columns``.
     """
-    builder = FrameBuilder()
+    builder = FrameBuilder(columns)
     warnings: list[ReadWarning] = []
     lines_read = skipped = 0
     for number, result in iter_checked(iter_lines(path), check):

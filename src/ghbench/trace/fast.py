@@ -1,21 +1,24 @@
-"""The columnar trace pass: DuckDB reads the JSONL file in parallel into numeric arrays.
+"""The columnar trace pass: DuckDB parses the JSONL file in parallel, in one scan.
 
 It decides what ``FrameRowCheck`` decides (``ghbench.trace.exact``): only the fields a
 ``TraceFrame`` uses are type-checked, ``args`` only where ``repo`` comes from it.
 
-Two scans. The first reads those fields as raw JSON text, checks each one's JSON type in
-SQL (so DuckDB's lenient casts, ``"12"`` read as 12, ``1.5`` as 2 or ``"yes"`` as true,
-cannot slip through), computes the numeric columns and hashes the string columns. The
-second lists the distinct string values, which Python decodes (and type-checks) once
-each; the row hashes are then mapped to dictionary codes with numpy. No string column
-ever becomes a Python object per row. ``repo`` comes from the endpoint label (decoded
-once per distinct endpoint); the ``--repo``/``-R`` regexp over ``args`` runs in SQL only
-on rows whose endpoint is not ``repos/{o}/{r}/…``.
+DuckDB's typed JSON reads are lenient (``"12"`` is read as 12, ``1.5`` as 2, ``"yes"``
+as true), so every field is read as its JSON text and judged by its shape:
 
-A row the first scan cannot vouch for (malformed line, wrong type, a timestamp not in
-AO's ``2026-04-16T14:17:02.123Z`` shape, ...) is marked suspect, and the exact reader
-decides it by line number. DuckDB yields one row per non-blank line, in file order, so
-suspect row ``i`` is the ``i``-th non-blank line.
+- numbers, ``ok`` and the timestamp are converted and checked in SQL, row by row; a
+  value that is not what msgspec would accept (a float or out-of-int32 integer in an
+  integer field, a timestamp not in AO's ``2026-04-16T14:17:02.123Z`` shape, ...)
+  makes the row *suspect*;
+- strings (and ``args``, only on rows whose endpoint is not ``repos/{o}/{r}/…``) leave
+  DuckDB as their JSON text in Arrow batches, are dictionary-encoded batch by batch
+  (Arrow, C++), and each distinct text is decoded once by msgspec; a row whose text is
+  not a JSON string (or, for ``args``, a list of strings) is suspect.
+
+No string ever becomes a Python object per row. A suspect row is decided, with its line
+number, by the exact reader. DuckDB yields one row per non-blank line (a malformed line
+gives a row of NULLs, hence suspect), in file order, so suspect row ``i`` is the
+``i``-th non-blank line.
 
 Known differences from ``FrameRowCheck``, on input no writer produces: DuckDB keeps the
 first of two duplicate keys where msgspec keeps the last.
@@ -24,7 +27,8 @@ first of two duplicate keys where msgspec keeps the last.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +43,20 @@ from ghbench.trace.exact import (
     FrameBuilder,
     FrameRowCheck,
     blank,
+    fields_for,
     iter_lines,
     read_exact,
 )
-from ghbench.trace.frame import NA, Categorical, ReadWarning, TraceFrame, repo_of
+from ghbench.trace.frame import (
+    COLUMNS,
+    NA,
+    NUMERIC_COLUMNS,
+    Categorical,
+    ReadWarning,
+    TraceFrame,
+    missing_numbers,
+    repo_of,
+)
 from ghbench.trace.schema import TraceRow
 
 __all__ = ["read_fast"]
@@ -66,180 +80,198 @@ _FRAME_CATS = (
     ("origin", "origin"),
 )
 assert {name for _, name in _FRAME_INTS} == {f for f in INT_FIELDS if f in FRAME_FIELDS}
-# The first --repo/-R pair or --repo=value element of a compact JSON array of strings.
-_REPO_ARG = r'(?:\[|,)"(?:(?:--repo|-R)","(?:[^"\\]|\\.)*"|--repo=(?:[^"\\]|\\.)*")'
 # An endpoint whose JSON text alone shows that repo_of takes the repo from it; rows
-# without one take it from args (an escaped endpoint is settled by the exact reader).
+# without one take it from args (an escaped endpoint is settled in Python, per label).
 _REPO_ENDPOINT = r'^"/*repos/[^/?"\\]+/[^/?"\\]'
 # DuckDB sizes its read buffers from this; 1 GiB made the scan 2x slower and 400 MiB
 # bigger. Longer lines still parse (the buffer grows); a failure falls back to exact.
 _MAX_OBJECT_BYTES = 16 << 20
-
-
-def _null(col: str) -> str:
-    return f"({col} IS NULL OR {col} = 'null')"
-
-
-def _int_ok(col: str) -> str:
-    # A JSON integer is exactly the text its value prints as (``-0``, ``1e3``, ``1.0``
-    # or ``"12"`` are not: they stay suspect and the exact reader decides them). Values
-    # outside int32 are suspect too, so the result can ship int32 columns (half the
-    # memory); the exact reader puts them back as int64.
-    v = _int_cast(col)
-    return (
-        f"({_null(col)} OR ({v}::VARCHAR = {col}::VARCHAR"
-        f" AND {v} BETWEEN {-_I32_MAX} AND {_I32_MAX}))"
-    )
-
-
-def _int_cast(col: str) -> str:
-    # via VARCHAR: a third faster than casting the JSON value itself
-    return f"TRY_CAST({col}::VARCHAR AS BIGINT)"
-
-
-def _int_val(col: str) -> str:
-    v = _int_cast(col)
-    inside = f"CASE WHEN {v} BETWEEN {-_I32_MAX} AND {_I32_MAX} THEN {v} END"
-    return f"coalesce({inside}, {_I32_NA})::INTEGER"
-
+# Rows per Arrow batch: big enough to amortise the per-batch Python work, small enough
+# that DuckDB's in-flight batches stay a few MiB.
+_BATCH_ROWS = 1 << 17
 
 _I32_MAX = 2**31 - 1
 _I32_NA = -(2**31)
-
-
-def _widen(a: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
-    """An int32 result column (missing = int32 min) as the frame's int64 (missing = NA)."""
-    wide = a.astype(np.int64)
-    wide[a == _I32_NA] = NA
-    return wide
-
-
-def _hash(expr: str, salt: int) -> str:
-    # 32-bit codes halve the result's memory; a collision between two distinct values
-    # is detected on the label list and the file is scanned again with another salt.
-    return (
-        f"(CASE WHEN {_null(expr)} THEN 0 ELSE hash({expr}, {salt}) % 4294967291 + 1 END)::UINTEGER"
-    )
-
-
-_TS_SHAPE = (
-    "(timestamp[5] = '-' AND timestamp[8] = '-' AND timestamp[11] = 'T' AND timestamp[14] = ':'"
-    " AND timestamp[17] = ':' AND timestamp[1:4] <> '0000' AND timestamp[12:13] < '24'"
-    " AND timestamp[18:19] < '60' AND ((len(timestamp) = 24 AND timestamp[20] = '.'"
-    " AND timestamp[24] = 'Z') OR (len(timestamp) = 20 AND timestamp[20] = 'Z')))"
-)
-_TS_MS = (
-    "CASE WHEN len(timestamp) = 24 THEN epoch_ms(TRY_CAST(timestamp[1:23] AS TIMESTAMP))"
-    " ELSE epoch_ms(TRY_CAST(timestamp[1:19] AS TIMESTAMP)) END"
-)
+# AO's shapes only (toISOString, or whole seconds); fromisoformat accepts more, and the
+# exact reader decides those. Hours 00-23 and seconds 00-59 as fromisoformat requires.
+_TS_SHAPE = r"\d{4}-\d\d-\d\dT([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d\d\d)?Z"
 
 
 def _sql_str(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _columns() -> str:
-    types = {f: "VARCHAR" if f == "timestamp" else "JSON" for f in FRAME_FIELDS}
-    return "{" + ", ".join(f"{k}: '{v}'" for k, v in types.items()) + "}"
+def _int_value(col: str) -> str:
+    return f"TRY_CAST({col}::VARCHAR AS INTEGER)"
 
 
-def _source(path: Path) -> str:
+def _int_ok(col: str) -> str:
+    # TRY_CAST alone reads 1.5 as 2 and 1e3 as 1000: the text must be a plain integer.
+    # Values outside int32 (and int32 min, the missing marker) are suspect too, so the
+    # batches carry int32 columns; the exact reader puts them back as int64.
+    return (
+        f"({col} IS NULL OR ({_int_value(col)} > {_I32_NA}"
+        f" AND regexp_full_match({col}::VARCHAR, '-?[0-9]+')))"
+    )
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one scan reads and builds, from the frame columns asked for."""
+
+    columns: frozenset[str]
+    fields: tuple[str, ...]  # trace fields DuckDB extracts
+    ints: tuple[tuple[str, str], ...]  # (column, field)
+    texts: tuple[tuple[str, str], ...]  # (column or "endpoint", field) read as JSON text
+
+    @classmethod
+    def of(cls, columns: Collection[str]) -> _Plan:
+        wanted = frozenset(columns) | {"ts_ms"}
+        # repo is derived from the endpoint text even when endpoint itself is not wanted
+        texts = tuple(
+            (col, name)
+            for col, name in _FRAME_CATS
+            if col in wanted or (col == "endpoint" and "repo" in wanted)
+        )
+        return cls(
+            columns=wanted,
+            fields=fields_for(wanted),
+            ints=tuple((col, name) for col, name in _FRAME_INTS if col in wanted),
+            texts=texts,
+        )
+
+    @property
+    def numeric(self) -> tuple[str, ...]:
+        plain = tuple(c for c in ("ts_ms", "duration_ms", "ok") if c in self.columns)
+        return (*plain, *(col for col, _ in self.ints), "suspect")
+
+    @property
+    def text_columns(self) -> tuple[str, ...]:
+        return (*(col for col, _ in self.texts), *(("args",) if "repo" in self.columns else ()))
+
+
+def _source(path: Path, fields: tuple[str, ...]) -> str:
+    types = {f: "VARCHAR" if f == "timestamp" else "JSON" for f in fields}
+    columns = "{" + ", ".join(f"{k}: '{v}'" for k, v in types.items()) + "}"
     return (
         f"read_json({_sql_str(str(path))}, format = 'newline_delimited', ignore_errors = true,"
-        f" columns = {_columns()}, maximum_object_size = {_MAX_OBJECT_BYTES})"
+        f" columns = {columns}, maximum_object_size = {_MAX_OBJECT_BYTES})"
     )
 
 
 _ARGS_NEEDED = f"NOT coalesce(regexp_matches(endpoint, {_sql_str(_REPO_ENDPOINT)}), false)"
-_REPO_MATCH = f"(CASE WHEN {_ARGS_NEEDED} THEN regexp_extract(args, {_sql_str(_REPO_ARG)}) END)"
-_ARGS_OK = (
-    f"(NOT {_ARGS_NEEDED} OR {_null('args')} OR args = '[]' OR"
-    " (json_structure(args) = '[\"VARCHAR\"]'"
-    " AND NOT contains(args, ',null') AND NOT starts_with(args, '[null')))"
-)
 
 
-def _row_query(path: Path, salt: int) -> str:
+def _query(path: Path, plan: _Plan) -> str:
     checks = [
-        f"({_TS_SHAPE} AND ts_ms IS NOT NULL)",
-        "(ok IS NULL OR ok IN ('true', 'false', 'null'))",
-        f"({_null('durationMs')} OR (json_type(durationMs) IN ('BIGINT', 'UBIGINT', 'DOUBLE')"
-        " AND isfinite(TRY_CAST(durationMs AS DOUBLE))))",
-        _ARGS_OK,
-        *(_int_ok(name) for _, name in _FRAME_INTS),
+        f"regexp_full_match(timestamp, {_sql_str(_TS_SHAPE)})",
+        # year 0 is valid for DuckDB (1 BC), not for fromisoformat
+        "NOT starts_with(timestamp, '0000')",
+        "ts_ms IS NOT NULL",
     ]
-    cols = [
-        "coalesce(ts_ms, 0) AS ts_ms",
-        "coalesce(TRY_CAST(durationMs AS DOUBLE), 'NaN'::DOUBLE) AS duration_ms",
-        "(CASE ok WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE -1 END)::TINYINT AS ok",
-        *(f"{_int_val(name)} AS {col}" for col, name in _FRAME_INTS),
-        *(f"{_hash(name, salt)} AS {col}" for col, name in _FRAME_CATS),
-        f"{_hash(_REPO_MATCH, salt)} AS repo_arg",
-        f"NOT coalesce({' AND '.join(checks)}, false) AS suspect",
-    ]
-    return f"SELECT {', '.join(cols)} FROM (SELECT *, {_TS_MS} AS ts_ms FROM {_source(path)})"
-
-
-def _label_query(path: Path, salt: int) -> str:
-    pairs = [(col, name) for col, name in _FRAME_CATS] + [("repo_arg", _REPO_MATCH)]
-    lists = [
-        f"list(DISTINCT {{'h': {_hash(expr, salt)}, 'v': {expr}}}) AS {col}" for col, expr in pairs
-    ]
-    return f"SELECT {', '.join(lists)} FROM {_source(path)}"
+    cols = ["coalesce(ts_ms, 0) AS ts_ms"]
+    if "duration_ms" in plan.columns:
+        checks.append("(durationMs IS NULL OR isfinite(TRY_CAST(durationMs::VARCHAR AS DOUBLE)))")
+        cols.append(
+            "coalesce(TRY_CAST(durationMs::VARCHAR AS DOUBLE), 'NaN'::DOUBLE) AS duration_ms"
+        )
+    if "ok" in plan.columns:
+        checks.append("(ok IS NULL OR ok IN ('true', 'false'))")
+        cols.append("(CASE ok WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE -1 END)::TINYINT AS ok")
+    checks.extend(_int_ok(name) for _, name in plan.ints)
+    cols.extend(f"coalesce({_int_value(name)}, {_I32_NA}) AS {col}" for col, name in plan.ints)
+    cols.extend(f"{name}::VARCHAR AS {col}" for col, name in plan.texts)
+    if "repo" in plan.columns:
+        cols.append(f"(CASE WHEN {_ARGS_NEEDED} THEN args::VARCHAR END) AS args")
+    cols.append(f"NOT coalesce({' AND '.join(checks)}, false) AS suspect")
+    ts_ms = "epoch_ms(TRY_CAST(timestamp AS TIMESTAMP))"
+    source = _source(path, plan.fields)
+    return f"SELECT {', '.join(cols)} FROM (SELECT *, {ts_ms} AS ts_ms FROM {source})"
 
 
 class _Fallback(Exception):
     """The columnar pass cannot vouch for this file; use the exact reader."""
 
 
-class _Collision(Exception):
-    """Two distinct values of one column share a hash; scan again with another salt."""
+@dataclass
+class _TextColumn:
+    """One JSON-text column: per-row codes into ``texts`` (-1 = missing), batch by batch."""
+
+    texts: dict[str, int] = field(default_factory=dict)
+    parts: list[npt.NDArray[np.int32]] = field(default_factory=list)
+
+    def add(self, column: Any) -> None:
+        import pyarrow.compute as pc
+
+        encoded = pc.dictionary_encode(column)
+        distinct = encoded.dictionary.to_pylist()
+        index = self.texts
+        remap = np.fromiter(
+            (index.setdefault(t, len(index)) for t in distinct), np.int32, len(distinct)
+        )
+        remap = np.append(remap, np.int32(-1))
+        rows = pc.fill_null(encoded.indices, len(distinct)).to_numpy()
+        self.parts.append(remap[rows])
+
+    def codes(self) -> npt.NDArray[np.int32]:
+        codes = np.concatenate(self.parts) if self.parts else np.empty(0, np.int32)
+        self.parts.clear()
+        return codes
+
+    def decoded(self, decode: Any) -> tuple[list[Any], npt.NDArray[np.bool_]]:
+        """Each distinct text decoded, and which of them ``decode`` rejected (None)."""
+        values = [decode(t) for t in self.texts]
+        return values, np.array([v is None for v in values] + [False], dtype=np.bool_)
 
 
-_SALTS = (0, 1)
-
-
-def _decode_label(raw: str) -> str | None:
-    """A JSON text from DuckDB to its string; None when it is not a JSON string."""
+def _as_str(text: str) -> str | None:
     try:
-        value = msgspec.json.decode(raw)
+        value = msgspec.json.decode(text)
     except msgspec.DecodeError:
         return None
     return value if isinstance(value, str) else None
 
 
-def _repo_from_match(raw: str) -> str | None:
-    """The repo in a ``,"--repo","x"`` / ``,"--repo=x"`` match (see _REPO_ARG)."""
+def _as_args_repo(text: str) -> tuple[str | None] | None:
+    """``(repo or None,)`` from an args JSON text; None when it is not a list of strings."""
     try:
-        parts = msgspec.json.decode("[" + raw[1:] + "]", type=list[str])
+        args = msgspec.json.decode(text, type=list[str] | None)
     except msgspec.DecodeError:
         return None
-    return repo_of(None, parts)
+    return (repo_of(None, args),)
 
 
-class _Dictionary:
-    """Maps a column of 32-bit value hashes to codes into ``values``."""
+@dataclass
+class _Scan:
+    numeric: dict[str, list[npt.NDArray[Any]]]
+    texts: dict[str, _TextColumn]
 
-    def __init__(self, pairs: list[dict[str, Any]], decode: Any) -> None:
-        kept = [p for p in pairs if p["h"] != 0]
-        hashes = np.array([p["h"] for p in kept], dtype=np.uint32)
-        if len(np.unique(hashes)) != len(hashes):
-            raise _Collision
-        order = np.argsort(hashes)
-        self.hashes = hashes[order]
-        values = [decode(p["v"]) for p in kept]
-        self.values: list[str | None] = [values[i] for i in order]
-        self.bad = np.array([v is None for v in self.values], dtype=np.bool_)
 
-    def locate(self, h: npt.NDArray[np.uint32]) -> npt.NDArray[np.int32]:
-        """Index into ``values`` per row; -1 where the value is missing."""
-        idx = np.searchsorted(self.hashes, h).astype(np.int32)
-        np.minimum(idx, max(len(self.hashes) - 1, 0), out=idx)
-        present = h != 0
-        if present.any() and not np.array_equal(self.hashes[idx[present]], h[present]):
-            raise _Fallback("a row value is missing from the label list")
-        idx[~present] = -1
-        return idx
+def _scan(path: Path, plan: _Plan) -> _Scan:
+    import duckdb
+
+    scan = _Scan(
+        {name: [] for name in plan.numeric}, {name: _TextColumn() for name in plan.text_columns}
+    )
+    con = duckdb.connect(config={"threads": max(1, os.cpu_count() or 1)})
+    try:
+        # no progress bar: it would draw on the CLI's stderr during a long scan
+        con.execute("SET enable_progress_bar = false")
+        for batch in con.sql(_query(path, plan)).to_arrow_reader(_BATCH_ROWS):
+            for name, parts in scan.numeric.items():
+                # a copy: a view would keep the whole batch (strings and all) alive
+                parts.append(np.array(batch.column(name).to_numpy(False)))
+            for name, column in scan.texts.items():
+                column.add(batch.column(name))
+    except duckdb.Error as exc:
+        raise _Fallback(str(exc)) from None
+    finally:
+        con.close()
+    return scan
+
+
+def _read_by_lines(path: Path, columns: Collection[str]) -> TraceFrame:
+    return read_exact(path, FrameRowCheck(columns), columns)
 
 
 def _encode(values: list[str | None], index: npt.NDArray[np.int32]) -> Categorical:
@@ -251,90 +283,89 @@ def _encode(values: list[str | None], index: npt.NDArray[np.int32]) -> Categoric
     return Categorical(np.array(lookup, dtype=np.int32)[index], tuple(labels))
 
 
-def _scan(path: Path, salt: int) -> tuple[dict[str, Any], dict[str, _Dictionary]]:
-    import duckdb
+def _joined(parts: list[npt.NDArray[Any]], dtype: Any) -> npt.NDArray[Any]:
+    out = np.concatenate(parts).astype(dtype, copy=False) if parts else np.empty(0, dtype)
+    parts.clear()
+    return out
 
-    con = duckdb.connect(config={"threads": max(1, os.cpu_count() or 1)})
+
+def _widen(a: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+    """An int32 column (missing = int32 min) as the frame's int64 (missing = NA)."""
+    wide = a.astype(np.int64)
+    wide[a == _I32_NA] = NA
+    return wide
+
+
+def read_fast(path: Path, columns: Collection[str] = COLUMNS) -> TraceFrame:
+    """Read ``columns`` of ``path`` through DuckDB; lines it cannot vouch for go to the
+    exact reader. Unread columns are missing-value placeholders."""
+    plan = _Plan.of(columns)
     try:
-        # no progress bar: it would draw on the CLI's stderr during a long scan
-        con.execute("SET enable_progress_bar = false")
-        # labels first: a hash collision is found before the big result is fetched
-        pairs = con.execute(_label_query(path, salt)).fetchone()
-        assert pairs is not None
-        names = [col for col, _ in _FRAME_CATS] + ["repo_arg"]
-        dicts = {
-            col: _Dictionary(
-                pairs[i] or [], _repo_from_match if col == "repo_arg" else _decode_label
+        scan = _scan(path, plan)
+    except _Fallback:
+        return _read_by_lines(path, plan.columns)
+    suspect = _joined(scan.numeric.pop("suspect"), np.bool_)
+    n = len(suspect)
+    built: dict[str, Any] = {}
+    endpoint_values: list[str | None] = []
+    endpoint_codes = np.empty(0, np.int32)
+    for col, _ in plan.texts:
+        values, bad = scan.texts[col].decoded(_as_str)
+        codes = scan.texts[col].codes()
+        # a string field holding a number, an object... (JSON text that is not a string)
+        suspect |= bad[codes]
+        if col in plan.columns:
+            built[col] = _encode(values, codes)
+        if col == "endpoint":
+            endpoint_values, endpoint_codes = values, codes
+        del codes
+    if "repo" in plan.columns:
+        built["repo"] = _repo(scan.texts["args"], endpoint_values, endpoint_codes, suspect)
+    del endpoint_codes
+    dtypes = {"ts_ms": np.int64, "duration_ms": np.float64, "ok": np.int8}
+    for col, parts in scan.numeric.items():
+        joined = _joined(parts, dtypes.get(col, np.int32))
+        built[col] = joined if col in dtypes else _widen(joined)
+        del joined
+    for col in COLUMNS:
+        if col not in plan.columns:
+            built[col] = (
+                missing_numbers(col, n) if col in NUMERIC_COLUMNS else Categorical.missing(n)
             )
-            for i, col in enumerate(names)
-        }
-        del pairs
-        columns = con.execute(_row_query(path, salt)).fetchnumpy()
-    except duckdb.Error as exc:
-        raise _Fallback(str(exc)) from None
-    finally:
-        con.close()
-    return {k: np.asarray(v) for k, v in columns.items()}, dicts
-
-
-def _read_by_lines(path: Path) -> TraceFrame:
-    return read_exact(path, FrameRowCheck())
-
-
-def read_fast(path: Path) -> TraceFrame:
-    """Read ``path`` through DuckDB; lines it cannot vouch for go to the exact reader."""
-    for salt in _SALTS:
-        try:
-            columns, dicts = _scan(path, salt)
-            break
-        except _Collision:
-            continue
-        except _Fallback:
-            return _read_by_lines(path)
-    else:
-        return _read_by_lines(path)
-    n = len(columns["ts_ms"])
-    suspect = columns.pop("suspect").astype(np.bool_)
-    # One string column at a time, dropping its hashes as soon as it has codes: the
-    # peak stays near the final frame's size.
-    index = {col: dicts[col].locate(columns.pop(col)) for col in ("endpoint", "repo_arg")}
-    endpoint_repo = [repo_of(v, None) for v in dicts["endpoint"].values]
-    by_endpoint = np.array(
-        [-1 if r is None else i for i, r in enumerate(endpoint_repo)] + [-1], dtype=np.int32
-    )
-    from_endpoint = by_endpoint[index["endpoint"]]
-    from_args = index.pop("repo_arg")
-    repo_index = np.where(
-        from_endpoint >= 0,
-        from_endpoint,
-        np.where(from_args >= 0, from_args + len(endpoint_repo), -1),
-    ).astype(np.int32)
-    del from_endpoint, from_args
-    repo = _encode(endpoint_repo + dicts["repo_arg"].values, repo_index)
-    del repo_index
-    cats: dict[str, Any] = {}
-    for col, _ in _FRAME_CATS:
-        d = dicts[col]
-        idx = index.pop(col) if col in index else d.locate(columns.pop(col))
-        # a string column whose value is not a JSON string (a number, an object...)
-        if d.bad.any():
-            suspect |= (idx >= 0) & d.bad[np.maximum(idx, 0)]
-        cats[col] = _encode(d.values, idx)
-        del idx
-    ints: dict[str, Any] = {col: _widen(columns.pop(col)) for col, _ in _FRAME_INTS}
-    frame = TraceFrame(
-        ts_ms=columns["ts_ms"].astype(np.int64, copy=False),
-        duration_ms=columns["duration_ms"].astype(np.float64, copy=False),
-        ok=columns["ok"].astype(np.int8, copy=False),
-        **ints,
-        **cats,
-        repo=repo,
-        lines_read=n,
-    )
+    frame = TraceFrame(**built, lines_read=n, columns=plan.columns)
     bad_rows = np.flatnonzero(suspect)
     if len(bad_rows) == 0:
         return frame
     return _resolve_suspects(path, frame, bad_rows)
+
+
+def _repo(
+    args: _TextColumn,
+    endpoint_values: list[str | None],
+    endpoint_codes: npt.NDArray[np.int32],
+    suspect: npt.NDArray[np.bool_],
+) -> Categorical:
+    """``repo`` per row: from the endpoint, else from ``--repo``/``-R`` in args.
+
+    Marks ``suspect`` the rows that need args and hold args that are not a list of
+    strings (``FrameRowCheck`` checks args only there).
+    """
+    endpoint_repo = [None if v is None else repo_of(v, None) for v in endpoint_values]
+    by_endpoint = np.array(
+        [-1 if r is None else i for i, r in enumerate(endpoint_repo)] + [-1], dtype=np.int32
+    )
+    from_endpoint = by_endpoint[endpoint_codes]
+    parsed, args_bad = args.decoded(_as_args_repo)
+    args_codes = args.codes()
+    needs_args = from_endpoint < 0
+    suspect |= needs_args & args_bad[args_codes]
+    args_repo = [None if p is None else p[0] for p in parsed]
+    by_args = np.array(
+        [-1 if r is None else len(endpoint_repo) + i for i, r in enumerate(args_repo)] + [-1],
+        dtype=np.int32,
+    )
+    repo_index = np.where(needs_args, by_args[args_codes], from_endpoint).astype(np.int32)
+    return _encode(endpoint_repo + args_repo, repo_index)
 
 
 def _nonblank_lines(path: Path) -> Iterator[tuple[int, bytes]]:
@@ -380,7 +411,7 @@ def _tail_lines(path: Path, count: int) -> list[tuple[int, bytes]] | None:
 
 def _resolve_suspects(path: Path, frame: TraceFrame, bad_rows: npt.NDArray[np.intp]) -> TraceFrame:
     """Let the exact reader decide the suspect rows and splice its verdicts in."""
-    check = FrameRowCheck()
+    check = FrameRowCheck(frame.columns)
     verdicts: dict[int, tuple[int, TraceRow | str]] = {}
     tail = _tail_lines(path, len(frame) - int(bad_rows[0]))
     if tail is not None:
@@ -397,12 +428,12 @@ def _resolve_suspects(path: Path, frame: TraceFrame, bad_rows: npt.NDArray[np.in
                 verdicts[ordinal] = (number, check(line))
         if seen != len(frame):
             # DuckDB and the line splitter disagree about the lines: use the exact path.
-            return _read_by_lines(path)
+            return _read_by_lines(path, frame.columns)
     accepted = [o for o in bad_rows.tolist() if not isinstance(verdicts[o][1], str)]
     keep = np.ones(len(frame), dtype=np.bool_)
     keep[bad_rows] = False
     # Rebuild from the clean rows plus the suspect rows the exact reader accepted.
-    builder = FrameBuilder()
+    builder = FrameBuilder(frame.columns)
     for o in accepted:
         row = verdicts[o][1]
         assert not isinstance(row, str)
@@ -442,18 +473,22 @@ def _splice(  # noqa: PLR0917
         final[used] = np.arange(len(used), dtype=np.int32)
         return Categorical(final[codes], tuple(labels[i] for i in used))
 
-    numeric: dict[str, Any] = {
-        name: merge_num(getattr(frame, name), getattr(rescued, name))
-        for name in ("ts_ms", "duration_ms", "ok", *(c for c, _ in _FRAME_INTS))
-    }
-    cats: dict[str, Any] = {
-        name: merge_cat(getattr(frame, name), getattr(rescued, name))
-        for name in (*(c for c, _ in _FRAME_CATS), "repo")
-    }
+    n = len(position)
+    merged: dict[str, Any] = {}
+    for name in COLUMNS:
+        a, b = getattr(frame, name), getattr(rescued, name)
+        if name not in frame.columns:
+            merged[name] = (
+                missing_numbers(name, n) if name in NUMERIC_COLUMNS else Categorical.missing(n)
+            )
+        elif isinstance(a, Categorical):
+            merged[name] = merge_cat(a, b)
+        else:
+            merged[name] = merge_num(a, b)
     return TraceFrame(
-        **numeric,
-        **cats,
+        **merged,
         lines_read=frame.lines_read,
         skipped_lines=skipped,
         warnings=tuple(sorted(warnings, key=lambda w: w.line)[:MAX_WARNINGS]),
+        columns=frame.columns,
     )

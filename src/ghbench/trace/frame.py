@@ -4,12 +4,18 @@ The reader fills it from a JSONL file; ``TraceFrame.from_rows`` builds it from r
 objects (tests, in-process simulation). Columns are numpy arrays in file order, one
 entry per accepted row. Missing integers are ``NA`` (int64 min); missing durations
 are NaN; strings are dictionary-encoded (``Categorical``, code -1 = missing).
+
+A reader may build only some columns (``columns=``, a projection: a command reads what
+it computes over, and only those fields are type-checked). The others are zero-memory
+placeholders that read as missing; ``TraceFrame.require`` guards a computation against
+a frame read without the columns it needs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,13 +23,46 @@ import numpy.typing as npt
 from ghbench.timefmt import parse_iso
 from ghbench.trace.schema import TraceRow
 
-__all__ = ["NA", "Categorical", "ReadWarning", "TraceFrame"]
+__all__ = [
+    "CATEGORICAL_COLUMNS",
+    "COLUMNS",
+    "NA",
+    "NUMERIC_COLUMNS",
+    "Categorical",
+    "ReadWarning",
+    "TraceFrame",
+]
 
 NA: int = int(np.iinfo(np.int64).min)
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 I32 = npt.NDArray[np.int32]
+
+# column -> (dtype, the value a missing entry holds)
+NUMERIC_COLUMNS: dict[str, tuple[type, float]] = {
+    "ts_ms": (np.int64, 0),
+    "duration_ms": (np.float64, np.nan),
+    "ok": (np.int8, -1),
+    "exit_code": (np.int64, NA),
+    "http_status": (np.int64, NA),
+    "rate_limit_limit": (np.int64, NA),
+    "rate_limit_remaining": (np.int64, NA),
+    "rate_limit_reset": (np.int64, NA),
+    "graphql_cost": (np.int64, NA),
+    "graphql_remaining": (np.int64, NA),
+}
+CATEGORICAL_COLUMNS: tuple[str, ...] = (
+    "operation",
+    "component",
+    "resource",
+    "session_id",
+    "method",
+    "endpoint",
+    "repo",
+    "origin",
+)
+COLUMNS: tuple[str, ...] = (*NUMERIC_COLUMNS, *CATEGORICAL_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -60,6 +99,21 @@ class Categorical:
 
     def take(self, index: npt.NDArray[np.intp] | npt.NDArray[np.bool_]) -> Categorical:
         return Categorical(self.codes[index], self.labels)
+
+    @classmethod
+    def missing(cls, n: int) -> Categorical:
+        """``n`` missing values, in no memory (a column the reader did not build)."""
+        return cls(np.broadcast_to(np.int32(-1), (n,)), ())
+
+
+def missing_numbers(column: str, n: int) -> npt.NDArray[Any]:
+    """``n`` missing values of a numeric column, in no memory (read-only)."""
+    dtype, fill = NUMERIC_COLUMNS[column]
+    return np.broadcast_to(np.array(fill, dtype=dtype), (n,))
+
+
+def _taken_count(n: int, index: npt.NDArray[np.intp] | npt.NDArray[np.bool_]) -> int:
+    return int(np.count_nonzero(index)) if index.dtype == np.bool_ else len(index)
 
 
 @dataclass(frozen=True)
@@ -109,9 +163,17 @@ class TraceFrame:
     lines_read: int = 0
     skipped_lines: int = 0
     warnings: tuple[ReadWarning, ...] = field(default_factory=tuple)
+    # the columns the reader built; the others are missing-value placeholders
+    columns: frozenset[str] = frozenset(COLUMNS)
 
     def __len__(self) -> int:
         return int(self.ts_ms.shape[0])
+
+    def require(self, needed: Iterable[str]) -> None:
+        """Raise ValueError unless every column in ``needed`` was read."""
+        lacking = sorted(set(needed) - self.columns)
+        if lacking:
+            raise ValueError(f"trace frame was read without column(s) {', '.join(lacking)}")
 
     @classmethod
     def from_rows(
@@ -154,28 +216,24 @@ class TraceFrame:
 
     def take(self, index: npt.NDArray[np.intp] | npt.NDArray[np.bool_]) -> TraceFrame:
         """The rows selected by a boolean mask or an index array, metadata kept."""
+        n = _taken_count(len(self), index)
+        values: dict[str, Any] = {}
+        for name in COLUMNS:
+            column = getattr(self, name)
+            if name not in self.columns:
+                values[name] = (
+                    missing_numbers(name, n) if name in NUMERIC_COLUMNS else Categorical.missing(n)
+                )
+            elif isinstance(column, Categorical):
+                values[name] = column.take(index)
+            else:
+                values[name] = column[index]
         return TraceFrame(
-            ts_ms=self.ts_ms[index],
-            duration_ms=self.duration_ms[index],
-            ok=self.ok[index],
-            exit_code=self.exit_code[index],
-            http_status=self.http_status[index],
-            rate_limit_limit=self.rate_limit_limit[index],
-            rate_limit_remaining=self.rate_limit_remaining[index],
-            rate_limit_reset=self.rate_limit_reset[index],
-            graphql_cost=self.graphql_cost[index],
-            graphql_remaining=self.graphql_remaining[index],
-            operation=self.operation.take(index),
-            component=self.component.take(index),
-            resource=self.resource.take(index),
-            session_id=self.session_id.take(index),
-            method=self.method.take(index),
-            endpoint=self.endpoint.take(index),
-            repo=self.repo.take(index),
-            origin=self.origin.take(index),
+            **values,
             lines_read=self.lines_read,
             skipped_lines=self.skipped_lines,
             warnings=self.warnings,
+            columns=self.columns,
         )
 
 

@@ -18,6 +18,10 @@ Which wrong-typed fields skip a row differs between the two, on purpose:
   endpoint). A row whose other known fields are wrong-typed (or hold invalid UTF-8) is
   kept: they cannot change any figure. So ``"cwd": 7`` is accepted, ``"httpStatus":
   "200"`` is not.
+- ``read_trace(path, columns=...)`` builds only those frame columns (a projection: each
+  command reads what it computes over) and type-checks only their fields, by the same
+  rule. ``ghbench report`` does not read endpoint, args or origin, so a row whose
+  endpoint is a number counts in its scorecard and is skipped by ``analyze``.
 
 Type checks are strict in both (``"12"`` is not 12, ``1.5`` not an integer, ``"yes"``
 not a boolean). ``read_trace`` reads through a DuckDB columnar pass
@@ -30,7 +34,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from ghbench.errors import TraceError
@@ -41,7 +45,7 @@ from ghbench.trace.exact import (
     iter_lines,
     read_exact,
 )
-from ghbench.trace.frame import ReadWarning, TraceFrame
+from ghbench.trace.frame import COLUMNS, ReadWarning, TraceFrame
 from ghbench.trace.schema import TraceRow
 
 __all__ = ["FAST_PATH_MIN_BYTES", "MAX_WARNINGS", "ReadWarning", "iter_rows", "read_trace"]
@@ -78,26 +82,28 @@ def _no_rows_error(path: Path, lines_read: int, skipped: int) -> TraceError:
     )
 
 
-def read_trace(path: Path | str, *, fast: bool | None = None) -> TraceFrame:
-    """Read a trace into a ``TraceFrame``.
+def read_trace(
+    path: Path | str, *, fast: bool | None = None, columns: Collection[str] = COLUMNS
+) -> TraceFrame:
+    """Read a trace into a ``TraceFrame`` holding ``columns`` (default: all).
 
     ``fast=True`` uses the DuckDB columnar pass, ``False`` the full-row line reader
     (``iter_rows``' rules); they give the same frame except on rows with a wrong-typed
-    field the frame does not use (module doc). ``None`` (default) picks the columnar
+    field the columns do not use (module doc). ``None`` (default) picks the columnar
     pass for files of ``FAST_PATH_MIN_BYTES`` or more, and the line reader with the
-    same frame-field rules below that.
+    same column-field rules below that.
     """
     path = Path(path)
     size = check_trace_path(path)
     try:
         if fast is None and (FAST_PATH_MIN_BYTES is None or size < FAST_PATH_MIN_BYTES):
-            frame = read_exact(path, FrameRowCheck())
+            frame = read_exact(path, FrameRowCheck(columns), columns)
         elif fast is False:
-            frame = read_exact(path)
+            frame = read_exact(path, columns=columns)
         else:
             from ghbench.trace.fast import read_fast
 
-            frame = read_fast(path)
+            frame = read_fast(path, columns)
     except OSError as exc:
         raise TraceError(f"cannot read trace file {path}: {exc.strerror}; {_HINT}") from None
     if len(frame) == 0:
