@@ -2,11 +2,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ghbench.matrix.cells import Cell
-from ghbench.matrix.hygiene import MARGIN_S, Go, Refuse, Wait, decide, estimate_cost
+from ghbench.matrix.hygiene import (
+    MARGIN_S,
+    CellTiming,
+    Go,
+    Refuse,
+    Wait,
+    cell_timing,
+    decide,
+    estimate_cost,
+)
 
 NOW = 1_776_400_000.0
 RUN = 17 * 60.0
@@ -77,3 +87,38 @@ def test_go_never_straddles_or_hugs_a_reset(reset_in: int, used: int, run: float
         assert b.reset - 3600 + MARGIN_S <= NOW
     if isinstance(d, Wait):
         assert d.until > NOW
+
+
+def test_timing_scales_warmup_and_window_and_the_models_poll() -> None:
+    s2 = Cell("S2", "T1", 5)
+    assert cell_timing(s2) == CellTiming(120.0, 900.0, 30.0)
+    scaled = cell_timing(s2, duration_scale=0.1)
+    assert scaled.runtime_s == pytest.approx(102.0) and scaled.poll_s == 30.0  # AO's own
+    assert cell_timing(s2, duration_scale=0.1, scaled_poll=True).poll_s == 3.0
+    assert cell_timing(s2, duration_scale=0.001, scaled_poll=True).poll_s == 1.0
+    assert cell_timing(s2, duration_scale=0.1, tick_s=7.0, scaled_poll=True).poll_s == 7.0
+    s3 = cell_timing(Cell("S3", "T1", 5), duration_scale=0.001)
+    assert (s3.warmup_s, s3.window_s) == (0.0, 1.0)  # a window is at least a second
+
+
+def test_estimate_follows_the_cycles_the_scaled_run_really_has() -> None:
+    cell = Cell("S2", "T1", 50)
+    full = estimate_cost(cell)
+    assert estimate_cost(cell, cell_timing(cell)) == full
+    # AO keeps polling every 30 s: a tenth of the run is about a tenth of the polling
+    ao = estimate_cost(cell, cell_timing(cell, duration_scale=0.1))
+    colds = estimate_cost(cell, CellTiming(0.0, 0.0))  # what a start costs, however short
+    assert ao["graphql"] - colds["graphql"] == pytest.approx(
+        (full["graphql"] - colds["graphql"]) / 10, abs=1
+    )
+    # the model's interval shrinks with the run: as many cycles, the same polling
+    model = estimate_cost(cell, cell_timing(cell, duration_scale=0.1, scaled_poll=True))
+    assert model["graphql"] == pytest.approx(full["graphql"], abs=1)
+
+
+def test_a_scaled_run_fits_where_the_runbooks_would_straddle() -> None:
+    cell = Cell("S2", "T1", 5)
+    soon = B(reset=int(NOW) + 600)  # 10 minutes to the reset
+    full, scaled = cell_timing(cell), cell_timing(cell, duration_scale=0.1)
+    assert isinstance(decide({"core": soon}, NOW, full.runtime_s, NEED), Wait)
+    assert isinstance(decide({"core": soon}, NOW, scaled.runtime_s, NEED), Go)

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -89,10 +90,9 @@ class FakeBackend:
         return CellArtifacts(trace, path, artifact, ("acme/todo",), seed=1)
 
 
-def _plan(cells: list[str], run: str = "m1") -> MatrixPlan:
-    return MatrixPlan(
-        matrix_run=run, backend="fake", driver="workload", seed=0, scales=[], cells=cells
-    )
+def _plan(cells: list[str], run: str = "m1", **settings: Any) -> MatrixPlan:
+    settings = {"backend": "fake", "driver": "workload", "seed": 0, **settings}
+    return MatrixPlan(matrix_run=run, scales=[], cells=cells, **settings)
 
 
 def _run(out: Path, backend: FakeBackend, cells: list[str], run: str = "m1") -> list[str]:
@@ -178,6 +178,43 @@ def test_hygiene_refusal_is_recorded(tmp_path: Path) -> None:
     (run,) = load_runs(tmp_path)
     assert run.status == "refused" and "graphql: 3 of 5,000 remaining" in (run.reason or "")
     assert backend.ran == []
+
+
+def test_hygiene_fits_the_scaled_run_not_the_runbooks(tmp_path: Path) -> None:
+    # 10 minutes to the reset: the runbook's 17 minutes would wait past it, a tenth fits
+    clock = VirtualClock(T0)
+    plan = _plan(["S2-T1-1"], duration_scale=0.1)
+    save_plan(tmp_path, plan)
+    backend = FakeBackend(buckets={"core": Bucket(reset=int(T0) + 600)})
+    logs: list[str] = []
+    run_matrix(plan, backend, tmp_path, clock=clock, operator="t", log=logs.append)
+    assert backend.ran == ["S2-T1-1"] and clock.now() == T0
+    assert not any("waiting" in line for line in logs)
+
+
+def test_budget_estimate_uses_the_scaled_run(tmp_path: Path) -> None:
+    # AO polls every 30 s however short the run: 50 sessions for a tenth of a minute
+    # cost far less than for 17 minutes
+    low = {"graphql": Bucket(remaining=300)}
+    for scale, out in ((0.01, tmp_path / "short"), (1.0, tmp_path / "full")):
+        plan = _plan(["S2-T1-50"], driver="ao", duration_scale=scale)
+        save_plan(out, plan)
+        backend = FakeBackend(buckets=low, driver="ao")
+        run_matrix(plan, backend, out, clock=VirtualClock(T0), operator="t", log=lambda _: None)
+    (short,) = load_runs(tmp_path / "short")
+    (full,) = load_runs(tmp_path / "full")
+    assert short.status == "ok"
+    assert full.status == "refused" and "graphql: 300 of 5,000 remaining" in (full.reason or "")
+
+
+def test_refused_record_shows_the_scaled_durations(tmp_path: Path) -> None:
+    plan = _plan(["S2-T1-50"], duration_scale=0.1)
+    save_plan(tmp_path, plan)
+    backend = FakeBackend(buckets={"graphql": Bucket(remaining=3)})
+    run_matrix(plan, backend, tmp_path, clock=VirtualClock(T0), operator="t", log=lambda _: None)
+    (run,) = load_runs(tmp_path)
+    assert run.status == "refused"
+    assert (run.warmup_s, run.duration_s) == pytest.approx((12.0, 90.0))
 
 
 def test_merge_assembles_job_directories(tmp_path: Path) -> None:

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ghbench.errors import UsageError
 
 if TYPE_CHECKING:
+    from ghbench.clock import Clock
     from ghbench.matrix.cells import Cell
+    from ghbench.matrix.runner import CellBackend
+    from ghbench.matrix.state import MatrixPlan
 
 __all__ = ["command"]
 
@@ -72,7 +76,11 @@ def command() -> None:
     default=_DEFAULT_OUT,
     show_default=True,
 )
-@click.option("--resume", is_flag=True, help="Continue the last matrix in --out.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the last matrix in --out with its stored cells and settings.",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--session-ids", is_flag=True, help="Simulated rows carry sessionId.")
 @click.option("--operator", default=None, help="Name shown in each run heading [$USER].")
@@ -94,7 +102,21 @@ def command() -> None:
     type=click.Choice(["gh", "http"]),
     default="gh",
     show_default=True,
-    help="--driver workload: call GitHub through the real gh CLI, or HTTP.",
+    help="Real time, --driver workload: call GitHub through the real gh CLI, or HTTP.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(["head", "bench-era", "pre-b1"]),
+    default="head",
+    show_default=True,
+    help="--driver workload: the workload model's profile.",
+)
+@click.option(
+    "--tick",
+    default=None,
+    metavar="DURATION",
+    help="--driver workload: poll interval (default: the profile's 30s; in real time"
+    " scaled with --duration-scale, at least 1s).",
 )
 @click.option("--ao", "ao_command", default=None, help="--driver ao: AO checkout or executable.")
 def run(  # noqa: PLR0917 - one parameter per click option
@@ -112,54 +134,45 @@ def run(  # noqa: PLR0917 - one parameter per click option
     duration_scale: float,
     repos: str | None,
     transport: str,
+    profile: str,
+    tick: str | None,
     ao_command: str | None,
 ) -> None:
     """Run cells, rewriting OUT/baseline.md after each one."""
     from ghbench.clock import SystemClock
-    from ghbench.matrix.runner import CellBackend, SimulatedBackend, run_matrix
-    from ghbench.matrix.state import MatrixPlan, load_plan, save_plan
-    from ghbench.timefmt import iso_s
+    from ghbench.matrix.runner import run_matrix
 
     clock = SystemClock()
+    ctx = click.get_current_context()
+    typed = {
+        name
+        for name in ctx.params
+        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+    }
+    given = _settings(
+        backend=backend,
+        driver=driver,
+        seed=seed,
+        session_ids=session_ids,
+        duration_scale=duration_scale,
+        repos=repos,
+        transport=transport,
+        profile=profile,
+        tick=tick,
+        ao_command=ao_command,
+    )
     if resume:
         if cells or priority or everything or scales:
             raise UsageError(
                 "--resume continues the stored selection; drop --cells/--priority/--all/--scales"
             )
-        plan = load_plan(out_dir)
+        plan = _resumed_plan(out_dir, given, typed)
     else:
-        chosen = _selection(cells, priority, everything, scales)
-        stamp = iso_s(clock.now()).replace("-", "").replace(":", "")
-        plan = MatrixPlan(
-            matrix_run=f"m{stamp}-{os.getpid()}",
-            backend=backend,
-            driver=driver if backend != "simulated" else "workload",
-            seed=seed,
-            scales=sorted({c.scale for c in chosen}),
-            cells=[c.id for c in chosen],
-            session_ids=session_ids,
-        )
-        save_plan(out_dir, plan)
-    cell_backend: CellBackend
-    if plan.backend == "simulated":
-        cell_backend = SimulatedBackend(seed=plan.seed, session_ids=plan.session_ids)
-    else:
-        from ghbench.harness.factory import RunFlags
-        from ghbench.matrix.realtime import RealtimeBackend
-
-        cell_backend = RealtimeBackend(
-            name=plan.backend,
-            driver=plan.driver,
-            state_dir=out_dir.resolve() / "state" / "emulator",
-            clock=clock,
-            env=dict(os.environ),
-            work_dir=out_dir.resolve() / "realtime",
-            flags=RunFlags(driver=plan.driver, transport=transport, ao_command=ao_command),
-            duration_scale=duration_scale,
-            repos=tuple(r.strip() for r in (repos or "").split(",") if r.strip()),
-            seed=plan.seed,
-            log=lambda line: click.echo(line, err=True),
-        )
+        _check_applicable(given, typed)
+        if given["driver"] == "ao":
+            given["ao_command"] = _resolve_ao(ao_command)
+        plan = _new_plan(out_dir, _selection(cells, priority, everything, scales), given, clock)
+    cell_backend = _cell_backend(plan, out_dir, clock)
     who = operator or os.environ.get("USER") or "unknown"
     if plan.backend == "simulated":
         who = f"{who} (simulated, seed {plan.seed})"
@@ -180,6 +193,150 @@ def run(  # noqa: PLR0917 - one parameter per click option
     )
     if outcome.failed:
         raise SystemExit(1)
+
+
+def _new_plan(
+    out_dir: Path, chosen: Sequence[Cell], given: Mapping[str, Any], clock: Clock
+) -> MatrixPlan:
+    from ghbench.matrix.state import MatrixPlan, save_plan
+    from ghbench.timefmt import iso_s
+
+    stamp = iso_s(clock.now()).replace("-", "").replace(":", "")
+    plan = MatrixPlan(
+        matrix_run=f"m{stamp}-{os.getpid()}",
+        scales=sorted({c.scale for c in chosen}),
+        cells=[c.id for c in chosen],
+        **given,
+    )
+    save_plan(out_dir, plan)
+    return plan
+
+
+def _resumed_plan(out_dir: Path, given: dict[str, Any], typed: set[str]) -> MatrixPlan:
+    """The stored plan; a typed flag that contradicts it is a usage error."""
+    from ghbench.matrix.runner import done_cells
+    from ghbench.matrix.state import (
+        STATE_FILE,
+        describe_settings,
+        load_plan,
+        resume_plan,
+        save_plan,
+    )
+
+    stored = load_plan(out_dir)
+    if stored.matrix_run == "merged":
+        raise UsageError(
+            f"--resume: {out_dir} was assembled by 'matrix merge'; resume in the job"
+            " directories it was merged from, then merge again"
+        )
+    if not stored.settings_recorded and stored.driver == "ao":
+        given["ao_command"] = _resolve_ao(given["ao_command"])
+    plan = resume_plan(stored, given, typed, out_dir / STATE_FILE)
+    if plan is not stored:  # a version-1 plan now records what it runs with
+        save_plan(out_dir, plan)
+    done = len(done_cells(out_dir, plan.matrix_run) & set(plan.cells))
+    click.echo(
+        f"resuming {plan.matrix_run}: {done} of {len(plan.cells)} cell(s) done;"
+        f" {describe_settings(plan)}",
+        err=True,
+    )
+    return plan
+
+
+def _cell_backend(plan: MatrixPlan, out_dir: Path, clock: Clock) -> CellBackend:
+    """The backend the plan names, configured only from the plan."""
+    from ghbench.matrix.runner import SimulatedBackend
+
+    if plan.backend == "simulated":
+        return SimulatedBackend(
+            seed=plan.seed, session_ids=plan.session_ids, profile=plan.profile, tick=plan.tick
+        )
+    from ghbench.harness.factory import RunFlags
+    from ghbench.matrix.realtime import RealtimeBackend
+
+    return RealtimeBackend(
+        name=plan.backend,
+        driver=plan.driver,
+        state_dir=out_dir.resolve() / "state" / "emulator",
+        clock=clock,
+        env=dict(os.environ),
+        work_dir=out_dir.resolve() / "realtime",
+        flags=RunFlags(
+            driver=plan.driver,
+            transport=plan.transport,
+            ao_command=plan.ao_command,
+            profile=plan.profile,
+            tick=None if plan.tick is None else f"{plan.tick:g}",
+        ),
+        duration_scale=plan.duration_scale,
+        repos=tuple(plan.repos),
+        seed=plan.seed,
+        log=lambda line: click.echo(line, err=True),
+    )
+
+
+def _settings(**flags: Any) -> dict[str, Any]:
+    """The command line's values as the plan stores them (see ``MatrixPlan``)."""
+    from ghbench.harness.options import duration_option_value
+
+    repos = flags["repos"]
+    tick = flags["tick"]
+    return {
+        **flags,
+        "repos": [r.strip() for r in (repos or "").split(",") if r.strip()],
+        "tick": None if tick is None else duration_option_value("--tick", tick, allow_zero=False),
+        "ao_command": _resolve_ao(flags["ao_command"]) if flags["ao_command"] else None,
+    }
+
+
+def _resolve_ao(spec: str | None) -> str | None:
+    """The AO a matrix runs, fixed when it starts so a resume from another directory or
+    environment runs the same one: ``--ao``, else ``$GHBENCH_AO``, else ``ao`` on PATH,
+    as an absolute path. Unresolvable: as given (None when nothing was), and the cells
+    fail with the driver's message saying what to pass."""
+    import shutil
+
+    chosen = spec or os.environ.get("GHBENCH_AO") or None
+    path = Path(chosen or "ao").expanduser()
+    if chosen is not None and path.exists():
+        return str(path.resolve())
+    found = shutil.which(str(path))
+    return found or chosen
+
+
+# flag -> (applies?, what it needs), checked for the flags typed on a fresh run
+_APPLIES: dict[str, tuple[Callable[[Mapping[str, Any]], bool], str]] = {
+    # virtual time has no orchestrator process: it is always the workload model
+    "driver": (
+        lambda g: g["backend"] != "simulated" or g["driver"] == "workload",
+        "--backend emulator|github",
+    ),
+    "session_ids": (lambda g: g["backend"] == "simulated", "--backend simulated"),
+    "duration_scale": (lambda g: g["backend"] != "simulated", "--backend emulator|github"),
+    "repos": (lambda g: g["backend"] == "github", "--backend github"),
+    "transport": (
+        lambda g: g["backend"] != "simulated" and g["driver"] == "workload",
+        "--backend emulator|github with --driver workload",
+    ),
+    "profile": (lambda g: g["driver"] == "workload", "--driver workload"),
+    "tick": (lambda g: g["driver"] == "workload", "--driver workload"),
+    "ao_command": (lambda g: g["driver"] == "ao", "--driver ao"),
+}
+
+
+def _check_applicable(given: Mapping[str, Any], explicit: set[str]) -> None:
+    """A typed flag the run would ignore is an error: the user expects it to matter."""
+    from ghbench.matrix.state import SETTINGS, MatrixPlan
+
+    flags = dict(SETTINGS)
+    plain = MatrixPlan(
+        matrix_run="", backend="simulated", driver="workload", seed=0, scales=[], cells=[]
+    )
+    for name, (applies, needs) in _APPLIES.items():
+        if name in explicit and given[name] != getattr(plain, name) and not applies(given):
+            value = given[name]
+            shown = f" {value}" if name == "driver" else ""
+            raise UsageError(f"{flags[name]}{shown} applies only with {needs}; drop it")
 
 
 @command.command(name="plan")

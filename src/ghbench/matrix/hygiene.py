@@ -7,6 +7,10 @@ window is read from ``/rate_limit``: it ends at ``reset`` and began an hour earl
 A bucket with ``used == 0``, or whose ``reset`` has passed, has not started a window:
 the run's own first request starts one.
 
+The run's length and the budget estimate come from :class:`CellTiming`: the warmup
+and window as the run will really last (``--duration-scale`` shortens both) and the
+orchestrator's poll interval (the workload model's shrinks with them, AO's does not).
+
 Pure: the caller passes the buckets (``ghbench.github.control.Bucket`` or anything
 with the same four fields), the time and the run's length, and acts on the decision
 (sleep on the injected clock and ask again, or record a refused cell).
@@ -23,19 +27,61 @@ from ghbench.matrix.cells import Cell
 from ghbench.timefmt import format_duration, iso_s
 
 __all__ = [
+    "AO_POLL_S",
     "MARGIN_S",
     "WINDOW_S",
     "BucketLike",
+    "CellTiming",
     "Decision",
     "Go",
     "Refuse",
     "Wait",
+    "cell_timing",
     "decide",
     "estimate_cost",
 ]
 
 WINDOW_S = 3600.0
 MARGIN_S = 300.0
+AO_POLL_S = 30.0  # AO's lifecycle poll interval; the per-hour rates below assume it
+
+
+@dataclass(frozen=True)
+class CellTiming:
+    """How long one run of a cell lasts and how often its orchestrator polls."""
+
+    warmup_s: float
+    window_s: float
+    poll_s: float = AO_POLL_S
+
+    @property
+    def runtime_s(self) -> float:
+        return self.warmup_s + self.window_s
+
+
+def cell_timing(
+    cell: Cell,
+    *,
+    duration_scale: float = 1.0,
+    tick_s: float | None = None,
+    scaled_poll: bool = False,
+) -> CellTiming:
+    """The runbook's warmup and window times ``duration_scale`` (the window at least 1 s).
+
+    The poll interval is ``tick_s`` when given; else, with ``scaled_poll`` (the workload
+    model in real time), AO's 30 s scaled the same way, at least 1 s, so a shortened
+    window still sees several cycles; else AO's 30 s. The same rule as
+    ``ghbench.matrix.realtime_cell`` applies when it runs the cell.
+    """
+    warmup = cell.info.warmup_s * duration_scale
+    window = max(1.0, cell.info.duration_s * duration_scale)
+    if tick_s is not None:
+        poll = tick_s
+    elif scaled_poll and duration_scale != 1.0:
+        poll = float(max(1, round(AO_POLL_S * duration_scale)))
+    else:
+        poll = AO_POLL_S
+    return CellTiming(warmup, window, poll)
 
 
 class BucketLike(Protocol):
@@ -78,10 +124,17 @@ _COLD_STARTS = {"S1": 2, "S2": 1, "S3": 1, "S4": 1, "S5": 2, "S6": 1}
 _EXTRA_PER_SESSION = {"S4": (2, 2), "S6": (12, 0)}
 
 
-def estimate_cost(cell: Cell) -> dict[str, int]:
-    """A conservative upper estimate of what one run of ``cell`` spends, per resource."""
+def estimate_cost(cell: Cell, timing: CellTiming | None = None) -> dict[str, int]:
+    """A conservative upper estimate of what one run of ``cell`` spends, per resource.
+
+    Polling costs per cycle, so it grows with the run's length over its poll interval
+    (``timing``, the runbook's when None); cold starts, the S4 burst and the S6 reader
+    cost the same however long the run is.
+    """
+    timing = timing or cell_timing(cell)
     n, repos = cell.scale, cell.repo_count
-    hours = cell.runtime_s / 3600.0
+    # session-hours of polling at AO's interval, as many cycles as the run really has
+    hours = timing.runtime_s / 3600.0 * (AO_POLL_S / timing.poll_s)
     colds = _COLD_STARTS[cell.scenario]
     extra_gql, extra_core = _EXTRA_PER_SESSION.get(cell.scenario, (0, 0))
     graphql = hours * _GRAPHQL_PER_SESSION_HOUR * n + colds * (math.ceil(n / 25) * 20 + n)

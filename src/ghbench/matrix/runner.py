@@ -1,11 +1,12 @@
 """Running matrix cells: the ``CellBackend`` protocol, the simulated backend, the loop.
 
 For each cell, in order: rate-limit hygiene (real-time backends only: wait until the
-run fits inside one reset window, or refuse), the backend's run (fresh trace, config,
-``/rate_limit`` bracket, scenario triggers, durations), then summarize and analyze of
-its trace, a run record written once, and ``baseline.md`` rewritten. A cell that
-fails is recorded as failed with the reason and the next cell runs. Ctrl-C stops the
-loop; ``--resume`` continues with the cells this invocation has not finished.
+run, as long as the plan's ``--duration-scale`` makes it, fits inside one reset
+window, or refuse), the backend's run (fresh trace, config, ``/rate_limit`` bracket,
+scenario triggers, durations), then summarize and analyze of its trace, a run record
+written once, and ``baseline.md`` rewritten. A cell that fails is recorded as failed
+with the reason and the next cell runs. Ctrl-C stops the loop; ``--resume`` continues
+with the cells this invocation has not finished, with the plan's stored settings.
 """
 
 from __future__ import annotations
@@ -22,7 +23,16 @@ from ghbench.artifacts.io import replace_atomic, unique_path, write_new
 from ghbench.clock import Clock
 from ghbench.errors import GhbenchError
 from ghbench.matrix.cells import Cell, cell_from_id
-from ghbench.matrix.hygiene import BucketLike, Go, Refuse, Wait, decide, estimate_cost
+from ghbench.matrix.hygiene import (
+    BucketLike,
+    CellTiming,
+    Go,
+    Refuse,
+    Wait,
+    cell_timing,
+    decide,
+    estimate_cost,
+)
 from ghbench.matrix.record import RunRecord, RunStatus, load_runs, save_run
 from ghbench.matrix.state import MatrixPlan
 from ghbench.timefmt import format_duration, iso_s
@@ -33,6 +43,7 @@ __all__ = [
     "MatrixOutcome",
     "SimulatedBackend",
     "cell_seed",
+    "plan_timing",
     "run_matrix",
     "write_outputs",
 ]
@@ -79,6 +90,7 @@ class SimulatedBackend:
     seed: int = 0
     session_ids: bool = False
     profile: str = "head"
+    tick: float | None = None  # seconds; None: the profile's
     name: str = "simulated"
     driver: str = "workload"
 
@@ -96,6 +108,7 @@ class SimulatedBackend:
             warmup_s=cell.info.warmup_s,
             duration_s=cell.info.duration_s,
             profile=self.profile,
+            policy={} if self.tick is None else {"tick": self.tick},
             session_ids=self.session_ids,
         )
         seed = cell_seed(self.seed, cell)
@@ -129,14 +142,29 @@ def _rel(path: Path | None, root: Path) -> str | None:
         return str(path)
 
 
-def _hygiene(cell: Cell, backend: CellBackend, clock: Clock, log: Log) -> str | None:
+def plan_timing(plan: MatrixPlan, cell: Cell) -> CellTiming:
+    """How long ``cell`` runs under ``plan`` and how often its orchestrator polls."""
+    if plan.backend == "simulated":  # virtual time: always the runbook's durations
+        return cell_timing(cell, tick_s=plan.tick)
+    model = plan.driver == "workload"  # --tick and the scaled interval are the model's
+    return cell_timing(
+        cell,
+        duration_scale=plan.duration_scale,
+        tick_s=plan.tick if model else None,
+        scaled_poll=model,
+    )
+
+
+def _hygiene(
+    cell: Cell, timing: CellTiming, backend: CellBackend, clock: Clock, log: Log
+) -> str | None:
     """None when the cell may start now; otherwise why it was refused."""
-    estimate = estimate_cost(cell)
+    estimate = estimate_cost(cell, timing)
     for _ in range(MAX_WAITS + 1):
         buckets = backend.rate_limit()
         if buckets is None:
             return None
-        decision = decide(buckets, clock.now(), cell.runtime_s, estimate)
+        decision = decide(buckets, clock.now(), timing.runtime_s, estimate)
         if isinstance(decision, Go):
             return None
         if isinstance(decision, Refuse):
@@ -150,12 +178,12 @@ def _hygiene(cell: Cell, backend: CellBackend, clock: Clock, log: Log) -> str | 
 
 
 def _analyse(arts: CellArtifacts, cell_dir: Path) -> dict[str, Any]:
-    from ghbench.analysis.analyze import analyze
+    from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
     from ghbench.analysis.load import load_trace
     from ghbench.analysis.summarize import summarize
     from ghbench.analysis.text import analysis_lines, summary_lines
 
-    frame = load_trace(arts.trace_path)
+    frame = load_trace(arts.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
     s_text = "\n".join(summary_lines(summary)) + "\n"
     a_text = "\n".join(analysis_lines(analysis)) + "\n"
@@ -184,6 +212,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
     log: Log,
 ) -> RunRecord:
     started = clock.now()
+    timing = plan_timing(plan, cell)
     base: dict[str, Any] = {
         "cell": cell.id,
         "backend": backend.name,
@@ -191,8 +220,8 @@ def _run_one(  # noqa: PLR0917 - private, called once
         "operator": operator,
         "matrix_run": plan.matrix_run,
         "sessions": cell.scale,
-        "warmup_s": cell.info.warmup_s,
-        "duration_s": cell.info.duration_s,
+        "warmup_s": timing.warmup_s,
+        "duration_s": timing.window_s,
     }
 
     def failed(status: RunStatus, reason: str) -> RunRecord:
@@ -201,7 +230,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
             status=status, reason=reason, started_at=iso_s(started), ended_at=now, **base
         )
 
-    refusal = _hygiene(cell, backend, clock, log)
+    refusal = _hygiene(cell, timing, backend, clock, log)
     if refusal is not None:
         return failed("refused", refusal)
     cell_dir = unique_path(matrix_dir / "artifacts", f"{cell.id}-{plan.matrix_run}", "")

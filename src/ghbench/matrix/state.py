@@ -1,25 +1,43 @@
 """The plan of one ``matrix run`` invocation, kept for ``--resume``.
 
 ``matrix-state.json`` records which cells the invocation meant to run, in order, and
-with which backend, driver, seed and scales. Progress is not stored here: a cell is
-done when a run record of this invocation (same ``matrixRun`` id) says ``ok``, so a
-crash between writing a record and updating any index loses nothing.
+every setting that changes what a cell measures (backend, driver, seed, duration
+scale, repos, transport, profile, tick, AO command), so ``--resume`` runs the
+remaining cells exactly as the interrupted invocation would have. Progress is not
+stored here: a cell is done when a run record of this invocation (same ``matrixRun``
+id) says ``ok``, so a crash between writing a record and updating any index loses
+nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from ghbench.artifacts.io import replace_atomic
 from ghbench.errors import ArtifactError, UsageError
 
-__all__ = ["STATE_FILE", "STATE_SCHEMA_VERSION", "MatrixPlan", "load_plan", "save_plan"]
+__all__ = [
+    "READABLE_VERSIONS",
+    "SETTINGS",
+    "STATE_FILE",
+    "STATE_SCHEMA_VERSION",
+    "MatrixPlan",
+    "describe_settings",
+    "load_plan",
+    "resume_plan",
+    "save_plan",
+]
 
 STATE_FILE = "matrix-state.json"
-# Format history: 1: first version.
-STATE_SCHEMA_VERSION = 1
+# Format history:
+#   1: the selection, backend, driver, seed, scales, sessionIds (repos always empty).
+#   2: the run's settings: durationScale, repos, transport, profile, tick, aoCommand.
+STATE_SCHEMA_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
@@ -31,15 +49,29 @@ class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
     scales: list[int]
     cells: list[str]  # ids, in run order
     session_ids: bool = False
-    repos: list[str] = msgspec.field(default_factory=list)
+    repos: list[str] = msgspec.field(default_factory=list)  # --repos (--backend github)
+    # Version 2. The defaults are what a version-1 invocation ran with when the flags
+    # were not given on the command line.
+    duration_scale: float = 1.0
+    transport: str = "gh"
+    profile: str = "head"
+    tick: float | None = None  # seconds; None: the profile's (scaled in real time)
+    ao_command: str | None = None  # as resolved when the matrix started
+
+    @property
+    def settings_recorded(self) -> bool:
+        """False for a version-1 plan: it kept the selection but not the other flags."""
+        return self.schema_version >= 2
 
 
 def save_plan(matrix_dir: Path, plan: MatrixPlan) -> Path:
+    plan = msgspec.structs.replace(plan, schema_version=STATE_SCHEMA_VERSION)
     data = msgspec.json.format(msgspec.json.encode(plan), indent=2) + b"\n"
     return replace_atomic(Path(matrix_dir) / STATE_FILE, data)
 
 
 def load_plan(matrix_dir: Path) -> MatrixPlan:
+    """The stored plan; unknown fields are ignored, missing ones take their defaults."""
     path = Path(matrix_dir) / STATE_FILE
     if not path.exists():
         raise UsageError(
@@ -50,12 +82,83 @@ def load_plan(matrix_dir: Path) -> MatrixPlan:
     except (OSError, msgspec.DecodeError) as exc:
         raise ArtifactError(f"{path} is unreadable ({exc}); remove it and start again") from exc
     version = raw.get("schemaVersion") if isinstance(raw, dict) else None
-    if version != STATE_SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS:
         raise ArtifactError(
-            f"{path}: schemaVersion {version!r} is not supported (expected"
-            f" {STATE_SCHEMA_VERSION}); upgrade ghbench or start a new matrix directory"
+            f"{path}: schemaVersion {version!r} is not supported (expected one of"
+            f" {', '.join(map(str, READABLE_VERSIONS))}); upgrade ghbench or start a new"
+            " matrix directory"
         )
     try:
         return msgspec.convert(raw, MatrixPlan)
     except msgspec.ValidationError as exc:
         raise ArtifactError(f"{path}: invalid matrix state ({exc})") from exc
+
+
+# The plan fields a ``matrix run`` flag sets, with the flag: every one changes what a
+# cell measures, so ``--resume`` keeps them. (``--operator`` only names the runs.)
+SETTINGS: tuple[tuple[str, str], ...] = (
+    ("backend", "--backend"),
+    ("driver", "--driver"),
+    ("seed", "--seed"),
+    ("session_ids", "--session-ids"),
+    ("duration_scale", "--duration-scale"),
+    ("repos", "--repos"),
+    ("transport", "--transport"),
+    ("profile", "--profile"),
+    ("tick", "--tick"),
+    ("ao_command", "--ao"),
+)
+_RECORDED_IN_V1 = frozenset({"backend", "driver", "seed", "session_ids"})
+
+
+def _show(field: str, value: Any) -> str:
+    if field == "session_ids":
+        return "on" if value else "off"
+    if field == "repos":
+        return ",".join(value) if value else "none"
+    if field == "tick":
+        return "the profile's" if value is None else f"{value:g}s"
+    if field == "ao_command":
+        return "none ($GHBENCH_AO or ao on PATH)" if value is None else str(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def resume_plan(
+    stored: MatrixPlan, given: Mapping[str, Any], explicit: Collection[str], where: Path
+) -> MatrixPlan:
+    """The plan ``--resume`` continues with: the stored settings, never the flags.
+
+    ``given`` maps each SETTINGS field to the command line's value (normalized as the
+    plan stores it, defaults included); ``explicit`` names the fields whose flag was
+    typed. A typed flag that differs from the stored value is a usage error. A
+    version-1 plan did not record every setting: those come from the command line,
+    as they did then, and the returned plan records them (the caller saves it).
+    """
+    updates: dict[str, Any] = {}
+    for field, flag in SETTINGS:
+        if not stored.settings_recorded and field not in _RECORDED_IN_V1:
+            updates[field] = given[field]
+            continue
+        value = getattr(stored, field)
+        if field in explicit and given[field] != value:
+            raise UsageError(
+                f"--resume: {flag} {_show(field, given[field])} conflicts with the stored"
+                f" {_show(field, value)} of this matrix ({where}); drop {flag} to resume"
+                " with the stored settings, or start a new matrix in another --out"
+            )
+    if not updates:
+        return stored
+    return msgspec.structs.replace(stored, schema_version=STATE_SCHEMA_VERSION, **updates)
+
+
+def describe_settings(plan: MatrixPlan) -> str:
+    """The plan's settings in one line (those left at their defaults omitted)."""
+    plain = MatrixPlan(matrix_run="", backend="", driver="", seed=0, scales=[], cells=[])
+    parts = [f"backend {plan.backend}", f"driver {plan.driver}", f"seed {plan.seed}"]
+    for field, flag in SETTINGS[3:]:
+        value = getattr(plan, field)
+        if value != getattr(plain, field):
+            parts.append(f"{flag} {_show(field, value)}")
+    return ", ".join(parts)

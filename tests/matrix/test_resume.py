@@ -1,0 +1,218 @@
+"""``matrix run --resume``: the stored settings, conflicts, old plan files.
+
+The CLI tests use the simulated backend (deterministic, about a second per cell): a
+resumed run must measure exactly what the interrupted invocation would have.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from ghbench.errors import ArtifactError, UsageError
+from ghbench.matrix.record import load_runs
+from ghbench.matrix.state import (
+    STATE_FILE,
+    MatrixPlan,
+    describe_settings,
+    load_plan,
+    resume_plan,
+    save_plan,
+)
+
+GIVEN: dict[str, Any] = {
+    "backend": "emulator",
+    "driver": "workload",
+    "seed": 0,
+    "session_ids": False,
+    "duration_scale": 1.0,
+    "repos": [],
+    "transport": "gh",
+    "profile": "head",
+    "tick": None,
+    "ao_command": None,
+}
+
+
+def _stored(**changes: Any) -> MatrixPlan:
+    settings = {**GIVEN, "duration_scale": 0.01, "transport": "http", "seed": 5, **changes}
+    return MatrixPlan(matrix_run="m1", scales=[1], cells=["S2-T1-1"], **settings)
+
+
+def test_resume_keeps_the_stored_settings_over_untyped_defaults(tmp_path: Path) -> None:
+    stored = _stored()
+    assert resume_plan(stored, GIVEN, set(), tmp_path / STATE_FILE) is stored
+
+
+def test_a_typed_flag_equal_to_the_stored_value_is_fine(tmp_path: Path) -> None:
+    given = {**GIVEN, "duration_scale": 0.01, "transport": "http"}
+    stored = _stored()
+    assert resume_plan(stored, given, {"duration_scale", "transport"}, tmp_path) is stored
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("duration_scale", 0.5, "--duration-scale 0.5 conflicts with the stored 0.01"),
+        ("transport", "gh", "--transport gh conflicts with the stored http"),
+        ("seed", 0, "--seed 0 conflicts with the stored 5"),
+        ("backend", "github", "--backend github conflicts with the stored emulator"),
+        ("repos", ["o/a"], "--repos o/a conflicts with the stored none"),
+        ("tick", 2.0, "--tick 2s conflicts with the stored the profile's"),
+        ("session_ids", True, "--session-ids on conflicts with the stored off"),
+    ],
+)
+def test_a_conflicting_flag_names_itself_and_the_stored_value(
+    tmp_path: Path, field: str, value: Any, message: str
+) -> None:
+    with pytest.raises(UsageError, match="^--resume: " + message.replace("'", ".")):
+        resume_plan(_stored(), {**GIVEN, field: value}, {field}, tmp_path / STATE_FILE)
+
+
+def _write_v1(out: Path, **fields: Any) -> None:
+    """A plan file as the first version wrote it: no settings besides these."""
+    out.mkdir(parents=True, exist_ok=True)
+    doc = {
+        "schemaVersion": 1,
+        "matrixRun": "m-old",
+        "backend": "simulated",
+        "driver": "workload",
+        "seed": 0,
+        "scales": [1],
+        "cells": ["S2-T1-1"],
+        "sessionIds": False,
+        "repos": [],
+        **fields,
+    }
+    (out / STATE_FILE).write_text(json.dumps(doc))
+
+
+def test_version_1_plans_stay_readable_and_take_unrecorded_flags(tmp_path: Path) -> None:
+    _write_v1(tmp_path, seed=4)
+    old = load_plan(tmp_path)
+    assert not old.settings_recorded
+    assert (old.duration_scale, old.transport, old.tick, old.ao_command) == (1.0, "gh", None, None)
+    given = {**GIVEN, "backend": "simulated", "tick": 15.0, "profile": "pre-b1"}
+    new = resume_plan(old, given, {"tick", "profile"}, tmp_path / STATE_FILE)
+    assert new.settings_recorded and (new.tick, new.profile, new.seed) == (15.0, "pre-b1", 4)
+    # what version 1 did record still wins over the command line
+    with pytest.raises(UsageError, match="--seed 0 conflicts with the stored 4"):
+        resume_plan(old, given, {"seed"}, tmp_path / STATE_FILE)
+    save_plan(tmp_path, new)
+    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == 2
+    assert load_plan(tmp_path) == new
+
+
+def test_unknown_fields_are_ignored_and_unknown_versions_refused(tmp_path: Path) -> None:
+    save_plan(tmp_path, _stored())
+    doc = json.loads((tmp_path / STATE_FILE).read_text())
+    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "futureField": [1, 2]}))
+    assert load_plan(tmp_path) == _stored()
+    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 3}))
+    with pytest.raises(ArtifactError, match="schemaVersion 3 is not supported"):
+        load_plan(tmp_path)
+
+
+def test_describe_settings_names_what_is_not_the_default() -> None:
+    text = describe_settings(_stored(ao_command=None, repos=["o/a", "o/b"]))
+    assert text == (
+        "backend emulator, driver workload, seed 5, --duration-scale 0.01, --repos o/a,o/b,"
+        " --transport http"
+    )
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ghbench", "matrix", "run", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def _scorecard(out: Path, cell: str) -> dict[str, Any]:
+    (run,) = [r for r in load_runs(out) if r.cell == cell]
+    assert run.status == "ok", run.reason
+    return dict(run.scorecard or {})
+
+
+FLAGS = ("--seed", "3", "--profile", "pre-b1", "--tick", "15s")
+
+
+def test_cli_resume_measures_what_the_interrupted_run_would_have(tmp_path: Path) -> None:
+    fresh, resumed, plain = tmp_path / "fresh", tmp_path / "resumed", tmp_path / "plain"
+    assert _cli("--cells", "S2-T1-1", *FLAGS, "--out", str(fresh), cwd=tmp_path).returncode == 0
+    assert _cli("--cells", "S2-T1-1", "--out", str(plain), cwd=tmp_path).returncode == 0
+    # the state a first invocation leaves when it is stopped before its first cell
+    first = load_plan(fresh)
+    save_plan(resumed, msgspec.structs.replace(first, matrix_run="m-interrupted"))
+    proc = _cli("--resume", "--operator", "someone", "--tick", "15", "--out", str(resumed),
+                cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(
+        "resuming m-interrupted: 0 of 1 cell(s) done; backend simulated, driver workload,"
+        " seed 3, --profile pre-b1, --tick 15s\n"
+    )
+    assert _scorecard(resumed, "S2-T1-1") == _scorecard(fresh, "S2-T1-1")
+    assert _scorecard(resumed, "S2-T1-1") != _scorecard(plain, "S2-T1-1")
+    assert "#### Run 1 — someone (simulated, seed 3)" in (resumed / "baseline.md").read_text()
+
+
+def test_cli_conflicting_flag_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    save_plan(tmp_path, msgspec.structs.replace(_stored(), backend="simulated"))
+    before = (tmp_path / STATE_FILE).read_bytes()
+    proc = _cli("--resume", "--profile", "bench-era", "--out", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "error: --resume: --profile bench-era conflicts with the stored head of this matrix"
+        f" ({tmp_path / STATE_FILE}); drop --profile to resume with the stored settings, or"
+        " start a new matrix in another --out"
+    ]
+    assert (tmp_path / STATE_FILE).read_bytes() == before
+    assert not (tmp_path / "runs").exists()
+
+
+def test_cli_version_1_plan_resumes_with_the_flags_given_again(tmp_path: Path) -> None:
+    _write_v1(tmp_path, seed=3)
+    proc = _cli("--resume", "--profile", "pre-b1", "--tick", "15s", "--out", str(tmp_path),
+                cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    plan = load_plan(tmp_path)
+    assert plan.settings_recorded and (plan.profile, plan.tick, plan.seed) == ("pre-b1", 15.0, 3)
+    fresh = tmp_path / "fresh"
+    assert _cli("--cells", "S2-T1-1", *FLAGS, "--out", str(fresh), cwd=tmp_path).returncode == 0
+    assert _scorecard(tmp_path, "S2-T1-1") == _scorecard(fresh, "S2-T1-1")
+
+
+def test_cli_merged_directory_cannot_be_resumed(tmp_path: Path) -> None:
+    save_plan(tmp_path, msgspec.structs.replace(_stored(), matrix_run="merged"))
+    proc = _cli("--resume", "--out", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: --resume: ") and "matrix merge" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--driver", "ao"), "error: --driver ao applies only with --backend emulator|github"),
+        (("--duration-scale", "0.1"), "error: --duration-scale applies only with --backend"),
+        (("--backend", "emulator", "--repos", "o/a"), "error: --repos applies only with"),
+        (("--backend", "emulator", "--driver", "ao", "--tick", "5s"), "error: --tick applies"),
+        (("--ao", "/bin/true"), "error: --ao applies only with --driver ao"),
+        (("--backend", "emulator", "--session-ids"), "error: --session-ids applies only"),
+    ],
+)
+def test_cli_a_flag_the_run_would_ignore_is_refused(
+    tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    proc = _cli("--cells", "S2-T1-1", *args, "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith(message)
+    assert not (tmp_path / "out").exists()
