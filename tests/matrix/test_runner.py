@@ -258,3 +258,12 @@ def test_cli_plan_and_resume_without_state(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["include"][0]["cell"] == "S2-T1-1"
     proc = _cli("matrix", "run", "--resume", "--out", str(tmp_path))
     assert proc.returncode == 2 and "--resume" in proc.stderr
+
+
+def test_baseline_shows_a_scaled_runs_spans_in_seconds() -> None:
+    from ghbench.matrix.baseline import _span
+
+    assert _span(900) == "15 min"
+    assert _span(120) == "2 min"
+    assert _span(9) == "9s"
+    assert _span(90) == "1m 30s"

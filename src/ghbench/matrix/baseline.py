@@ -17,6 +17,7 @@ from ghbench import __version__
 from ghbench.matrix.cells import Cell, cell_from_id, order_cells
 from ghbench.matrix.pruning import PruneDecision, prune
 from ghbench.matrix.record import RunRecord
+from ghbench.timefmt import format_duration
 
 __all__ = [
     "BASELINE_SCHEMA_VERSION",
@@ -94,17 +95,23 @@ def _bracket_lines(run: RunRecord) -> list[str]:
             if snap.get(res)
         ]
         out.append(f"- {label:<7} {', '.join(parts)} @ {snap.get('capturedAt', '?')}")
-    minutes = run.duration_s / 60.0
     deltas = []
     for res in ("core", "graphql"):
         b, a = (before.get(res) or {}).get("remaining"), (after.get(res) or {}).get("remaining")
         if b is not None and a is not None:
             deltas.append(f"{res} {b - a:,}")
     out.append(
-        f"- Coarse delta: {', '.join(deltas) or '-'} tokens over {minutes:.0f} min"
+        f"- Coarse delta: {', '.join(deltas) or '-'} tokens over {_span(run.duration_s)}"
         " (includes opaque subcommands)"
     )
     return out
+
+
+def _span(seconds: float) -> str:
+    """The runbook's ``15 min``; a scaled run's shorter spans as ``9s`` or ``1m 30s``."""
+    if seconds >= 60 and round(seconds) % 60 == 0:
+        return f"{round(seconds) // 60} min"
+    return format_duration(seconds)
 
 
 def _run_section(run: RunRecord, cell: Cell | None) -> list[str]:
@@ -116,7 +123,7 @@ def _run_section(run: RunRecord, cell: Cell | None) -> list[str]:
         ("Trace", f"`{run.trace}`" if run.trace else "-"),
         ("Repos", ", ".join(run.repos) or "-"),
         ("Sessions", str(run.sessions)),
-        ("Warmup / duration", f"{run.warmup_s / 60:.0f} min / {run.duration_s / 60:.0f} min"),
+        ("Warmup / duration", f"{_span(run.warmup_s)} / {_span(run.duration_s)}"),
         ("Calls", _fmt(sc.get("totalCalls"))),
         ("Calls/min", _fmt(sc.get("callsPerMin"), 1)),
     ]
