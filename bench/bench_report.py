@@ -22,6 +22,25 @@ ROOT = HERE.parent
 PYTHON = sys.executable
 GHBENCH = str(Path(PYTHON).with_name("ghbench"))
 
+# Floors: what any DuckDB-based reader in this interpreter pays before doing its own
+# work. The import floor is the interpreter plus the libraries ``report`` needs; the
+# scan floor is DuckDB's lenient typed read of the scorecard's 12 fields, aggregated
+# (no type checks, no transfer to Python, no scorecard).
+IMPORT_SNIPPET = (
+    "import numpy, duckdb, pyarrow, pyarrow.compute, msgspec, click; "
+    "import ghbench.scorecard, ghbench.trace.fast"
+)
+SCAN_FLOOR_SNIPPET = (
+    "import sys, duckdb; "
+    "types = {'timestamp': 'VARCHAR', 'ok': 'BOOLEAN', 'durationMs': 'DOUBLE', "
+    "**{k: 'INTEGER' for k in ('httpStatus', 'rateLimitRemaining', 'rateLimitReset', "
+    "'graphqlCost')}, **{k: 'VARCHAR' for k in ('operation', 'component', "
+    "'rateLimitResource', 'sessionId', 'method')}}; "
+    "cols = '{' + ', '.join(f\"{k}: '{v}'\" for k, v in types.items()) + '}'; "
+    "sel = ', '.join(f'max({k})' for k in types); "
+    "duckdb.sql(f\"SELECT {sel} FROM read_json('{sys.argv[1]}', "
+    "format = 'newline_delimited', columns = {cols})\").fetchall()"
+)
 READ_SNIPPET = (
     "import sys; from ghbench.trace.reader import read_trace; "
     "mode = {'default': None, 'fast': True, 'exact': False}[sys.argv[2]]; "
@@ -69,6 +88,8 @@ def main() -> int:
         subprocess.run(gen, check=True)
     print(f"trace {trace}: {ns.rows} rows, {trace.stat().st_size / 1e6:.0f} MB")
     best("ghbench --help", [GHBENCH, "--help"], ns.repeat)
+    best("floor: interpreter + imports", [PYTHON, "-c", IMPORT_SNIPPET], ns.repeat)
+    best("floor: DuckDB typed scan", [PYTHON, "-c", SCAN_FLOOR_SNIPPET, str(trace)], ns.repeat)
     best(
         "read_trace (default, DuckDB)",
         [PYTHON, "-c", READ_SNIPPET, str(trace), "default"],
