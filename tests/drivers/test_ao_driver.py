@@ -11,12 +11,14 @@ import io
 import json
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from ghbench.clock import SystemClock
@@ -27,6 +29,7 @@ from ghbench.harness.measure import MeasureOptions, run_measure
 from ghbench.harness.progress import LineProgress
 from ghbench.harness.project import load_project
 from ghbench.harness.setup import SetupOptions, run_setup
+from ghbench.matrix.ao_cell import free_loopback_port
 
 FAKE_AO = Path(__file__).parent / "fake_ao" / "ao"
 
@@ -193,3 +196,48 @@ def test_setup_and_measure_with_placeholders(world: dict[str, Any]) -> None:
         if world["layout"] == "json":  # a current AO's stop removed the worktrees
             assert not any(s.worktree_path.exists() for s in record.sessions)
     assert not any(call[:1] == ["status"] for call in _calls(world["home"]))
+
+
+def _listeners(port: int) -> set[str]:
+    """Addresses with a TCP socket listening on ``port`` (IPv4 dotted, IPv6 as kernel hex)."""
+    found: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            address, port_hex = local.rsplit(":", 1)
+            if state != "0A" or int(port_hex, 16) != port:  # 0A: LISTEN
+                continue
+            if len(address) == 8:  # IPv4, little-endian
+                found.add(".".join(str(int(address[i : i + 2], 16)) for i in (6, 4, 2, 0)))
+            else:
+                found.add(address)
+    return found
+
+
+@pytest.mark.parametrize("world", ["json"], indirect=True)
+def test_dashboard_listens_on_loopback_only(world: dict[str, Any]) -> None:
+    config = world["project"].config_path
+    raw = json.loads(config.read_text())
+    raw["port"] = free_loopback_port()
+    config.write_text(json.dumps(raw))
+    driver = _driver(world)
+    driver.dashboard = True
+    with socket.socket() as busy:  # AO moves past a busy port and records the one it took
+        busy.bind(("127.0.0.1", raw["port"]))
+        busy.listen()
+        driver.start(None, world["backend"].orchestrator_env())
+        try:
+            url = driver.dashboard_url()
+            port = int(url.rsplit(":", 1)[1])
+            assert url.startswith("http://127.0.0.1:") and raw["port"] < port < raw["port"] + 10
+            page = httpx.get(url + "/", trust_env=False, timeout=10)
+            assert page.status_code == 200 and "<h1>Sessions</h1>" in page.text
+            assert _listeners(port) == {"127.0.0.1"}
+        finally:
+            driver.stop(5.0)
+    (start,) = [c for c in _calls(world["home"]) if c[:1] == ["start"]]
+    assert start == ["start", "todo-app"]  # no --no-dashboard

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ghbench.errors import GhbenchError
+from ghbench.errors import UsageError
 from ghbench.harness.factory import RunFlags
 from ghbench.matrix.cells import Cell
 from ghbench.matrix.realtime_cell import _check_scenario
@@ -54,11 +54,15 @@ def test_comment_burst_is_5_to_10_comments_on_half_the_prs() -> None:
     assert comment_burst_plan([("o/a", 1)], random.Random(0))[0][:2] == ("o/a", 1)
 
 
-def test_s6_with_ao_needs_a_dashboard_reader() -> None:
-    with pytest.raises(GhbenchError, match="S6-T1-5: S6 with --driver ao"):
-        _check_scenario(Cell("S6", "T1", 5), RunFlags(driver="ao"))
-    _check_scenario(Cell("S6", "T1", 5), RunFlags(driver="workload"))
-    _check_scenario(Cell("S4", "T1", 5), RunFlags(driver="ao"))
+def test_s6_with_ao_refuses_a_missing_ghbench_chromium_before_setup(tmp_path: Path) -> None:
+    """S6 with --driver ao runs with or without Chromium (tests/matrix/test_ao_cells.py);
+    only a browser named in $GHBENCH_CHROMIUM that is not installed is refused, at once."""
+    env = {"PATH": str(tmp_path), "GHBENCH_CHROMIUM": "no-such-browser"}
+    with pytest.raises(UsageError, match="GHBENCH_CHROMIUM=no-such-browser: no such program"):
+        _check_scenario(Cell("S6", "T1", 5), RunFlags(driver="ao"), env)
+    _check_scenario(Cell("S6", "T1", 5), RunFlags(driver="ao"), {"PATH": str(tmp_path)})
+    _check_scenario(Cell("S6", "T1", 5), RunFlags(driver="workload"), env)
+    _check_scenario(Cell("S4", "T1", 5), RunFlags(driver="ao"), env)
 
 
 def _matrix_run(out: Path, cell: str, scales: str) -> subprocess.CompletedProcess[str]:

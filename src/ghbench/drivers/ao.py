@@ -2,9 +2,12 @@
 
 The CLI is ``node <checkout>/packages/cli/dist/index.js`` (``--ao CHECKOUT``), an ``ao``
 executable (``--ao PATH``), or ``ao`` on ``PATH``. Commands used: ``start P
---no-dashboard`` (foreground poller; SIGTERM stops it), ``batch-spawn``, ``session ls
+--no-dashboard`` (foreground poller; SIGTERM stops it; without ``--no-dashboard`` when
+the driver runs AO's dashboard, for the matrix's S6), ``batch-spawn``, ``session ls
 --json`` (no GitHub calls). ``ao status`` is never run: it makes four gh calls per
-session and would pollute the trace.
+session and would pollute the trace. Commands run in the project's directory, so an AO
+config with several projects resolves ``batch-spawn`` to this one (AO matches the
+working directory to a project's path).
 
 Keeping sessions measurable (AO reference §9):
 
@@ -117,6 +120,7 @@ class AoDriver(OwnsProcess):
     log_dir: Path = Path("ghbench-out/state/ao")
     startup_timeout: float = 30.0
     spawn_timeout: float = 120.0
+    dashboard: bool = False  # start AO's dashboard too (S6); its port is in the config
     name: str = "ao"
     _proc: ManagedProcess | None = field(default=None, repr=False)
     _extra_env: dict[str, str] = field(default_factory=dict, repr=False)
@@ -134,13 +138,27 @@ class AoDriver(OwnsProcess):
     @property
     def cwd(self) -> Path:
         cfg = self.project.config_path
-        return cfg.parent if cfg is not None else self.project.path
+        if cfg is None or self.project.path.is_dir():
+            return self.project.path
+        return cfg.parent
+
+    @property
+    def running_path(self) -> Path:
+        return self.home / ".agent-orchestrator" / "running.json"
 
     def _env(self, trace_path: Path | None) -> dict[str, str]:
         env = orchestrator_env(self.base_env, self._extra_env, trace_path)
         env["AO_NO_UPDATE_NOTIFIER"] = "1"
         if self.project.config_path is not None:
             env["AO_CONFIG_PATH"] = str(self.project.config_path)
+        if self.dashboard:
+            # AO opens its dashboard in the default browser once it is up: a second
+            # reader whose page loads the cell would not count. BROWSER is what
+            # xdg-open runs outside a desktop session.
+            env["BROWSER"] = "true"
+            # loopback only, where AO honours it (AO reference §9: HEAD's dashboard
+            # listened on every interface)
+            env["HOST"] = "127.0.0.1"
         return env
 
     def _tmux(self) -> Tmux:
@@ -229,7 +247,9 @@ class AoDriver(OwnsProcess):
     def start(self, trace_path: Path | None, env: Mapping[str, str]) -> None:
         self._extra_env = dict(env)
         self._starts += 1
-        argv = [*self.command.argv(), "start", self.project.id, "--no-dashboard"]
+        argv = [*self.command.argv(), "start", self.project.id]
+        if not self.dashboard:
+            argv.append("--no-dashboard")
         self._proc = start_process(
             argv,
             name="ao",
@@ -244,7 +264,7 @@ class AoDriver(OwnsProcess):
         import time
 
         assert self._proc is not None
-        running = self.home / ".agent-orchestrator" / "running.json"
+        running = self.running_path
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             code = self._proc.returncode
@@ -262,6 +282,22 @@ class AoDriver(OwnsProcess):
             except (FileNotFoundError, ValueError, AttributeError):
                 pass
             time.sleep(0.1)
+
+    def dashboard_url(self) -> str:
+        """The running AO's dashboard on loopback: the port AO registered in running.json.
+
+        AO moves to the next free port when the configured one is taken, and records
+        the one it bound.
+        """
+        try:
+            port = json.loads(self.running_path.read_text()).get("port")
+        except (OSError, ValueError, AttributeError):
+            port = None
+        if not isinstance(port, int):
+            raise GhbenchError(
+                f"AO registered no dashboard port in {self.running_path}; is its dashboard on?"
+            )
+        return f"http://127.0.0.1:{port}"
 
     def spawn(self, issues: Sequence[int]) -> None:
         self._before_spawn = {str(r.get("id")) for r in self._session_list()}
@@ -345,9 +381,11 @@ class AoDriver(OwnsProcess):
         return problems
 
     def prepare_measure(self, sessions: Sequence[BenchSession], repo: str) -> None:
+        self._placeholders = Placeholders(self._tmux())
+        if not sessions:  # the matrix's S3 spawns them inside the window
+            return
         layout = self._required_layout()
         self._git("worktree", "prune")
-        self._placeholders = Placeholders(self._tmux())
         for s in sessions:
             if not s.worktree_path.is_dir():
                 s.worktree_path.parent.mkdir(parents=True, exist_ok=True)

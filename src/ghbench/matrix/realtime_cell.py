@@ -7,17 +7,23 @@
 2. Setup per repo (``ghbench.harness.setup.run_setup``): reused when every worktree
    exists and every PR is open, else run fresh. S3 only makes sure repos and issues exist.
 3. One orchestrator over every repo: the driver the flags name; for T2 the workload
-   model's config lists the sessions of all the spread repos (``SpreadWorkloadDriver``).
+   model's config lists the sessions of all the spread repos (``SpreadWorkloadDriver``),
+   and AO runs once on a config with one project per repo (``ghbench.matrix.ao_cell``,
+   ``ghbench.drivers.ao_spread``); a T2 cell whose trace never names one of its repos
+   fails, since it did not measure a spread.
 4. The window (``ghbench.harness.measure.run_measure`` with the setup already validated):
    a fresh trace, warmup, the before ``/rate_limit``, the scenario's triggers
    (``ghbench.matrix.triggers``), the after snapshot, the stop and the scorecard.
+   S6 reads the dashboard for the window (the workload model's reader, or AO's own
+   dashboard read by ``ghbench.matrix.dashboard``) and notes the split of the window's
+   calls into dashboard and lifecycle traffic.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +32,8 @@ from typing import Any
 import msgspec
 
 from ghbench.clock import Clock
+from ghbench.drivers.ao import AoDriver
+from ghbench.drivers.ao_spread import AoSpreadDriver
 from ghbench.drivers.base import BenchSession, Driver
 from ghbench.drivers.workload import WorkloadDriver
 from ghbench.errors import GhbenchError
@@ -35,9 +43,11 @@ from ghbench.harness.measure import MeasureOptions, WindowRecord, run_measure
 from ghbench.harness.project import Project
 from ghbench.harness.setup import SetupOptions, run_setup
 from ghbench.harness.setup_record import SetupRecord
+from ghbench.matrix.ao_cell import prepare_ao_cell, unpolled_repos
 from ghbench.matrix.cells import TOPOLOGIES, Cell
+from ghbench.matrix.dashboard import AoDashboardReader, choose_reader, split_dashboard_traffic
 from ghbench.matrix.runner import CellArtifacts, cell_seed
-from ghbench.matrix.topology import cell_repos, sessions_per_repo
+from ghbench.matrix.topology import cell_repos, project_id, sessions_per_repo
 from ghbench.matrix.triggers import (
     CellHooks,
     DashboardReader,
@@ -120,7 +130,7 @@ def _repos(cell: Cell, backend: Backend, options: RealtimeOptions, stamp: int) -
 
 
 def _project(repo: str, index: int, work_dir: Path) -> Project:
-    pid = repo.replace("/", "-").replace(".", "-")
+    pid = project_id(repo)
     return Project(
         id=pid,
         path=work_dir / "checkouts" / pid,
@@ -154,7 +164,7 @@ class _Cell:
     session_repos: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     driver: Any = None  # the measuring driver
-    reader: DashboardReader | None = None
+    reader: DashboardReader | AoDashboardReader | None = None
 
     @property
     def scale(self) -> float:
@@ -203,15 +213,20 @@ def _setup_all(c: _Cell) -> None:
         c.session_repos.update({s.session_id: project.repo for s in outcome.record.sessions})
 
 
+def _ao_driver(c: _Cell, project: Project) -> AoDriver:
+    driver = build_driver(c.options.flags, project, c.backend, c.options.work_dir, c.env)
+    assert isinstance(driver, AoDriver)
+    driver.dashboard = c.cell.scenario == "S6"
+    return driver
+
+
 def _measuring_driver(c: _Cell) -> Any:
     first = c.projects[0]
+    if c.options.flags.driver == "ao":
+        drivers = tuple(_ao_driver(c, p) for p in c.projects)
+        return drivers[0] if len(drivers) == 1 else AoSpreadDriver(drivers)
     if len(c.projects) == 1:
         return build_driver(c.options.flags, first, c.backend, c.options.work_dir, c.env)
-    if c.options.flags.driver != "workload":
-        raise GhbenchError(
-            f"{c.cell.id}: T2 cells with --driver ao need one AO over several projects,"
-            " which the harness does not start yet; use --driver workload for T2"
-        )
     combined = dataclasses.replace(first, id=f"{first.id.rsplit('-r', 1)[0]}-spread")
     base = build_driver(c.options.flags, combined, c.backend, c.options.work_dir, c.env)
     assert isinstance(base, WorkloadDriver)
@@ -246,7 +261,9 @@ def _spawn_all(c: _Cell, rec: WindowRecord) -> None:
     sees them (AO: ``batch-spawn`` into the running orchestrator; the workload model
     restarts on a config that lists them)."""
     if c.options.flags.driver == "ao":
-        c.driver.spawn(_issues(c.counts[c.projects[0].repo]))
+        drivers = c.driver.drivers if isinstance(c.driver, AoSpreadDriver) else (c.driver,)
+        for project, driver in zip(c.projects, drivers, strict=True):
+            driver.spawn(_issues(c.counts[project.repo]))
         return
     with c.backend.control_client() as control:
         for project, driver in zip(c.projects, c.setup_drivers, strict=True):
@@ -280,13 +297,25 @@ def _comment_burst(c: _Cell, rec: WindowRecord) -> None:
 
 
 def _start_dashboard(c: _Cell, rec: WindowRecord) -> None:
+    refresh_s, click_s = max(1.0, 30.0 * c.scale), max(1.0, 10.0 * c.scale)
+    if c.options.flags.driver == "ao":
+        c.reader = AoDashboardReader(
+            c.driver.dashboard_url(),
+            [s.session_id for s in c.sessions],
+            choose_reader(c.env),
+            log_path=c.options.work_dir / "dashboard" / f"chromium-{rec.stamp}.log",
+            refresh_s=refresh_s,
+            click_s=click_s,
+        )
+        c.reader.start()
+        return
     env = {**c.env, **c.backend.orchestrator_env()}
     c.reader = DashboardReader(
         c.driver.work_dir / "workload.yaml",
         rec.trace_path,
         env,
-        refresh_s=max(1.0, 30.0 * c.scale),
-        click_s=max(1.0, 10.0 * c.scale),
+        refresh_s=refresh_s,
+        click_s=click_s,
     )
     c.reader.start()
 
@@ -298,21 +327,53 @@ def _stop_dashboard(c: _Cell, rec: WindowRecord | None = None) -> None:
     reader.stop()
     if reader.error is not None:
         raise GhbenchError(f"S6: the dashboard reader failed: {reader.error}")
+    if isinstance(reader, AoDashboardReader):
+        c.notes.extend(reader.notes())
+        return
     c.notes.append(f"S6: the dashboard reader made {reader.calls} calls (component dashboard)")
 
 
-def _check_scenario(cell: Cell, flags: RunFlags) -> None:
-    if cell.scenario != "S6" or flags.driver != "ao":
+def _check_scenario(cell: Cell, flags: RunFlags, env: Mapping[str, str]) -> None:
+    """Refuse early what would fail later: a ``$GHBENCH_CHROMIUM`` that names no program."""
+    if cell.scenario == "S6" and flags.driver == "ao":
+        choose_reader(env)
+
+
+def _trace_rows(path: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows
+
+
+def _check_trace(c: _Cell, repos: tuple[str, ...], trace: Path, record: WindowRecord) -> None:
+    """T2 with AO: every spread repo polled; S6: the window's dashboard/lifecycle split."""
+    spread_ao = len(repos) > 1 and c.options.flags.driver == "ao"
+    if not spread_ao and c.cell.scenario != "S6":
         return
-    if shutil.which("chromium") is None:
-        raise GhbenchError(
-            f"{cell.id}: S6 with --driver ao loads AO's dashboard in a headless Chromium, and"
-            " chromium is not installed (apt-get install chromium); or use --driver workload"
-        )
-    raise GhbenchError(
-        f"{cell.id}: S6 with --driver ao: the harness starts AO with --no-dashboard, so there"
-        " is no dashboard for Chromium to load yet; use --driver workload"
-    )
+    rows = _trace_rows(trace)
+    if spread_ao:
+        missing = unpolled_repos(rows, repos)
+        if missing:
+            raise GhbenchError(
+                f"{c.cell.id}: AO's trace has no call for {', '.join(missing)}: this AO polled"
+                f" only some of the config's projects (it may poll just the one 'ao start'"
+                f" names, {c.projects[0].id}), so the cell did not measure a spread;"
+                f" the trace is {trace}"
+            )
+    if c.cell.scenario == "S6" and record.start is not None and record.end is not None:
+        split = split_dashboard_traffic(rows, record.start, record.end)
+        c.notes.append(split.note())
+        if split.dashboard == 0:
+            c.notes.append(
+                "S6: no dashboard calls in the window's trace: the dashboard made none, or"
+                " the orchestrator does not trace them"
+            )
 
 
 def run_realtime_cell(
@@ -326,10 +387,20 @@ def run_realtime_cell(
     log: Log,
 ) -> CellArtifacts:
     """Set up, measure one window with the scenario's triggers, and return the artifacts."""
-    _check_scenario(cell, options.flags)
+    _check_scenario(cell, options.flags, env)
     repos = _repos(cell, backend, options, int(clock.now()))
     counts = sessions_per_repo(cell.scale, repos)
-    projects = [_project(r, i, options.work_dir) for i, r in enumerate(repos, start=1)]
+    if options.flags.driver == "ao":
+        ao = prepare_ao_cell(
+            cell,
+            repos,
+            options.work_dir,
+            backend_name=backend.name,
+            dashboard=cell.scenario == "S6",
+        )
+        projects = list(ao.projects)
+    else:
+        projects = [_project(r, i, options.work_dir) for i, r in enumerate(repos, start=1)]
     if options.duration_scale != 1.0 and options.flags.tick is None:
         # a shortened window still sees several polling cycles
         tick = f"{max(1, round(30 * options.duration_scale))}s"
@@ -383,6 +454,7 @@ def run_realtime_cell(
     result.raise_for_outcome()
     if result.record.incomplete_reason:
         raise GhbenchError(f"{cell.id}: {result.record.incomplete_reason}")
+    _check_trace(c, repos, result.trace_path, result.record)
     if options.duration_scale != 1.0:
         c.notes.insert(
             0,

@@ -2,7 +2,8 @@
 
 T1 puts every session on one repo; T2 spreads N sessions round-robin over N/5 repos
 (at least 2). For a real run the repos come from the user (``--repos``); the
-orchestrator config is AO's ``agent-orchestrator.yaml`` with one project per repo.
+orchestrator config is AO's ``agent-orchestrator.yaml`` with one project per repo
+(``ghbench.matrix.ao_cell`` writes it for ``--driver ao``).
 Pure: returns data and text, writes nothing.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 from ghbench.errors import UsageError
 from ghbench.matrix.cells import Cell
 
-__all__ = ["cell_repos", "orchestrator_config", "sessions_per_repo"]
+__all__ = ["cell_repos", "orchestrator_config", "project_id", "sessions_per_repo"]
 
 _SLUG = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
@@ -41,26 +42,40 @@ def sessions_per_repo(scale: int, repos: Sequence[str]) -> dict[str, int]:
     return {r: base + (1 if i < extra else 0) for i, r in enumerate(repos)}
 
 
-def _project_id(repo: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]", "-", repo.split("/", 1)[1])
+def project_id(repo: str) -> str:
+    """The matrix's project id for a repo: ``owner/name`` with every other character as ``-``.
+
+    The owner is kept so two repos of the same name never share an id (AO's ids allow
+    only letters, digits, ``-`` and ``_``).
+    """
+    return re.sub(r"[^A-Za-z0-9_-]", "-", repo)
 
 
 def orchestrator_config(
-    cell: Cell, repos: Sequence[str], checkouts: PurePosixPath, default_branch: str = "main"
+    repos: Sequence[str],
+    checkouts: PurePosixPath,
+    default_branch: str = "main",
+    *,
+    port: int | None = None,
 ) -> dict[str, Any]:
-    """AO's config for the cell: one project per repo, each checked out under ``checkouts``.
+    """AO's config for a cell: one project per repo, each checked out under ``checkouts``.
 
-    Dump it with ``yaml.safe_dump`` into the cell's own directory and point
-    ``AO_CONFIG_PATH`` at it, so a T2 run polls exactly its spread repos.
+    Each project gets its own ``sessionPrefix`` (``r1``, ``r2``, ...): AO derives the
+    default from basename(path), and spread checkouts such as ``…-t2-10-r1`` and
+    ``…-t2-10-r2`` would derive the same prefix and collide on session ids. ``port`` is
+    the dashboard's (S6). Written as JSON (which is YAML) into the config's own
+    directory, with ``AO_CONFIG_PATH`` pointing at it, so a run sees exactly these repos.
     """
     projects: dict[str, dict[str, str]] = {}
-    for repo in repos:
-        pid = _project_id(repo)
-        if pid in projects:  # two owners, same name
-            pid = f"{pid}-{len(projects) + 1}"
+    for index, repo in enumerate(repos, start=1):
+        pid = project_id(repo)
         projects[pid] = {
             "repo": repo,
             "path": str(checkouts / pid),
             "defaultBranch": default_branch,
+            "sessionPrefix": f"r{index}",
         }
-    return {"projects": projects}
+    config: dict[str, Any] = {"projects": projects}
+    if port is not None:
+        config["port"] = port
+    return config

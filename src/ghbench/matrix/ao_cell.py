@@ -1,0 +1,157 @@
+"""AO's side of a real-time cell: checkouts, one config over the cell's repos, the drivers.
+
+For ``--driver ao`` every cell (T1 and T2) runs AO on a config ghbench writes:
+
+- a git checkout per repo under ``OUT/realtime/checkouts/{project id}``: on the emulator
+  a local repository whose ``origin`` is a local bare repository holding ``main`` (so
+  AO's ``git fetch origin`` and ``worktree add … origin/main`` work offline); on GitHub
+  a clone of the repo;
+- ``OUT/realtime/ao/{topology}-{scale}-{hash of the repos}/agent-orchestrator.yaml``:
+  one project per repo (``ghbench.matrix.topology.orchestrator_config``), each with its
+  own ``sessionPrefix``, plus the dashboard's ``port`` for S6. Cells over the same
+  repos share it, so their setups are reused.
+
+Setup runs per project (one ``ao start <project>`` and ``batch-spawn`` from the
+project's directory each, as T1 does). The window runs ONE AO over every project
+(``ghbench.drivers.ao_spread``): ``ao start`` takes one project id, and a second
+``ao start`` while one runs attaches to it instead of polling (AO reference §1); the
+reference's per-tick model has Guard 1 once per repo of the poller (R repos, §5), so
+one AO polls the sessions of every project in its config *(inference)*. Some AO
+versions scope the poller to the project ``ao start`` names; the cell then finds
+spread repos without a single trace row and fails saying so, rather than recording
+a T2 cell that measured one repo.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import socket
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ghbench.artifacts.io import replace_atomic
+from ghbench.errors import GhbenchError, ToolMissingError
+from ghbench.harness.project import Project, parse_project
+from ghbench.matrix.cells import Cell
+from ghbench.matrix.topology import orchestrator_config
+
+__all__ = [
+    "AoCellConfig",
+    "ensure_checkout",
+    "free_loopback_port",
+    "prepare_ao_cell",
+    "unpolled_repos",
+]
+
+_GIT_IDENTITY = ("-c", "user.name=ghbench", "-c", "user.email=ghbench@localhost")
+
+
+@dataclass(frozen=True)
+class AoCellConfig:
+    """The config ghbench wrote for a cell and the projects in it (in repo order)."""
+
+    config_path: Path
+    projects: tuple[Project, ...]
+    port: int | None  # the dashboard's, when S6 runs one
+
+
+def free_loopback_port() -> int:
+    """A TCP port free on 127.0.0.1 right now (the dashboard binds it moments later)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _git(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
+    except FileNotFoundError:
+        raise ToolMissingError("git is not installed; install it (apt-get install git)") from None
+
+
+def _checked(proc: subprocess.CompletedProcess[str], what: str) -> None:
+    if proc.returncode != 0:
+        detail = " ".join((proc.stderr or proc.stdout).split())[:200]
+        raise GhbenchError(f"{what} failed: {detail}")
+
+
+def _local_checkout(path: Path, remote: Path) -> None:
+    """A repository with one empty commit on ``main``, its ``origin`` a bare copy of it."""
+    path.mkdir(parents=True, exist_ok=True)
+    _checked(_git("init", "-q", "-b", "main", str(path)), f"git init {path}")
+    _checked(
+        _git(*_GIT_IDENTITY, "commit", "-q", "--allow-empty", "-m", "init", cwd=path),
+        f"the first commit in {path}",
+    )
+    remote.parent.mkdir(parents=True, exist_ok=True)
+    _checked(_git("clone", "-q", "--bare", str(path), str(remote)), f"git clone --bare {remote}")
+    _checked(_git("remote", "add", "origin", str(remote), cwd=path), f"git remote add in {path}")
+    _checked(_git("fetch", "-q", "origin", cwd=path), f"git fetch in {path}")
+
+
+def ensure_checkout(repo: str, path: Path, backend_name: str) -> None:
+    """Make ``path`` a checkout of ``repo`` unless it already is a git repository."""
+    if (path / ".git").exists():
+        return
+    if path.exists() and any(path.iterdir()):
+        raise GhbenchError(
+            f"{path} exists but is not a git checkout; remove it so ghbench can create it"
+        )
+    if backend_name == "emulator":
+        _local_checkout(path, path.parent / ".remotes" / f"{path.name}.git")
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    proc = _git("clone", "-q", f"https://github.com/{repo}.git", str(path))
+    if proc.returncode != 0:
+        detail = " ".join(proc.stderr.split())[:200]
+        raise GhbenchError(
+            f"cannot clone {repo} into {path} ({detail}); clone it there yourself and re-run"
+        )
+
+
+def _config_dir(cell: Cell, repos: Sequence[str], work_dir: Path) -> Path:
+    digest = hashlib.sha256(",".join(repos).encode()).hexdigest()[:8]
+    return work_dir / "ao" / f"{cell.topology.lower()}-{cell.scale}-{digest}"
+
+
+def prepare_ao_cell(
+    cell: Cell,
+    repos: Sequence[str],
+    work_dir: Path,
+    *,
+    backend_name: str,
+    dashboard: bool = False,
+) -> AoCellConfig:
+    """Checkouts and the config for ``repos``; the config is rewritten for every cell."""
+    checkouts = work_dir / "checkouts"
+    port = free_loopback_port() if dashboard else None
+    raw = orchestrator_config(repos, PurePosixPath(checkouts), port=port)
+    for pid, entry in raw["projects"].items():
+        ensure_checkout(entry["repo"], checkouts / pid, backend_name)
+    config_path = _config_dir(cell, repos, work_dir) / "agent-orchestrator.yaml"
+    replace_atomic(config_path, (json.dumps(raw, indent=2) + "\n").encode())
+    projects = tuple(parse_project(raw, pid, config_path) for pid in raw["projects"])
+    return AoCellConfig(config_path=config_path, projects=projects, port=port)
+
+
+def unpolled_repos(rows: Sequence[Mapping[str, object]], repos: Sequence[str]) -> list[str]:
+    """The repos no trace row names (in its args or endpoint), in ``repos`` order."""
+    # a name must end where the repo ends: ``…-r1`` is not seen in ``…-r10``
+    patterns = {repo: re.compile(re.escape(repo) + r"(?![A-Za-z0-9_.-])") for repo in repos}
+    seen: set[str] = set()
+    for row in rows:
+        text = json.dumps([row.get("args"), row.get("endpoint")])
+        seen.update(repo for repo, pattern in patterns.items() if pattern.search(text))
+    return [repo for repo in repos if repo not in seen]

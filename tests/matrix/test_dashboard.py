@@ -1,0 +1,180 @@
+"""S6's pieces on their own: the reader choice, the dashboard/lifecycle split, AO's cell
+config, and the headless Chromium against a real local HTTP server."""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+
+from ghbench.errors import UsageError
+from ghbench.matrix.ao_cell import unpolled_repos
+from ghbench.matrix.dashboard import choose_reader, is_dashboard_row, split_dashboard_traffic
+from ghbench.matrix.topology import orchestrator_config
+from ghbench.procs import group_alive
+from ghbench.timefmt import parse_iso
+
+
+def _executable(directory: Path, name: str) -> Path:
+    path = directory / name
+    path.write_text("#!/bin/sh\nexit 0\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_reader_is_chromium_when_installed_else_httpx_with_the_reason(tmp_path: Path) -> None:
+    found = _executable(tmp_path, "chromium")
+    choice = choose_reader({"PATH": str(tmp_path)})
+    assert (choice.kind, choice.executable) == ("chromium", str(found))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    fallback = choose_reader({"PATH": str(empty)})
+    assert fallback.kind == "httpx" and fallback.executable is None
+    assert fallback.why_not_chromium == "chromium is not installed (apt-get install chromium)"
+
+
+def test_ghbench_chromium_names_the_browser_or_turns_it_off(tmp_path: Path) -> None:
+    other = _executable(tmp_path, "chromium-browser")
+    env = {"PATH": str(tmp_path), "GHBENCH_CHROMIUM": "chromium-browser"}
+    assert choose_reader(env).executable == str(other)
+    off = choose_reader({"PATH": str(tmp_path), "GHBENCH_CHROMIUM": "none"})
+    assert (off.kind, off.why_not_chromium) == ("httpx", "GHBENCH_CHROMIUM=none")
+    with pytest.raises(UsageError, match=r"^GHBENCH_CHROMIUM=google-chrome: no such program"):
+        choose_reader({"PATH": str(tmp_path), "GHBENCH_CHROMIUM": "google-chrome"})
+
+
+def _row(at: str, operation: str, args: list[str], component: str = "scm-github") -> dict[str, Any]:
+    return {"timestamp": at, "operation": operation, "args": args, "component": component}
+
+
+def test_split_tells_dashboard_calls_by_shape_within_the_window() -> None:
+    t = "2026-04-17T14:00:{:02d}.000Z"
+    pr_state = ["pr", "view", "7", "--repo", "o/r", "--json", "state"]
+    pr_enrich = ["pr", "view", "7", "--repo", "o/r", "--json", "number,state,title"]
+    issue = ["issue", "view", "3", "--repo", "o/r", "--json", "title"]
+    rows = [
+        _row(t.format(1), "gh.issue.view", issue, "tracker-github"),  # before the window
+        _row(t.format(10), "gh.api.guard-pr-list", ["api", "repos/o/r/pulls"], "scm-github-batch"),
+        _row(t.format(11), "gh.pr.view", pr_state),  # the poller's batch-cache miss
+        _row(t.format(12), "gh.pr.view", pr_enrich),  # AO's dashboard enrichment
+        _row(t.format(13), "gh.issue.view", issue, "tracker-github"),  # AO's dashboard titles
+        _row(t.format(14), "gh.pr.view", pr_state, "dashboard"),  # the workload model's reader
+        _row(t.format(15), "gh.pr.checks", ["pr", "checks", "7", "--repo", "o/r"]),  # AO's
+        {"timestamp": "not a time", "operation": "gh.issue.view"},
+        _row(t.format(30), "gh.pr.view", pr_enrich),  # after the window
+    ]
+    assert [is_dashboard_row(r) for r in rows[1:7]] == [False, False, True, True, True, True]
+    start, end = parse_iso(t.format(5)), parse_iso(t.format(20))
+    split = split_dashboard_traffic(rows, start, end)
+    assert (split.dashboard, split.lifecycle) == (4, 2)
+    assert dict(split.dashboard_operations) == {
+        "gh.pr.view": 2,
+        "gh.issue.view": 1,
+        "gh.pr.checks": 1,
+    }
+    assert split.note() == (
+        "S6: in the window, 4 dashboard calls (1 gh.issue.view, 1 gh.pr.checks,"
+        " 2 gh.pr.view) and 2 lifecycle calls"
+    )
+
+
+def test_unpolled_repos_needs_the_whole_name() -> None:
+    rows = [
+        {"args": ["api", "repos/o/t2-50-r10/pulls?per_page=1"], "endpoint": "repos/o/t2-50-r10"},
+        {"args": ["pr", "view", "1", "--repo", "o/t2-50-r2"]},
+    ]
+    repos = ["o/t2-50-r1", "o/t2-50-r2", "o/t2-50-r10"]
+    assert unpolled_repos(rows, repos) == ["o/t2-50-r1"]
+
+
+def test_cell_config_gives_every_project_its_own_prefix_and_path() -> None:
+    raw = orchestrator_config(["o/app", "p/app.js"], PurePosixPath("/w/checkouts"), port=4123)
+    assert raw == {
+        "projects": {
+            "o-app": {
+                "repo": "o/app",
+                "path": "/w/checkouts/o-app",
+                "defaultBranch": "main",
+                "sessionPrefix": "r1",
+            },
+            "p-app-js": {
+                "repo": "p/app.js",
+                "path": "/w/checkouts/p-app-js",
+                "defaultBranch": "main",
+                "sessionPrefix": "r2",
+            },
+        },
+        "port": 4123,
+    }
+    assert "port" not in orchestrator_config(["o/app"], PurePosixPath("/w"))
+
+
+@pytest.fixture
+def site() -> Iterator[tuple[str, list[str]]]:
+    """A two-page site on loopback that records the paths it served."""
+    served: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            served.append(self.path)
+            if self.path == "/":
+                body = b'<a href="/sessions/a-1">a-1</a>'
+            elif self.path == "/sessions/a-1":
+                body = b'<a href="/">back</a> session a-1'
+            else:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            return None
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", served
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed")
+def test_chromium_loads_and_clicks_then_leaves_nothing_behind(
+    site: tuple[str, list[str]], tmp_path: Path
+) -> None:
+    from ghbench.matrix.chromium import Chromium, ChromiumError
+
+    url, served = site
+    browser = Chromium("chromium", tmp_path / "chromium.log", timeout=20.0)
+    browser.start()
+    try:
+        assert browser.version.startswith("Chrome/")
+        page = browser.open_page()
+        browser.navigate(page, url + "/")
+        assert browser.wait_until(page, "document.readyState === 'complete'", 10.0)
+        assert browser.evaluate(page, "document.querySelector('a').textContent") == "a-1"
+        browser.evaluate(page, "document.querySelector('a').click()")
+        assert browser.wait_until(page, "location.pathname === '/sessions/a-1'", 10.0)
+        with pytest.raises(ChromiumError, match="JavaScript failed"):
+            browser.evaluate(page, "no_such_name.x")
+        # nothing but loopback leaves Chromium: other hosts go to a dead proxy, unresolved
+        with pytest.raises(ChromiumError, match="ERR_PROXY_CONNECTION_FAILED"):
+            browser.navigate(page, "http://ghbench.invalid/")
+        pid = browser._proc.pid if browser._proc is not None else 0
+        profile = browser._profile
+    finally:
+        browser.close()
+    assert served[0] == "/" and "/sessions/a-1" in served
+    assert not group_alive(pid)
+    assert profile is not None and not profile.exists()
