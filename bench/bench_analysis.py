@@ -2,9 +2,9 @@
 
     .venv/bin/python bench/bench_analysis.py [TRACE] [--repeat 3]
 
-TRACE defaults to bench/out/t1m.jsonl, generated with bench/gen_trace.py when
-missing. Reading the trace (the trace engineer's reader) is timed apart from the
-analyses, and both commands are timed end to end as a user runs them.
+TRACE defaults to bench/out/trace-1000000.jsonl (the same as bench_report.py), made by
+bench/gen_trace.py when missing. Reading the trace (analyze's projection) is timed apart
+from the analyses, and both commands are timed end to end as a user runs them.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _best(fn: object, repeat: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("trace", nargs="?", type=Path, default=HERE / "out" / "t1m.jsonl")
+    ap.add_argument("trace", nargs="?", type=Path, default=HERE / "out" / "trace-1000000.jsonl")
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     if not args.trace.exists():
@@ -37,13 +37,13 @@ def main() -> None:
             [sys.executable, str(HERE / "gen_trace.py"), str(args.trace), "--rows", "1000000"],
             check=True,
         )
-    from ghbench.analysis.analyze import analyze
+    from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
     from ghbench.analysis.load import load_trace
     from ghbench.analysis.summarize import summarize
     from ghbench.analysis.text import analysis_lines, summary_lines
 
     t = time.perf_counter()
-    frame = load_trace(args.trace)
+    frame = load_trace(args.trace, ANALYSIS_COLUMNS)
     read_s = time.perf_counter() - t
     print(f"rows {len(frame):,}; read {read_s:.3f} s")
     s = _best(lambda: summary_lines(summarize(frame)), args.repeat)
