@@ -27,6 +27,7 @@ import numpy as np
 
 from ghbench.timefmt import parse_iso
 from ghbench.trace.frame import (
+    CATEGORICAL_COLUMNS,
     COLUMNS,
     NA,
     NUMERIC_COLUMNS,
@@ -41,7 +42,9 @@ from ghbench.trace.schema import TraceRow
 __all__ = [
     "COLUMN_FIELDS",
     "FRAME_FIELDS",
+    "INT_COLUMNS",
     "MAX_WARNINGS",
+    "TEXT_COLUMNS",
     "FrameBuilder",
     "FrameRowCheck",
     "RowCheck",
@@ -127,6 +130,16 @@ _FIELD_TYPES: dict[str, Any] = {
     f.name: f.type for f in msgspec.structs.fields(TraceRow) if f.name in FRAME_FIELDS
 }
 _FRAME_INT_FIELDS = tuple(f for f in INT_FIELDS if f in FRAME_FIELDS)
+# (column, field) of the integer columns and of the string columns read as they are
+# (``repo`` is derived, so it is in neither)
+INT_COLUMNS: tuple[tuple[str, str], ...] = tuple(
+    (col, fields[0]) for col, fields in COLUMN_FIELDS.items() if fields[0] in _FRAME_INT_FIELDS
+)
+TEXT_COLUMNS: tuple[tuple[str, str], ...] = tuple(
+    (col, fields[0])
+    for col, fields in COLUMN_FIELDS.items()
+    if col in CATEGORICAL_COLUMNS and col != "repo"
+)
 _ARGS_TYPE = list[str] | None
 
 
@@ -239,32 +252,13 @@ class FrameBuilder:
     Equivalent to ``TraceFrame.from_rows`` on the same rows, without keeping the rows.
     """
 
-    _INTS = (
-        ("exit_code", "exitCode"),
-        ("http_status", "httpStatus"),
-        ("rate_limit_limit", "rateLimitLimit"),
-        ("rate_limit_remaining", "rateLimitRemaining"),
-        ("rate_limit_reset", "rateLimitReset"),
-        ("graphql_cost", "graphqlCost"),
-        ("graphql_remaining", "graphqlRemaining"),
-    )
-    _CATS = (
-        ("operation", "operation"),
-        ("component", "component"),
-        ("resource", "rateLimitResource"),
-        ("session_id", "sessionId"),
-        ("method", "method"),
-        ("endpoint", "endpoint"),
-        ("origin", "origin"),
-    )
-
     def __init__(self, columns: Collection[str] = COLUMNS) -> None:
         self.columns = frozenset(columns) | {"ts_ms"}
         self.ts_ms = array.array("q")
         self.duration_ms = array.array("d")
         self.ok = array.array("b")
-        self.ints = {col: array.array("q") for col, _ in self._INTS}
-        self.cats = {col: _Codes() for col, _ in self._CATS}
+        self.ints = {col: array.array("q") for col, _ in INT_COLUMNS}
+        self.cats = {col: _Codes() for col, _ in TEXT_COLUMNS}
         self.repo = _Codes()
         self._last_ts: tuple[str, int] = ("", 0)
 
@@ -274,10 +268,10 @@ class FrameBuilder:
         self.ts_ms.append(self._last_ts[1])
         self.duration_ms.append(np.nan if row.durationMs is None else float(row.durationMs))
         self.ok.append(-1 if row.ok is None else int(row.ok))
-        for col, name in self._INTS:
+        for col, name in INT_COLUMNS:
             v = getattr(row, name)
             self.ints[col].append(NA if v is None else v)
-        for col, name in self._CATS:
+        for col, name in TEXT_COLUMNS:
             self.cats[col].add(getattr(row, name))
         self.repo.add(repo_of(row.endpoint, row.args))
 

@@ -1,7 +1,7 @@
 """The columnar trace pass: DuckDB parses the JSONL file in parallel, in one scan.
 
-It decides what ``FrameRowCheck`` decides (``ghbench.trace.exact``): only the fields a
-``TraceFrame`` uses are type-checked, ``args`` only where ``repo`` comes from it.
+It decides what ``FrameRowCheck`` decides (``ghbench.trace.exact``): only the fields of
+the frame columns asked for are type-checked, ``args`` only where ``repo`` comes from it.
 
 DuckDB's typed JSON reads are lenient (``"12"`` is read as 12, ``1.5`` as 2, ``"yes"``
 as true), so every field is read as its JSON text and judged by its shape:
@@ -37,9 +37,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ghbench.trace.exact import (
-    FRAME_FIELDS,
-    INT_FIELDS,
+    INT_COLUMNS,
     MAX_WARNINGS,
+    TEXT_COLUMNS,
     FrameBuilder,
     FrameRowCheck,
     blank,
@@ -61,25 +61,6 @@ from ghbench.trace.schema import TraceRow
 
 __all__ = ["read_fast"]
 
-_FRAME_INTS = (
-    ("exit_code", "exitCode"),
-    ("http_status", "httpStatus"),
-    ("rate_limit_limit", "rateLimitLimit"),
-    ("rate_limit_remaining", "rateLimitRemaining"),
-    ("rate_limit_reset", "rateLimitReset"),
-    ("graphql_cost", "graphqlCost"),
-    ("graphql_remaining", "graphqlRemaining"),
-)
-_FRAME_CATS = (
-    ("operation", "operation"),
-    ("component", "component"),
-    ("resource", "rateLimitResource"),
-    ("session_id", "sessionId"),
-    ("method", "method"),
-    ("endpoint", "endpoint"),
-    ("origin", "origin"),
-)
-assert {name for _, name in _FRAME_INTS} == {f for f in INT_FIELDS if f in FRAME_FIELDS}
 # An endpoint whose JSON text alone shows that repo_of takes the repo from it; rows
 # without one take it from args (an escaped endpoint is settled in Python, per label).
 _REPO_ENDPOINT = r'^"/*repos/[^/?"\\]+/[^/?"\\]'
@@ -90,7 +71,6 @@ _MAX_OBJECT_BYTES = 16 << 20
 # that DuckDB's in-flight batches stay a few MiB.
 _BATCH_ROWS = 1 << 17
 
-_I32_MAX = 2**31 - 1
 _I32_NA = -(2**31)
 # AO's shapes only (toISOString, or whole seconds); fromisoformat accepts more, and the
 # exact reader decides those. Hours 00-23 and seconds 00-59 as fromisoformat requires.
@@ -130,13 +110,13 @@ class _Plan:
         # repo is derived from the endpoint text even when endpoint itself is not wanted
         texts = tuple(
             (col, name)
-            for col, name in _FRAME_CATS
+            for col, name in TEXT_COLUMNS
             if col in wanted or (col == "endpoint" and "repo" in wanted)
         )
         return cls(
             columns=wanted,
             fields=fields_for(wanted),
-            ints=tuple((col, name) for col, name in _FRAME_INTS if col in wanted),
+            ints=tuple((col, name) for col, name in INT_COLUMNS if col in wanted),
             texts=texts,
         )
 
