@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -161,13 +162,34 @@ def test_orchestrator_death_is_reported_and_the_trace_kept(root: Path) -> None:
     assert Path(card["trace"]).stat().st_size > 0
 
 
+def test_no_token_is_written_and_setup_and_measure_share_one_budget(root: Path) -> None:
+    # Each ghbench process mints its own emulator token and keeps it in memory; the
+    # budget is the user's, as on GitHub, so measure sees what setup spent.
+    token = re.compile(rb"gh[pousr]_[A-Za-z0-9]{20,}")
+    written = [p for p in (root / "out").rglob("*") if p.is_file()]
+    assert written
+    assert not [p for p in written if token.search(p.read_bytes())]
+    after = json.loads(_scorecards(root)[0].read_text())["rateLimitSnapshots"]["after"]
+    assert after["core"]["used"] > 0
+    # A brand-new token for the same user sees every call setup and measure made.
+    from ghbench.emulator import start_emulator_process
+
+    fresh = "ghp_" + "f" * 36
+    emu = start_emulator_process(root / "out" / "state" / "emulator", tokens=[fresh])
+    try:
+        resp = httpx.get(f"{emu.url}/rate_limit", headers={"Authorization": f"token {fresh}"})
+    finally:
+        emu.stop()
+    assert resp.json()["resources"]["core"]["used"] >= after["core"]["used"]
+
+
 def test_measure_refuses_a_stale_setup(root: Path) -> None:
     data = _setup(root)
     sessions = data["sessions"]
     assert isinstance(sessions, list)
     victim = sessions[1]
     traces_before = set((root / "out").glob("gh-trace-*.jsonl"))
-    token = (root / "out" / "state" / "emulator" / "harness-token").read_text().strip()
+    token = "ghp_" + "t" * 36  # a token of this test's own, for the same user
     from ghbench.emulator import start_emulator_process
 
     emu = start_emulator_process(root / "out" / "state" / "emulator", tokens=[token])

@@ -14,7 +14,6 @@ address, which the emulator serves (limits reference §5b, AO reference §9).
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -172,7 +171,7 @@ class EmulatorBackend:
     @property
     def token(self) -> str:
         if self._token is None:
-            self._token = _emulator_token(self.state_dir)
+            self._token = _emulator_token()
         return self._token
 
     @property
@@ -249,25 +248,14 @@ class EmulatorBackend:
         seed_repo(self.url, repo, issues, lambda n: control.issue_exists(repo, n))
 
 
-def _emulator_token(state_dir: Path) -> str:
-    """The emulator's token, made once per state dir so buckets survive restarts.
+def _emulator_token() -> str:
+    """A fresh token for this process's emulator, held in memory only.
 
-    It is a credential for a loopback emulator only; it lives in the state dir with
-    owner-only permissions and is never written to an artifact or a log.
+    The emulator keys rate-limit buckets by user, as GitHub does for personal tokens,
+    so setup and measure (separate processes, separate tokens for the same user) share
+    one budget without any token being written down; the emulator stores only hashes.
     """
-    path = state_dir / "harness-token"
-    try:
-        text = path.read_text().strip()
-        if text:
-            return text
-    except FileNotFoundError:
-        pass
-    state_dir.mkdir(parents=True, exist_ok=True)
-    token = "ghp_" + secrets.token_hex(18)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(token + "\n")
-    return token
+    return "ghp_" + secrets.token_hex(18)
 
 
 def scrub_routing(env: Mapping[str, str]) -> dict[str, str]:
