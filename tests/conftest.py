@@ -6,12 +6,18 @@
                     thread: ``.url``, ``.port``, ``.token``, ``.emulator``.
 ``gh_env``          env vars for running the real ``gh`` against ``emulator_server``
                     (tmp HOME and GH_CONFIG_DIR); skips when gh is not installed.
+``ao_env``          env vars for the stand-in ``ao`` (tests/drivers/fake_ao/ao) and the
+                    tmux, git and gh it runs: a private HOME, GH_CONFIG_DIR, TMPDIR and
+                    tmux server (its own TMUX_TMPDIR, killed afterwards), a 1 s poll
+                    tick. Tests add what they need (FAKE_AO_LAYOUT, PATH, ...).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,3 +76,26 @@ def gh_env(emulator_server: RunningEmulator, tmp_path: Path) -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
     env |= gh_environment(emulator_server.url, emulator_server.token, home)
     return env
+
+
+@pytest.fixture
+def ao_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    home, tmp = tmp_path / "home", tmp_path / "tmp"
+    for d in (home / ".config" / "gh", tmp):
+        d.mkdir(parents=True)
+    tmux_dir = Path(tempfile.mkdtemp(prefix="gba", dir="/tmp"))  # socket paths must be short
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "TMPDIR": str(tmp),
+        "TMUX_TMPDIR": str(tmux_dir),
+        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
+        "FAKE_AO_TICK": "1",
+        "LANG": "C.UTF-8",
+    }
+    try:
+        yield dict(env)  # a copy: the cleanup below uses the private server's own env
+    finally:
+        if shutil.which("tmux"):  # our private tmux server only (its own socket dir)
+            subprocess.run(["tmux", "kill-server"], env=env, capture_output=True)
+        shutil.rmtree(tmux_dir, ignore_errors=True)

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shutil
 import socket
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,32 +40,22 @@ pytestmark = [
 ]
 
 
+IDENTITY = ("-c", "user.name=t", "-c", "user.email=t@e")
+
+
 def _git(path: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(path), *args], check=True, capture_output=True)
 
 
 @pytest.fixture
-def world(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+def world(
+    tmp_path: Path, ao_env: dict[str, str], request: pytest.FixtureRequest
+) -> Iterator[dict[str, Any]]:
     layout = request.param
-    home, tmp = tmp_path / "home", tmp_path / "tmp"
-    for d in (home / ".config" / "gh", tmp):
-        d.mkdir(parents=True)
-    tmux_dir = Path(tempfile.mkdtemp(prefix="gbt", dir="/tmp"))  # socket paths must be short
     repo = tmp_path / "todo-app"
     repo.mkdir()
     _git(repo, "init", "-q", "-b", "main")
-    _git(
-        repo,
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@e",
-        "commit",
-        "-q",
-        "--allow-empty",
-        "-m",
-        "init",
-    )
+    _git(repo, *IDENTITY, "commit", "-q", "--allow-empty", "-m", "init")
     config = tmp_path / "agent-orchestrator.yaml"
     config.write_text(
         json.dumps(
@@ -78,16 +66,8 @@ def world(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, 
             }
         )
     )
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "TMPDIR": str(tmp),
-        "TMUX_TMPDIR": str(tmux_dir),
-        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
-        "FAKE_AO_LAYOUT": layout,
-        "FAKE_AO_TICK": "1",
-        "LANG": "C.UTF-8",
-    }
+    env = {**ao_env, "FAKE_AO_LAYOUT": layout}
+    home = Path(env["HOME"])
     project = load_project("todo-app", env={}, cwd=tmp_path, home=home, explicit=config)
     backend = EmulatorBackend(
         state_dir=tmp_path / "out" / "state" / "emulator", clock=SystemClock()
@@ -105,9 +85,6 @@ def world(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, 
         }
     finally:
         backend.stop()
-        # our private tmux server only (its own socket dir)
-        subprocess.run(["tmux", "kill-server"], env=env, capture_output=True)
-        shutil.rmtree(tmux_dir, ignore_errors=True)
 
 
 def _driver(world: dict[str, Any]) -> AoDriver:

@@ -1,28 +1,31 @@
-"""Real-time cells with ``--driver ao``: T2 over one AO, and S6 reading AO's dashboard.
+"""Real-time cells with ``--driver ao``: T2 over one AO, S6 reading AO's dashboard, and
+S3's spawn into a running AO on its own.
 
 ``ghbench matrix run --backend emulator --driver ao`` runs as a subprocess against the
 stand-in ``ao`` (tests/drivers/fake_ao/ao): the emulator over a real socket, the real
 gh, real git checkouts and worktrees, a private tmux server, the stand-in's own HOME
 and TMPDIR, durations shortened with ``--duration-scale``. The stand-in logs every
 invocation, every poll and every dashboard page it served, so the tests check what
-ghbench did against what "AO" saw.
+ghbench did against what "AO" saw. ``ao_env`` (tests/conftest.py) is the private
+environment.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ghbench.drivers.ao import AoCommand, AoDriver
+from ghbench.errors import GhbenchError
 from ghbench.harness.setup_record import read_setup
+from ghbench.matrix.ao_cell import prepare_ao_cell, spawn_storm
+from ghbench.matrix.cells import Cell
 from ghbench.matrix.dashboard import is_dashboard_row
 from ghbench.matrix.record import RunRecord, load_runs
 from ghbench.timefmt import parse_iso
@@ -36,29 +39,6 @@ pytestmark = [
         not all(shutil.which(t) for t in ("gh", "tmux", "git")), reason="needs gh, tmux, git"
     ),
 ]
-
-
-@pytest.fixture
-def ao_env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    home, tmp = tmp_path / "home", tmp_path / "tmp"
-    for d in (home / ".config" / "gh", tmp):
-        d.mkdir(parents=True)
-    tmux_dir = Path(tempfile.mkdtemp(prefix="gbm", dir="/tmp"))  # socket paths must be short
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "TMPDIR": str(tmp),
-        "TMUX_TMPDIR": str(tmux_dir),
-        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
-        "FAKE_AO_TICK": "1",
-        "LANG": "C.UTF-8",
-    }
-    try:
-        yield env
-    finally:
-        # our private tmux server only (its own socket dir)
-        subprocess.run(["tmux", "kill-server"], env=env, capture_output=True)
-        shutil.rmtree(tmux_dir, ignore_errors=True)
 
 
 def _matrix_run(
@@ -193,3 +173,24 @@ def test_dashboard_cell_reads_aos_dashboard(
         assert "by clicking a link" in reader_note and "Chrome/" in reader_note
         assert "(0 by clicking" not in reader_note
         assert "/favicon.ico" in [p["path"] for p in pages]  # a real browser loaded them
+
+
+def test_spawn_storm_names_the_new_sessions_and_fails_short_of_the_scale(
+    tmp_path: Path, ao_env: dict[str, str]
+) -> None:
+    """Each project's issues go to ``batch-spawn`` from its directory; only sessions it
+    started count (AO skips an issue that already has an active session)."""
+    repos = ["o/a", "o/b"]
+    cfg = prepare_ao_cell(Cell("S3", "T2", 10), repos, tmp_path / "rt", backend_name="emulator")
+    drivers = [
+        AoDriver(
+            project=p, command=AoCommand(str(FAKE_AO)), base_env=ao_env, log_dir=tmp_path / "log"
+        )
+        for p in cfg.projects
+    ]
+    assert spawn_storm(cfg.projects, drivers, {"o/a": 2, "o/b": 1}) == ["r1-1", "r1-2", "r2-1"]
+    spawns = [c for c in _log(ao_env, "fake-ao-calls.log") if c[:1] == ["batch-spawn"]]
+    assert spawns == [["batch-spawn", "1", "2"], ["batch-spawn", "1"]]
+    # issues 1 and 2 of o/a have live sessions: only #3 starts one
+    with pytest.raises(GhbenchError, match=r"in o-a started 1 of 3 sessions"):
+        spawn_storm(cfg.projects[:1], drivers[:1], {"o/a": 3})

@@ -2,14 +2,17 @@
 
 Everything is real except AO itself: the matrix CLI as a subprocess, the emulator
 process it starts over a real socket, the stand-in ``ao`` (tests/drivers/fake_ao/ao)
-polling through the real gh, real git worktrees and a private tmux server (its own
-TMUX_TMPDIR), with their own HOME and TMPDIR. Durations are scaled by 0.01.
+polling through the real gh, real git worktrees and a private tmux server (``ao_env``,
+tests/conftest.py: its own TMUX_TMPDIR, HOME and TMPDIR). Durations are scaled by 0.01.
+The matrix writes each cell's checkout and AO config itself (``ghbench.matrix.ao_cell``).
 
-The matrix is S1-T1-1 (cold restart at t0) then S5-T1-1 (kill -9 halfway). The first
-invocation runs S1; S5 must then wait for rate-limit hygiene (the emulator's window
-began seconds ago, at S1's first request), and the test stops it there with SIGINT,
-as a user would with Ctrl-C. Before ``--resume`` the test ages the emulator's stored
-windows by the hygiene margin, as if the user had waited those five minutes.
+The matrix is S1-T1-1 (cold restart at t0), S3-T1-1 (spawn storm: no sessions before
+t0, ``batch-spawn`` into the running AO at t0, on fresh repos named with the run's
+timestamp) and S5-T1-1 (kill -9 halfway). The first invocation runs S1; S3 must then
+wait for rate-limit hygiene (the emulator's window began seconds ago, at S1's first
+request), and the test stops it there with SIGINT, as a user would with Ctrl-C. Before
+``--resume`` the test ages the emulator's stored windows by the hygiene margin, as if
+the user had waited those five minutes; the resume runs S3 and S5.
 """
 
 from __future__ import annotations
@@ -17,14 +20,13 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +37,10 @@ from ghbench.matrix.hygiene import MARGIN_S
 from ghbench.matrix.record import load_runs
 from ghbench.matrix.runner import cell_seed
 from ghbench.matrix.state import load_plan
+from ghbench.timefmt import parse_iso
 
 FAKE_AO = Path(__file__).parents[1] / "drivers" / "fake_ao" / "ao"
-PROJECT = "ghbench-matrix-t1-1-r1"  # realtime_cell's project id for T1 at 1 session
-CELLS = "S1-T1-1,S5-T1-1"
+CELLS = "S1-T1-1,S3-T1-1,S5-T1-1"
 SEED = 7
 
 pytestmark = [
@@ -50,57 +52,11 @@ pytestmark = [
 ]
 
 
-def _git(path: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(path), *args], check=True, capture_output=True)
-
-
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    home, tmp, out = tmp_path / "home", tmp_path / "tmp", tmp_path / "out"
-    for d in (home / ".config" / "gh", tmp):
-        d.mkdir(parents=True)
-    tmux_dir = Path(tempfile.mkdtemp(prefix="gbm", dir="/tmp"))  # socket paths must be short
-    # AO knows its projects from its config. Until the matrix writes one for the cell's
-    # repos (ghbench.matrix.ao_cell, in progress), the test gives AO the project the
-    # cell uses; once it does, these are redundant and harmless (an existing git
-    # checkout is kept, and the matrix's config takes precedence over AO_CONFIG_PATH).
-    checkout = out / "realtime" / "checkouts" / PROJECT
-    checkout.mkdir(parents=True)
-    _git(checkout, "init", "-q", "-b", "main")
-    _git(checkout, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty",
-         "-m", "init")  # fmt: skip
-    config = tmp_path / "agent-orchestrator.yaml"
-    config.write_text(
-        json.dumps(
-            {
-                "projects": {
-                    PROJECT: {
-                        "repo": "ghbench-matrix/t1-1-r1",
-                        "path": str(checkout),
-                        "defaultBranch": "main",
-                    }
-                }
-            }
-        )
-    )
-    env = {
-        # no ao on PATH and no GHBENCH_AO: a resume finds AO only through the plan
-        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
-        "HOME": str(home),
-        "TMPDIR": str(tmp),
-        "TMUX_TMPDIR": str(tmux_dir),
-        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
-        "AO_CONFIG_PATH": str(config),
-        "FAKE_AO_TICK": "1",
-        "LANG": "C.UTF-8",
-        "NO_COLOR": "1",
-    }
-    try:
-        yield {"env": env, "out": out, "root": tmp_path}
-    finally:
-        # our private tmux server only (its own socket dir)
-        subprocess.run(["tmux", "kill-server"], env=env, capture_output=True)
-        shutil.rmtree(tmux_dir, ignore_errors=True)
+def world(tmp_path: Path, ao_env: dict[str, str]) -> dict[str, Any]:
+    # no ao on PATH and no GHBENCH_AO: a resume finds AO only through the plan
+    env = {**ao_env, "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "NO_COLOR": "1"}
+    return {"env": env, "out": tmp_path / "out", "root": tmp_path}
 
 
 def _argv(*args: str) -> list[str]:
@@ -211,7 +167,7 @@ def _assert_measured(out: Path, cell: str, md: str) -> None:
     assert "**ghbench summarize output:**" in section
 
 
-def test_ao_restart_cells_run_and_resume_with_the_stored_flags(world: dict[str, Any]) -> None:
+def test_ao_t1_cells_run_and_resume_with_the_stored_flags(world: dict[str, Any]) -> None:
     out: Path = world["out"]
     first = _Matrix(
         _argv(
@@ -222,7 +178,7 @@ def test_ao_restart_cells_run_and_resume_with_the_stored_flags(world: dict[str, 
         world,
     )  # fmt: skip
     try:
-        first.wait_for("S5-T1-1: waiting")  # S1 is done, S5 waits for hygiene
+        first.wait_for("S3-T1-1: waiting")  # S1 is done, S3 waits for hygiene
         os.killpg(first.proc.pid, signal.SIGINT)
         code, _, err = first.finish()
     finally:
@@ -232,7 +188,8 @@ def test_ao_restart_cells_run_and_resume_with_the_stored_flags(world: dict[str, 
     assert [r.cell for r in load_runs(out)] == ["S1-T1-1"]
     md = (out / "baseline.md").read_text()
     _assert_measured(out, "S1-T1-1", md)
-    assert "- S5-T1-1:" in md.split("## Pending cells")[1]
+    pending = md.split("## Pending cells")[1]
+    assert "- S3-T1-1:" in pending and "- S5-T1-1:" in pending
     plan = load_plan(out)
     assert (plan.backend, plan.driver, plan.duration_scale, plan.seed) == (
         "emulator",
@@ -265,14 +222,48 @@ def test_ao_restart_cells_run_and_resume_with_the_stored_flags(world: dict[str, 
     finally:
         second.close()
     assert code == 0, err
-    assert "resuming " in err and "1 of 2 cell(s) done" in err
-    assert "[2/2] S5-T1-1" in err and "[1/2]" not in err
+    assert "resuming " in err and "1 of 3 cell(s) done" in err
+    assert "[2/3] S3-T1-1" in err and "[3/3] S5-T1-1" in err and "[1/3]" not in err
+    assert "S3-T1-1: trigger: spawn storm" in err
     assert "S5-T1-1: trigger: kill -9" in err
-    assert "1 cell(s) ok, 0 failed or refused, 1 already done" in stdout
+    assert "2 cell(s) ok, 0 failed or refused, 1 already done" in stdout
     md = (out / "baseline.md").read_text()
-    for cell in ("S1-T1-1", "S5-T1-1"):
+    for cell in ("S1-T1-1", "S3-T1-1", "S5-T1-1"):
         _assert_measured(out, cell, md)
     assert "#### Run 1 — resumer" in _section(md, "S5-T1-1")
     assert "None: every planned cell has a successful run." in md
     (s5,) = [r for r in load_runs(out) if r.cell == "S5-T1-1"]
     assert any("durations scaled by 0.01" in n for n in s5.notes)
+    _assert_spawned_at_t0(out, Path(world["env"]["HOME"]))
+
+
+def _assert_spawned_at_t0(out: Path, home: Path) -> None:
+    """S3: its project had no session before t0; the window's AO got ``batch-spawn`` at
+    t0, and its poller found the new session's PR (detectPR) and polled it."""
+    (s3,) = [r for r in load_runs(out) if r.cell == "S3-T1-1"]
+    (repo,) = s3.repos
+    assert re.fullmatch(r"ghbench-matrix/s3-\d+-t1-1-r1", repo), repo
+    project = repo.replace("/", "-")
+    log = home / ".agent-orchestrator" / "fake-ao-calls.log"
+    calls = [json.loads(x) for x in log.read_text().splitlines()]
+    mine = calls[calls.index(["start", project, "--no-dashboard"]) :]
+    # S3 has no setup: the window's `ao start` is the project's first, and batch-spawn
+    # runs into it before anything else starts
+    assert [c for c in calls if c[1:2] == [project]] == [["start", project, "--no-dashboard"]]
+    spawns = [c for c in mine if c[:1] in (["start"], ["batch-spawn"])]
+    assert spawns[:2] == [["start", project, "--no-dashboard"], ["batch-spawn", "1"]]
+    assert "S3: 1 sessions spawned at t0 by 'ao batch-spawn' (r1-1)" in s3.notes
+    assert s3.trace is not None and s3.scorecard_path is not None
+    window = json.loads((out / s3.scorecard_path).read_text())["window"]
+    start, end = parse_iso(window["start"]), parse_iso(window["end"])
+    rows = [json.loads(x) for x in (out / s3.trace).read_text().splitlines() if x.strip()]
+    in_window = [r for r in rows if start <= parse_iso(r["timestamp"]) <= end]
+    detected = [
+        r
+        for r in in_window
+        if r["operation"] == "gh.pr.list" and r["args"][2:4] == ["--head", "feat/issue-1"]
+    ]
+    assert detected and all(repo in r["args"] for r in detected)
+    views = [r for r in in_window if r["operation"] == "gh.pr.view" and repo in r["args"]]
+    viewed = {r["args"][2] for r in views}
+    assert len(viewed) == 1  # the session's one PR, found by detectPR and then polled

@@ -1,5 +1,6 @@
-"""S6's pieces on their own: the reader choice, the dashboard/lifecycle split, AO's cell
-config, and the headless Chromium against a real local HTTP server."""
+"""S6's pieces on their own: the readers' cadence and thread, the reader choice, the
+dashboard/lifecycle split, AO's cell config, and the headless Chromium against a real
+local HTTP server."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ import pytest
 
 from ghbench.errors import UsageError
 from ghbench.matrix.ao_cell import unpolled_repos
-from ghbench.matrix.dashboard import choose_reader, is_dashboard_row, split_dashboard_traffic
+from ghbench.matrix.dashboard import (
+    ReaderThread,
+    choose_reader,
+    is_dashboard_row,
+    split_dashboard_traffic,
+)
 from ghbench.matrix.topology import orchestrator_config
 from ghbench.procs import group_alive
 from ghbench.timefmt import parse_iso
@@ -25,6 +31,86 @@ def _executable(directory: Path, name: str) -> Path:
     path.write_text("#!/bin/sh\nexit 0\n")
     path.chmod(0o755)
     return path
+
+
+class _FakeTime:
+    """The reader's clock and stop flag in one: ``wait`` advances the time, and the flag
+    is set once the time reaches ``end`` (or ``set`` is called)."""
+
+    def __init__(self, end: float) -> None:
+        self.t, self.end, self.stopped, self.waits = 0.0, end, False, 0
+
+    def now(self) -> float:
+        return self.t
+
+    def set(self) -> None:
+        self.stopped = True
+
+    def is_set(self) -> bool:
+        return self.stopped or self.t >= self.end
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits += 1
+        self.t += timeout or 0.0
+        return self.is_set()
+
+
+class _Recorder(ReaderThread):
+    def __init__(self, fake: _FakeTime, items: int, *, refreshed: bool = False) -> None:
+        super().__init__(refresh_s=30.0, click_s=10.0)
+        self._stop = fake
+        self.fake, self.items, self.refreshed = fake, items, refreshed
+        self.log: list[tuple[float, str]] = []
+
+    def _read(self) -> None:
+        self._cadence(
+            lambda: self.log.append((self.fake.t, "index")),
+            lambda i: self.log.append((self.fake.t, f"session {i}")),
+            self.items,
+            now=self.fake.now,
+            refreshed=self.refreshed,
+        )
+
+
+def test_readers_refresh_and_click_round_robin_on_their_cadence() -> None:
+    reader = _Recorder(_FakeTime(end=65.0), items=3)
+    reader._read()
+    assert reader.log == [
+        (0.0, "index"), (0.0, "session 0"), (10.0, "session 1"), (20.0, "session 2"),
+        (30.0, "index"), (30.0, "session 0"), (40.0, "session 1"), (50.0, "session 2"),
+        (60.0, "index"), (60.0, "session 0"),
+    ]  # fmt: skip
+    # AO's reader loaded the index itself before the cadence starts: the next at 30 s
+    loaded = _Recorder(_FakeTime(end=35.0), items=1, refreshed=True)
+    loaded._read()
+    assert [e for e in loaded.log if e[1] == "index"] == [(30.0, "index")]
+
+
+def test_a_reader_with_nothing_to_click_waits_for_its_refreshes() -> None:
+    fake = _FakeTime(end=65.0)
+    reader = _Recorder(fake, items=0)
+    reader._read()
+    assert reader.log == [(0.0, "index"), (30.0, "index"), (60.0, "index")]
+    assert fake.waits == 3  # no 50 ms polling in between
+
+
+def test_a_reader_thread_reports_what_ended_it() -> None:
+    class Broken(ReaderThread):
+        def _read(self) -> None:
+            raise RuntimeError("the page is gone")
+
+    class Patient(ReaderThread):
+        def _read(self) -> None:
+            self._cadence(lambda: None, lambda i: None, 2)
+
+    broken = Broken(refresh_s=30.0, click_s=10.0)
+    broken.start()
+    broken.stop()  # joins the thread
+    assert broken.error == "RuntimeError: the page is gone"
+    patient = Patient(refresh_s=30.0, click_s=10.0)
+    patient.start()
+    patient.stop()
+    assert patient.error is None and patient._thread is None
 
 
 def test_reader_is_chromium_when_installed_else_httpx_with_the_reason(tmp_path: Path) -> None:

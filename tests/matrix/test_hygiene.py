@@ -99,6 +99,11 @@ def test_timing_scales_warmup_and_window_and_the_models_poll() -> None:
     assert cell_timing(s2, duration_scale=0.1, tick_s=7.0, scaled_poll=True).poll_s == 7.0
     s3 = cell_timing(Cell("S3", "T1", 5), duration_scale=0.001)
     assert (s3.warmup_s, s3.window_s) == (0.0, 1.0)  # a window is at least a second
+    # what the orchestrator is told: a tick given or scaled; nothing at its own 30 s
+    assert cell_timing(s2, duration_scale=0.1, scaled_poll=True).tick_s == 3.0
+    assert cell_timing(s2, tick_s=7.0).tick_s == 7.0
+    assert cell_timing(s2, scaled_poll=True).tick_s is None
+    assert cell_timing(s2, duration_scale=0.1).tick_s is None
 
 
 def test_estimate_follows_the_cycles_the_scaled_run_really_has() -> None:

@@ -1,4 +1,5 @@
-"""Real-time cells: the scenario trigger table, and whole cells through the real CLI.
+"""Real-time cells: the scenario trigger table, the run's timing against hygiene's, and
+whole cells through the real CLI.
 
 The end-to-end tests run ``ghbench matrix run --backend emulator --driver workload`` as
 a subprocess: the emulator over a real socket, the workload orchestrator as a process
@@ -7,20 +8,28 @@ calling the real gh, durations shortened with ``--duration-scale``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 
+from ghbench.clock import VirtualClock
+from ghbench.commands.matrix import _cell_backend
 from ghbench.errors import UsageError
 from ghbench.harness.factory import RunFlags
 from ghbench.matrix.cells import Cell
-from ghbench.matrix.realtime_cell import _check_scenario
-from ghbench.matrix.record import load_runs
+from ghbench.matrix.realtime import RealtimeBackend
+from ghbench.matrix.realtime_cell import RealtimeOptions, _check_scenario, _run_timing
+from ghbench.matrix.record import RunRecord, load_runs
+from ghbench.matrix.runner import plan_timing
+from ghbench.matrix.state import MatrixPlan
 from ghbench.matrix.triggers import CellHooks, comment_burst_plan, scenario_triggers
+from ghbench.timefmt import parse_duration
 
 
 def _noop(*_: object) -> None:
@@ -65,6 +74,44 @@ def test_s6_with_ao_refuses_a_missing_ghbench_chromium_before_setup(tmp_path: Pa
     _check_scenario(Cell("S4", "T1", 5), RunFlags(driver="ao"), env)
 
 
+@pytest.mark.parametrize("driver", ["workload", "ao"])
+@pytest.mark.parametrize(
+    ("scale", "tick"), [(1.0, None), (0.01, None), (0.1, None), (0.1, 7.0), (1.0, 2.5)]
+)
+def test_a_cell_runs_for_as_long_as_hygiene_estimated(
+    tmp_path: Path, driver: str, scale: float, tick: float | None
+) -> None:
+    """The run's warmup, window and poll interval are the ones the runner's hygiene
+    decided on, from the same plan: the options reach the cell as ``matrix run`` builds
+    them (``_cell_backend``, then ``RealtimeBackend.run_cell``)."""
+    plan = MatrixPlan(
+        matrix_run="m1",
+        backend="emulator",
+        driver=driver,
+        seed=0,
+        scales=[5],
+        cells=[],
+        duration_scale=scale,
+        tick=tick,
+    )
+    backend = _cell_backend(plan, tmp_path, VirtualClock())
+    assert isinstance(backend, RealtimeBackend) and backend.flags is not None
+    given = RealtimeOptions(
+        flags=backend.flags, work_dir=tmp_path, duration_scale=backend.duration_scale
+    )
+    for cell in (Cell("S2", "T1", 5), Cell("S3", "T2", 10), Cell("S5", "T1", 1)):
+        timing, options = _run_timing(cell, given)
+        assert timing == plan_timing(plan, cell)
+        if driver == "ao":  # AO polls at its own 30 s whatever the scale
+            assert options == given and timing.poll_s == 30.0
+            continue
+        # the model is told the interval the estimate counted cycles at
+        told = options.flags.tick
+        assert (None if told is None else parse_duration(told)) == timing.tick_s
+        assert timing.poll_s == (30.0 if timing.tick_s is None else timing.tick_s)
+        assert dataclasses.replace(options, flags=given.flags) == given
+
+
 def _matrix_run(out: Path, cell: str, scales: str) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "ghbench", "matrix", "run", "--cells", cell, "--scales", scales]
     argv += ["--backend", "emulator", "--driver", "workload", "--duration-scale", "0.01"]
@@ -72,26 +119,27 @@ def _matrix_run(out: Path, cell: str, scales: str) -> subprocess.CompletedProces
     return subprocess.run(argv, capture_output=True, text=True, timeout=120)
 
 
-def _trace_rows(out: Path, trace: str) -> list[dict[str, object]]:
-    lines = (out / trace).read_text().splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+def _measured(out: Path, cell: str, scales: str) -> tuple[RunRecord, list[dict[str, object]]]:
+    """Run one cell with the workload model; its one run, successful, and its trace rows."""
+    proc = _matrix_run(out, cell, scales)
+    assert proc.returncode == 0, proc.stderr
+    (run,) = load_runs(out)
+    assert run.status == "ok" and run.backend == "emulator" and run.driver == "workload", run.reason
+    assert run.trace is not None
+    lines = (out / run.trace).read_text().splitlines()
+    return run, [json.loads(line) for line in lines if line.strip()]
 
 
 @pytest.mark.slow
 @pytest.mark.gh
 def test_review_burst_cell_end_to_end(tmp_path: Path) -> None:
-    proc = _matrix_run(tmp_path, "S4-T1-2", "2")
-    assert proc.returncode == 0, proc.stderr
-    (run,) = load_runs(tmp_path)
-    assert run.status == "ok" and run.backend == "emulator" and run.driver == "workload"
+    run, rows = _measured(tmp_path, "S4-T1-2", "2")
     assert run.repos == ["ghbench-matrix/t1-2-r1"]
     assert run.duration_s == pytest.approx(6.0) and run.warmup_s == pytest.approx(1.2)
     burst = [n for n in run.notes if n.startswith("S4: ")]
     assert burst and int(burst[0].split()[1]) >= 5
     snapshots = run.rate_limit_snapshots or {}
     assert snapshots.get("before") and snapshots.get("after")
-    assert run.trace is not None
-    rows = _trace_rows(tmp_path, run.trace)
     assert rows and run.summary_text and run.analysis_text
     assert any("/comments" in str(r.get("endpoint")) for r in rows)  # the reaction path
     baseline = (tmp_path / "baseline.md").read_text()
@@ -102,15 +150,27 @@ def test_review_burst_cell_end_to_end(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.gh
 def test_spread_cell_uses_every_repo(tmp_path: Path) -> None:
-    proc = _matrix_run(tmp_path, "S2-T2-4", "4")
-    assert proc.returncode == 0, proc.stderr
-    (run,) = load_runs(tmp_path)
-    assert run.status == "ok"
+    run, rows = _measured(tmp_path, "S2-T2-4", "4")
     assert run.repos == ["ghbench-matrix/t2-4-r1", "ghbench-matrix/t2-4-r2"]
-    assert run.trace is not None
-    rows = _trace_rows(tmp_path, run.trace)
     polled = {repo for repo in run.repos for r in rows if repo in json.dumps(r)}
     assert polled == set(run.repos)
     assert (
         "ghbench-matrix/t2-4-r1, ghbench-matrix/t2-4-r2" in (tmp_path / "baseline.md").read_text()
     )
+
+
+@pytest.mark.slow
+@pytest.mark.gh
+def test_dashboard_cell_with_the_workload_model_reads_on_the_cadence(tmp_path: Path) -> None:
+    run, trace = _measured(tmp_path, "S6-T1-2", "2")
+    rows = [r for r in trace if r.get("component") == "dashboard"]
+    assert f"S6: the dashboard reader made {len(rows)} calls (component dashboard)" in run.notes
+    # the first refresh titles every session, then the clicks open their PRs round-robin
+    args = [[str(a) for a in cast(list[object], r["args"])] for r in rows]
+    assert [a[:3] for a in args[:2]] == [["issue", "view", "1"], ["issue", "view", "2"]]
+    assert args[2][:2] == ["pr", "view"]
+    prs = [a[2] for a in args if a[:2] == ["pr", "view"]]
+    assert len(prs) >= 2 and len(set(prs)) == 2
+    assert prs == [prs[i % 2] for i in range(len(prs))]
+    split = [n for n in run.notes if n.startswith("S6: in the window")]
+    assert len(split) == 1 and "dashboard calls (" in split[0]

@@ -20,6 +20,9 @@ one AO polls the sessions of every project in its config *(inference)*. Some AO
 versions scope the poller to the project ``ao start`` names; the cell then finds
 spread repos without a single trace row and fails saying so, rather than recording
 a T2 cell that measured one repo.
+
+S3 spawns its sessions inside the window (``spawn_storm``): ``batch-spawn`` into the
+running AO, per project; the agents open their PRs and AO's poller finds them.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ghbench.artifacts.io import replace_atomic
+from ghbench.drivers.ao import AoDriver
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.harness.project import Project, parse_project
 from ghbench.matrix.cells import Cell
@@ -44,6 +48,7 @@ __all__ = [
     "ensure_checkout",
     "free_loopback_port",
     "prepare_ao_cell",
+    "spawn_storm",
     "unpolled_repos",
 ]
 
@@ -155,3 +160,28 @@ def unpolled_repos(rows: Sequence[Mapping[str, object]], repos: Sequence[str]) -
         text = json.dumps([row.get("args"), row.get("endpoint")])
         seen.update(repo for repo, pattern in patterns.items() if pattern.search(text))
     return [repo for repo in repos if repo not in seen]
+
+
+def spawn_storm(
+    projects: Sequence[Project], drivers: Sequence[AoDriver], counts: Mapping[str, int]
+) -> list[str]:
+    """S3 at t0: ``batch-spawn`` issues #1..k of each project's repo into the running AO
+    (``drivers[i]`` runs from ``projects[i]``'s directory, so AO picks that project).
+
+    The new sessions are read back from ``ao session ls`` (no GitHub call): their ids
+    are returned, and each driver remembers them, so its ``stop_agents`` stops them
+    after the window. Fewer sessions than asked fail the cell: the window would not
+    measure its scale.
+    """
+    spawned: list[str] = []
+    for project, driver in zip(projects, drivers, strict=True):
+        wanted = counts[project.repo]
+        driver.spawn(list(range(1, wanted + 1)))
+        found = [info.session_id for info in driver.discover_sessions()]
+        if len(found) != wanted:
+            raise GhbenchError(
+                f"S3: 'ao batch-spawn' in {project.id} started {len(found)} of {wanted}"
+                " sessions, so the window would not measure the cell's scale"
+            )
+        spawned.extend(found)
+    return spawned

@@ -15,6 +15,9 @@ in the cell's trace beside the poller's.
   and the cell's notes say so: no JavaScript runs, so requests a browser page makes on
   its own (client-side refreshes) are missing.
 
+Both S6 readers, this one and the workload model's (``ghbench.matrix.triggers``), run
+in a ``ReaderThread`` and keep the same cadence (``ReaderThread._cadence``).
+
 Telling dashboard calls from lifecycle calls (``split_dashboard_traffic``, pure): the
 workload model's reader traces as component ``dashboard``. AO traces its dashboard's
 calls under the plugins' components (``tracker-github``, ``scm-github``), so they are
@@ -30,15 +33,16 @@ so those rows count as lifecycle, and the dashboard's share is a lower bound.
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import shutil
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 from urllib.parse import urljoin, urlsplit
 
 import httpx
@@ -51,6 +55,7 @@ __all__ = [
     "CHROMIUM_ENV",
     "AoDashboardReader",
     "ReaderChoice",
+    "ReaderThread",
     "TrafficSplit",
     "choose_reader",
     "is_dashboard_row",
@@ -157,7 +162,79 @@ def split_dashboard_traffic(
     return TrafficSplit(sum(dashboard.values()), lifecycle, dict(dashboard))
 
 
-# -- the reader --------------------------------------------------------------------
+# -- the readers' thread and cadence -----------------------------------------------
+
+
+class StopSignal(Protocol):
+    """What the cadence needs of its stop flag (a ``threading.Event``; tests fake it)."""
+
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
+class ReaderThread:
+    """An S6 reader in its own thread: ``start``, ``stop`` (sets the flag, joins), and
+    ``error``, what ended it early (the cell fails with it; never lost silently)."""
+
+    thread_name = "ghbench-dashboard"
+    join_s = 60.0
+
+    def __init__(self, refresh_s: float, click_s: float) -> None:
+        self.refresh_s, self.click_s = refresh_s, click_s
+        self.error: str | None = None
+        self._stop: StopSignal = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=self.join_s)
+            self._thread = None
+
+    def _run(self) -> None:
+        try:
+            self._read()
+        except Exception as exc:  # reported in the cell's notes, never lost silently
+            self.error = f"{type(exc).__name__}: {exc}"
+
+    def _read(self) -> None:
+        raise NotImplementedError
+
+    def _cadence(
+        self,
+        refresh: Callable[[], None],
+        click: Callable[[int], None],
+        items: int,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        refreshed: bool = False,
+    ) -> None:
+        """Until stopped: ``refresh()`` every ``refresh_s`` (at once, unless the caller
+        just did), and ``click(i)`` every ``click_s`` for the next of ``items``,
+        round-robin from 0, the first at once; both intervals run from when the last
+        one started, as a person rereading a page would."""
+        start = now()
+        next_refresh = start + self.refresh_s if refreshed else start
+        next_click = start if items else math.inf  # nothing to click: wait for refreshes
+        clicks = 0
+        while not self._stop.is_set():
+            at = now()
+            if at >= next_refresh:
+                refresh()
+                next_refresh = at + self.refresh_s
+            if at >= next_click and items:
+                click(clicks % items)
+                clicks += 1
+                next_click = at + self.click_s
+            self._stop.wait(max(0.05, min(next_refresh, next_click) - now()))
+
+
+# -- AO's dashboard ------------------------------------------------------------------
 
 
 def _session_of(path: str) -> str | None:
@@ -269,8 +346,11 @@ class _Counts:
     not_linked: set[str] = field(default_factory=set)
 
 
-class AoDashboardReader:
+class AoDashboardReader(ReaderThread):
     """Reads AO's dashboard for the window in its own thread; ``stop`` ends it."""
+
+    thread_name = "ghbench-ao-dashboard"
+    join_s = 120.0  # a browser page may still be loading
 
     def __init__(
         self,
@@ -283,33 +363,14 @@ class AoDashboardReader:
         click_s: float = 10.0,
         startup_timeout: float = 60.0,
     ) -> None:
+        super().__init__(refresh_s, click_s)
         self.base_url = base_url.rstrip("/")
         self.session_ids = tuple(session_ids)
         self.choice, self.log_path = choice, log_path
-        self.refresh_s, self.click_s = refresh_s, click_s
         self.startup_timeout = startup_timeout
         self.counts = _Counts()
-        self.error: str | None = None
         self.version = ""
         self._browser_pages: _ChromiumPages | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="ghbench-ao-dashboard", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=120.0)
-            self._thread = None
-
-    def _run(self) -> None:
-        try:
-            self._read()
-        except Exception as exc:  # reported in the cell's notes, never lost silently
-            self.error = f"{type(exc).__name__}: {exc}"
 
     def _pages(self) -> _ChromiumPages | _HttpxPages:
         if self.choice.kind == "chromium" and self.choice.executable is not None:
@@ -333,27 +394,23 @@ class AoDashboardReader:
 
     def _read(self) -> None:
         pages = self._pages()
+
+        def refresh() -> None:
+            pages.load_index()
+            self.counts.index_loads += 1
+
+        def click(i: int) -> None:
+            sid = self.session_ids[i]
+            if pages.open_session(sid):
+                self.counts.clicked += 1
+            else:
+                self.counts.not_linked.add(sid)
+            self.counts.session_pages += 1
+
         try:
             self._first_index(pages)
             self.counts.index_loads += 1
-            now = time.monotonic()
-            next_refresh, next_click, clicks = now + self.refresh_s, now, 0
-            while not self._stop.is_set():
-                now = time.monotonic()
-                if now >= next_refresh:
-                    pages.load_index()
-                    self.counts.index_loads += 1
-                    next_refresh = now + self.refresh_s
-                if now >= next_click and self.session_ids:
-                    sid = self.session_ids[clicks % len(self.session_ids)]
-                    clicks += 1
-                    if pages.open_session(sid):
-                        self.counts.clicked += 1
-                    else:
-                        self.counts.not_linked.add(sid)
-                    self.counts.session_pages += 1
-                    next_click = now + self.click_s
-                self._stop.wait(max(0.05, min(next_refresh, next_click) - time.monotonic()))
+            self._cadence(refresh, click, len(self.session_ids), refreshed=True)
         finally:
             with contextlib.suppress(Exception):
                 pages.close()

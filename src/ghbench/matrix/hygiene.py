@@ -53,6 +53,9 @@ class CellTiming:
     warmup_s: float
     window_s: float
     poll_s: float = AO_POLL_S
+    # the interval the orchestrator is told to poll at (the workload model's tick), when
+    # the run sets one; None: it polls at its own
+    tick_s: float | None = None
 
     @property
     def runtime_s(self) -> float:
@@ -70,18 +73,18 @@ def cell_timing(
 
     The poll interval is ``tick_s`` when given; else, with ``scaled_poll`` (the workload
     model in real time), AO's 30 s scaled the same way, at least 1 s, so a shortened
-    window still sees several cycles; else AO's 30 s. The same rule as
-    ``ghbench.matrix.realtime_cell`` applies when it runs the cell.
+    window still sees several cycles; else AO's 30 s. Both of the first two are imposed
+    on the orchestrator (``CellTiming.tick_s``). The runner's hygiene estimate and
+    ``ghbench.matrix.realtime_cell``'s run of the cell both take their timing from here.
     """
     warmup = cell.info.warmup_s * duration_scale
     window = max(1.0, cell.info.duration_s * duration_scale)
     if tick_s is not None:
-        poll = tick_s
-    elif scaled_poll and duration_scale != 1.0:
+        return CellTiming(warmup, window, tick_s, tick_s)
+    if scaled_poll and duration_scale != 1.0:
         poll = float(max(1, round(AO_POLL_S * duration_scale)))
-    else:
-        poll = AO_POLL_S
-    return CellTiming(warmup, window, poll)
+        return CellTiming(warmup, window, poll, poll)
+    return CellTiming(warmup, window)
 
 
 class BucketLike(Protocol):

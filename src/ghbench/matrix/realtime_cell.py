@@ -40,12 +40,14 @@ from ghbench.errors import GhbenchError
 from ghbench.github.backend import Backend
 from ghbench.harness.factory import RunFlags, build_driver
 from ghbench.harness.measure import MeasureOptions, WindowRecord, run_measure
+from ghbench.harness.options import duration_option_value
 from ghbench.harness.project import Project
 from ghbench.harness.setup import SetupOptions, run_setup
 from ghbench.harness.setup_record import SetupRecord
-from ghbench.matrix.ao_cell import prepare_ao_cell, unpolled_repos
+from ghbench.matrix.ao_cell import prepare_ao_cell, spawn_storm, unpolled_repos
 from ghbench.matrix.cells import TOPOLOGIES, Cell
 from ghbench.matrix.dashboard import AoDashboardReader, choose_reader, split_dashboard_traffic
+from ghbench.matrix.hygiene import CellTiming, cell_timing
 from ghbench.matrix.runner import CellArtifacts, cell_seed
 from ghbench.matrix.topology import cell_repos, project_id, sessions_per_repo
 from ghbench.matrix.triggers import (
@@ -139,6 +141,25 @@ def _project(repo: str, index: int, work_dir: Path) -> Project:
         session_prefix=f"r{index}",
         config_path=None,
     )
+
+
+def _run_timing(cell: Cell, options: RealtimeOptions) -> tuple[CellTiming, RealtimeOptions]:
+    """The cell's warmup, window and poll interval by hygiene's rule (``cell_timing``, the
+    one ``ghbench.matrix.runner.plan_timing`` estimates with), and the options to run it
+    with: the workload model is told the scaled poll interval as its ``--tick``, so a
+    shortened window still sees several polling cycles. AO polls at its own 30 s."""
+    model = options.flags.driver == "workload"
+    given = options.flags.tick if model else None
+    timing = cell_timing(
+        cell,
+        duration_scale=options.duration_scale,
+        tick_s=None if given is None else duration_option_value("--tick", given, allow_zero=False),
+        scaled_poll=model,
+    )
+    if given is None and timing.tick_s is not None:
+        flags = dataclasses.replace(options.flags, tick=f"{timing.tick_s:g}s")
+        options = dataclasses.replace(options, flags=flags)
+    return timing, options
 
 
 def _scenario_id(cell: Cell) -> str:
@@ -256,14 +277,19 @@ def _restart(c: _Cell, trace: Path, hard: bool) -> None:
     c.driver.start(trace, c.backend.orchestrator_env())
 
 
+def _ao_drivers(c: _Cell) -> tuple[AoDriver, ...]:
+    return c.driver.drivers if isinstance(c.driver, AoSpreadDriver) else (c.driver,)
+
+
 def _spawn_all(c: _Cell, rec: WindowRecord) -> None:
     """S3 at t0: the agents' branches and PRs for every session, then the orchestrator
     sees them (AO: ``batch-spawn`` into the running orchestrator; the workload model
     restarts on a config that lists them)."""
     if c.options.flags.driver == "ao":
-        drivers = c.driver.drivers if isinstance(c.driver, AoSpreadDriver) else (c.driver,)
-        for project, driver in zip(c.projects, drivers, strict=True):
-            driver.spawn(_issues(c.counts[project.repo]))
+        spawned = spawn_storm(c.projects, _ao_drivers(c), c.counts)
+        c.notes.append(
+            f"S3: {len(spawned)} sessions spawned at t0 by 'ao batch-spawn' ({', '.join(spawned)})"
+        )
         return
     with c.backend.control_client() as control:
         for project, driver in zip(c.projects, c.setup_drivers, strict=True):
@@ -401,13 +427,9 @@ def run_realtime_cell(
         projects = list(ao.projects)
     else:
         projects = [_project(r, i, options.work_dir) for i, r in enumerate(repos, start=1)]
-    if options.duration_scale != 1.0 and options.flags.tick is None:
-        # a shortened window still sees several polling cycles
-        tick = f"{max(1, round(30 * options.duration_scale))}s"
-        options = dataclasses.replace(options, flags=dataclasses.replace(options.flags, tick=tick))
+    timing, options = _run_timing(cell, options)
+    warmup, duration = timing.warmup_s, timing.window_s
     c = _Cell(cell, backend, clock, env, options, log, projects, counts)
-    warmup = cell.info.warmup_s * c.scale
-    duration = max(1.0, cell.info.duration_s * c.scale)
     _setup_all(c)
     c.driver = _measuring_driver(c)
     hooks = CellHooks(
@@ -451,6 +473,11 @@ def run_realtime_cell(
         )
     finally:
         _stop_dashboard(c)
+        if options.flags.driver == "ao" and cell.scenario == "S3":
+            # S3's agents, spawned in the window, outlive a bench-era AO's stop (it just
+            # exits, AO reference §9); setup stops the agents it spawns the same way
+            for driver in _ao_drivers(c):
+                driver.stop_agents()
     result.raise_for_outcome()
     if result.record.incomplete_reason:
         raise GhbenchError(f"{cell.id}: {result.record.incomplete_reason}")

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ import httpx
 
 from ghbench.errors import GhbenchError
 from ghbench.harness.measure import WindowRecord, WindowTrigger
+from ghbench.matrix.dashboard import ReaderThread
 
 __all__ = [
     "CellHooks",
@@ -150,11 +150,12 @@ def hard_kill(driver: Any) -> None:
     driver.stop(5.0)
 
 
-class DashboardReader:
+class DashboardReader(ReaderThread):
     """S6 for the workload driver: a dashboard tab's reads, traced as ``dashboard``.
 
     Every ``refresh_s`` it loads the session titles (one ``gh issue view`` per session);
-    every ``click_s`` it opens one session's PR (``gh pr view``), round-robin. Its rows
+    every ``click_s`` it opens one session's PR (``gh pr view``), round-robin: the
+    cadence of the reader of AO's dashboard (``ghbench.matrix.dashboard``). Its rows
     are appended to the window's trace (O_APPEND, one write per row) beside the
     orchestrator's.
     """
@@ -168,28 +169,9 @@ class DashboardReader:
         refresh_s: float = 30.0,
         click_s: float = 10.0,
     ) -> None:
+        super().__init__(refresh_s, click_s)
         self.config_path, self.trace_path, self.env = config_path, trace_path, env
-        self.refresh_s, self.click_s = refresh_s, click_s
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.error: str | None = None
         self.calls = 0
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="ghbench-dashboard", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=60.0)
-            self._thread = None
-
-    def _run(self) -> None:
-        try:
-            self._read()
-        except Exception as exc:  # reported in the cell's notes, never lost silently
-            self.error = f"{type(exc).__name__}: {exc}"
 
     def _read(self) -> None:
         from ghbench.clock import SystemClock
@@ -207,29 +189,22 @@ class DashboardReader:
         clock = SystemClock()
         runner = CallRunner(transport, clock, write, row_options(cfg, secrets))
         sessions = [s for s in cfg.sessions if s.pr is not None]
+
+        def refresh() -> None:
+            for s in sessions:
+                if s.issue is not None and not self._stop.is_set():
+                    runner.call(
+                        ao.issue_view(
+                            s.repo, s.issue, component=ao.DASHBOARD_COMPONENT, session_id=s.id
+                        )
+                    )
+
+        def click(i: int) -> None:
+            s = sessions[i]
+            runner.call(ao.dashboard_pr_view(s.repo, s.pr or 0, s.id))
+
         try:
-            next_refresh = next_click = clock.now()
-            clicks = 0
-            while not self._stop.is_set():
-                now = clock.now()
-                if now >= next_refresh:
-                    for s in sessions:
-                        if s.issue is not None and not self._stop.is_set():
-                            runner.call(
-                                ao.issue_view(
-                                    s.repo,
-                                    s.issue,
-                                    component=ao.DASHBOARD_COMPONENT,
-                                    session_id=s.id,
-                                )
-                            )
-                    next_refresh = now + self.refresh_s
-                if now >= next_click and sessions:
-                    s = sessions[clicks % len(sessions)]
-                    clicks += 1
-                    runner.call(ao.dashboard_pr_view(s.repo, s.pr or 0, s.id))
-                    next_click = now + self.click_s
-                self._stop.wait(max(0.05, min(next_refresh, next_click) - clock.now()))
+            self._cadence(refresh, click, len(sessions), now=clock.now)
         finally:
             self.calls = runner.calls_made
             close()
