@@ -19,8 +19,10 @@ from ghbench.emulator.state import MemoryDatabase, Store
 
 try:  # tests/emulator may or may not be a package
     from .test_graphql_support import REVIEW_THREADS_QUERY, batch_query
+    from .test_search import GH_ISSUE_SEARCH, GH_PR_SEARCH
 except ImportError:
     from test_graphql_support import REVIEW_THREADS_QUERY, batch_query  # type: ignore[no-redef]
+    from test_search import GH_ISSUE_SEARCH, GH_PR_SEARCH  # type: ignore[no-redef]
 
 _CHECKS = """query PullRequestByNumber($owner: String!, $repo: String!, $pr_number: Int!) {
   repository(owner: $owner, name: $repo) { pullRequest(number: $pr_number) {
@@ -98,6 +100,12 @@ def _both(store: Store, query: str, variables: dict[str, Any]) -> tuple[Any, Any
             REVIEW_THREADS_QUERY, {"owner": "acme", "name": "todo", "number": 2}, id="ao-threads"
         ),
         pytest.param(_CHECKS, _VARIABLES, id="gh-pr-view"),
+        pytest.param(GH_PR_SEARCH, {"q": "repo:acme/todo type:pr", "limit": 2}, id="gh-pr-search"),
+        pytest.param(
+            GH_ISSUE_SEARCH,
+            {"owner": "acme", "repo": "todo", "type": "ISSUE", "limit": 30, "query": "label:bug"},
+            id="gh-issue-search",
+        ),
         pytest.param(
             '{ repository(owner: "acme", name: "gone") { id } rateLimit { cost used } }',
             {},

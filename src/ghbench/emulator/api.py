@@ -63,11 +63,20 @@ class EmulatorApi:
         return self.store.ensure_user(login)
 
     def create_issue(
-        self, full_name: str, title: str, *, body: str | None = None, author: str | None = None
+        self,
+        full_name: str,
+        title: str,
+        *,
+        body: str | None = None,
+        author: str | None = None,
+        labels: list[str] | tuple[str, ...] = (),
     ) -> int:
+        """Open an issue; ``labels`` are names (a repository's labels are the names its
+        issues and pull requests carry)."""
         with self.lock, self.db.transaction():
             repo = self._repo(full_name)
-            return self.store.create_issue(repo, self._user(author, repo), title, body=body).number
+            user = self._user(author, repo)
+            return self.store.create_issue(repo, user, title, body=body, labels=list(labels)).number
 
     def create_pull(
         self,
@@ -78,6 +87,8 @@ class EmulatorApi:
         title: str | None = None,
         author: str | None = None,
         draft: bool = False,
+        body: str | None = None,
+        labels: list[str] | tuple[str, ...] = (),
     ) -> int:
         """Open a PR from ``head`` (pushed first if missing); returns its number."""
         with self.lock, self.db.transaction():
@@ -88,10 +99,23 @@ class EmulatorApi:
                 title or f"Changes from {head}",
                 head,
                 base or repo.default_branch,
+                body=body,
                 draft=draft,
                 create_head=True,
             )
+            if labels:
+                self.store.update_pull(pull, labels=list(labels))
             return pull.number
+
+    def set_labels(self, full_name: str, number: int, labels: list[str] | tuple[str, ...]) -> None:
+        """Replace the labels of issue or pull request ``number``."""
+        with self.lock, self.db.transaction():
+            repo = self._repo(full_name)
+            issue = self.store.issue(repo, number)
+            if issue is not None:
+                self.store.set_issue_labels(issue, list(labels))
+                return
+            self.store.update_pull(self._pull(repo, number), labels=list(labels))
 
     def seed(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Bulk seeding in one transaction. ``spec``::

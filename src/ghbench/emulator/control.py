@@ -3,8 +3,10 @@
 GET  /_ghbench/health                       {"ok", "now", "requests"}
 POST /_ghbench/users        {"login", "tokens": [...]}
 POST /_ghbench/seed         see Emulator.seed
-POST /_ghbench/repos/{o}/{r}/pulls          {"head", "base", "title", "author", "draft"}
-POST /_ghbench/repos/{o}/{r}/issues         {"title", "body", "author"}
+POST /_ghbench/repos/{o}/{r}/pulls          {"head", "base", "title", "body", "author", "draft",
+                                             "labels"}
+POST /_ghbench/repos/{o}/{r}/issues         {"title", "body", "author", "labels"}
+POST /_ghbench/repos/{o}/{r}/labels         {"number", "labels"}  (replaces the labels)
 POST /_ghbench/repos/{o}/{r}/ci             {"state", "sha" | "pr", "name"}
 POST /_ghbench/repos/{o}/{r}/push           {"branch", "message"}
 POST /_ghbench/repos/{o}/{r}/review-comments {"count", "prs", "author"}
@@ -87,17 +89,32 @@ def _pulls(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
         title=b.get("title"),
         author=b.get("author"),
         draft=bool(b.get("draft", False)),
+        body=b.get("body"),
+        labels=_labels(b),
     )
     return {"number": number}
+
+
+def _labels(b: dict[str, Any]) -> list[str]:
+    labels = b.get("labels") or []
+    if not isinstance(labels, list):
+        raise ValueError("labels must be a list of names")
+    return [str(label) for label in labels]
 
 
 def _issues(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     return {
         "number": emu.create_issue(
-            _full(p), str(b["title"]), body=b.get("body"), author=b.get("author")
+            _full(p), str(b["title"]), body=b.get("body"), author=b.get("author"), labels=_labels(b)
         )
     }
+
+
+def _set_labels(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+    b = _body(body)
+    emu.set_labels(_full(p), int(b["number"]), _labels(b))
+    return {"number": int(b["number"]), "labels": _labels(b)}
 
 
 def _ci(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
@@ -184,6 +201,7 @@ ROUTES: list[tuple[str, str, ControlHandler]] = [
     ("POST", "/_ghbench/seed", _seed),
     ("POST", _R + "/pulls", _pulls),
     ("POST", _R + "/issues", _issues),
+    ("POST", _R + "/labels", _set_labels),
     ("POST", _R + "/ci", _ci),
     ("POST", _R + "/push", _push),
     ("POST", _R + "/review-comments", _review_comments),

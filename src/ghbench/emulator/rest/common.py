@@ -9,7 +9,7 @@ from ghbench.emulator.errors import NotFound, RequiresAuthentication, invalid_fi
 from ghbench.emulator.routing import Call
 from ghbench.emulator.state import PullRequest, Repo, User
 
-__all__ = ["body_field", "paginate", "pull_of", "repo_of", "viewer"]
+__all__ = ["body_field", "page_params", "paginate", "pull_of", "repo_of", "viewer"]
 
 T = TypeVar("T")
 _MAX_PER_PAGE = 100
@@ -53,10 +53,14 @@ def _positive(call: Call, name: str, default: int) -> int:
     return int(raw) if raw.isdigit() and int(raw) > 0 else default
 
 
+def page_params(call: Call) -> tuple[int, int]:
+    """``(page, per_page)`` from the query: 1 and 30 by default, ``per_page`` ≤ 100."""
+    return _positive(call, "page", 1), min(_positive(call, "per_page", 30), _MAX_PER_PAGE)
+
+
 def paginate(call: Call, items: list[Any]) -> tuple[list[Any], dict[str, str]]:
     """The requested page of ``items`` and GitHub's ``link`` header."""
-    per_page = min(_positive(call, "per_page", 30), _MAX_PER_PAGE)
-    page = _positive(call, "page", 1)
+    page, per_page = page_params(call)
     last = max(1, -(-len(items) // per_page))
     chunk = items[(page - 1) * per_page : page * per_page]
     links = []

@@ -97,14 +97,40 @@ def create_issue(call: Call) -> Reply:
     return Reply(call.urls.issue(call.store, repo, issue), status=201)
 
 
+def _labels_field(call: Call) -> list[str] | None:
+    """``labels``: names, or ``{"name": ...}`` objects as GitHub also accepts; None if absent."""
+    if not isinstance(call.body, dict) or call.body.get("labels") is None:
+        return None
+    labels = body_field(call, "Issue", "labels", list)
+    return [str(x.get("name", "") if isinstance(x, dict) else x) for x in labels]
+
+
 def update_issue(call: Call) -> Reply:
+    """State and labels of an issue, or of a pull request through its issue (as GitHub
+    allows: ``labels`` replaces them, ``state`` closes or reopens)."""
     repo = repo_of(call)
-    issue = call.store.issue(repo, call.param_int("number"))
+    number = call.param_int("number")
+    issue = call.store.issue(repo, number)
+    labels = _labels_field(call)
     if issue is None:
-        raise NotFound()
+        pull = call.store.pull(repo, number)
+        if pull is None:
+            raise NotFound()
+        state = body_field(call, "Issue", "state", str, default=pull.state)
+        if state not in ("open", "closed") or (pull.merged and state != pull.state):
+            raise invalid_field("Issue", "state")
+        if labels is not None:
+            call.store.update_pull(pull, labels=labels)
+        if state == "closed" and pull.state == "open":
+            call.store.close_pull(pull)
+        elif state == "open" and pull.state == "closed":
+            call.store.update_pull(pull, state="open", closed_at=None)
+        return Reply(pull_as_issue(call, repo, number))
     state = body_field(call, "Issue", "state", str, default=issue.state)
     if state not in ("open", "closed"):
         raise invalid_field("Issue", "state")
+    if labels is not None:
+        call.store.set_issue_labels(issue, labels)
     if state != issue.state:
         call.store.set_issue_state(issue, state, "completed" if state == "closed" else "reopened")
     return Reply(call.urls.issue(call.store, repo, issue))

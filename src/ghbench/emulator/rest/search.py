@@ -1,8 +1,13 @@
-"""``GET /search/issues``: a small qualifier subset, charged to the ``search`` bucket.
+"""``GET /search/issues``, charged to the ``search`` bucket (30/min).
 
-Supported qualifiers: ``repo:owner/name``, ``is:pr``/``is:issue``, ``is:open``/
-``is:closed``/``is:merged``, ``state:open|closed``, ``head:branch``, ``author:login``;
-other words must all appear in the title (case-insensitive).
+The query language and matching are :mod:`ghbench.emulator.search`, shared with GraphQL
+``search``. REST adds what the REST docs describe: ``sort`` (created, updated, comments,
+interactions, reactions…) and ``order`` (desc by default), ``per_page``/``page`` with
+a ``link`` header, ``total_count`` counting every match while only the first 1,000 are
+reachable (a page starting past them is a 422, "Only the first 1000 search results are
+available", as github.com answers), and 422 ``Validation Failed`` with GitHub's
+``{"message", "resource": "Search", "field": "q", "code": "invalid"}`` for the problems
+:class:`~ghbench.emulator.search.SearchProblem` names.
 """
 
 from __future__ import annotations
@@ -10,72 +15,43 @@ from __future__ import annotations
 from typing import Any
 
 from ghbench.emulator.errors import ValidationFailed
-from ghbench.emulator.rest.common import paginate
+from ghbench.emulator.rest.common import page_params, paginate
 from ghbench.emulator.rest.issues import pull_as_issue
 from ghbench.emulator.routing import Call, Reply, Route
-from ghbench.emulator.state import Issue, PullRequest, Repo
+from ghbench.emulator.search import MAX_RESULTS, SearchProblem, search_issues
+from ghbench.emulator.state import PullRequest
 
 __all__ = ["ROUTES"]
 
-
-def _matches(
-    item: Issue | PullRequest, quals: dict[str, str], words: list[str], login: str
-) -> bool:
-    pull = item if isinstance(item, PullRequest) else None
-    kind = quals.get("is_kind")
-    if (kind == "pr" and pull is None) or (kind == "issue" and pull is not None):
-        return False
-    state = quals.get("state")
-    if state == "merged" and not (pull is not None and pull.merged):
-        return False
-    if state in ("open", "closed") and item.state != state:
-        return False
-    if "head" in quals and not (pull is not None and pull.head_ref == quals["head"]):
-        return False
-    if "author" in quals and login.lower() != quals["author"].lower():
-        return False
-    title = item.title.lower()
-    return all(w.lower() in title for w in words)
+_DOCS = "https://docs.github.com/v3/search/"
 
 
-def search_issues(call: Call) -> Reply:
+def search_issues_route(call: Call) -> Reply:
     q = call.query.get("q", "").strip()
     if not q:
-        raise ValidationFailed(errors=[{"resource": "Search", "field": "q", "code": "missing"}])
-    quals: dict[str, str] = {}
-    words: list[str] = []
-    repos: list[Repo] = []
-    for term in q.split():
-        key, sep, value = term.partition(":")
-        if not sep:
-            words.append(term)
-        elif key == "repo":
-            owner, _, name = value.partition("/")
-            found = call.store.repo(owner, name)
-            if found is not None:
-                repos.append(found)
-        elif key == "is" and value in ("pr", "issue"):
-            quals["is_kind"] = value
-        elif key in ("is", "state"):
-            quals["state"] = value
-        elif key in ("head", "author"):
-            quals[key] = value
+        raise ValidationFailed(
+            errors=[{"resource": "Search", "field": "q", "code": "missing"}],
+            documentation_url=_DOCS,
+        )
     store = call.store
-    scope = repos or list(store.repos.values())
-    hits: list[tuple[Repo, Issue | PullRequest]] = []
-    for repo in scope:
-        candidates: list[Issue | PullRequest] = [
-            *store.issues(repo, "all"),
-            *store.pulls(repo, "all"),
-        ]
-        for item in candidates:
-            login = store.user_by_id(item.user_id).login
-            if _matches(item, quals, words, login):
-                hits.append((repo, item))
-    hits.sort(key=lambda hit: (hit[1].created_at, hit[1].id), reverse=True)
-    page, headers = paginate(call, hits)
+    try:
+        hits = search_issues(
+            store, q, call.user, sort=call.query.get("sort"), order=call.query.get("order")
+        )
+    except SearchProblem as problem:
+        error = {"message": problem.message, "resource": "Search", "field": "q", "code": "invalid"}
+        raise ValidationFailed(errors=[error], documentation_url=_DOCS) from None
+    page_number, per_page = page_params(call)
+    if (page_number - 1) * per_page >= MAX_RESULTS:
+        raise ValidationFailed(
+            "Only the first 1000 search results are available", documentation_url=_DOCS
+        )
+    # The last reachable page may run past 1,000 (per_page 30: page 34 is 991-1020).
+    reachable = hits[: -(-MAX_RESULTS // per_page) * per_page]
+    page, headers = paginate(call, reachable)
     items: list[dict[str, Any]] = []
-    for repo, item in page:
+    for item in page:
+        repo = store.repos[item.repo_id]
         if isinstance(item, PullRequest):
             items.append(pull_as_issue(call, repo, item.number))
         else:
@@ -84,4 +60,4 @@ def search_issues(call: Call) -> Reply:
     return Reply(body, headers=headers)
 
 
-ROUTES = [Route("GET", "/search/issues", search_issues, resource="search")]
+ROUTES = [Route("GET", "/search/issues", search_issues_route, resource="search")]

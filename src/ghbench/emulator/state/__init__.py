@@ -23,6 +23,7 @@ Writes (raise emulator.errors.ApiError subclasses with GitHub's status and messa
     create_repo(owner, name, default_branch="main")
     commit_to_branch(repo, branch, message) / create_ref / update_ref / delete_ref
     create_issue(repo, author, title, body=, labels=) / set_issue_state(issue, state)
+    set_issue_labels(issue, labels)
     add_issue_comment(repo, number, author, body)
     create_pull(repo, author, title, head, base, body=, draft=, create_head=)
     update_pull(pull, **fields) / close_pull(pull)

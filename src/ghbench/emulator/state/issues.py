@@ -63,6 +63,12 @@ class IssueOps(StoreBase):
         self.save(issue)
         return issue
 
+    def set_issue_labels(self, issue: Issue, labels: list[str]) -> Issue:
+        issue.labels = list(labels)
+        issue.updated_at = self.now()
+        self.save(issue)
+        return issue
+
     def issue_comments(self, repo: Repo, number: int) -> list[IssueComment]:
         return self.issue_comments_by_number.get((repo.id, number), [])
 

@@ -40,6 +40,7 @@ from ghbench.emulator.graphql.resolvers.repository import (
     REF_FIELDS,
     REPOSITORY_FIELDS,
 )
+from ghbench.emulator.graphql.resolvers.search import SEARCH_CONNECTION_FIELDS, search
 
 __all__ = ["FIELD_RESOLVERS", "ResolveContext", "typename_of"]
 
@@ -47,7 +48,7 @@ __all__ = ["FIELD_RESOLVERS", "ResolveContext", "typename_of"]
 _NOT_ON_BOTS = frozenset({"name", "email", "repository"})
 
 FIELD_RESOLVERS: dict[str, dict[str, Any]] = {
-    "Query": QUERY_FIELDS,
+    "Query": {**QUERY_FIELDS, "search": search},
     "Mutation": MUTATION_FIELDS,
     "Repository": REPOSITORY_FIELDS,
     "Ref": REF_FIELDS,
@@ -69,6 +70,7 @@ FIELD_RESOLVERS: dict[str, dict[str, Any]] = {
     "IssueComment": ISSUE_COMMENT_FIELDS,
     "Label": LABEL_FIELDS,
     "ReactionGroup": REACTION_GROUP_FIELDS,
+    "SearchResultItemConnection": SEARCH_CONNECTION_FIELDS,
 }
 
 # Store record class name -> GraphQL type name (users are typed by ``User.type``).

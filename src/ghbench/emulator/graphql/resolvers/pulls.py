@@ -16,6 +16,7 @@ from ghbench.emulator.graphql.resolvers.views import (
     RefView,
     synthetic_id,
 )
+from ghbench.emulator.search import review_decision
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import (
@@ -50,8 +51,6 @@ _MERGE_STATE = {
     "unknown": "UNKNOWN",
 }
 _MERGEABLE = {True: "MERGEABLE", False: "CONFLICTING", None: "UNKNOWN"}
-# Reviews that count towards a decision; a later COMMENTED review does not undo one.
-_DECISIVE = {"APPROVED", "CHANGES_REQUESTED", "DISMISSED"}
 
 
 def _repo(pull: PullRequest, info: Info) -> Repo:
@@ -97,16 +96,7 @@ def _merge_state_status(pull: PullRequest, _: Info) -> str:
 
 
 def _review_decision(pull: PullRequest, info: Info) -> str | None:
-    latest: dict[int, str] = {}
-    for review in store_of(info).reviews(pull):
-        if review.state in _DECISIVE:
-            latest[review.user_id] = review.state
-    decisions = set(latest.values())
-    if "CHANGES_REQUESTED" in decisions:
-        return "CHANGES_REQUESTED"
-    if "APPROVED" in decisions:
-        return "APPROVED"
-    return None
+    return review_decision(store_of(info), pull)
 
 
 def _reviews(pull: PullRequest, info: Info, **args: Any) -> Any:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, github_error, iso, store_of
 from ghbench.emulator.graphql.resolvers.views import CommitView, LabelView, RefView
+from ghbench.emulator.search import has_any_label, involves, mentions
 
 if TYPE_CHECKING:
-    from ghbench.emulator.state import PullRequest, Repo, User
+    from ghbench.emulator.state import Issue, PullRequest, Repo, Store, User
 
 __all__ = [
     "ACTOR_FIELDS",
@@ -100,7 +102,7 @@ def _pull_requests(repo: Repo, info: Info, **args: Any) -> Any:
         if args.get(argument) is not None:
             pulls = [p for p in pulls if getattr(p, attribute) == args[argument]]
     if args.get("labels"):
-        pulls = [p for p in pulls if set(args["labels"]) & set(p.labels)]
+        pulls = [p for p in pulls if has_any_label(p, args["labels"])]
     order = args.get("orderBy")
     if order:
         pulls = sorted(pulls, key=_ORDER_KEYS[order["field"]], reverse=order["direction"] == "DESC")
@@ -108,18 +110,47 @@ def _pull_requests(repo: Repo, info: Info, **args: Any) -> Any:
 
 
 def _issues(repo: Repo, info: Info, **args: Any) -> Any:
-    issues = store_of(info).issues(repo, "all")
-    states = args.get("states")
+    store = store_of(info)
+    issues: list[Issue] = store.issues(repo, "all")
+    filters = args.get("filterBy") or {}
+    states = args.get("states") or filters.get("states")
     if states:
         issues = [i for i in issues if i.state.upper() in states]
-    if args.get("labels"):
-        issues = [i for i in issues if set(args["labels"]) & set(i.labels)]
+    labels = args.get("labels") or filters.get("labels")
+    if labels:
+        issues = [i for i in issues if has_any_label(i, labels)]
+    issues = [i for i in issues if _passes(store, i, filters, context_of(info).viewer)]
     order = args.get("orderBy")
     if order:
         issues = sorted(
             issues, key=_ORDER_KEYS[order["field"]], reverse=order["direction"] == "DESC"
         )
     return paginate(issues, **args)
+
+
+def _passes(store: Store, issue: Issue, filters: dict[str, Any], viewer: User) -> bool:
+    """``IssueFilters`` (gh's ``issue list --author/--assignee/--mention``). Nothing
+    has assignees or milestones here, so only ``null`` or "none" let an issue through;
+    ``viewerSubscribed`` counts the issues the viewer is involved in."""
+    author = filters.get("createdBy")
+    if author and store.users[issue.user_id].login.lower() != author.lower():
+        return False
+    if filters.get("assignee") is not None:
+        return False
+    if filters.get("mentioned") and not mentions(store, issue, filters["mentioned"]):
+        return False
+    milestone = filters.get("milestone")
+    if milestone is not None and str(milestone).lower() != "none":
+        return False
+    since = filters.get("since")
+    if since and issue.updated_at < _epoch(since):
+        return False
+    return not (filters.get("viewerSubscribed") and not involves(store, issue, viewer.login))
+
+
+def _epoch(value: str) -> float:
+    moment = datetime.fromisoformat(value)
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def _pull_request(repo: Repo, info: Info, number: int) -> PullRequest:
