@@ -18,14 +18,13 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.graphql.cost import analyze_cost
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
-from ghbench.emulator.search import (
+from ghbench.emulator.search import SearchProblem, search_issues
+from ghbench.emulator.search.query import (
     INVALID_SYNTAX,
     TOO_LONG,
     TOO_MANY_OPERATORS,
     UNSEARCHABLE_REPOS,
     UNSEARCHABLE_USERS,
-    SearchProblem,
-    search_issues,
 )
 
 # gh 2.23's queries, verbatim as GH_DEBUG=api shows them (pr list / issue list with
