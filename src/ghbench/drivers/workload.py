@@ -5,9 +5,11 @@ It follows AO's flow with the model in AO's place:
 - ``start`` runs ``ghbench workload run --config FILE`` as a real process in its own
   process group, tracing to ``AO_GH_TRACE_FILE`` when measuring. During ``setup`` the
   model polls only the repo (it has no sessions yet) and traces to nowhere.
-- ``spawn`` does what AO's agents would: a ``feat/issue-N`` branch and an open PR per
-  session, through the API (``ghbench.workload.setup_actions``), plus a worktree
-  directory. Session ids are ``{prefix}-{n}`` with ``n`` the next free integer, as in AO.
+- ``spawn`` does what AO's agents would: a ``feat/issue-N`` branch with a commit and an
+  open PR per session, through the API (``ghbench.workload.setup_actions``; on the
+  emulator the commit is a push through its control API, on GitHub a contents-API
+  commit), plus a worktree directory. Session ids are ``{prefix}-{n}`` with ``n`` the
+  next free integer, as in AO.
 - ``prepare_measure`` writes the model's config from the setup artifact's sessions.
 
 Its sessions are recorded in ``{work_dir}/sessions.json``; worktrees live under
@@ -183,11 +185,13 @@ class WorkloadDriver(OwnsProcess):
         ids = self._next_ids(len(issues), registry)
         pairs = list(zip(ids, issues, strict=True))
         with open_api_client(self.backend.api_url, self.backend.token) as client:
-            for _, issue in pairs:
-                branch = f"feat/issue-{issue}"
-                if client.get(f"repos/{self.repo}/git/ref/heads/{branch}").status_code == 404:
-                    # the agent's push of its first commit
-                    self.backend.push_branch(self.repo, branch, f"Work on #{issue}")
+            if self.backend.name == "emulator":
+                # the agent's push of its first commit, through the emulator's control
+                # API; on GitHub the setup actions commit through the contents API
+                for _, issue in pairs:
+                    branch = f"feat/issue-{issue}"
+                    if client.get(f"repos/{self.repo}/git/ref/heads/{branch}").status_code == 404:
+                        self.backend.push_branch(self.repo, branch, f"Work on #{issue}")
             specs = create_session_prs(client, self.repo, pairs)
         for spec in specs:
             worktree = self.worktrees_dir / spec.id

@@ -21,8 +21,15 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from ghbench.clock import Clock
-from ghbench.errors import EmulatorError
-from ghbench.github.auth import resolve_api_url, resolve_token
+from ghbench.errors import EmulatorError, GitHubError
+from ghbench.github.auth import (
+    GitHubToken,
+    check_gh_route,
+    is_enterprise,
+    resolve_api_url,
+    resolve_gh_host,
+    resolve_token,
+)
 from ghbench.github.control import ControlClient
 
 __all__ = [
@@ -92,24 +99,34 @@ class Backend(Protocol):
 
 @dataclass
 class RealGitHubBackend:
-    """api.github.com (or ``GITHUB_API_URL``), with the user's token."""
+    """GitHub (api.github.com, an enterprise host or ``GITHUB_API_URL``), with gh's token.
+
+    Host, REST root and token are resolved as gh resolves them (``ghbench.github.auth``),
+    and the orchestrator gets them explicitly (``GH_HOST``, ``GH_TOKEN``, and
+    ``GH_ENTERPRISE_TOKEN`` for an enterprise host, where gh ignores ``GH_TOKEN``), so
+    its gh and the harness's control calls spend and read one budget. Proxies come from
+    the user's environment for both, as they do for gh.
+    """
 
     env: Mapping[str, str]
     clock: Clock
     name: BackendName = "github"
-    _token: str | None = field(default=None, repr=False)
+    _token: GitHubToken | None = field(default=None, repr=False)
 
     def start(self) -> None:
-        self._token = resolve_token(self.env)
+        self._token = resolve_token(self.env, self.gh_host)
 
     def stop(self) -> None:
         self._token = None
 
+    def _found(self) -> GitHubToken:
+        if self._token is None:
+            self._token = resolve_token(self.env, self.gh_host)
+        return self._token
+
     @property
     def token(self) -> str:
-        if self._token is None:
-            self._token = resolve_token(self.env)
-        return self._token
+        return self._found().value
 
     @property
     def api_url(self) -> str:
@@ -117,28 +134,54 @@ class RealGitHubBackend:
 
     @property
     def gh_host(self) -> str:
-        host = self.env.get("GH_HOST", "").strip()
-        return host or "github.com"
+        return resolve_gh_host(self.env)
+
+    def check_gh_route(self) -> None:
+        """For orchestrators that call gh: refuse a gh host that is not the API's."""
+        check_gh_route(self.env)
 
     def control_client(self) -> ControlClient:
-        return ControlClient(self.api_url, self.token, self.clock)
+        found = self._found()
+        return ControlClient(
+            self.api_url,
+            found.value,
+            self.clock,
+            trust_env=True,
+            token_source=found.source,
+            token_fix=found.fix,
+        )
 
     def orchestrator_env(self) -> dict[str, str]:
-        # A real orchestrator brings its own gh login; the workload model needs the
-        # token in its environment (never in its config file).
-        return {"GH_TOKEN": self.token}
+        # The orchestrator's gh must spend the budget the brackets read: the same host
+        # and token, whatever gh login or GH_HOST the user's shell has.
+        host, token = self.gh_host, self.token
+        env = {"GH_HOST": host, "GH_TOKEN": token}
+        if is_enterprise(host):
+            env["GH_ENTERPRISE_TOKEN"] = token
+        return env
 
     def describe(self) -> str:
-        return f"GitHub at {resolve_api_url(self.env)}"
+        return f"GitHub at {self.api_url} (gh host {self.gh_host})"
 
     def push_branch(self, repo: str, branch: str, message: str) -> None:
         # On GitHub the setup actions commit through the contents API instead.
         return None
 
     def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
-        # Real repos and issues are the user's to create; the PR checks will fail
-        # clearly if the repo is wrong.
-        return None
+        """Repos and issues are the user's to create: check them before anything starts.
+
+        One counted control call for the repo and one per issue; a bad token, a repo the
+        token cannot see, or a missing issue is an error before the orchestrator runs.
+        """
+        control.require_repo(repo)
+        missing = [n for n in issues if not control.is_issue(repo, n)]
+        if missing:
+            shown = ", ".join(f"#{n}" for n in missing[:5]) + (" ..." if len(missing) > 5 else "")
+            raise GitHubError(
+                f"{repo} has no issue {shown} ({len(missing)} of {len(issues)} missing; a pull"
+                f" request's number is not an issue): create them in {repo}, or pass --issues"
+                " that exist"
+            )
 
 
 class _EmulatorHandle(Protocol):

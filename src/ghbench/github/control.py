@@ -62,14 +62,21 @@ class ControlClient:
 
     ``base_url`` is the REST root (``https://api.github.com`` or the emulator's
     ``http://127.0.0.1:PORT``). The token is sent as gh does, ``Authorization: token T``.
+    ``trust_env``: honour ``HTTP(S)_PROXY`` and CA settings as gh does (real GitHub, so
+    the harness reaches it the way the orchestrator's gh does); off for the emulator
+    ghbench started itself. A 401 says where the token came from (``token_source``)
+    and what to do (``token_fix``).
     """
 
     base_url: str
-    token: str
+    token: str = field(repr=False)
     clock: Clock
     attempts: int = 4
     timeout: float = 30.0
     calls: int = 0
+    trust_env: bool = False
+    token_source: str = "GH_TOKEN"
+    token_fix: str = "check GH_TOKEN"
     _client: httpx.Client | None = field(default=None, repr=False)
 
     def _http(self) -> httpx.Client:
@@ -82,8 +89,7 @@ class ControlClient:
                     "User-Agent": USER_AGENT,
                 },
                 timeout=self.timeout,
-                # The harness talks to exactly the base URL it was given.
-                trust_env=False,
+                trust_env=self.trust_env,
             )
         return self._client
 
@@ -98,7 +104,7 @@ class ControlClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _get(self, path: str, params: dict[str, str | int] | None = None) -> httpx.Response:
+    def _send(self, path: str, params: dict[str, str | int] | None = None) -> httpx.Response:
         last: str = ""
         for attempt in range(self.attempts):
             self.calls += 1
@@ -119,12 +125,17 @@ class ControlClient:
             " check the network and that the API is reachable"
         )
 
-    def _get_json(self, path: str, params: dict[str, str | int] | None = None) -> Any:
-        resp = self._get(path, params)
+    def _get(self, path: str, params: dict[str, str | int] | None = None) -> httpx.Response:
+        resp = self._send(path, params)
         if resp.status_code == 401:
             raise GitHubError(
-                f"GET {path}: the token was rejected (401 Bad credentials); check GH_TOKEN"
+                f"GET {path} on {self.base_url}: the token from {self.token_source} was"
+                f" rejected (401 Bad credentials); {self.token_fix}"
             )
+        return resp
+
+    def _get_json(self, path: str, params: dict[str, str | int] | None = None) -> Any:
+        resp = self._get(path, params)
         if resp.status_code >= 400:
             raise GitHubError(f"GET {path}: HTTP {resp.status_code} {_message(resp)}")
         try:
@@ -164,6 +175,29 @@ class ControlClient:
         if body.get("merged") or body.get("merged_at"):
             return "MERGED"
         return "OPEN" if body.get("state") == "open" else "CLOSED"
+
+    def require_repo(self, repo: str) -> None:
+        """GitHubError unless ``repo`` exists and the token can see it."""
+        resp = self._get(f"repos/{repo}")
+        if resp.status_code == 404:
+            raise GitHubError(
+                f"{repo}: no such repo at {self.base_url}, or the token from"
+                f" {self.token_source} cannot see it; check the repo name and the token's access"
+            )
+        if resp.status_code >= 400:
+            raise GitHubError(f"GET repos/{repo}: HTTP {resp.status_code} {_message(resp)}")
+
+    def is_issue(self, repo: str, number: int) -> bool:
+        """Whether ``number`` is an issue of ``repo`` (a pull request's number is not)."""
+        resp = self._get(f"repos/{repo}/issues/{number}")
+        if resp.status_code in (404, 410):
+            return False
+        if resp.status_code >= 400:
+            raise GitHubError(
+                f"GET repos/{repo}/issues/{number}: HTTP {resp.status_code} {_message(resp)}"
+            )
+        body = resp.json()
+        return isinstance(body, dict) and "pull_request" not in body
 
     def issue_exists(self, repo: str, number: int) -> bool:
         """Whether issue (or PR) ``number`` exists in ``repo``."""

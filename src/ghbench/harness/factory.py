@@ -10,7 +10,7 @@ from typing import Any
 
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
-from ghbench.github.backend import Backend, BackendName, make_backend
+from ghbench.github.backend import Backend, BackendName, RealGitHubBackend, make_backend
 from ghbench.harness.options import duration_option_value
 from ghbench.harness.project import Project
 
@@ -49,6 +49,9 @@ def build_driver(
     env: Mapping[str, str] | None = None,
 ) -> Driver:
     environ = dict(os.environ if env is None else env)
+    if isinstance(backend, RealGitHubBackend) and (flags.driver == "ao" or flags.transport == "gh"):
+        # the orchestrator's gh must call the GitHub the control calls read
+        backend.check_gh_route()
     if flags.driver == "workload":
         from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
 

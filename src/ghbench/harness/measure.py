@@ -117,7 +117,12 @@ class _OrchestratorDied(Exception):
 
 
 def new_trace_path(out_dir: Path, stamp: int) -> Path:
-    """Create ``gh-trace-bench-{stamp}.jsonl`` empty and exclusively: never reuse a trace."""
+    """Create ``gh-trace-bench-{stamp}.jsonl`` empty and exclusively: never reuse a trace.
+
+    The path is absolute: the orchestrator gets it in ``AO_GH_TRACE_FILE`` and runs in
+    its own working directory, where a relative ``--out`` would name another file.
+    """
+    out_dir = out_dir.resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     n = 0
     while True:

@@ -93,8 +93,9 @@ def common_options(func: F) -> F:
             type=click.Choice(["github", "emulator"]),
             default="github",
             show_default=True,
-            help="github: real GitHub (GH_TOKEN/GITHUB_TOKEN or gh auth token, GITHUB_API_URL);"
-            " emulator: the embedded emulator, state kept in OUT/state/emulator.",
+            help="github: real GitHub as gh reaches it (GH_HOST, GITHUB_API_URL; token from"
+            " GH_TOKEN/GITHUB_TOKEN or gh's login for the host); emulator: the embedded"
+            " emulator, state kept in OUT/state/emulator.",
         ),
         click.option(
             "--ao",

@@ -97,7 +97,9 @@ def post_review_comments(
 
     The emulator takes them through its free control API; on GitHub each is a
     file-level review comment on the PR's first changed file (REST, counted against
-    the token's budget but never in the trace).
+    the token's budget but never in the trace). GitHub limits content creation to
+    about 80 a minute, so a burst at 25-50 sessions waits out its 403s and takes
+    minutes (``ghbench.workload.setup_actions.send_within_limits``).
     """
     added = 0
     base = api_url.rstrip("/") + "/"
@@ -113,11 +115,19 @@ def post_review_comments(
                     )
                 added += int(resp.json().get("added", 0))
         return added
+    import time
+
+    from ghbench.workload.setup_actions import send_within_limits
+
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json"}
     with httpx.Client(base_url=base, timeout=30.0, headers=headers) as c:
+
+        def send(method: str, url: str, **kw: Any) -> httpx.Response:
+            return send_within_limits(c, time.sleep, method, url, **kw)
+
         for repo, number, count in plan:
-            pr = c.get(f"repos/{repo}/pulls/{number}")
-            files = c.get(f"repos/{repo}/pulls/{number}/files", params={"per_page": 1})
+            pr = send("GET", f"repos/{repo}/pulls/{number}")
+            files = send("GET", f"repos/{repo}/pulls/{number}/files", params={"per_page": 1})
             if pr.status_code >= 400 or files.status_code >= 400 or not files.json():
                 raise GhbenchError(
                     f"S4: cannot read {repo}#{number} to comment on (HTTP {pr.status_code})"
@@ -130,7 +140,7 @@ def post_review_comments(
                     "path": path,
                     "subject_type": "file",
                 }
-                resp = c.post(f"repos/{repo}/pulls/{number}/comments", json=body)
+                resp = send("POST", f"repos/{repo}/pulls/{number}/comments", json=body)
                 if resp.status_code >= 400:
                     raise GhbenchError(
                         f"S4: GitHub refused a review comment on {repo}#{number}"

@@ -1,30 +1,46 @@
 """What agents would do during ``setup``, done through the API: a branch and a PR per session.
 
 For each (session id, issue N): create ``refs/heads/feat/issue-N`` from the base
-branch, add one commit on it (so GitHub accepts the PR), and open a PR
-``head=feat/issue-N`` against the base. Idempotent: an open PR on that branch
-is reused, an existing branch is kept. Works against GitHub or the emulator;
-the caller passes an httpx client whose base URL is the REST root and whose
-headers carry the token.
+branch, add one commit on it through the contents API (GitHub refuses a PR with no
+commits), and open a PR ``head=feat/issue-N`` against the base. Idempotent: an open PR
+on that branch is reused, and an existing branch is kept (given its commit if it still
+has none, as after an interrupted setup). Works against GitHub or the emulator; the
+caller passes an httpx client whose base URL is the REST root and whose headers carry
+the token.
+
+GitHub's secondary limit on content creation (about 80 a minute, limits reference §4)
+is reached by a setup of 40 sessions or more (a commit and a PR each): a refused
+request waits ``retry-after`` (60 s without one, as Octokit does) on the ``sleep`` the
+caller injects and is sent again. An exhausted primary budget is an error at once.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
 
 from ghbench.errors import GitHubError
+from ghbench.timefmt import iso_s
 from ghbench.workload.config import SessionSpec
 
-__all__ = ["create_session_prs", "open_api_client"]
+__all__ = ["create_session_prs", "open_api_client", "send_within_limits"]
+
+Sleep = Callable[[float], None]
+SECONDARY_DEFAULT_WAIT_S = 60.0
+SECONDARY_MAX_WAIT_S = 300.0
+SECONDARY_ATTEMPTS = 8
 
 
 def open_api_client(api_url: str, token: str, *, timeout_s: float = 30.0) -> httpx.Client:
-    """An httpx client for setup actions: REST root, token sent as gh sends it."""
+    """An httpx client for setup actions: REST root, token sent as gh sends it.
+
+    Proxies come from the environment, as they do for gh.
+    """
     return httpx.Client(
         base_url=api_url if api_url.endswith("/") else api_url + "/",
         headers={
@@ -36,20 +52,81 @@ def open_api_client(api_url: str, token: str, *, timeout_s: float = 30.0) -> htt
     )
 
 
+def _message(resp: httpx.Response) -> str:
+    with contextlib.suppress(ValueError, AttributeError):
+        return str(resp.json().get("message", ""))
+    return ""
+
+
+def _limited(resp: httpx.Response) -> bool:
+    if resp.status_code not in (403, 429):
+        return False
+    return "retry-after" in resp.headers or "secondary rate limit" in _message(resp).lower()
+
+
+def send_within_limits(
+    client: httpx.Client, sleep: Sleep, method: str, url: str, **kw: Any
+) -> httpx.Response:
+    """One request, sent again after each secondary-limit refusal's ``retry-after``."""
+    for _ in range(SECONDARY_ATTEMPTS):
+        resp = client.request(method, url, **kw)
+        if resp.status_code in (403, 429) and resp.headers.get("x-ratelimit-remaining") == "0":
+            reset = resp.headers.get("x-ratelimit-reset", "")
+            when = iso_s(float(reset)) if reset.isdigit() else "the next reset"
+            raise GitHubError(
+                f"{method} {url}: the token's primary rate limit is spent until {when};"
+                " run setup again after it"
+            )
+        if not _limited(resp):
+            return resp
+        try:
+            wait = float(resp.headers["retry-after"])
+        except (KeyError, ValueError):
+            wait = SECONDARY_DEFAULT_WAIT_S
+        sleep(min(max(wait, 1.0), SECONDARY_MAX_WAIT_S))
+    raise GitHubError(
+        f"{method} {url}: still refused by GitHub's secondary rate limit after"
+        f" {SECONDARY_ATTEMPTS} waits; run setup again later"
+    )
+
+
 def _json(resp: httpx.Response, what: str) -> Any:
     if resp.status_code >= 300:
-        message = ""
-        with contextlib.suppress(ValueError):
-            message = str(resp.json().get("message", ""))
-        raise GitHubError(f"{what} failed: HTTP {resp.status_code} {message}".rstrip())
+        raise GitHubError(f"{what} failed: HTTP {resp.status_code} {_message(resp)}".rstrip())
     return resp.json()
 
 
-def _open_pr_for(client: httpx.Client, repo: str, branch: str) -> dict[str, Any] | None:
-    owner = repo.split("/", 1)[0]
+class _Api:
+    """The client, the repo and the waiting rule, for the steps below."""
+
+    def __init__(self, client: httpx.Client, repo: str, sleep: Sleep) -> None:
+        self.client, self.repo, self.sleep = client, repo, sleep
+
+    def send(self, method: str, path: str, **kw: Any) -> httpx.Response:
+        url = f"repos/{self.repo}/{path}"
+        return send_within_limits(self.client, self.sleep, method, url, **kw)
+
+    def get(self, path: str, **kw: Any) -> httpx.Response:
+        return self.send("GET", path, **kw)
+
+    def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        return self.send("POST", path, json=body)
+
+    def put(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        return self.send("PUT", path, json=body)
+
+    def branch_sha(self, branch: str) -> str | None:
+        resp = self.get(f"git/ref/heads/{branch}")
+        if resp.status_code == 404:
+            return None
+        return str(_json(resp, f"reading {self.repo}@{branch}")["object"]["sha"])
+
+
+def _open_pr_for(api: _Api, branch: str) -> dict[str, Any] | None:
+    owner = api.repo.split("/", 1)[0]
     pulls = _json(
-        client.get(f"repos/{repo}/pulls", params={"head": f"{owner}:{branch}", "state": "open"}),
-        f"listing PRs of {repo}",
+        api.get("pulls", params={"head": f"{owner}:{branch}", "state": "open"}),
+        f"listing PRs of {api.repo}",
     )
     for pr in pulls:
         if pr.get("head", {}).get("ref") == branch:
@@ -57,23 +134,27 @@ def _open_pr_for(client: httpx.Client, repo: str, branch: str) -> dict[str, Any]
     return None
 
 
-def _ensure_branch(client: httpx.Client, repo: str, branch: str, base: str, issue: int) -> None:
-    ref = client.get(f"repos/{repo}/git/ref/heads/{branch}")
-    if ref.status_code == 200:
+def _ensure_branch(api: _Api, branch: str, base: str, issue: int) -> None:
+    """``branch`` exists and has a commit the base has not."""
+    base_sha = api.branch_sha(base)
+    if base_sha is None:
+        raise GitHubError(f"{api.repo} has no branch {base} to open PRs against")
+    head_sha = api.branch_sha(branch)
+    if head_sha is not None and head_sha != base_sha:
         return
-    base_ref = _json(client.get(f"repos/{repo}/git/ref/heads/{base}"), f"reading {repo}@{base}")
-    sha = base_ref["object"]["sha"]
-    created = client.post(
-        f"repos/{repo}/git/refs", json={"ref": f"refs/heads/{branch}", "sha": sha}
-    )
-    if created.status_code not in (201, 422):  # 422: created meanwhile
-        _json(created, f"creating branch {branch} in {repo}")
-    # one commit, so the branch differs from the base; an emulator without the
-    # contents API accepts a PR without it
+    if head_sha is None:
+        created = api.post("git/refs", {"ref": f"refs/heads/{branch}", "sha": base_sha})
+        if created.status_code != 422:  # 422: created meanwhile
+            _json(created, f"creating branch {branch} in {api.repo}")
+    # The file is named after the base commit, so it is new on this branch even if an
+    # earlier setup's commit for the issue was merged (GitHub wants a sha to overwrite).
     content = base64.b64encode(f"Work on issue #{issue}\n".encode()).decode()
-    client.put(
-        f"repos/{repo}/contents/ghbench/issue-{issue}.md",
-        json={"message": f"Work on #{issue}", "content": content, "branch": branch},
+    _json(
+        api.put(
+            f"contents/ghbench/issue-{issue}-{base_sha[:12]}.md",
+            {"message": f"Work on #{issue}", "content": content, "branch": branch},
+        ),
+        f"committing to {branch} in {api.repo} (the token needs contents write access)",
     )
 
 
@@ -83,25 +164,28 @@ def create_session_prs(
     sessions: Sequence[tuple[str, int]],
     *,
     base: str | None = None,
+    sleep: Sleep = time.sleep,
 ) -> list[SessionSpec]:
     """Branch ``feat/issue-N`` and an open PR for each ``(session_id, issue)``.
 
     Returns one ``SessionSpec`` per session, with its PR number, in input order.
+    ``sleep`` waits out secondary-limit refusals (a virtual clock's in tests).
     """
+    api = _Api(client, repo, sleep)
     if base is None:
-        base = str(_json(client.get(f"repos/{repo}"), f"reading {repo}")["default_branch"])
+        info = _json(send_within_limits(client, sleep, "GET", f"repos/{repo}"), f"reading {repo}")
+        base = str(info["default_branch"])
     out: list[SessionSpec] = []
     for session_id, issue in sessions:
         branch = f"feat/issue-{issue}"
-        pr = _open_pr_for(client, repo, branch)
+        pr = _open_pr_for(api, branch)
         if pr is None:
-            _ensure_branch(client, repo, branch, base, issue)
-            title = _issue_title(client, repo, issue)
+            _ensure_branch(api, branch, base, issue)
             pr = _json(
-                client.post(
-                    f"repos/{repo}/pulls",
-                    json={
-                        "title": title,
+                api.post(
+                    "pulls",
+                    {
+                        "title": _issue_title(api, issue),
                         "head": branch,
                         "base": base,
                         "body": f"Closes #{issue}",
@@ -115,8 +199,8 @@ def create_session_prs(
     return out
 
 
-def _issue_title(client: httpx.Client, repo: str, issue: int) -> str:
-    resp = client.get(f"repos/{repo}/issues/{issue}")
+def _issue_title(api: _Api, issue: int) -> str:
+    resp = api.get(f"issues/{issue}")
     if resp.status_code == 200:
         return f"Fix #{issue}: {resp.json().get('title', '')}".rstrip(": ")
     return f"Fix #{issue}"
