@@ -189,26 +189,23 @@ class ControlClient:
 
     def is_issue(self, repo: str, number: int) -> bool:
         """Whether ``number`` is an issue of ``repo`` (a pull request's number is not)."""
-        resp = self._get(f"repos/{repo}/issues/{number}")
-        if resp.status_code in (404, 410):
-            return False
-        if resp.status_code >= 400:
-            raise GitHubError(
-                f"GET repos/{repo}/issues/{number}: HTTP {resp.status_code} {_message(resp)}"
-            )
-        body = resp.json()
+        body = self._issue(repo, number)
         return isinstance(body, dict) and "pull_request" not in body
 
     def issue_exists(self, repo: str, number: int) -> bool:
         """Whether issue (or PR) ``number`` exists in ``repo``."""
+        return self._issue(repo, number) is not None
+
+    def _issue(self, repo: str, number: int) -> Any:
+        """The issue (or PR) ``number`` of ``repo`` as GitHub returns it; None if absent."""
         resp = self._get(f"repos/{repo}/issues/{number}")
         if resp.status_code in (404, 410):
-            return False
+            return None
         if resp.status_code >= 400:
             raise GitHubError(
                 f"GET repos/{repo}/issues/{number}: HTTP {resp.status_code} {_message(resp)}"
             )
-        return True
+        return resp.json()
 
     def open_pull_requests(self, repo: str) -> dict[str, OpenPullRequest]:
         """Every open PR of ``repo`` keyed by head branch: one call per 100 PRs.
