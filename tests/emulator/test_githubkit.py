@@ -57,3 +57,23 @@ def test_typed_models_parse_and_ledger_matches_headers(github: Any, emulator_ser
     assert limits.resources.core.used == used
     ledger = emulator_server.emulator.ledger_totals()
     assert ledger == {"core": used} and used == 14
+
+
+def test_pull_files_and_contents_updates_parse(github: Any, emulator_server: Any) -> None:
+    rest = github.rest
+    (entry,) = rest.pulls.list_files("acme", "todo", 2).parsed_data  # githubkit's DiffEntry
+    assert (entry.filename, entry.status, entry.changes) == ("README.md", "modified", 2)
+    assert entry.contents_url.endswith(f"/contents/README.md?ref={entry.blob_url.split('/')[-2]}")
+    created = rest.repos.create_or_update_file_contents(
+        "acme", "todo", "docs/new.md", message="add", content="aGkK"
+    ).parsed_data
+    assert created.content is not None and created.content.path == "docs/new.md"
+    with pytest.raises(githubkit.exception.RequestFailed) as refused:
+        rest.repos.create_or_update_file_contents(
+            "acme", "todo", "docs/new.md", message="again", content="aGkK", sha="0" * 40
+        )
+    assert refused.value.response.status_code == 409
+    updated = rest.repos.create_or_update_file_contents(
+        "acme", "todo", "docs/new.md", message="again", content="aGkK", sha=created.content.sha
+    )
+    assert updated.status_code == 200

@@ -1,7 +1,8 @@
 """``--github github`` end to end, offline: the CLI as a user runs it against a
 GitHub-compatible server (``github_server``: the emulator over a real socket, seeded as
-GitHub would be, reached only through ``GITHUB_API_URL`` or ``GH_HOST`` + proxies and a
-token from ``GH_TOKEN``, ``GITHUB_TOKEN`` or gh's login).
+GitHub would be, reached only through ``GITHUB_API_URL`` (github.com's layout, or a
+GitHub Enterprise Server's ``/api/v3`` root with ``GH_ENTERPRISE_TOKEN``) or ``GH_HOST`` +
+proxies, and a token from ``GH_TOKEN``, ``GITHUB_TOKEN`` or gh's login).
 
 What this proves and what only real GitHub can: docs/harness.md, "Testing the GitHub
 backend offline".
@@ -31,7 +32,7 @@ from .helpers import clean_env, ghbench
 
 pytestmark = pytest.mark.slow
 
-REPOS = {"acme/http": 3, "acme/gh": 3, "acme/tokens": 1}
+REPOS = {"acme/http": 3, "acme/gh": 3, "acme/enterprise": 3, "acme/tokens": 1}
 CONFIG = """projects:
   bench:
     repo: {repo}
@@ -69,10 +70,11 @@ def _setup(root: Path, env: dict[str, str], transport: str, issues: int) -> Any:
 class Run:
     root: Path
     repo: str
-    transport: str
+    route: str  # how ghbench reaches the server: http, gh or enterprise (see _env)
     outputs: str  # everything ghbench printed
     setup_charges: list[Any]  # the ledger entries setup caused
     window: list[Answer]  # the /rate_limit answers during measure
+    measure_charges: list[Any]  # the ledger entries measure caused
 
     def artifact(self, pattern: str) -> dict[str, Any]:
         (path,) = (self.root / "out").glob(pattern)
@@ -80,27 +82,34 @@ class Run:
         return data
 
 
-def _env(server: GitHubServer, root: Path, transport: str) -> dict[str, str]:
-    if transport == "http":  # the REST root named outright
+def _env(server: GitHubServer, root: Path, route: str) -> dict[str, str]:
+    if route == "http":  # the REST root named outright
         return clean_env(root, GH_TOKEN=TOKEN, GITHUB_API_URL=server.url)
+    if route == "enterprise":  # a GitHub Enterprise Server's REST root: GraphQL at /api/graphql
+        # its host (127.0.0.1:PORT) is an enterprise host: gh's GH_ENTERPRISE_TOKEN applies
+        return clean_env(root, GH_ENTERPRISE_TOKEN=TOKEN, GITHUB_API_URL=f"{server.url}/api/v3")
     # gh's way to a GitHub-like host: GH_HOST and the proxies; the REST root is derived
     return {**clean_env(root, GH_TOKEN=TOKEN), **gh_routing(server.url, root / "home")}
 
 
-@pytest.fixture(scope="module", params=["http", pytest.param("gh", marks=pytest.mark.gh)])
+@pytest.fixture(
+    scope="module", params=["http", pytest.param("gh", marks=pytest.mark.gh), "enterprise"]
+)
 def run(request: pytest.FixtureRequest, server: GitHubServer, tmp_path_factory: Any) -> Run:
-    transport = request.param
-    if transport == "gh" and shutil.which("gh") is None:
+    route = request.param
+    if route == "gh" and shutil.which("gh") is None:
         pytest.skip("the gh CLI is not installed (apt-get install gh); CI installs it")
-    repo = f"acme/{transport}"
-    root = _project(tmp_path_factory.mktemp(f"github-{transport}"), repo)
-    env = _env(server, root, transport)
+    transport = "gh" if route == "gh" else "http"
+    repo = f"acme/{route}"
+    root = _project(tmp_path_factory.mktemp(f"github-{route}"), repo)
+    env = _env(server, root, route)
     emulator = server.emulator
     ledger_before = len(emulator.limiter.ledger)
     setup = _setup(root, env, transport, 3)
     assert setup.returncode == 0, setup.stderr
     setup_charges = emulator.limiter.ledger[ledger_before:]
     answers_before = len(emulator.answers)
+    ledger_mid = len(emulator.limiter.ledger)
     measure = ghbench(
         *("measure", "--project", "bench", "--sessions", "3", "--tick", "1s"),
         *("--driver", "workload", "--github", "github", "--transport", transport),
@@ -111,7 +120,8 @@ def run(request: pytest.FixtureRequest, server: GitHubServer, tmp_path_factory: 
     assert measure.returncode == 0, measure.stderr
     outputs = setup.stdout + setup.stderr + measure.stdout + measure.stderr
     window = emulator.answers[answers_before:]
-    return Run(root, repo, transport, outputs, setup_charges, window)
+    measure_charges = emulator.limiter.ledger[ledger_mid:]
+    return Run(root, repo, route, outputs, setup_charges, window, measure_charges)
 
 
 def test_setup_opens_a_pr_per_issue_with_a_contents_api_commit(run: Run, server: Any) -> None:
@@ -159,8 +169,15 @@ def test_brackets_are_the_servers_rate_limit_and_burn_its_ledger(run: Run, serve
 
 def test_the_orchestrator_reaches_github_the_way_the_user_said(run: Run, server: Any) -> None:
     config = (run.root / "out" / "state" / "workload" / "bench" / "workload.yaml").read_text()
-    if run.transport == "http":
+    if run.route == "http":
         assert f"api_url: {server.url}/" in config
+    elif run.route == "enterprise":
+        # the enterprise layout end to end: REST under /api/v3 and the orchestrator's
+        # GraphQL at /api/graphql (the server answers /api/v3/graphql with a 404)
+        assert f"api_url: {server.url}/api/v3/" in config
+        charges = run.setup_charges + run.measure_charges
+        assert any(e.resource == "graphql" for e in charges)
+        assert [e for e in charges if e.endpoint.endswith("(unknown)")] == []  # no wrong paths
     else:  # GH_HOST alone: gh's REST root for it, reached through the proxy like gh
         assert "host: github.localhost" in config
         assert "api_url: http://api.github.localhost/" in config

@@ -2,17 +2,20 @@
 server (``harness.github_server``): the user's repos given with ``--repos``, issues
 #1..k already in each, a token in ``GH_TOKEN`` and the REST root in ``GITHUB_API_URL``.
 
-The smallest faithful set: S2-T1-1 (one session on one repo) and S2-T2-5 (five sessions
-spread over the two repos T2 needs at scale 5, three and two), with durations scaled by
-0.005. The server's clock runs 10 minutes behind (``BehindClock``), so the hour its
-buckets started at the first cell's first charge looks 10 minutes old to hygiene and
-the second cell needs no 5-minute wait, as with a token used earlier in the hour.
+The smallest faithful set: S2-T1-1 (one session on one repo), S2-T2-5 (five sessions
+spread over the two repos T2 needs at scale 5, three and two) and S4-T1-1 (the review
+backlog burst, posted through GitHub's REST API on the file the PR changed), with
+durations scaled by 0.005. The server's clock runs 10 minutes behind (``BehindClock``),
+so the hour its buckets started at the first cell's first charge looks 10 minutes old to
+hygiene and the later cells need no 5-minute wait, as with a token used earlier in the
+hour.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +28,7 @@ from harness.github_server import TOKEN, USER, files_holding_a_token, github_ser
 
 pytestmark = pytest.mark.slow
 
-CELLS = ("S2-T1-1", "S2-T2-5")
+CELLS = ("S2-T1-1", "S2-T2-5", "S4-T1-1")
 REPOS = {"o/a": 3, "o/b": 2}
 
 
@@ -65,17 +68,17 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> Any:
         core = answers[-1].bucket("core")
         server.emulator.set_limit("core", core["used"] + 3, owner=USER)
         refused = _matrix(root / "refused", server.url, "S2-T1-1")
-        yield root, proc, answers, refused
+        yield root, proc, answers, refused, server
 
 
-def test_both_cells_run_on_the_users_repos(matrix: Any) -> None:
-    root, _, _, _ = matrix
+def test_every_cell_runs_on_the_users_repos(matrix: Any) -> None:
+    root, *_ = matrix
     runs = {r.cell: r for r in load_runs(root / "out")}
     assert set(runs) == set(CELLS)
     for run in runs.values():
         assert (run.status, run.backend, run.driver) == ("ok", "github", "workload"), run.reason
         assert run.scorecard is not None and run.scorecard["benchmarkControlCalls"] == 2
-    assert runs["S2-T1-1"].repos == ["o/a"]
+    assert runs["S2-T1-1"].repos == runs["S4-T1-1"].repos == ["o/a"]
     assert runs["S2-T2-5"].repos == ["o/a", "o/b"]
     trace = root / "out" / str(runs["S2-T2-5"].trace)
     rows = [json.loads(line) for line in trace.read_text().splitlines()]
@@ -86,7 +89,7 @@ def test_both_cells_run_on_the_users_repos(matrix: Any) -> None:
 
 
 def test_hygiene_and_brackets_read_the_servers_rate_limit(matrix: Any) -> None:
-    root, _, answers, refused = matrix
+    root, _, answers, refused, _ = matrix
     # per cell: hygiene's reading, then the window's before and after
     assert len(answers) == 3 * len(CELLS)
     runs = {r.cell: r for r in load_runs(root / "out")}
@@ -105,18 +108,47 @@ def test_hygiene_and_brackets_read_the_servers_rate_limit(matrix: Any) -> None:
 
 
 def test_baseline_has_a_section_per_cell(matrix: Any) -> None:
-    root, proc, _, _ = matrix
+    root, proc, *_ = matrix
     baseline = (root / "out" / "baseline.md").read_text()
     assert "### S2-T1-1: Quiet steady state, concentrated, 1 session" in baseline
     assert "### S2-T2-5: Quiet steady state, spread, 5 sessions" in baseline
-    assert baseline.count("| Backend / driver | github / workload |") == 2
+    assert "### S4-T1-1: Review backlog burst, concentrated, 1 session" in baseline
+    assert baseline.count("| Backend / driver | github / workload |") == len(CELLS)
     assert "| Repos | o/a, o/b |" in baseline
-    assert baseline.count("**Rate-limit bracket:**") == 2
-    assert baseline.count("**ghbench summarize output:**") == 2
-    assert "2 cell(s) ok, 0 failed or refused" in proc.stdout
+    assert baseline.count("**Rate-limit bracket:**") == len(CELLS)
+    assert baseline.count("**ghbench summarize output:**") == len(CELLS)
+    assert f"{len(CELLS)} cell(s) ok, 0 failed or refused" in proc.stdout
+
+
+def test_the_s4_burst_comments_on_the_file_the_pr_changed(matrix: Any) -> None:
+    root, *_, server = matrix
+    (run,) = [r for r in load_runs(root / "out") if r.cell == "S4-T1-1"]
+    (note,) = [n for n in run.notes if n.startswith("S4: ")]
+    found = re.fullmatch(r"S4: (\d+) review comments on 1 PRs at window start", note)
+    assert found is not None, note
+    added = int(found.group(1))
+    assert 5 <= added <= 10
+    # on GitHub the burst reads the PR's files to find a path, then posts file comments
+    ledger = server.emulator.limiter.ledger
+    files = [e for e in ledger if e.endpoint.endswith("/pulls/{number}/files")]
+    posts = [
+        e for e in ledger if e.endpoint == "POST /repos/{owner}/{repo}/pulls/{number}/comments"
+    ]
+    assert [(e.owner, e.status) for e in files] == [(USER, 200)]
+    assert [e.status for e in posts] == [201] * added
+    emulator = server.emulator
+    with emulator.lock:
+        repo = emulator.store.get_repo("o", "a")
+        (pull,) = [
+            p for p in emulator.store.pulls(repo, "all") if emulator.store.review_comments(p)
+        ]
+        changed = [f.path for f in emulator.store.pull_files(pull)]
+        comments = emulator.store.review_comments(pull)
+    assert len(changed) == 1 and changed[0].startswith("ghbench/issue-")
+    assert {c.path for c in comments} == set(changed) and len(comments) == added
 
 
 def test_no_file_holds_the_token(matrix: Any) -> None:
-    root, proc, _, refused = matrix
+    root, proc, _, refused, _ = matrix
     assert files_holding_a_token(root, TOKEN) == []
     assert TOKEN not in proc.stdout + proc.stderr + refused.stdout + refused.stderr

@@ -5,10 +5,11 @@ Public API (imported lazily, so ``import ghbench.emulator`` stays cheap)::
 
     Emulator(clock=, rng=, seed=, state_dir=, config=)   .handle(EmuRequest) -> EmuResponse
     EmuRequest, EmuResponse, EmulatorConfig, load_config
-    EmulatorServer(emulator, host, port=0).start() -> url / .stop() / context manager
+    EmulatorServer(emulator, host, port=0, uds=None).start() -> url / .stop() / context manager
     start_emulator_process(state_dir, port=0, tokens=...) -> EmulatorProcess (.url, .stop())
     EmulatorTransport(emulator)   # sync httpx transport, no socket
     gh_environment(url, token, home) -> env vars for the real gh
+    gh_enterprise_environment(host, socket, token, home) -> the same as a GHES host
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ __all__ = [
     "EmulatorServer",
     "EmulatorTransport",
     "LedgerEntry",
+    "gh_enterprise_environment",
     "gh_environment",
     "load_config",
     "start_emulator_process",
@@ -39,6 +41,7 @@ _WHERE = {
     "EmulatorProcess": "server",
     "EmulatorServer": "server",
     "gh_environment": "server",
+    "gh_enterprise_environment": "server",
     "start_emulator_process": "server",
     "EmulatorTransport": "transport",
     "LedgerEntry": "ratelimit",

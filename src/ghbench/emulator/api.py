@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -180,11 +181,20 @@ class EmulatorApi:
             self.store.set_ci(repo, sha, state, self.store.user_by_id(repo.owner_id), name=name)
             return sha
 
-    def push(self, full_name: str, branch: str, message: str = "Update") -> str:
-        """A new commit on ``branch``; open PRs from it move their head. Returns the sha."""
+    def push(
+        self,
+        full_name: str,
+        branch: str,
+        message: str = "Update",
+        *,
+        files: Mapping[str, str] | None = None,
+    ) -> str:
+        """A new commit on ``branch``; open PRs from it move their head. Returns the sha.
+        ``files`` (path -> text) are written; without them the commit rewrites README.md."""
+        data = None if files is None else {p: t.encode() for p, t in files.items()}
         with self.lock, self.db.transaction():
             repo = self._repo(full_name)
-            return self.store.commit_to_branch(repo, branch, message).sha
+            return self.store.commit_to_branch(repo, branch, message, files=data).sha
 
     def add_review_comments(
         self,

@@ -8,7 +8,7 @@ POST /_ghbench/repos/{o}/{r}/pulls          {"head", "base", "title", "body", "a
 POST /_ghbench/repos/{o}/{r}/issues         {"title", "body", "author", "labels"}
 POST /_ghbench/repos/{o}/{r}/labels         {"number", "labels"}  (replaces the labels)
 POST /_ghbench/repos/{o}/{r}/ci             {"state", "sha" | "pr", "name"}
-POST /_ghbench/repos/{o}/{r}/push           {"branch", "message"}
+POST /_ghbench/repos/{o}/{r}/push           {"branch", "message", "files": {path: text}}
 POST /_ghbench/repos/{o}/{r}/review-comments {"count", "prs", "author"}
 GET|POST /_ghbench/clock                    {"advance": s} | {"set": epoch}
 GET  /_ghbench/ledger?since=&until=&token=&resource=   entries + totals (JSON)
@@ -132,7 +132,14 @@ def _ci(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
 
 def _push(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
-    return {"sha": emu.push(_full(p), str(b["branch"]), str(b.get("message", "Update")))}
+    files = b.get("files")
+    if files is not None and not (
+        isinstance(files, dict)
+        and all(isinstance(k, str) and k and isinstance(v, str) for k, v in files.items())
+    ):
+        raise ValueError("files must map each path to its text")
+    message = str(b.get("message", "Update"))
+    return {"sha": emu.push(_full(p), str(b["branch"]), message, files=files)}
 
 
 def _review_comments(emu: Emulator, p: Params, q: Params, body: Any) -> Any:

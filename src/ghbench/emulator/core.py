@@ -3,7 +3,8 @@
 All behaviour lives here; the ASGI app, the httpx transport and the threaded and
 subprocess servers are thin adapters. A request goes through:
 
-1. target: absolute-form (``http://api.github.localhost/...``) is reduced to the path;
+1. target: absolute-form (``http://api.github.localhost/...``) is reduced to the path,
+   GitHub Enterprise's ``/api/v3/...`` and ``/api/graphql`` to github.com's paths;
    ``CONNECT`` is refused with a message naming the host;
 2. ``/_ghbench/...`` goes to the control API (no limits, no ledger);
 3. credentials: ``token T`` or ``Bearer T``; unknown -> 401; none -> the caller's
@@ -58,6 +59,8 @@ JSON_TYPE = "application/json; charset=utf-8"
 _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _ETAG_CACHE_MAX = 100_000
+_GHES_REST = "/api/v3"  # GitHub Enterprise Server's REST root on its host
+_GHES_GRAPHQL = "/api/graphql"
 
 
 def _not_found(call: Call) -> Reply:
@@ -174,7 +177,14 @@ class Emulator(EmulatorApi):
     # -- target, credentials -----------------------------------------------------
     @staticmethod
     def _split_target(request: EmuRequest) -> tuple[str, str, str]:
-        """(path, query, API base) from origin-form or absolute-form targets."""
+        """(path, query, API base) from origin-form or absolute-form targets.
+
+        GitHub Enterprise Server's layout is served too: REST under ``/api/v3`` and
+        GraphQL at ``/api/graphql`` (gh's URLs for any host but github.com and
+        github.localhost). Such a request is the same request without the prefix,
+        charged alike; the prefix stays in the API base, so the URLs in answers
+        (``url`` fields, ``link`` pages) keep the layout the client used.
+        """
         target = request.path
         host = request.headers.get("host", "api.github.localhost")
         scheme = "http"
@@ -184,7 +194,15 @@ class Emulator(EmulatorApi):
             path, query = parts.path or "/", parts.query
         else:
             path, _, query = target.partition("?")
-        return path or "/", query or request.query, f"{scheme}://{host}"
+        base = f"{scheme}://{host}"
+        if path == _GHES_REST or path.startswith(_GHES_REST + "/"):
+            rest = path[len(_GHES_REST) :]
+            # GraphQL is at /api/graphql only; /api/v3/graphql stays an unknown path (404)
+            if rest.rstrip("/") != "/graphql":
+                path, base = rest, base + _GHES_REST
+        elif path.rstrip("/") == _GHES_GRAPHQL:
+            path, base = "/graphql", base + _GHES_REST
+        return path or "/", query or request.query, base
 
     def _authenticate(self, request: EmuRequest) -> _Caller:
         header = request.headers.get("authorization")
@@ -382,10 +400,18 @@ def connect_refusal(target: str) -> EmuResponse:
     """The answer to ``CONNECT host:port``: nothing is tunnelled, and the message says
     how to point gh at the emulator instead. (gh itself shows only the status text.)"""
     message = (
-        f"ghbench emulator: refusing CONNECT {target} — only http://api.github.localhost "
-        "is served; set GH_HOST=github.localhost (and HTTP_PROXY to this emulator) "
-        "so gh talks plain HTTP to the emulator"
+        f"ghbench emulator: refusing CONNECT {target} — only plain HTTP is served; set "
+        "GH_HOST=github.localhost (and HTTP_PROXY to this emulator) so gh talks plain HTTP "
+        "to the emulator"
     )
+    host = target.rpartition(":")[0] if target.count(":") == 1 else target
+    if host.lower() not in ("api.github.com", "github.com", "uploads.github.com", "?"):
+        # gh speaks HTTPS to every enterprise host; through a proxy that is this CONNECT
+        message += (
+            f", or, for an enterprise host such as {host}, serve the emulator on a unix "
+            "socket and point gh's http_unix_socket setting at it (gh then sends plain "
+            "HTTP over the socket)"
+        )
     body = encode_json({"message": message, "documentation_url": "ghbench emulator"})
     headers = {"content-type": JSON_TYPE, "allow": "GET, HEAD, POST, PUT, PATCH, DELETE"}
     return EmuResponse(405, headers, body)

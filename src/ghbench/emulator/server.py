@@ -34,6 +34,7 @@ __all__ = [
     "TOKENS_ENV",
     "EmulatorProcess",
     "EmulatorServer",
+    "gh_enterprise_environment",
     "gh_environment",
     "start_emulator_process",
     "uvicorn_options",
@@ -133,21 +134,64 @@ def gh_environment(url: str, token: str | None, home: Path | None = None) -> dic
     return env
 
 
+def gh_enterprise_environment(
+    host: str, socket_path: Path, token: str | None, home: Path
+) -> dict[str, str]:
+    """Environment for the real ``gh`` to reach the emulator as GitHub Enterprise ``host``.
+
+    gh builds ``https://HOST/api/v3/`` and ``https://HOST/api/graphql`` for any host but
+    github.com and github.localhost, so through a proxy it would open a CONNECT tunnel
+    (which the emulator refuses). gh's ``http_unix_socket`` setting dials every request,
+    https ones included, over a unix socket without TLS: this writes that setting into
+    ``home``'s gh config and returns the variables (the token goes in
+    ``GH_ENTERPRISE_TOKEN``, which gh reads for enterprise hosts; it ignores ``GH_TOKEN``).
+    """
+    config_dir = home / ".config" / "gh"
+    for directory in (config_dir, home / ".cache", home / "tmp"):
+        directory.mkdir(parents=True, exist_ok=True)
+    (config_dir / "config.yml").write_text(f"http_unix_socket: {socket_path}\n")
+    env = {
+        "GH_HOST": host,
+        "GH_NO_UPDATE_NOTIFIER": "1",
+        "GH_PROMPT_DISABLED": "1",
+        "NO_COLOR": "1",
+        "HOME": str(home),
+        "GH_CONFIG_DIR": str(config_dir),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "TMPDIR": str(home / "tmp"),
+    }
+    if token is not None:
+        env["GH_ENTERPRISE_TOKEN"] = token
+    return env
+
+
 class EmulatorServer:
     """uvicorn in a thread serving ``emulator``; ``start()`` returns the URL."""
 
     def __init__(
-        self, emulator: Emulator, host: str = "127.0.0.1", port: int = 0, *, http: str = "auto"
+        self,
+        emulator: Emulator,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        http: str = "auto",
+        uds: Path | None = None,
     ) -> None:
-        """``http``: "auto" (httptools if installed) or "h11"."""
+        """``http``: "auto" (httptools if installed) or "h11". ``uds``: also serve on
+        this unix socket (it must not exist; removed on stop). gh's ``http_unix_socket``
+        sends every request over it as plain HTTP, https URLs included: the one way
+        gh reaches the emulator as a GitHub Enterprise host (see ``gh_enterprise_environment``)."""
         self.emulator = emulator
         self.http = http
         self.host = host
         self.port = port
+        self.uds = uds
         self.app = EmulatorApp(emulator)
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
+        self._unix: socket.socket | None = None
 
     @property
     def url(self) -> str:
@@ -171,6 +215,9 @@ class EmulatorServer:
         sock.listen(2048)
         self._socket = sock
         self.port = sock.getsockname()[1]
+        sockets = [sock]
+        if self.uds is not None:
+            sockets.append(self._bind_unix(self.uds))
         options = uvicorn_options()
         if self.http != "auto":
             options["http"] = self.http
@@ -179,7 +226,7 @@ class EmulatorServer:
         # uvicorn installs signal handlers only in the main thread, so none here.
         self._server = server
         self._thread = threading.Thread(
-            target=server.run, kwargs={"sockets": [sock]}, name="ghbench-emulator", daemon=True
+            target=server.run, kwargs={"sockets": sockets}, name="ghbench-emulator", daemon=True
         )
         self._thread.start()
         deadline = time.monotonic() + timeout
@@ -190,6 +237,27 @@ class EmulatorServer:
             time.sleep(0.005)
         return self.url
 
+    def _bind_unix(self, path: Path) -> socket.socket:
+        if path.exists() or path.is_symlink():
+            self.stop()
+            raise EmulatorError(
+                f"cannot listen on the unix socket {path}: it exists; remove it or choose "
+                "another path"
+            )
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.bind(str(path))
+        except OSError as exc:
+            sock.close()
+            self.stop()
+            raise EmulatorError(
+                f"cannot listen on the unix socket {path} ({exc.strerror or exc}); choose a "
+                "shorter path in a writable directory"
+            ) from exc
+        sock.listen(2048)
+        self._unix = sock
+        return sock
+
     def stop(self, timeout: float = 10.0) -> None:
         if self._server is not None:
             self._server.should_exit = True
@@ -199,6 +267,11 @@ class EmulatorServer:
         if self._socket is not None:
             self._socket.close()
             self._socket = None
+        if self._unix is not None:
+            self._unix.close()
+            self._unix = None
+            if self.uds is not None:
+                self.uds.unlink(missing_ok=True)
         self._server = None
 
     def __enter__(self) -> EmulatorServer:

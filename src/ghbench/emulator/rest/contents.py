@@ -1,20 +1,45 @@
-"""``PUT /repos/{o}/{r}/contents/{path}``: a commit on a branch (file bodies are not kept).
+"""``PUT /repos/{o}/{r}/contents/{path}``: a commit writing one file on a branch.
 
 Enough for clients that push one file to give a branch a commit before opening a PR.
-The content must be valid base64, as on GitHub; ``sha`` (for updates) is not checked.
+The file's blob id and line count are kept (its body is not), so updates are checked
+as GitHub checks them (measured on github.com by a third party,
+pome-sh/digital-twins#400): the branch must exist (404), an existing file needs
+``sha`` (422) equal to its blob id (409), a new file ignores ``sha`` (201), and an
+update answers 200.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
+import json
 
-from ghbench.emulator.errors import invalid_field
+from ghbench.emulator.errors import Conflict, NotFound, ValidationFailed, invalid_field
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
 from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.state.trees import blob_entry
 
 __all__ = ["ROUTES"]
+
+_DOCS = "https://docs.github.com/rest/repos/contents#create-or-update-file-contents"
+
+
+def _checked_sha(call: Call, path: str, current: str) -> None:
+    """GitHub's optimistic lock on an existing file: ``sha`` must be its blob id."""
+    body = call.body if isinstance(call.body, dict) else {}
+    if "sha" in body and not isinstance(body["sha"], str):
+        value = "nil" if body["sha"] is None else json.dumps(body["sha"])
+        raise ValidationFailed(
+            f"Invalid request.\n\nFor 'properties/sha', {value} is not a string.",
+            documentation_url=_DOCS,
+        )
+    sha = body.get("sha")
+    if sha is None:
+        raise ValidationFailed(
+            'Invalid request.\n\n"sha" wasn\'t supplied.', documentation_url=_DOCS
+        )
+    if sha != current:
+        raise Conflict(f"{path} does not match {sha}", documentation_url=_DOCS)
 
 
 def put_contents(call: Call) -> Reply:
@@ -28,8 +53,15 @@ def put_contents(call: Call) -> Reply:
     except (binascii.Error, ValueError) as exc:
         raise invalid_field("Contents", "content", "content is not valid Base64") from exc
     branch = body_field(call, "Contents", "branch", str, default=repo.default_branch)
-    commit = call.store.commit_to_branch(repo, branch, message, author=author.login)
-    blob_sha = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()  # git's blob id
+    if call.store.branch_sha(repo, branch) is None:
+        raise NotFound(f"Branch {branch} not found", documentation_url=_DOCS)
+    existing = call.store.branch_file(repo, branch, path)
+    if existing is not None:
+        _checked_sha(call, path, existing[0])
+    commit = call.store.commit_to_branch(
+        repo, branch, message, author=author.login, files={path: data}
+    )
+    blob_sha = blob_entry(data)[0]
     api = f"{call.urls.api}/repos/{repo.full_name}"
     html = f"{call.urls.web}/{repo.full_name}"
     content = {
@@ -56,7 +88,8 @@ def put_contents(call: Call) -> Reply:
         "message": message,
         "parents": [{"sha": p, "url": f"{api}/git/commits/{p}"} for p in commit.parents],
     }
-    return Reply({"content": content, "commit": commit_json}, status=201)
+    status = 201 if existing is None else 200
+    return Reply({"content": content, "commit": commit_json}, status=status)
 
 
 ROUTES = [

@@ -1,10 +1,16 @@
-"""Pull requests: list, get, create, merge; review comments; reviews."""
+"""Pull requests: list, get, create, merge; changed files; review comments; reviews."""
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import quote
+
 from ghbench.emulator.errors import invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
+from ghbench.emulator.rest.render import Urls
 from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.state import PullRequest, Repo
+from ghbench.emulator.state.trees import FileChange
 
 __all__ = ["ROUTES"]
 
@@ -14,6 +20,7 @@ _SORT_KEYS = {
     "popularity": lambda p: (p.updated_at, p.id),
     "long-running": lambda p: (p.created_at, p.id),
 }
+_MAX_FILES = 3000
 _REVIEW_EVENTS = {
     "APPROVE": "APPROVED",
     "REQUEST_CHANGES": "CHANGES_REQUESTED",
@@ -88,6 +95,31 @@ def update_pull(call: Call) -> Reply:
     return Reply(call.urls.pull(call.store, repo, pull, full=True))
 
 
+def list_files(call: Call) -> Reply:
+    # GitHub: "Responses include a maximum of 3000 files"; pages of 30, per_page <= 100.
+    repo, pull = pull_of(call)
+    files = call.store.pull_files(pull)[:_MAX_FILES]
+    page, headers = paginate(call, files)
+    return Reply([_diff_entry(call.urls, repo, pull, f) for f in page], headers=headers)
+
+
+def _diff_entry(urls: Urls, repo: Repo, pull: PullRequest, change: FileChange) -> dict[str, Any]:
+    """GitHub's ``diff-entry``. No ``patch``: file bodies are not kept, and GitHub omits
+    it too (binary files, very large diffs), so clients must do without it."""
+    path = quote(change.path)
+    return {
+        "sha": change.sha,
+        "filename": change.path,
+        "status": change.status,
+        "additions": change.additions,
+        "deletions": change.deletions,
+        "changes": change.additions + change.deletions,
+        "blob_url": f"{urls.web}/{repo.full_name}/blob/{pull.head_sha}/{path}",
+        "raw_url": f"{urls.web}/{repo.full_name}/raw/{pull.head_sha}/{path}",
+        "contents_url": f"{urls.api}/repos/{repo.full_name}/contents/{path}?ref={pull.head_sha}",
+    }
+
+
 def list_review_comments(call: Call) -> Reply:
     repo, pull = pull_of(call)
     page, headers = paginate(call, call.store.review_comments(pull))
@@ -139,6 +171,7 @@ ROUTES = [
     Route("GET", _P + "/{number}", get_pull, etag=True),
     Route("PATCH", _P + "/{number}", update_pull, anonymous=False),
     Route("PUT", _P + "/{number}/merge", merge_pull, anonymous=False),
+    Route("GET", _P + "/{number}/files", list_files, etag=True),
     Route("GET", _P + "/{number}/comments", list_review_comments, etag=True),
     Route(
         "POST",

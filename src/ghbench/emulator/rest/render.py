@@ -336,6 +336,7 @@ class Urls:
         }
         if full:
             merged_by = store.user_by_id(pull.merged_by_id) if pull.merged_by_id else None
+            files = store.pull_files(pull)
             out |= {
                 "merged": pull.merged,
                 "mergeable": pull.mergeable,
@@ -346,9 +347,9 @@ class Urls:
                 "review_comments": len(store.review_comments(pull)),
                 "maintainer_can_modify": False,
                 "commits": 1,
-                "additions": 1,
-                "deletions": 0,
-                "changed_files": 1,
+                "additions": sum(f.additions for f in files),
+                "deletions": sum(f.deletions for f in files),
+                "changed_files": len(files),
             }
         return out
 

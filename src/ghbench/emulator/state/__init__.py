@@ -11,6 +11,8 @@ Reads (never raise unless noted; ``None`` when absent):
     user(login) / user_by_id(id) / node(node_id)
     repo(owner, name) / get_repo(owner, name)   # get_repo raises NotFound (404)
     commit(repo, sha) / ref(repo, "heads/main") / branch_sha(repo, branch)
+    tree(repo, sha) / branch_file(repo, branch, path) / merge_base(repo, sha1, sha2)
+    pull_files(pull)                            # what a PR changes (trees.FileChange)
     refs_with_prefix(repo, "heads/")
     issue(repo, n) / issues(repo, state="open"|"closed"|"all") / issue_comments(repo, n)
     pull(repo, n) / pulls_by_id[id] / pulls(repo, state, head=branch, base=branch)
@@ -21,7 +23,7 @@ Reads (never raise unless noted; ``None`` when absent):
 Writes (raise emulator.errors.ApiError subclasses with GitHub's status and message):
     ensure_user(login) / add_token(user, secret) / token_for(secret)
     create_repo(owner, name, default_branch="main")
-    commit_to_branch(repo, branch, message) / create_ref / update_ref / delete_ref
+    commit_to_branch(repo, branch, message, files=) / create_ref / update_ref / delete_ref
     create_issue(repo, author, title, body=, labels=) / set_issue_state(issue, state)
     set_issue_labels(issue, labels)
     add_issue_comment(repo, number, author, body)

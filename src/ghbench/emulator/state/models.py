@@ -81,6 +81,10 @@ class Repo(Record, kw_only=True):
 
 
 class Commit(Record, kw_only=True):
+    """A commit and its whole tree: ``tree`` maps each file's path to its git blob id
+    and line count (bodies are not kept; the counts give a diff's additions and
+    deletions). Commits are immutable, so a tree is a snapshot, never patched."""
+
     KIND: ClassVar[str] = "commit"
     repo_id: int
     sha: str
@@ -88,6 +92,7 @@ class Commit(Record, kw_only=True):
     parents: list[str] = msgspec.field(default_factory=list)
     author_login: str | None = None
     created_at: float = 0.0
+    tree: dict[str, tuple[str, int]] = msgspec.field(default_factory=dict)
 
 
 class Ref(Record, kw_only=True):

@@ -13,10 +13,12 @@ from ghbench.emulator.state.models import (
     User,
 )
 from ghbench.emulator.state.repos import RepoOps
+from ghbench.emulator.state.trees import FileChange, diff_trees, merge_trees
 
 __all__ = ["PullOps"]
 
 MERGE_METHODS = ("merge", "squash", "rebase")
+_DIFF_CACHE_MAX = 10_000
 
 
 class PullOps(RepoOps, IssueOps):
@@ -146,7 +148,13 @@ class PullOps(RepoOps, IssueOps):
         repo = self.repos[pull.repo_id]
         title = commit_title or f"Merge pull request #{pull.number} from {pull.head_ref}"
         base_sha = self.branch_sha(repo, pull.base_ref) or pull.base_sha
-        commit = self.create_commit(repo, title, [base_sha, pull.head_sha], author=actor.login)
+        ancestor = self.merge_base(repo, base_sha, pull.head_sha)
+        tree = merge_trees(
+            self.tree(repo, base_sha), self.tree(repo, ancestor), self.tree(repo, pull.head_sha)
+        )
+        commit = self.create_commit(
+            repo, title, [base_sha, pull.head_sha], author=actor.login, tree=tree
+        )
         base_ref = self.ref(repo, f"heads/{pull.base_ref}")
         if base_ref is not None:
             base_ref.sha = commit.sha
@@ -163,6 +171,24 @@ class PullOps(RepoOps, IssueOps):
         pull.mergeable_state = "unknown"
         self.save(pull)
         return commit.sha
+
+    def pull_files(self, pull: PullRequest) -> list[FileChange]:
+        """The files a pull request changes: its head against the merge base with its
+        base branch (the base as it was when the PR was opened, once it is closed, so
+        a merged PR keeps its diff), by path."""
+        repo = self.repos[pull.repo_id]
+        base = pull.base_sha
+        if pull.state == "open":
+            base = self.branch_sha(repo, pull.base_ref) or base
+        key = (repo.id, pull.head_sha, base)
+        found = self.diff_cache.get(key)
+        if found is None:
+            ancestor = self.merge_base(repo, base, pull.head_sha) or base
+            found = diff_trees(self.tree(repo, ancestor), self.tree(repo, pull.head_sha))
+            if len(self.diff_cache) >= _DIFF_CACHE_MAX:
+                self.diff_cache.clear()
+            self.diff_cache[key] = found
+        return found
 
     # -- reviews -----------------------------------------------------------------
     def reviews(self, pull: PullRequest) -> list[Review]:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from collections import deque
+from collections.abc import Mapping
 
 from ghbench.emulator.errors import NotFound, ValidationFailed, invalid_field
 from ghbench.emulator.state.base import StoreBase
 from ghbench.emulator.state.models import Commit, PullRequest, Ref, Repo, Token, User
+from ghbench.emulator.state.trees import FileEntry, Tree, blob_entry
 
 __all__ = ["RepoOps", "token_digest"]
 
@@ -94,7 +97,10 @@ class RepoOps(StoreBase):
             pushed_at=now,
         )
         self.add(repo)
-        self.commit_to_branch(repo, default_branch, "Initial commit", author=owner_user.login)
+        readme = {"README.md": f"# {name}\n".encode()}
+        self.commit_to_branch(
+            repo, default_branch, "Initial commit", author=owner_user.login, files=readme
+        )
         return repo
 
     # -- commits and refs --------------------------------------------------------
@@ -102,19 +108,64 @@ class RepoOps(StoreBase):
         return self.commits.get((repo.id, sha))
 
     def create_commit(
-        self, repo: Repo, message: str, parents: list[str], *, author: str | None = None
+        self,
+        repo: Repo,
+        message: str,
+        parents: list[str],
+        *,
+        author: str | None = None,
+        tree: Mapping[str, FileEntry] | None = None,
+        sha: str | None = None,
     ) -> Commit:
+        """A commit whose tree is ``tree`` (default: its first parent's)."""
+        if tree is None:
+            tree = self.tree(repo, parents[0]) if parents else {}
         commit = Commit(
             id=self.new_id(),
             repo_id=repo.id,
-            sha=self.new_sha(),
+            sha=sha or self.new_sha(),
             message=message,
             parents=parents,
             author_login=author,
             created_at=self.now(),
+            tree=dict(tree),
         )
         self.add(commit)
         return commit
+
+    def tree(self, repo: Repo, sha: str | None) -> Tree:
+        """The files of commit ``sha`` (empty for an unknown commit)."""
+        commit = self.commits.get((repo.id, sha)) if sha else None
+        return commit.tree if commit is not None else {}
+
+    def branch_file(self, repo: Repo, branch: str, path: str) -> FileEntry | None:
+        """``(blob id, lines)`` of ``path`` at the tip of ``branch``, if it is there."""
+        return self.tree(repo, self.branch_sha(repo, branch)).get(path)
+
+    def merge_base(self, repo: Repo, one: str, two: str) -> str | None:
+        """The nearest common ancestor of two commits (breadth-first from ``two``)."""
+        seen_one = self._ancestors(repo, one)
+        queue, seen = deque([two]), {two}
+        while queue:
+            sha = queue.popleft()
+            if sha in seen_one:
+                return sha
+            commit = self.commits.get((repo.id, sha))
+            for parent in commit.parents if commit else ():
+                if parent not in seen:
+                    seen.add(parent)
+                    queue.append(parent)
+        return None
+
+    def _ancestors(self, repo: Repo, sha: str) -> set[str]:
+        out, stack = {sha}, [sha]
+        while stack:
+            commit = self.commits.get((repo.id, stack.pop()))
+            for parent in commit.parents if commit else ():
+                if parent not in out:
+                    out.add(parent)
+                    stack.append(parent)
+        return out
 
     def ref(self, repo: Repo, name: str) -> Ref | None:
         """``name`` without ``refs/``: ``heads/main``."""
@@ -158,11 +209,27 @@ class RepoOps(StoreBase):
         self.touch(repo.id)
 
     def commit_to_branch(
-        self, repo: Repo, branch: str, message: str, *, author: str | None = None
+        self,
+        repo: Repo,
+        branch: str,
+        message: str,
+        *,
+        author: str | None = None,
+        files: Mapping[str, bytes] | None = None,
     ) -> Commit:
-        """A push: a new commit on ``branch`` (created from the default branch if new)."""
+        """A push: a new commit on ``branch`` (created from the default branch if new)
+        writing ``files`` (path -> content). A push without contents (the control API,
+        a seeded pull request's head) rewrites README.md with one line naming the
+        commit, so every such commit changes a file a review comment can sit on."""
         parent = self.branch_sha(repo, branch) or self.branch_sha(repo, repo.default_branch)
-        commit = self.create_commit(repo, message, [parent] if parent else [], author=author)
+        sha = self.new_sha()
+        if files is None:
+            files = {"README.md": f"{message} ({sha[:7]})\n".encode()}
+        tree = dict(self.tree(repo, parent))
+        tree.update((path, blob_entry(data)) for path, data in files.items())
+        commit = self.create_commit(
+            repo, message, [parent] if parent else [], author=author, tree=tree, sha=sha
+        )
         existing = self.ref(repo, f"heads/{branch}")
         if existing is None:
             self.create_ref(repo, f"heads/{branch}", commit.sha)
