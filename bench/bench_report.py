@@ -41,6 +41,32 @@ SCAN_FLOOR_SNIPPET = (
     "duckdb.sql(f\"SELECT {sel} FROM read_json('{sys.argv[1]}', "
     "format = 'newline_delimited', columns = {cols})\").fetchall()"
 )
+# The fast reader's outputs against the exact line reader's, on the big trace: the
+# scorecard (report's projection), summarize and analyze (analyze's projection).
+VERIFY_SNIPPET = """
+import sys, msgspec
+from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
+from ghbench.analysis.summarize import summarize
+from ghbench.artifacts.models import encode_artifact
+from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact
+from ghbench.scorecard.window import resolve_report_window
+from ghbench.trace.reader import read_trace
+
+def card(frame):
+    w = resolve_report_window(frame, warmup_end_ms=None, window_end_ms=None)
+    return encode_artifact(build_scorecard_artifact(
+        frame, window_start_ms=w.start_ms, window_end_ms=w.end_ms,
+        scenario_id="verify", measured_at=0))
+
+def both(frame):
+    return msgspec.json.encode([summarize(frame).to_json(), analyze(frame).to_json()])
+
+exact = read_trace(sys.argv[1], fast=False)
+same_card = card(read_trace(sys.argv[1], columns=SCORECARD_COLUMNS)) == card(exact)
+same_analysis = both(read_trace(sys.argv[1], columns=ANALYSIS_COLUMNS)) == both(exact)
+print(f"scorecard identical: {same_card}; summarize+analyze identical: {same_analysis}")
+sys.exit(0 if same_card and same_analysis else 1)
+"""
 READ_SNIPPET = (
     "import sys; from ghbench.trace.reader import read_trace; "
     "mode = {'default': None, 'fast': True, 'exact': False}[sys.argv[2]]; "
@@ -79,6 +105,12 @@ def main() -> int:
     parser.add_argument(
         "--skip-exact", action="store_true", help="skip the slow full-row line reader"
     )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="also check that report/summarize/analyze give byte-identical output from the"
+        " fast reader and the exact line reader (slow: reads the trace line by line)",
+    )
     ns = parser.parse_args()
     out = HERE / "out"
     out.mkdir(exist_ok=True)
@@ -104,8 +136,9 @@ def main() -> int:
         ]
         show("ghbench report", [run(argv) for argv in argvs])
     for command in ("summarize", "analyze"):
-        if (ROOT / f"src/ghbench/commands/{command}.py").exists():
-            best(f"ghbench {command}", [GHBENCH, command, str(trace)], ns.repeat)
+        best(f"ghbench {command}", [GHBENCH, command, str(trace)], ns.repeat)
+    if ns.verify:
+        return subprocess.run([PYTHON, "-c", VERIFY_SNIPPET, str(trace)], check=False).returncode
     return 0
 
 
