@@ -149,9 +149,9 @@ def test_dashboard_cell_reads_aos_dashboard(
     # dashboard rows exist in the window and the split tells them from lifecycle rows
     assert run.scorecard_path is not None
     window = json.loads((tmp_path / run.scorecard_path).read_text())["window"]
-    start, end = parse_iso(window["start"]), parse_iso(window["end"])
+    start, end = (round(parse_iso(window[k]) * 1000) for k in ("start", "end"))
     rows = _rows(tmp_path, run)
-    in_window = [r for r in rows if start <= parse_iso(r["timestamp"]) <= end]
+    in_window = [r for r in rows if start <= round(parse_iso(r["timestamp"]) * 1000) <= end]
     dashboard = [r for r in in_window if is_dashboard_row(r)]
     lifecycle = [r for r in in_window if not is_dashboard_row(r)]
     assert len(dashboard) == len(made) > 0  # every call the dashboard made, and only those

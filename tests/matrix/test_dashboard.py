@@ -155,9 +155,12 @@ def test_split_tells_dashboard_calls_by_shape_within_the_window() -> None:
         _row(t.format(30), "gh.pr.view", pr_enrich),  # after the window
     ]
     assert [is_dashboard_row(r) for r in rows[1:7]] == [False, False, True, True, True, True]
-    start, end = parse_iso(t.format(5)), parse_iso(t.format(20))
+    start, end = (round(parse_iso(t.format(s)) * 1000) for s in (5, 20))
     split = split_dashboard_traffic(rows, start, end)
     assert (split.dashboard, split.lifecycle) == (4, 2)
+    # the window's edges count, to the millisecond, as in the scorecard
+    edge = split_dashboard_traffic(rows, round(parse_iso(t.format(13)) * 1000), end)
+    assert (edge.dashboard, edge.lifecycle) == (3, 0)
     assert dict(split.dashboard_operations) == {
         "gh.pr.view": 2,
         "gh.issue.view": 1,

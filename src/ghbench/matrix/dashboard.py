@@ -135,25 +135,29 @@ class TrafficSplit:
         )
 
 
-def _timestamp(row: Mapping[str, Any]) -> float | None:
+def _timestamp_ms(row: Mapping[str, Any]) -> int | None:
     value = row.get("timestamp")
     if not isinstance(value, str):
         return None
     try:
-        return parse_iso(value)
+        return round(parse_iso(value) * 1000)
     except ValueError:
         return None
 
 
 def split_dashboard_traffic(
-    rows: Iterable[Mapping[str, Any]], start: float, end: float
+    rows: Iterable[Mapping[str, Any]], start_ms: int, end_ms: int
 ) -> TrafficSplit:
-    """Count the rows completed in ``[start, end]`` as dashboard or lifecycle calls."""
+    """Count the rows completed in ``[start_ms, end_ms]`` as dashboard or lifecycle calls.
+
+    Milliseconds, as the scorecard's window is kept, so a row on the window's edge
+    counts here exactly when it counts in the scorecard.
+    """
     dashboard: Counter[str] = Counter()
     lifecycle = 0
     for row in rows:
-        at = _timestamp(row)
-        if at is None or not start <= at <= end:
+        at = _timestamp_ms(row)
+        if at is None or not start_ms <= at <= end_ms:
             continue
         if is_dashboard_row(row):
             dashboard[str(row.get("operation"))] += 1
