@@ -9,10 +9,13 @@ unix socket without TLS, so the real gh reaches the emulator as an enterprise ho
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +27,12 @@ import pytest
 from emu_helpers import TOKEN
 
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import EmulatorServer, gh_enterprise_environment, gh_environment
+from ghbench.emulator.server import (
+    EmulatorServer,
+    gh_enterprise_environment,
+    gh_environment,
+    start_emulator_process,
+)
 from ghbench.emulator.transport import EmulatorTransport
 from ghbench.errors import EmulatorError
 
@@ -103,24 +111,31 @@ class Enterprise:
 
 
 @pytest.fixture
-def enterprise(emulator: Emulator) -> Iterator[Enterprise]:
+def socket_dir() -> Iterator[Path]:
     # AF_UNIX paths are short (~107 bytes): pytest's tmp_path can be too long
     directory = Path(tempfile.mkdtemp(prefix="ghb-"))
-    path = directory / "emu.sock"
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def enterprise(emulator: Emulator, socket_dir: Path) -> Iterator[Enterprise]:
+    path = socket_dir / "emu.sock"
     server = EmulatorServer(emulator, uds=path)
     server.start()
     try:
         yield Enterprise(server, path, emulator)
     finally:
         server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
-def _gh_env(enterprise: Enterprise, home: Path, **extra: str) -> dict[str, str]:
+def _gh_env(socket_path: Path, home: Path, **extra: str) -> dict[str, str]:
     if shutil.which("gh") is None:
         pytest.skip("the gh CLI is not installed (apt-get install gh); CI installs it")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
-    return env | gh_enterprise_environment(HOST, enterprise.socket, TOKEN, home) | extra
+    return env | gh_enterprise_environment(HOST, socket_path, TOKEN, home) | extra
 
 
 def gh(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -135,7 +150,7 @@ def test_gh_as_an_enterprise_host_lists_prs_and_runs_graphql(
     for head in ("feat/a", "feat/b"):
         emulator.create_pull("acme/todo", head)
     # gh ignores GH_TOKEN for an enterprise host: GH_ENTERPRISE_TOKEN is what it sends
-    env = _gh_env(enterprise, tmp_path / "home", GH_TOKEN="ghp_" + "x" * 36)
+    env = _gh_env(enterprise.socket, tmp_path / "home", GH_TOKEN="ghp_" + "x" * 36)
     listed = gh(env, "pr", "list", "-R", f"{HOST}/acme/todo")
     assert listed.returncode == 0, listed.stderr
     assert [line.split("\t")[0] for line in listed.stdout.splitlines()] == ["2", "1"]
@@ -184,20 +199,101 @@ def test_gh_to_an_enterprise_host_through_the_proxy_is_refused(
 
 
 def test_a_unix_socket_that_exists_is_refused_and_ours_is_removed(
-    emulator: Emulator,
+    emulator: Emulator, socket_dir: Path
 ) -> None:
-    directory = Path(tempfile.mkdtemp(prefix="ghb-"))
-    try:
-        taken = directory / "taken.sock"
-        taken.write_text("")
-        with pytest.raises(EmulatorError, match=r"taken\.sock: it exists"):
-            EmulatorServer(emulator, uds=taken).start()
-        ours = directory / "emu.sock"
-        with EmulatorServer(emulator, uds=ours) as server:
-            assert ours.is_socket()
-            with httpx.Client(transport=httpx.HTTPTransport(uds=str(ours))) as c:
-                answer = c.get(f"http://{HOST}/api/v3/rate_limit")
-            assert answer.status_code == 200 and server.port > 0
-        assert not ours.exists()
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
+    taken = socket_dir / "taken.sock"
+    taken.write_text("")
+    with pytest.raises(EmulatorError, match=r"taken\.sock: it exists and is not a socket"):
+        EmulatorServer(emulator, uds=taken).start()
+    ours = socket_dir / "emu.sock"
+    with EmulatorServer(emulator, uds=ours) as server:
+        assert ours.is_socket()
+        with httpx.Client(transport=httpx.HTTPTransport(uds=str(ours))) as c:
+            answer = c.get(f"http://{HOST}/api/v3/rate_limit")
+        assert answer.status_code == 200 and server.port > 0
+        with pytest.raises(EmulatorError, match="another process listens on it"):
+            EmulatorServer(emulator, uds=ours).start()
+    assert not ours.exists() and taken.read_text() == ""
+
+
+# -- ghbench emulator serve --uds ---------------------------------------------------------
+
+
+def _over(path: Path) -> httpx.Client:
+    return httpx.Client(
+        transport=httpx.HTTPTransport(uds=str(path)),
+        base_url=f"http://{HOST}",
+        headers={"Authorization": f"token {TOKEN}"},
+    )
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "ghbench", "emulator", "serve", *args]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.gh
+def test_serve_uds_lets_gh_reach_it_as_an_enterprise_host(socket_dir: Path, tmp_path: Path) -> None:
+    path = socket_dir / "emu.sock"
+    env = _gh_env(path, tmp_path / "home")
+    state = tmp_path / "state"
+    with start_emulator_process(state, tokens=[TOKEN], repos=["acme/todo"], uds=path) as first:
+        line = first.ready_line
+        assert line.startswith(f"ghbench emulator listening on {first.url} and unix socket {path} ")
+        assert f"gh config set http_unix_socket {path}," in line and TOKEN[:8] not in line
+        with _over(path) as control:  # the control API answers on the socket too
+            for head in ("feat/a", "feat/b"):
+                made = control.post("/_ghbench/repos/acme/todo/pulls", json={"head": head})
+                assert made.status_code == 200, made.text
+        listed = gh(env, "pr", "list", "-R", f"{HOST}/acme/todo")
+        assert listed.returncode == 0, listed.stderr
+        assert [row.split("\t")[0] for row in listed.stdout.splitlines()] == ["2", "1"]
+        first.kill()  # SIGKILL: no cleanup, so the socket file is left behind, stale
+    assert path.is_socket()
+    with start_emulator_process(state, tokens=[TOKEN], uds=path) as again:  # stale: replaced
+        viewed = gh(env, "pr", "view", "2", "-R", f"{HOST}/acme/todo", "--json", "headRefName")
+        assert viewed.returncode == 0, viewed.stderr
+        assert json.loads(viewed.stdout) == {"headRefName": "feat/b"}
+        ledger = httpx.get(f"{again.url}/_ghbench/ledger").json()["entries"]
+        assert [(e["endpoint"], e["resource"]) for e in ledger] == [
+            ("PullRequestList", "graphql"),
+            ("PullRequestByNumber", "graphql"),
+        ]
+        assert again.stop() == 0  # SIGTERM to the group: a clean exit...
+    assert not path.exists()  # ...that removes the socket file
+
+
+def test_serve_uds_removes_its_socket_on_ctrl_c(socket_dir: Path) -> None:
+    path = socket_dir / "emu.sock"
+    with start_emulator_process(tokens=[TOKEN], repos=["acme/todo"], uds=path) as proc:
+        with _over(path) as api:
+            assert api.get("/api/v3/repos/acme/todo").json()["full_name"] == "acme/todo"
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends the terminal's foreground group
+        assert proc.process.wait(timeout=30) == 0
+        assert not path.exists()
+
+
+def test_serve_uds_refuses_a_path_it_must_not_take(socket_dir: Path) -> None:
+    missing = socket_dir / "no-such-dir" / "emu.sock"
+    refused = _serve("--uds", str(missing))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        f"error: --uds {missing}: its directory {missing.parent} does not exist; "
+        "create it or choose another path\n"
+    )
+    regular = socket_dir / "notes.txt"
+    regular.write_text("keep me")
+    refused = _serve("--uds", str(regular))
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"error: --uds {regular}: it exists and is not a socket; remove it or choose another path\n"
+    )
+    assert regular.read_text() == "keep me"
+    live = socket_dir / "live.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(live))
+        listener.listen(8)
+        refused = _serve("--uds", str(live))
+        assert refused.returncode == 2
+        assert refused.stderr.startswith(f"error: --uds {live}: another process listens on it")
+        assert live.is_socket()  # not removed: it is someone else's

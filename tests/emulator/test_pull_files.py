@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import subprocess
 from pathlib import Path
 
 import httpx
@@ -149,6 +151,62 @@ def test_files_are_charged_and_answer_if_none_match(
     ] * 2
     assert api.get(f"{REPO}/pulls/999/files").status_code == 404
     assert make_client(None).get(url).status_code == 200  # public repository: no token needed
+
+
+SIZES = "number additions deletions changedFiles"
+
+
+def rest_sizes(api: httpx.Client, number: int) -> tuple[int, int, int]:
+    full = api.get(f"{REPO}/pulls/{number}").json()
+    return full["additions"], full["deletions"], full["changed_files"]
+
+
+def test_graphql_sizes_are_rests_from_the_same_diff(emulator: Emulator, api: httpx.Client) -> None:
+    # open: README rewritten (3 lines added, its 1 deleted) and a new 2-line file
+    files = {"README.md": "# todo\nx\ny\n", "a.txt": "1\n2\n"}
+    emulator.push("acme/todo", "feat/open", files=files)
+    opened = emulator.create_pull("acme/todo", "feat/open")
+    assert put(api, "main-only.txt", "x\n").status_code == 201  # main moves on: not the PR's
+    emulator.push("acme/todo", "feat/merged", files={"b.txt": "1\n2\n3\n4\n"})
+    merged = emulator.create_pull("acme/todo", "feat/merged")
+    assert api.put(f"{REPO}/pulls/{merged}/merge", json={}).json()["merged"] is True
+    closed = emulator.create_pull("acme/todo", "feat/closed")  # a seeded head: README only
+    assert api.patch(f"{REPO}/pulls/{closed}", json={"state": "closed"}).is_success
+    query = (
+        'query Sizes { repository(owner: "acme", name: "todo") {'
+        f" pullRequests(first: 10, states: [OPEN, MERGED, CLOSED]) {{ nodes {{ {SIZES} }} }}"
+        " } }"
+    )
+    nodes = api.post("/graphql", json={"query": query}).json()["data"]["repository"]
+    graphql = {
+        n["number"]: (n["additions"], n["deletions"], n["changedFiles"])
+        for n in nodes["pullRequests"]["nodes"]
+    }
+    assert graphql == {number: rest_sizes(api, number) for number in (opened, merged, closed)}
+    assert graphql[opened] == (5, 1, 2) and graphql[merged] == (4, 0, 1)
+    assert graphql[closed] == (1, 1, 1)  # README's one line replaced
+
+
+@pytest.mark.gh
+def test_gh_pr_view_sizes_agree_with_rest(gh_env: dict[str, str], emulator: Emulator) -> None:
+    emulator.push("acme/todo", "feat/a", files={"a.txt": "1\n2\n", "b.txt": "3\n"})
+    number = emulator.create_pull("acme/todo", "feat/a")
+
+    def gh(*args: str) -> dict[str, int]:
+        done = subprocess.run(["gh", *args], env=gh_env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        answer: dict[str, int] = json.loads(done.stdout)
+        return answer
+
+    fields = "additions,deletions,changedFiles"
+    viewed = gh("pr", "view", str(number), "-R", "acme/todo", "--json", fields)
+    jq = "{additions, deletions, changedFiles: .changed_files}"
+    rest = gh("api", f"repos/acme/todo/pulls/{number}", "--jq", jq)
+    assert viewed == rest == {"additions": 3, "deletions": 0, "changedFiles": 2}
+    assert [e.endpoint for e in emulator.ledger_entries()] == [
+        "PullRequestByNumber",
+        "GET /repos/{owner}/{repo}/pulls/{number}",
+    ]
 
 
 # -- PUT contents: sha on an existing file ----------------------------------------------

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
+from types import FrameType
 
 import click
 
@@ -59,6 +61,14 @@ def command() -> None:
     default=None,
     help="YAML/JSON settings: limits, secondary limits, faults, users, repos.",
 )
+@click.option(
+    "--uds",
+    "uds",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Also listen on a unix socket at this path (gh's http_unix_socket reaches the "
+    "emulator as a GitHub Enterprise host over it); removed at exit.",
+)
 def serve(
     *,
     host: str,
@@ -68,14 +78,25 @@ def serve(
     repos: tuple[str, ...],
     seed: int,
     config_path: Path | None,
+    uds: Path | None,
 ) -> None:
     """Serve the emulator over HTTP until SIGTERM or Ctrl-C."""
+    import socket
+    import sys
+
     import uvicorn
 
     from ghbench.emulator.asgi import EmulatorApp
     from ghbench.emulator.config import EmulatorConfig, load_config
     from ghbench.emulator.core import Emulator
-    from ghbench.emulator.server import TOKENS_ENV, quiet_exit_server, uvicorn_options
+    from ghbench.emulator.server import (
+        TOKENS_ENV,
+        UnixListener,
+        UnixSocketError,
+        listen_unix,
+        quiet_exit_server,
+        uvicorn_options,
+    )
 
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: use 0..65535")
@@ -87,29 +108,70 @@ def serve(
         if repo.count("/") != 1:
             raise UsageError(f"--repo {repo!r}: expected owner/name")
         config.repos.append(repo)
-    emulator = Emulator(seed=seed, state_dir=state_dir, config=config)
-    import socket
-
+    # Both listeners before the emulator: a bad --port or --uds leaves no state behind.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
     except OSError as exc:
+        sock.close()
         raise UsageError(f"--port {port}: cannot listen on {host} ({exc.strerror})") from exc
     sock.listen(2048)
-    url = f"http://{host}:{sock.getsockname()[1]}"
-    token_hint = _redact(pairs[0][1]) if pairs else "<a token given with --token>"
-    click.echo(
-        f"ghbench emulator listening on {url}  "
-        f"(point gh at it: GH_HOST=github.localhost HTTP_PROXY={url} HTTPS_PROXY={url} "
-        f"GH_TOKEN={token_hint})",
-    )
-    import sys
-
-    sys.stdout.flush()
-    server = quiet_exit_server(uvicorn.Config(EmulatorApp(emulator), **uvicorn_options()))
+    # Until uvicorn handles SIGTERM/SIGINT (while the state loads), they exit through the
+    # finally below too, so the socket file never outlives a stop.
+    previous = {sig: signal.signal(sig, _exit_now) for sig in _STOP_SIGNALS}
+    unix: UnixListener | None = None
+    emulator: Emulator | None = None
     try:
-        server.run(sockets=[sock])
+        if uds is not None:
+            try:
+                unix = listen_unix(uds)
+            except UnixSocketError as exc:
+                raise UsageError(f"--uds {uds}: {exc.reason}") from exc
+        emulator = Emulator(seed=seed, state_dir=state_dir, config=config)
+        line = _ready_line(host, sock.getsockname()[1], uds, pairs)
+
+        def ready() -> None:
+            click.echo(line)
+            sys.stdout.flush()
+
+        app = EmulatorApp(emulator)
+        server = quiet_exit_server(uvicorn.Config(app, **uvicorn_options()), on_ready=ready)
+        server.run(sockets=[sock] if unix is None else [sock, unix.socket])
     finally:
+        # quiet_exit_server returns on SIGTERM/SIGINT, so a stop ends here; a second
+        # signal must not cut the cleanup short
+        for sig in _STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
         sock.close()
-        emulator.db.close()
+        if unix is not None:
+            unix.close()
+        if emulator is not None:
+            emulator.db.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _exit_now(_signum: int, _frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
+def _ready_line(host: str, port: int, uds: Path | None, pairs: list[tuple[str, str]]) -> str:
+    """The one line ``serve`` prints when it listens (never the token itself)."""
+    url = f"http://{host}:{port}"
+    token_hint = _redact(pairs[0][1]) if pairs else "<a token given with --token>"
+    hint = (
+        f"point gh at it: GH_HOST=github.localhost HTTP_PROXY={url} HTTPS_PROXY={url} "
+        f"GH_TOKEN={token_hint}"
+    )
+    if uds is None:
+        return f"ghbench emulator listening on {url}  ({hint})"
+    path = os.path.abspath(uds)
+    return (
+        f"ghbench emulator listening on {url} and unix socket {path}  ({hint}; or as a "
+        f"GitHub Enterprise host: gh config set http_unix_socket {path}, "
+        f"GH_HOST=<enterprise host> GH_ENTERPRISE_TOKEN={token_hint})"
+    )

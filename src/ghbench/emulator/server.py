@@ -5,22 +5,25 @@
 flag, and stops by asking uvicorn to exit. ``start_emulator_process`` starts
 ``ghbench emulator serve`` in its own process group, reads the one ready line from
 its stdout, and stops it with SIGTERM, a deadline, then SIGKILL to the group.
-Tokens go to the child through the environment, never the command line.
+Tokens go to the child through the environment, never the command line. Both may
+also listen on a unix socket (``listen_unix``), the way gh reaches an enterprise host.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib.util
 import os
 import re
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -34,8 +37,11 @@ __all__ = [
     "TOKENS_ENV",
     "EmulatorProcess",
     "EmulatorServer",
+    "UnixListener",
+    "UnixSocketError",
     "gh_enterprise_environment",
     "gh_environment",
+    "listen_unix",
     "start_emulator_process",
     "uvicorn_options",
 ]
@@ -84,15 +90,22 @@ def uvicorn_options() -> dict[str, Any]:
     return options
 
 
-def quiet_exit_server(config: Any) -> Any:
+def quiet_exit_server(config: Any, on_ready: Callable[[], None] | None = None) -> Any:
     """A ``uvicorn.Server`` that, on SIGTERM/SIGINT, shuts down and returns normally.
 
     uvicorn re-raises the signal after shutting down, which kills the process before
-    the caller's cleanup (closing the state database) runs.
+    the caller's cleanup (closing the state database, removing a unix socket) runs.
+    ``on_ready`` runs once the server accepts connections and handles those signals,
+    so a caller that stops it as soon as it said so still gets a clean exit.
     """
     import uvicorn
 
     class _Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started and on_ready is not None:
+                on_ready()
+
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:
             if threading.current_thread() is not threading.main_thread():
@@ -166,6 +179,92 @@ def gh_enterprise_environment(
     return env
 
 
+class UnixSocketError(EmulatorError):
+    """A unix socket could not be listened on; ``reason`` says why and what to do."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"cannot listen on the unix socket {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class UnixListener:
+    """A listening unix socket whose file is ours: ``close()`` closes it and removes the
+    file, unless something else has taken the path since (its inode tells)."""
+
+    def __init__(self, path: Path, sock: socket.socket) -> None:
+        self.path = path
+        self.socket = sock
+        info = os.lstat(path)
+        self._identity = (info.st_dev, info.st_ino)
+
+    def close(self) -> None:
+        self.socket.close()
+        with contextlib.suppress(FileNotFoundError):
+            info = os.lstat(self.path)
+            if (info.st_dev, info.st_ino) == self._identity:
+                self.path.unlink()
+
+
+def _stale_socket(path: Path) -> bool:
+    """True if ``path`` is a socket file nobody listens on (its server was killed)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.settimeout(2.0)
+        probe.connect(str(path))
+    except ConnectionRefusedError:
+        return True
+    except PermissionError as exc:
+        raise UnixSocketError(
+            path, "it is a socket we may not use (permission denied); choose another path"
+        ) from exc
+    except OSError:
+        return False  # a listener too busy to accept: alive
+    finally:
+        probe.close()
+    return False
+
+
+def listen_unix(path: Path) -> UnixListener:
+    """Listen on a unix socket at ``path``.
+
+    A stale socket there (left by an emulator that was killed: nobody answers on it)
+    is replaced, so a restart after ``kill -9`` needs no cleanup; anything else at the
+    path (a file, a live socket, a symlink) is refused, never removed.
+    """
+    if not path.parent.is_dir():
+        raise UnixSocketError(
+            path, f"its directory {path.parent} does not exist; create it or choose another path"
+        )
+    try:
+        mode: int | None = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None:
+        if not stat.S_ISSOCK(mode):
+            raise UnixSocketError(
+                path, "it exists and is not a socket; remove it or choose another path"
+            )
+        if not _stale_socket(path):
+            raise UnixSocketError(
+                path, "another process listens on it; stop that process or choose another path"
+            )
+        path.unlink(missing_ok=True)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.bind(str(path))
+        sock.listen(2048)
+        return UnixListener(path, sock)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            reason = "another process took the path meanwhile; choose another path"
+        else:
+            # "AF_UNIX path too long" has no errno: about 107 bytes is the limit on Linux
+            reason = f"{exc.strerror or exc}; choose a shorter path in a writable directory"
+        raise UnixSocketError(path, reason) from exc
+
+
 class EmulatorServer:
     """uvicorn in a thread serving ``emulator``; ``start()`` returns the URL."""
 
@@ -179,7 +278,7 @@ class EmulatorServer:
         uds: Path | None = None,
     ) -> None:
         """``http``: "auto" (httptools if installed) or "h11". ``uds``: also serve on
-        this unix socket (it must not exist; removed on stop). gh's ``http_unix_socket``
+        this unix socket (see ``listen_unix``; removed on stop). gh's ``http_unix_socket``
         sends every request over it as plain HTTP, https URLs included: the one way
         gh reaches the emulator as a GitHub Enterprise host (see ``gh_enterprise_environment``)."""
         self.emulator = emulator
@@ -191,7 +290,7 @@ class EmulatorServer:
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
-        self._unix: socket.socket | None = None
+        self._unix: UnixListener | None = None
 
     @property
     def url(self) -> str:
@@ -217,7 +316,12 @@ class EmulatorServer:
         self.port = sock.getsockname()[1]
         sockets = [sock]
         if self.uds is not None:
-            sockets.append(self._bind_unix(self.uds))
+            try:
+                self._unix = listen_unix(self.uds)
+            except UnixSocketError:
+                self.stop()
+                raise
+            sockets.append(self._unix.socket)
         options = uvicorn_options()
         if self.http != "auto":
             options["http"] = self.http
@@ -237,27 +341,6 @@ class EmulatorServer:
             time.sleep(0.005)
         return self.url
 
-    def _bind_unix(self, path: Path) -> socket.socket:
-        if path.exists() or path.is_symlink():
-            self.stop()
-            raise EmulatorError(
-                f"cannot listen on the unix socket {path}: it exists; remove it or choose "
-                "another path"
-            )
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            sock.bind(str(path))
-        except OSError as exc:
-            sock.close()
-            self.stop()
-            raise EmulatorError(
-                f"cannot listen on the unix socket {path} ({exc.strerror or exc}); choose a "
-                "shorter path in a writable directory"
-            ) from exc
-        sock.listen(2048)
-        self._unix = sock
-        return sock
-
     def stop(self, timeout: float = 10.0) -> None:
         if self._server is not None:
             self._server.should_exit = True
@@ -270,8 +353,6 @@ class EmulatorServer:
         if self._unix is not None:
             self._unix.close()
             self._unix = None
-            if self.uds is not None:
-                self.uds.unlink(missing_ok=True)
         self._server = None
 
     def __enter__(self) -> EmulatorServer:
@@ -293,6 +374,7 @@ class _Pipes:
 
     def __init__(self, process: subprocess.Popen[bytes]) -> None:
         self.url: str | None = None
+        self.line = ""
         self.ready = threading.Event()
         self.stderr_tail = b""
         self._threads = [
@@ -305,9 +387,11 @@ class _Pipes:
 
     def _stdout(self, stream: Any) -> None:
         for raw in stream:
-            match = READY_PATTERN.search(raw.decode(errors="replace"))
+            text = raw.decode(errors="replace")
+            match = READY_PATTERN.search(text)
             if match and self.url is None:
                 self.url = match.group(1)
+                self.line = text.strip()
                 self.ready.set()
         self.ready.set()
 
@@ -325,12 +409,14 @@ class _Pipes:
 
 
 class EmulatorProcess:
-    """A ``ghbench emulator serve`` child process (own process group)."""
+    """A ``ghbench emulator serve`` child process (own process group); ``ready_line`` is
+    the line it printed when it started listening."""
 
     def __init__(self, process: subprocess.Popen[bytes], url: str, pipes: _Pipes) -> None:
         self.process = process
         self.url = url
         self.port = int(url.rsplit(":", 1)[1])
+        self.ready_line = pipes.line
         self._pipes = pipes
 
     @property
@@ -370,16 +456,20 @@ def start_emulator_process(
     seed: int = 0,
     config: Path | None = None,
     repos: list[str] | tuple[str, ...] = (),
+    uds: Path | None = None,
     timeout: float = 30.0,
 ) -> EmulatorProcess:
     """Start ``ghbench emulator serve`` and wait for its ready line.
 
-    ``tokens``: a list of tokens (user ``octo``) or ``{token: login}``.
+    ``tokens``: a list of tokens (user ``octo``) or ``{token: login}``. ``uds``: also
+    serve on this unix socket (``--uds``).
     """
     argv = [sys.executable, "-m", "ghbench", "emulator", "serve", "--host", host]
     argv += ["--port", str(port), "--seed", str(seed)]
     if state_dir is not None:
         argv += ["--state", str(state_dir)]
+    if uds is not None:
+        argv += ["--uds", str(uds)]
     if config is not None:
         argv += ["--config", str(config)]
     for repo in repos:

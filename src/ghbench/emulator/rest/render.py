@@ -26,6 +26,7 @@ from ghbench.emulator.state import (
     Store,
     User,
 )
+from ghbench.emulator.state.trees import diff_stat
 from ghbench.timefmt import iso_s
 
 __all__ = ["Urls"]
@@ -336,7 +337,7 @@ class Urls:
         }
         if full:
             merged_by = store.user_by_id(pull.merged_by_id) if pull.merged_by_id else None
-            files = store.pull_files(pull)
+            stat = diff_stat(store.pull_files(pull))
             out |= {
                 "merged": pull.merged,
                 "mergeable": pull.mergeable,
@@ -347,9 +348,9 @@ class Urls:
                 "review_comments": len(store.review_comments(pull)),
                 "maintainer_can_modify": False,
                 "commits": 1,
-                "additions": sum(f.additions for f in files),
-                "deletions": sum(f.deletions for f in files),
-                "changed_files": len(files),
+                "additions": stat.additions,
+                "deletions": stat.deletions,
+                "changed_files": stat.changed_files,
             }
         return out
 

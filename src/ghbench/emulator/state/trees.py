@@ -8,10 +8,19 @@ whole-file rewrite (its new lines added, its old lines deleted).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["FileChange", "FileEntry", "Tree", "blob_entry", "diff_trees", "merge_trees"]
+__all__ = [
+    "DiffStat",
+    "FileChange",
+    "FileEntry",
+    "Tree",
+    "blob_entry",
+    "diff_stat",
+    "diff_trees",
+    "merge_trees",
+]
 
 FileEntry = tuple[str, int]  # (git blob id, line count)
 Tree = Mapping[str, FileEntry]
@@ -26,6 +35,23 @@ class FileChange:
     sha: str  # the blob after the change (before it, for a removed file)
     additions: int
     deletions: int
+
+
+@dataclass(frozen=True)
+class DiffStat:
+    """A diff's totals: a pull request's REST ``changed_files``/``additions``/``deletions``
+    and GraphQL ``changedFiles``/``additions``/``deletions``, one computation for both."""
+
+    changed_files: int
+    additions: int
+    deletions: int
+
+
+def diff_stat(changes: Sequence[FileChange]) -> DiffStat:
+    """Totals over every changed file (not capped at the 3,000 the files list shows)."""
+    return DiffStat(
+        len(changes), sum(c.additions for c in changes), sum(c.deletions for c in changes)
+    )
 
 
 def blob_entry(data: bytes) -> FileEntry:

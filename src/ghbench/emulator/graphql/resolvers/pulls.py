@@ -17,6 +17,7 @@ from ghbench.emulator.graphql.resolvers.views import (
     synthetic_id,
 )
 from ghbench.emulator.search import review_decision
+from ghbench.emulator.state.trees import DiffStat, diff_stat
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import (
@@ -156,6 +157,11 @@ def _empty(*_: Any, **args: Any) -> Any:
     return paginate([], **args)
 
 
+def _diff_stat(pull: PullRequest, info: Info) -> DiffStat:
+    # the same diff as REST's files list and full PR shape (cached per head and base)
+    return diff_stat(store_of(info).pull_files(pull))
+
+
 def _viewer_did_author(record: Any, info: Info) -> bool:
     return bool(record.user_id == context_of(info).viewer.id)
 
@@ -197,9 +203,9 @@ PULL_FIELDS = {
     "closedAt": lambda p, _: iso(p.closed_at),
     "createdAt": lambda p, _: iso(p.created_at),
     "updatedAt": lambda p, _: iso(p.updated_at),
-    "additions": lambda p, _: 0,
-    "deletions": lambda p, _: 0,
-    "changedFiles": lambda p, _: 0,
+    "additions": lambda p, info: _diff_stat(p, info).additions,
+    "deletions": lambda p, info: _diff_stat(p, info).deletions,
+    "changedFiles": lambda p, info: _diff_stat(p, info).changed_files,
     "isInMergeQueue": lambda p, _: False,
     "isMergeQueueEnabled": lambda p, _: False,
     "viewerCanMergeAsAdmin": lambda p, _: False,
