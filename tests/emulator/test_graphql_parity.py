@@ -52,6 +52,17 @@ _CHECKS = """query PullRequestByNumber($owner: String!, $repo: String!, $pr_numb
 
 _VARIABLES = {"owner": "acme", "repo": "todo", "pr_number": 1}
 
+# gh 2.23's ``pr view --json files,commits`` selections, plus the diff stats gh leaves out
+_FILES = """query PullRequestByNumber($owner: String!, $repo: String!, $pr_number: Int!) {
+  repository(owner: $owner, name: $repo) { pullRequest(number: $pr_number) {
+    additions deletions changedFiles
+    files(first: 100) { nodes { additions, deletions, path, changeType, viewerViewedState }
+      totalCount pageInfo { hasNextPage endCursor } edges { cursor } }
+    commits(first: 100) { nodes { commit { authors(first: 100) { nodes { name email
+      user { id login } } } messageHeadline messageBody oid committedDate authoredDate
+      additions deletions changedFilesIfAvailable } } }
+  } } }"""
+
 
 @pytest.fixture(scope="module")
 def store() -> Store:
@@ -100,6 +111,7 @@ def _both(store: Store, query: str, variables: dict[str, Any]) -> tuple[Any, Any
             REVIEW_THREADS_QUERY, {"owner": "acme", "name": "todo", "number": 2}, id="ao-threads"
         ),
         pytest.param(_CHECKS, _VARIABLES, id="gh-pr-view"),
+        pytest.param(_FILES, _VARIABLES, id="gh-pr-view-files"),
         pytest.param(GH_PR_SEARCH, {"q": "repo:acme/todo type:pr", "limit": 2}, id="gh-pr-search"),
         pytest.param(
             GH_ISSUE_SEARCH,

@@ -1,8 +1,10 @@
-"""``GET /repos/{o}/{r}/pulls/{n}/files`` and the contents API's optimistic lock.
+"""A PR's files (REST ``pulls/{n}/files``, GraphQL ``PullRequest.files``), PR and commit
+diff stats, and the contents API's optimistic lock.
 
 The emulator keeps each commit's tree (paths, blob ids, line counts), so a PR's files
-are its head's tree against the merge base with its base branch, and ``PUT contents``
-checks ``sha`` against the file on the branch as GitHub does.
+are its head's tree against the merge base with its base branch (one diff for REST and
+GraphQL), a commit's stats are its tree against its first parent's, and ``PUT
+contents`` checks ``sha`` against the file on the branch as GitHub does.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import hashlib
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -117,7 +120,7 @@ def test_a_merged_pr_keeps_its_files_and_main_gets_them(
     assert put(api, "new.md", "again\n", sha=blob("hello\n")).status_code == 200
 
 
-def test_pages_of_at_most_100_and_no_more_than_3000_files(
+def test_pages_of_at_most_100_and_no_more_than_3000_files_in_rest_and_graphql(
     emulator: Emulator, api: httpx.Client
 ) -> None:
     files = {f"f/{n:04d}.txt": f"{n}\n" for n in range(3005)}
@@ -132,6 +135,19 @@ def test_pages_of_at_most_100_and_no_more_than_3000_files(
     assert [f["filename"] for f in last][-1] == "f/2999.txt"
     past = api.get(f"{REPO}/pulls/{number}/files", params={"per_page": 100, "page": 31})
     assert past.status_code == 200 and past.json() == []
+    # GraphQL's files connection stops at the same file, totalCount included, while
+    # changedFiles counts them all (GitHub's behaviour as clients report it)
+    pull = graphql_pull(
+        api,
+        number,
+        "changedFiles files(last: 1) { totalCount nodes { path } pageInfo { hasNextPage } }",
+    )
+    assert pull["changedFiles"] == 3005
+    assert pull["files"] == {
+        "totalCount": 3000,
+        "nodes": [{"path": "f/2999.txt"}],
+        "pageInfo": {"hasNextPage": False},
+    }
 
 
 def test_files_are_charged_and_answer_if_none_match(
@@ -187,25 +203,209 @@ def test_graphql_sizes_are_rests_from_the_same_diff(emulator: Emulator, api: htt
     assert graphql[closed] == (1, 1, 1)  # README's one line replaced
 
 
+def graphql(api: httpx.Client, query: str, **variables: object) -> dict[str, Any]:
+    answer = api.post("/graphql", json={"query": query, "variables": variables})
+    assert answer.status_code == 200
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def graphql_pull(api: httpx.Client, number: int, fields: str) -> dict[str, Any]:
+    query = (
+        'query Pull($n: Int!) { repository(owner: "acme", name: "todo") {'
+        f" pullRequest(number: $n) {{ {fields} }} }} }}"
+    )
+    body = graphql(api, query, n=number)
+    assert "errors" not in body, body
+    pull: dict[str, Any] = body["data"]["repository"]["pullRequest"]
+    return pull
+
+
+FILE_FIELDS = "path additions deletions changeType viewerViewedState"
+CHANGE_TYPES = {"added": "ADDED", "modified": "MODIFIED", "removed": "DELETED"}
+
+
+def rest_as_graphql(api: httpx.Client, number: int) -> list[dict[str, object]]:
+    """REST's files list in GraphQL's shape (nobody has marked a file as viewed)."""
+    return [
+        {
+            "path": f["filename"],
+            "additions": f["additions"],
+            "deletions": f["deletions"],
+            "changeType": CHANGE_TYPES[f["status"]],
+            "viewerViewedState": "UNVIEWED",
+        }
+        for f in api.get(f"{REPO}/pulls/{number}/files", params={"per_page": 100}).json()
+    ]
+
+
+def remove_file(emulator: Emulator, branch_name: str, path: str) -> None:
+    """A commit deleting ``path`` on ``branch_name`` (the API has no delete: the store)."""
+    store = emulator.store
+    repo = store.get_repo("acme", "todo")
+    with emulator.lock, emulator.db.transaction():
+        head = store.branch_sha(repo, branch_name)
+        assert head is not None
+        tree = dict(store.tree(repo, head))
+        del tree[path]
+        commit = store.create_commit(repo, f"remove {path}", [head], tree=tree)
+        ref = store.ref(repo, f"heads/{branch_name}")
+        assert ref is not None
+        store.update_ref(ref, commit.sha)
+
+
+def test_graphql_files_are_rests_files(emulator: Emulator, api: httpx.Client) -> None:
+    emulator.push("acme/todo", "main", files={"old.txt": "a\nb\n"})
+    # open: a new file, README rewritten, old.txt removed; main then moves on
+    emulator.push("acme/todo", "feat/open", files={"new.txt": "1\n2\n3\n", "README.md": "x\n"})
+    remove_file(emulator, "feat/open", "old.txt")
+    opened = emulator.create_pull("acme/todo", "feat/open")
+    assert put(api, "main-only.txt", "x\n").status_code == 201
+    emulator.push("acme/todo", "feat/merged", files={"b.txt": "1\n2\n"})
+    merged = emulator.create_pull("acme/todo", "feat/merged")
+    assert api.put(f"{REPO}/pulls/{merged}/merge", json={}).json()["merged"] is True
+    closed = emulator.create_pull("acme/todo", "feat/closed")
+    assert api.patch(f"{REPO}/pulls/{closed}", json={"state": "closed"}).is_success
+
+    fields = f"changedFiles files(first: 100) {{ totalCount nodes {{ {FILE_FIELDS} }} }}"
+    for number in (opened, merged, closed):
+        pull = graphql_pull(api, number, fields)
+        assert pull["files"]["nodes"] == rest_as_graphql(api, number)
+        assert pull["files"]["totalCount"] == pull["changedFiles"]
+    opened_files = graphql_pull(api, opened, fields)["files"]["nodes"]
+    assert [(f["path"], f["changeType"], f["additions"], f["deletions"]) for f in opened_files] == [
+        ("README.md", "MODIFIED", 1, 1),
+        ("new.txt", "ADDED", 3, 0),
+        ("old.txt", "DELETED", 0, 2),
+    ]
+
+
+def test_graphql_files_pages_with_cursors(emulator: Emulator, api: httpx.Client) -> None:
+    emulator.push("acme/todo", "feat/x", files={f"{n}.txt": "x\n" for n in range(6)})
+    number = emulator.create_pull("acme/todo", "feat/x")
+    page = "totalCount pageInfo { hasNextPage hasPreviousPage endCursor startCursor }"
+
+    def files(args: str) -> dict[str, Any]:
+        pull = graphql_pull(api, number, f"files({args}) {{ {page} nodes {{ path }} }}")
+        found: dict[str, Any] = pull["files"]
+        return found
+
+    one = files("first: 4")
+    two = files(f'first: 4, after: "{one["pageInfo"]["endCursor"]}"')
+    assert (one["totalCount"], two["totalCount"]) == (6, 6)
+    assert (one["pageInfo"]["hasNextPage"], two["pageInfo"]["hasNextPage"]) == (True, False)
+    assert two["pageInfo"]["hasPreviousPage"] is True
+    paths = [f["path"] for f in one["nodes"] + two["nodes"]]
+    assert paths == [f"{n}.txt" for n in range(6)]
+    assert paths == [f["filename"] for f in api.get(f"{REPO}/pulls/{number}/files").json()]
+    before = two["pageInfo"]["startCursor"]  # the second page's first file, 4.txt
+    back = graphql_pull(api, number, f'files(last: 2, before: "{before}") {{ nodes {{ path }} }}')
+    assert back["files"]["nodes"] == [{"path": "2.txt"}, {"path": "3.txt"}]
+
+
+def test_files_costs_like_any_connection(emulator: Emulator, api: httpx.Client) -> None:
+    for n in range(3):
+        emulator.create_pull("acme/todo", f"feat/{n}")
+    # gh's own selection: 1 request (the files page) -> 1 point, 100 nodes at most
+    gh_files = "files(first: 100) { nodes { additions deletions path } }"
+    query = (
+        'query PullRequestByNumber { repository(owner: "acme", name: "todo") {'
+        f" pullRequest(number: 1) {{ {gh_files} }} }} rateLimit {{ cost nodeCount used }} }}"
+    )
+    first = graphql(api, query)
+    assert first["data"]["rateLimit"] == {"cost": 1, "nodeCount": 100, "used": 1}
+    # under 100 PRs: 1 + 100 (labels) + 100 (files) = 201 requests -> 2 points; the
+    # files connection is what takes it past 1 (101 requests round to 1)
+    nested = (
+        'query Nested { repository(owner: "acme", name: "todo") { pullRequests(first: 100) {'
+        " nodes { labels(first: 1) { nodes { name } } files(first: 100) { nodes { path } } } } }"
+        " rateLimit { cost nodeCount used } }"
+    )
+    answer = graphql(api, nested)
+    assert answer["data"]["rateLimit"] == {"cost": 2, "nodeCount": 10_200, "used": 3}
+    without = nested.replace("files(first: 100) { nodes { path } }", "")
+    assert graphql(api, without)["data"]["rateLimit"]["cost"] == 1
+    assert [(e.endpoint, e.cost) for e in emulator.ledger_entries()] == [
+        ("PullRequestByNumber", 1),
+        ("Nested", 2),
+        ("Nested", 1),
+    ]
+    # the connection rules apply: a page size of 1-100 when nodes are asked for
+    pr = 'query Bad { repository(owner: "acme", name: "todo") { pullRequest(number: 1) { '
+    for selection, kind in [
+        ("files { nodes { path } }", "MISSING_PAGINATION_BOUNDARIES"),
+        ("files(first: 101) { nodes { path } }", "EXCESSIVE_PAGINATION"),
+    ]:
+        refused = graphql(api, pr + selection + " } } }")
+        assert refused["data"] is None and [e["type"] for e in refused["errors"]] == [kind]
+    counted = graphql_pull(api, 1, "files { totalCount }")
+    assert counted == {"files": {"totalCount": 1}}
+    assert len(emulator.ledger_entries()) == 4  # refused queries are free
+
+
+def test_commit_stats_are_each_commits_own_diff(emulator: Emulator, api: httpx.Client) -> None:
+    emulator.push("acme/todo", "feat/x", files={"a.txt": "1\n2\n"})
+    emulator.push("acme/todo", "feat/x", files={"a.txt": "1\n2\n3\n", "b.txt": "4\n"})
+    number = emulator.create_pull("acme/todo", "feat/x")
+    stats = "additions deletions changedFilesIfAvailable"
+    commit_stats = f"commits(first: 10) {{ nodes {{ commit {{ {stats} }} }} }}"
+    pull = graphql_pull(api, number, f"additions deletions changedFiles {commit_stats}")
+    commits = [n["commit"] for n in pull["commits"]["nodes"]]
+    # a.txt added (2 lines); then a.txt rewritten (3 added, 2 deleted) and b.txt added
+    assert commits == [
+        {"additions": 2, "deletions": 0, "changedFilesIfAvailable": 1},
+        {"additions": 4, "deletions": 2, "changedFilesIfAvailable": 2},
+    ]
+    assert (pull["additions"], pull["deletions"], pull["changedFiles"]) == (4, 0, 2)
+    # the merge commit brings the PR's diff to main: its stats are the PR's
+    assert api.put(f"{REPO}/pulls/{number}/merge", json={}).json()["merged"] is True
+    merge = graphql_pull(api, number, f"mergeCommit {{ {stats} }}")["mergeCommit"]
+    assert merge == {"additions": 4, "deletions": 0, "changedFilesIfAvailable": 2}
+    # a repository's first commit adds its README.md (one line)
+    emulator.create_repo("acme/fresh")
+    query = (
+        'query Root { repository(owner: "acme", name: "fresh") { defaultBranchRef {'
+        f" target {{ ... on Commit {{ {stats} }} }} }} }} }}"
+    )
+    root = graphql(api, query)["data"]["repository"]["defaultBranchRef"]["target"]
+    assert root == {"additions": 1, "deletions": 0, "changedFilesIfAvailable": 1}
+
+
 @pytest.mark.gh
-def test_gh_pr_view_sizes_agree_with_rest(gh_env: dict[str, str], emulator: Emulator) -> None:
+def test_gh_pr_view_sizes_and_files_agree_with_rest(
+    gh_env: dict[str, str], emulator: Emulator
+) -> None:
     emulator.push("acme/todo", "feat/a", files={"a.txt": "1\n2\n", "b.txt": "3\n"})
+    emulator.push("acme/todo", "feat/a", files={"README.md": "new\ntext\n"})
     number = emulator.create_pull("acme/todo", "feat/a")
 
-    def gh(*args: str) -> dict[str, int]:
+    def gh(*args: str) -> Any:
         done = subprocess.run(["gh", *args], env=gh_env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
-        answer: dict[str, int] = json.loads(done.stdout)
-        return answer
+        return json.loads(done.stdout)
 
-    fields = "additions,deletions,changedFiles"
+    fields = "additions,deletions,changedFiles,files"
     viewed = gh("pr", "view", str(number), "-R", "acme/todo", "--json", fields)
     jq = "{additions, deletions, changedFiles: .changed_files}"
-    rest = gh("api", f"repos/acme/todo/pulls/{number}", "--jq", jq)
-    assert viewed == rest == {"additions": 3, "deletions": 0, "changedFiles": 2}
-    assert [e.endpoint for e in emulator.ledger_entries()] == [
-        "PullRequestByNumber",
-        "GET /repos/{owner}/{repo}/pulls/{number}",
+    sizes = gh("api", f"repos/acme/todo/pulls/{number}", "--jq", jq)
+    files_jq = "map({path: .filename, additions, deletions})"
+    files = gh("api", f"repos/acme/todo/pulls/{number}/files", "--jq", files_jq)
+    assert viewed == sizes | {"files": files}
+    assert viewed == {
+        "additions": 5,
+        "deletions": 1,
+        "changedFiles": 3,
+        "files": [
+            {"path": "README.md", "additions": 2, "deletions": 1},
+            {"path": "a.txt", "additions": 2, "deletions": 0},
+            {"path": "b.txt", "additions": 1, "deletions": 0},
+        ],
+    }
+    # gh asks for files(first: 100): one request, one point
+    assert [(e.endpoint, e.cost) for e in emulator.ledger_entries()] == [
+        ("PullRequestByNumber", 1),
+        ("GET /repos/{owner}/{repo}/pulls/{number}", 1),
+        ("GET /repos/{owner}/{repo}/pulls/{number}/files", 1),
     ]
 
 

@@ -10,7 +10,7 @@ from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of,
 from ghbench.emulator.rest.render import Urls
 from ghbench.emulator.routing import Call, Reply, Route
 from ghbench.emulator.state import PullRequest, Repo
-from ghbench.emulator.state.trees import FileChange
+from ghbench.emulator.state.trees import MAX_LISTED_FILES, FileChange
 
 __all__ = ["ROUTES"]
 
@@ -20,7 +20,6 @@ _SORT_KEYS = {
     "popularity": lambda p: (p.updated_at, p.id),
     "long-running": lambda p: (p.created_at, p.id),
 }
-_MAX_FILES = 3000
 _REVIEW_EVENTS = {
     "APPROVE": "APPROVED",
     "REQUEST_CHANGES": "CHANGES_REQUESTED",
@@ -96,9 +95,9 @@ def update_pull(call: Call) -> Reply:
 
 
 def list_files(call: Call) -> Reply:
-    # GitHub: "Responses include a maximum of 3000 files"; pages of 30, per_page <= 100.
+    # GitHub: pages of 30, per_page <= 100, the first 3,000 files only.
     repo, pull = pull_of(call)
-    files = call.store.pull_files(pull)[:_MAX_FILES]
+    files = call.store.pull_files(pull)[:MAX_LISTED_FILES]
     page, headers = paginate(call, files)
     return Reply([_diff_entry(call.urls, repo, pull, f) for f in page], headers=headers)
 

@@ -13,6 +13,8 @@ Reads (never raise unless noted; ``None`` when absent):
     commit(repo, sha) / ref(repo, "heads/main") / branch_sha(repo, branch)
     tree(repo, sha) / branch_file(repo, branch, path) / merge_base(repo, sha1, sha2)
     pull_files(pull)                            # what a PR changes (trees.FileChange)
+    commit_files(repo, commit)                  # what a commit changes (vs its 1st parent)
+    changes(repo, base_sha, head_sha)           # the diff behind both (cached)
     refs_with_prefix(repo, "heads/")
     issue(repo, n) / issues(repo, state="open"|"closed"|"all") / issue_comments(repo, n)
     pull(repo, n) / pulls_by_id[id] / pulls(repo, state, head=branch, base=branch)

@@ -70,8 +70,7 @@ class StoreBase:
         self.review_comments_by_pull: dict[int, list[ReviewComment]] = defaultdict(list)
         self.review_comments_by_id: dict[int, ReviewComment] = {}
         self.issue_comments_by_number: dict[tuple[int, int], list[IssueComment]] = defaultdict(list)
-        # (repo id, head sha, base sha) -> a pull request's files; commits never change,
-        # so entries never go stale (the cache is only bounded)
+        # (repo id, head sha, base sha or "") -> what head changes (RepoOps.changes)
         self.diff_cache: dict[tuple[int, str, str], list[FileChange]] = {}
 
     def _index(self, record: Record) -> None:

@@ -13,12 +13,11 @@ from ghbench.emulator.state.models import (
     User,
 )
 from ghbench.emulator.state.repos import RepoOps
-from ghbench.emulator.state.trees import FileChange, diff_trees, merge_trees
+from ghbench.emulator.state.trees import FileChange, merge_trees
 
 __all__ = ["PullOps"]
 
 MERGE_METHODS = ("merge", "squash", "rebase")
-_DIFF_CACHE_MAX = 10_000
 
 
 class PullOps(RepoOps, IssueOps):
@@ -180,15 +179,7 @@ class PullOps(RepoOps, IssueOps):
         base = pull.base_sha
         if pull.state == "open":
             base = self.branch_sha(repo, pull.base_ref) or base
-        key = (repo.id, pull.head_sha, base)
-        found = self.diff_cache.get(key)
-        if found is None:
-            ancestor = self.merge_base(repo, base, pull.head_sha) or base
-            found = diff_trees(self.tree(repo, ancestor), self.tree(repo, pull.head_sha))
-            if len(self.diff_cache) >= _DIFF_CACHE_MAX:
-                self.diff_cache.clear()
-            self.diff_cache[key] = found
-        return found
+        return self.changes(repo, base, pull.head_sha)
 
     # -- reviews -----------------------------------------------------------------
     def reviews(self, pull: PullRequest) -> list[Review]:

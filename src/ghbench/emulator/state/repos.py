@@ -9,9 +9,11 @@ from collections.abc import Mapping
 from ghbench.emulator.errors import NotFound, ValidationFailed, invalid_field
 from ghbench.emulator.state.base import StoreBase
 from ghbench.emulator.state.models import Commit, PullRequest, Ref, Repo, Token, User
-from ghbench.emulator.state.trees import FileEntry, Tree, blob_entry
+from ghbench.emulator.state.trees import FileChange, FileEntry, Tree, blob_entry, diff_trees
 
 __all__ = ["RepoOps", "token_digest"]
+
+_DIFF_CACHE_MAX = 10_000
 
 
 def token_digest(secret: str) -> str:
@@ -137,6 +139,36 @@ class RepoOps(StoreBase):
         """The files of commit ``sha`` (empty for an unknown commit)."""
         commit = self.commits.get((repo.id, sha)) if sha else None
         return commit.tree if commit is not None else {}
+
+    def changes(
+        self, repo: Repo, base: str | None, head: str, *, base_is_ancestor: bool = False
+    ) -> list[FileChange]:
+        """What ``head`` changes since the merge base of ``base`` and ``head`` (``base``
+        itself when the caller knows it is one, as a commit's first parent is), by path.
+
+        The one diff behind a pull request's files and sizes (REST and GraphQL) and a
+        commit's stats. Cached by (repository, head, base): commits never change, so
+        entries never go stale (the cache is only bounded). ``merge_base`` of a commit
+        and its first parent is that parent, so both ways of asking share one entry.
+        """
+        key = (repo.id, head, base or "")
+        found = self.diff_cache.get(key)
+        if found is None:
+            ancestor = base
+            if base and not base_is_ancestor:
+                ancestor = self.merge_base(repo, base, head) or base
+            found = diff_trees(self.tree(repo, ancestor), self.tree(repo, head))
+            if len(self.diff_cache) >= _DIFF_CACHE_MAX:
+                self.diff_cache.clear()
+            self.diff_cache[key] = found
+        return found
+
+    def commit_files(self, repo: Repo, commit: Commit) -> list[FileChange]:
+        """What a commit changes: its tree against its first parent's (every file added
+        for a root commit; for a merge commit, what it brought to the branch it was
+        merged into), which is what GitHub's commit stats count."""
+        parent = commit.parents[0] if commit.parents else None
+        return self.changes(repo, parent, commit.sha, base_is_ancestor=True)
 
     def branch_file(self, repo: Repo, branch: str, path: str) -> FileEntry | None:
         """``(blob id, lines)`` of ``path`` at the tip of ``branch``, if it is there."""

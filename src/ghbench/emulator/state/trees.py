@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "MAX_LISTED_FILES",
     "DiffStat",
     "FileChange",
     "FileEntry",
@@ -24,6 +25,11 @@ __all__ = [
 
 FileEntry = tuple[str, int]  # (git blob id, line count)
 Tree = Mapping[str, FileEntry]
+
+# A pull request's files list stops here, REST ("Responses include a maximum of 3000
+# files") and GraphQL alike (its ``files`` connection, ``totalCount`` included, as
+# clients report); ``changed_files``/``changedFiles`` still count every file.
+MAX_LISTED_FILES = 3000
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from ghbench.emulator.graphql.resolvers.issues import (
 )
 from ghbench.emulator.graphql.resolvers.mutations import MUTATION_FIELDS
 from ghbench.emulator.graphql.resolvers.pulls import (
+    CHANGED_FILE_FIELDS,
     PULL_COMMIT_FIELDS,
     PULL_FIELDS,
     REVIEW_COMMENT_FIELDS,
@@ -57,6 +58,7 @@ FIELD_RESOLVERS: dict[str, dict[str, Any]] = {
     "Organization": {k: v for k, v in ACTOR_FIELDS.items() if k != "email"},
     "PullRequest": PULL_FIELDS,
     "PullRequestCommit": PULL_COMMIT_FIELDS,
+    "PullRequestChangedFile": CHANGED_FILE_FIELDS,
     "PullRequestReview": REVIEW_FIELDS,
     "PullRequestReviewThread": THREAD_FIELDS,
     "PullRequestReviewComment": REVIEW_COMMENT_FIELDS,

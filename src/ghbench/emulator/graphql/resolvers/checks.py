@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ghbench.emulator.graphql.resolvers.connections import Page, paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.views import CheckSuiteView, CommitView, RollupView
+from ghbench.emulator.state.trees import DiffStat, diff_stat
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import CheckRun, CommitStatus
@@ -69,6 +70,11 @@ def _message_parts(view: CommitView) -> tuple[str, str]:
     return headline, body.strip("\n")
 
 
+def _stat(view: CommitView, info: Info) -> DiffStat:
+    # against the first parent, from the same cached diff as pull request files
+    return diff_stat(store_of(info).commit_files(view.repo, view.commit))
+
+
 def _authors(view: CommitView, info: Info, **args: Any) -> Page:
     login = view.commit.author_login
     user = store_of(info).user(login) if login else None
@@ -85,8 +91,9 @@ COMMIT_FIELDS = {
     "messageBody": lambda c, _: _message_parts(c)[1],
     "committedDate": lambda c, _: iso(c.commit.created_at),
     "authoredDate": lambda c, _: iso(c.commit.created_at),
-    "additions": lambda c, _: 0,
-    "deletions": lambda c, _: 0,
+    "additions": lambda c, info: _stat(c, info).additions,
+    "deletions": lambda c, info: _stat(c, info).deletions,
+    "changedFilesIfAvailable": lambda c, info: _stat(c, info).changed_files,
     "url": _commit_url,
     "commitUrl": _commit_url,
     "repository": lambda c, _: c.repo,

@@ -17,7 +17,7 @@ from ghbench.emulator.graphql.resolvers.views import (
     synthetic_id,
 )
 from ghbench.emulator.search import review_decision
-from ghbench.emulator.state.trees import DiffStat, diff_stat
+from ghbench.emulator.state.trees import MAX_LISTED_FILES, DiffStat, FileChange, diff_stat
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import (
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "CHANGED_FILE_FIELDS",
     "PULL_COMMIT_FIELDS",
     "PULL_FIELDS",
     "REVIEW_COMMENT_FIELDS",
@@ -162,6 +163,11 @@ def _diff_stat(pull: PullRequest, info: Info) -> DiffStat:
     return diff_stat(store_of(info).pull_files(pull))
 
 
+def _files(pull: PullRequest, info: Info, **args: Any) -> Any:
+    # REST's files list, page by page: the same diff, the same 3,000-file stop
+    return paginate(store_of(info).pull_files(pull)[:MAX_LISTED_FILES], **args)
+
+
 def _viewer_did_author(record: Any, info: Info) -> bool:
     return bool(record.user_id == context_of(info).viewer.id)
 
@@ -206,6 +212,7 @@ PULL_FIELDS = {
     "additions": lambda p, info: _diff_stat(p, info).additions,
     "deletions": lambda p, info: _diff_stat(p, info).deletions,
     "changedFiles": lambda p, info: _diff_stat(p, info).changed_files,
+    "files": _files,
     "isInMergeQueue": lambda p, _: False,
     "isMergeQueueEnabled": lambda p, _: False,
     "viewerCanMergeAsAdmin": lambda p, _: False,
@@ -223,6 +230,24 @@ PULL_FIELDS = {
     "milestone": lambda p, _: None,
     "reactionGroups": reaction_groups,
     "statusCheckRollup": _rollup,
+}
+
+# REST's file status -> GraphQL's PatchStatus (renames, copies and type changes are
+# not detected: a diff of trees by path sees a removal and an addition).
+_CHANGE_TYPES = {"added": "ADDED", "modified": "MODIFIED", "removed": "DELETED"}
+
+
+def _change_type(change: FileChange, _: Info) -> str:
+    return _CHANGE_TYPES[change.status]
+
+
+CHANGED_FILE_FIELDS = {
+    "path": lambda f, _: f.path,
+    "additions": lambda f, _: f.additions,
+    "deletions": lambda f, _: f.deletions,
+    "changeType": _change_type,
+    # no one marks files as viewed here (no markFileAsViewed mutation)
+    "viewerViewedState": lambda f, _: "UNVIEWED",
 }
 
 PULL_COMMIT_FIELDS = {
