@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "record": ("record", "Run a command with a gh shim that traces every HTTP exchange."),
     "summarize": ("summarize", "Summarize a trace: totals, operations, statuses, burn windows."),
     "analyze": ("analyze", "Analyze a trace in depth: outcomes, failures, repos, curves."),
+    "compare": ("compare", "Compare a candidate's scorecards with a baseline's; CI thresholds."),
     "matrix": ("matrix", "Run, plan and merge the A2 scenario x topology x scale matrix."),
     "emulator": ("emulator", "Run the embedded GitHub API emulator."),
     "workload": ("workload", "Run the built-in AO workload model as a process."),

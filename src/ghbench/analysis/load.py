@@ -1,14 +1,16 @@
-"""Reading a trace for ``summarize``/``analyze`` and the matrix."""
+"""Reading a trace for ``summarize``/``analyze`` and the matrix, and scorecards for ``compare``."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
 
-from ghbench.errors import TraceError
+from ghbench.analysis.compare import Run
+from ghbench.artifacts.models import load_scorecard
+from ghbench.errors import ArtifactError, TraceError
 from ghbench.trace.frame import COLUMNS, TraceFrame
 
-__all__ = ["load_trace"]
+__all__ = ["load_scorecards", "load_trace"]
 
 
 def load_trace(path: Path, columns: Collection[str] = COLUMNS) -> TraceFrame:
@@ -19,3 +21,30 @@ def load_trace(path: Path, columns: Collection[str] = COLUMNS) -> TraceFrame:
     if not path.is_file():
         raise TraceError(f"trace {path} does not exist; pass the path of an AO JSONL trace")
     return read_trace(path, columns=columns)
+
+
+def load_scorecards(path: Path, role: str) -> list[Run]:
+    """The scorecard at ``path``, or every ``scorecard-*.json`` under the directory ``path``
+    (sorted by name); ArtifactError (one line, naming ``role``) when there is none."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(path.rglob("scorecard-*.json"))
+        if not files:
+            raise ArtifactError(
+                f"{role} {path}: no scorecard-*.json in this directory; pass a scorecard"
+                " or a directory of runs"
+            )
+    elif path.exists():
+        files = [path]
+    else:
+        raise ArtifactError(
+            f"{role} {path}: no such file or directory; pass a scorecard JSON file or a"
+            " directory of runs"
+        )
+    runs = []
+    for file in files:
+        try:
+            runs.append(Run(str(file), load_scorecard(file)))
+        except ArtifactError as exc:
+            raise ArtifactError(f"{role}: {exc}") from None
+    return runs

@@ -32,9 +32,17 @@ def pct(part: float, whole: float) -> str:
     return f"{100.0 * part / whole:.1f}%" if whole else "-"
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
-    """Columns padded to width; the first column left-aligned, the rest right-aligned."""
-    shown = list(rows[:MAX_TABLE_ROWS])
+def table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    indent: str = "  ",
+    max_rows: int | None = MAX_TABLE_ROWS,
+) -> list[str]:
+    """Columns padded to width; the first column left-aligned, the rest right-aligned.
+
+    More than ``max_rows`` rows (None: no limit) show the head and a "… N more" line.
+    """
+    shown = list(rows if max_rows is None else rows[:max_rows])
     widths = [len(h) for h in headers]
     for r in shown:
         widths = [max(w, len(c)) for w, c in zip(widths, r, strict=True)]

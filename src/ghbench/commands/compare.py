@@ -1,0 +1,79 @@
+"""``ghbench compare BASELINE CANDIDATE``: before and after, with CI thresholds.
+
+Exit codes: 0 compared (and every ``--fail`` threshold held), 3 a threshold failed,
+1 a scorecard is missing or unreadable, 2 bad usage (a malformed threshold, an unknown
+metric, scorecards of different cells).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ghbench.errors import UsageError
+
+__all__ = ["THRESHOLD_FAILED", "command"]
+
+THRESHOLD_FAILED = 3
+
+
+@click.command(name="compare")
+@click.argument("baseline", type=click.Path(path_type=Path))
+@click.argument("candidate", type=click.Path(path_type=Path))
+@click.option(
+    "--fail",
+    "fail",
+    multiple=True,
+    metavar="EXPR",
+    help="Fail (exit 3) when EXPR holds: 'graphqlPointsPerHr>+10%' (change from the"
+    " baseline) or 'opaqueCallPct>0.05' (the candidate's value). Repeatable.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as a JSON object.")
+@click.option(
+    "--markdown", is_flag=True, help="Print a Markdown table (a PR comment, a job summary)."
+)
+@click.option(
+    "--allow-different-cells",
+    is_flag=True,
+    help="Compare scorecards of different scenarios, topologies, sessions or windows.",
+)
+def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
+    baseline: Path,
+    candidate: Path,
+    fail: tuple[str, ...],
+    as_json: bool,
+    markdown: bool,
+    allow_different_cells: bool,
+) -> int:
+    """Compare CANDIDATE with BASELINE: each a scorecard JSON or a directory of runs."""
+    from ghbench.analysis.compare import compare_runs
+    from ghbench.analysis.compare_render import (
+        compare_json,
+        console_text,
+        markdown_text,
+        summary_line,
+    )
+    from ghbench.analysis.load import load_scorecards
+    from ghbench.analysis.thresholds import check_metric, evaluate, parse_threshold
+
+    if as_json and markdown:
+        raise UsageError("--json and --markdown: choose one output")
+    thresholds = [parse_threshold(text) for text in fail]
+    comparison = compare_runs(
+        load_scorecards(baseline, "baseline"),
+        load_scorecards(candidate, "candidate"),
+        allow_different_cells=allow_different_cells,
+    )
+    results = [evaluate(t, check_metric(t, comparison)) for t in thresholds]
+    if as_json:
+        click.echo(json.dumps(compare_json(comparison, results), indent=2))
+    elif markdown:
+        click.echo(markdown_text(comparison, results), nl=False)
+    else:
+        click.echo(console_text(comparison, results), nl=False)
+    if any(r.failed for r in results):
+        click.echo(f"compare: {summary_line(results)}", err=True)
+        return THRESHOLD_FAILED
+    return 0
