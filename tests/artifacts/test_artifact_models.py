@@ -12,7 +12,7 @@ import pytest
 
 from ghbench import BENCHMARK_VERSION
 from ghbench.artifacts.models import (
-    SCHEMA_VERSION,
+    SETUP_SCHEMA_VERSION,
     ScorecardArtifact,
     SetupArtifact,
     SetupSession,
@@ -162,8 +162,9 @@ def test_unknown_schema_version_is_refused_with_advice(tmp_path: Path, loader: A
     path = _write(tmp_path / "future.json", {**SPEC_SETUP, "schemaVersion": 7})
     with pytest.raises(ArtifactError) as err:
         loader(path)
+    known = "1 and 2" if loader is load_scorecard else "1"
     assert str(err.value) == (
-        f"{path}: schemaVersion 7 is not supported (this ghbench reads 1); upgrade ghbench"
+        f"{path}: schemaVersion 7 is not supported (this ghbench reads {known}); upgrade ghbench"
     )
 
 
@@ -208,7 +209,7 @@ def test_writes_never_overwrite(tmp_path: Path) -> None:
         sessions=[SetupSession(session_id="ta-1", issue=1)],
     )
     assert art.scenario_id == "quiet-steady.single-repo.2"
-    assert art.schema_version == SCHEMA_VERSION and art.benchmark_version == BENCHMARK_VERSION
+    assert art.schema_version == SETUP_SCHEMA_VERSION and art.benchmark_version == BENCHMARK_VERSION
     path = write_setup(art, tmp_path / "setup.json")
     before = path.read_bytes()
     with pytest.raises(ArtifactError, match="already exists"):

@@ -38,6 +38,7 @@ from ghbench.harness.measure import MeasureOptions, run_measure
 from ghbench.harness.progress import LineProgress
 from ghbench.harness.project import Project
 from ghbench.harness.setup import SetupOptions, run_setup
+from ghbench.scorecard.jsround import math_round
 from ghbench.timefmt import parse_iso
 
 pytestmark = [
@@ -184,9 +185,9 @@ def test_burn_matches_the_ledger(run: dict[str, Any], resource: str, field: str)
     charges = _ledger_between(ledger, resource, first, last)
     assert sum(e["cost"] for e in charges) == first - last
     assert card["scorecard"][f"{field}Estimated"] is False
-    assert card["scorecard"][field] == pytest.approx(
-        _per_hour(first - last, card), abs=0.05
-    )  # 1 decimal
+    exact = card["insights"]["exact"][field]
+    assert exact == pytest.approx(_per_hour(first - last, card))
+    assert card["scorecard"][field] == math_round(exact)  # AO's rounding
     assert first - last > 0, f"the churn should make {resource} spend inside the window"
 
 

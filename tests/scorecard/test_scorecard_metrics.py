@@ -29,23 +29,31 @@ def test_guard_pr_list_counts_and_rate() -> None:
     assert s.guard_pr_list_304_rate == 0.4
 
 
-def test_guard_rate_is_null_without_guard_rows() -> None:
-    assert score([opaque(1.0)]).scorecard.guard_pr_list_304_rate is None
+def test_guard_rate_without_guard_rows_is_0_as_ao_writes_it_and_null_in_exact() -> None:
+    a = score([opaque(1.0)])
+    assert a.scorecard.guard_pr_list_304_rate == 0
+    assert a.insights.exact is not None and a.insights.exact.guard_pr_list_304_rate is None
 
 
 def test_totals_rates_batch_and_opaque() -> None:
     rows = [gql(float(i), 4990 - i, cost=1) for i in range(3)] + [
         opaque(10.0 + i) for i in range(5)
     ]
-    s = score(rows, 0, 900).scorecard
+    a = score(rows, 0, 900)
+    s, exact = a.scorecard, a.insights.exact
+    assert exact is not None
     assert s.total_calls == 8
-    assert s.calls_per_min == round(8 / 15, 2)
+    assert s.calls_per_min == 0.5  # AO's toFixed(1) of 8 / 15
+    assert exact.calls_per_min == pytest.approx(8 / 15)
     assert s.graphql_batch_count == 3
     assert s.opaque_call_count == 5
-    assert s.opaque_call_pct == round(5 / 8, 4)
-    assert s.graphql_points_per_hr == 2 * 4.0  # first − last = 2 over a quarter hour
+    assert s.opaque_call_pct == 0.63  # toFixed(2) of 0.625: a tie, rounded up as JS does
+    assert exact.opaque_call_pct == 5 / 8
+    assert s.graphql_points_per_hr == 8  # first − last = 2 over a quarter hour
     assert s.graphql_points_per_hr_estimated is False
-    assert s.rest_core_requests_per_hr is None  # no core headers, no bracket
+    assert s.rest_core_requests_per_hr == 0  # no core headers, no bracket: AO writes 0
+    assert exact.rest_core_requests_per_hr is None
+    assert exact.rest_core_requests_per_hr_source is None
     assert s.benchmark_control_calls is None
 
 
@@ -62,7 +70,7 @@ def test_window_filter_excludes_warmup_late_and_control_rows_from_every_metric()
     assert s.total_calls == 2
     assert s.guard_pr_list_304_count == 2 and s.guard_pr_list_error_count == 0
     assert s.rest_core_requests_per_hr == 10 * 360
-    assert s.p99_duration_ms == 100.0
+    assert s.p99_duration_ms == 100
     assert s.benchmark_control_calls == 2
     ex = a.insights.rows_excluded
     assert (ex.before_window, ex.after_window, ex.benchmark_control) == (1, 1, 1)
@@ -70,29 +78,41 @@ def test_window_filter_excludes_warmup_late_and_control_rows_from_every_metric()
 
 def test_zero_rows() -> None:
     a = score([], 0, 60)
-    s = a.scorecard
-    assert (s.total_calls, s.calls_per_min, s.opaque_call_pct) == (0, 0.0, None)
-    assert (s.graphql_points_per_hr, s.rest_core_requests_per_hr) == (None, None)
-    assert (s.p50_duration_ms, s.p95_duration_ms, s.p99_duration_ms) == (None, None, None)
-    assert a.resource_windows.core is None and a.resource_windows.graphql is None
+    s, exact = a.scorecard, a.insights.exact
+    assert exact is not None
+    assert (s.total_calls, s.calls_per_min, s.opaque_call_pct) == (0, 0.0, 0)
+    assert (s.graphql_points_per_hr, s.rest_core_requests_per_hr) == (0, 0)
+    assert (s.p50_duration_ms, s.p95_duration_ms, s.p99_duration_ms) == (0, 0, 0)
+    assert a.resource_windows.core is not None and a.resource_windows.core.reset_at is None
+    assert (exact.opaque_call_pct, exact.graphql_points_per_hr, exact.p50_duration_ms) == (
+        None,
+        None,
+        None,
+    )
+    assert exact.resource_windows.core is None and exact.resource_windows.graphql is None
 
 
 def test_one_row() -> None:
     a = score([rest(0.0, 4990, status=200, durationMs=250.0)], 0, 60)
     s = a.scorecard
     assert s.total_calls == 1
-    assert s.rest_core_requests_per_hr == 0.0  # one row: first − last = 0
-    assert s.p50_duration_ms == s.p99_duration_ms == 250.0
+    assert s.rest_core_requests_per_hr == 0  # one row: AO needs two for a per-row burn
+    assert a.insights.exact is not None
+    assert a.insights.exact.rest_core_requests_per_hr == 0.0  # one row: first − last = 0
+    assert a.insights.exact.rest_core_requests_per_hr_source == "rows"
+    assert s.p50_duration_ms == s.p99_duration_ms == 250
     assert a.insights.consumption.core.points == 1  # the call itself did cost 1
 
 
 def test_zero_length_window_has_no_rates() -> None:
     a = score([rest(5.0, 4990), rest(5.0, 4980)], 5, 5, snapshots=snapshots(core=(5000, 4000)))
-    s = a.scorecard
+    s, exact = a.scorecard, a.insights.exact
+    assert exact is not None
     assert s.total_calls == 2
-    assert s.calls_per_min is None
-    assert s.rest_core_requests_per_hr is None and not s.rest_core_requests_per_hr_estimated
-    assert s.graphql_points_per_hr is None and not s.graphql_points_per_hr_estimated
+    assert s.calls_per_min == 0 and exact.calls_per_min is None
+    assert s.rest_core_requests_per_hr == 0 and not s.rest_core_requests_per_hr_estimated
+    assert s.graphql_points_per_hr == 0 and not s.graphql_points_per_hr_estimated
+    assert exact.rest_core_requests_per_hr is None and exact.graphql_points_per_hr is None
     assert a.window.duration_actual == "0s"
     assert a.insights.consumption.core.per_hr is None
 
@@ -101,7 +121,7 @@ def test_only_opaque_rows() -> None:
     a = score([opaque(float(i)) for i in range(4)], 0, 60)
     s = a.scorecard
     assert (s.opaque_call_count, s.opaque_call_pct) == (4, 1.0)
-    assert s.graphql_points_per_hr is None and s.rest_core_requests_per_hr is None
+    assert s.graphql_points_per_hr == 0 and s.rest_core_requests_per_hr == 0
     # with snapshots the burn falls back to the bracket, flagged as estimated
     a = score(
         [opaque(float(i)) for i in range(4)],
@@ -110,8 +130,8 @@ def test_only_opaque_rows() -> None:
         snapshots=snapshots((4990, 4980), (4000, 3900)),
     )
     s = a.scorecard
-    assert (s.rest_core_requests_per_hr, s.rest_core_requests_per_hr_estimated) == (40.0, True)
-    assert (s.graphql_points_per_hr, s.graphql_points_per_hr_estimated) == (400.0, True)
+    assert (s.rest_core_requests_per_hr, s.rest_core_requests_per_hr_estimated) == (40, True)
+    assert (s.graphql_points_per_hr, s.graphql_points_per_hr_estimated) == (400, True)
     assert s.bracket_delta.core == 10 and s.bracket_delta.graphql == 100
 
 
@@ -131,29 +151,42 @@ def test_window_that_straddles_a_reset() -> None:
         rest(40.0, 4989, reset=RESET_B),  # 10 after it
     ]
     a = score(rows, 0, 1800, snapshots=snapshots(core=(40, 4985), reset=(RESET_A, RESET_B)))
-    assert a.scorecard.rest_core_requests_per_hr == 60.0
+    assert a.scorecard.rest_core_requests_per_hr == 60
     assert a.resource_windows.core is not None
     assert a.resource_windows.core.straddled is True
-    assert a.resource_windows.core.reset_at == "2026-04-16T16:00:00Z"
+    # AO names the first reset window seen; ghbench's exact view the newest
+    assert a.resource_windows.core.reset_at == "2026-04-16T15:00:00.000Z"
+    assert a.insights.exact is not None
+    exact_core = a.insights.exact.resource_windows.core
+    assert exact_core is not None and exact_core.reset_at == "2026-04-16T16:00:00Z"
     assert a.scorecard.bracket_delta.core == 40 - 4985  # literal: negative across a reset
 
 
 def test_bracket_fallback_across_a_reset_detects_the_straddle_and_never_goes_negative() -> None:
     snaps = snapshots(core=(40, 4985), reset=(RESET_A, RESET_B))
     a = score([opaque(1.0)], 0, 1800, snapshots=snaps)
-    assert a.scorecard.rest_core_requests_per_hr == 0.0
-    assert a.scorecard.rest_core_requests_per_hr_estimated is True
-    assert a.resource_windows.core is not None and a.resource_windows.core.straddled
+    # AO: a bracket delta that is not positive is no estimate; the rate stays 0
+    assert a.scorecard.rest_core_requests_per_hr == 0
+    assert a.scorecard.rest_core_requests_per_hr_estimated is False
+    exact = a.insights.exact
+    assert exact is not None
+    assert exact.rest_core_requests_per_hr == 0.0
+    assert exact.rest_core_requests_per_hr_source == "bracket"
+    assert exact.resource_windows.core is not None and exact.resource_windows.core.straddled
+    # AO's resourceWindows come from rows only
+    assert a.resource_windows.core is not None and not a.resource_windows.core.straddled
     # an unused bucket's reset moves on every call; that is not a straddle
     idle = snapshots(core=(5000, 5000), reset=(RESET_A, RESET_A + 60))
-    rw = score([opaque(1.0)], 0, 60, snapshots=idle).resource_windows.core
+    idle_exact = score([opaque(1.0)], 0, 60, snapshots=idle).insights.exact
+    assert idle_exact is not None
+    rw = idle_exact.resource_windows.core
     assert rw is not None and rw.straddled is False
 
 
 def test_percentiles_over_window_rows() -> None:
     rows = [opaque(float(i), durationMs=float(d)) for i, d in enumerate([100, 200, 300, 400, 1000])]
     s = score(rows, 0, 60).scorecard
-    assert (s.p50_duration_ms, s.p95_duration_ms, s.p99_duration_ms) == (300.0, 880.0, 976.0)
+    assert (s.p50_duration_ms, s.p95_duration_ms, s.p99_duration_ms) == (300, 880, 976)
 
 
 def test_spec_example_figures_reproduce() -> None:
@@ -165,10 +198,15 @@ def test_spec_example_figures_reproduce() -> None:
     assert (s.bracket_delta.core, s.bracket_delta.graphql) == (117, 750)
 
 
-def test_resource_window_reset_at_is_the_newest_reset() -> None:
+def test_resource_window_reset_at_is_the_first_seen_and_exact_has_the_newest() -> None:
     a = score([gql(1.0, 10, reset=RESET_B), gql(2.0, 4000, reset=RESET_A)], 0, 60)
     assert a.resource_windows.graphql is not None
-    assert a.resource_windows.graphql.reset_at == "2026-04-16T16:00:00Z"
+    assert a.resource_windows.graphql.reset_at == "2026-04-16T16:00:00.000Z"
+    b = score([gql(1.0, 4000, reset=RESET_A), gql(2.0, 10, reset=RESET_B)], 0, 60)
+    assert b.resource_windows.graphql is not None
+    assert b.resource_windows.graphql.reset_at == "2026-04-16T15:00:00.000Z"
+    assert b.insights.exact is not None and b.insights.exact.resource_windows.graphql is not None
+    assert b.insights.exact.resource_windows.graphql.reset_at == "2026-04-16T16:00:00Z"
 
 
 def test_window_and_warmup_metadata() -> None:

@@ -24,11 +24,13 @@ from ghbench.errors import ArtifactError
 
 __all__ = [
     "SCHEMA_VERSION",
+    "SETUP_SCHEMA_VERSION",
     "Attribution",
     "AttributionByResource",
     "BracketDelta",
     "Consumption",
     "ConsumptionByResource",
+    "ExactFigures",
     "Insights",
     "RateLimitSnapshot",
     "RateLimitSnapshots",
@@ -58,9 +60,17 @@ __all__ = [
 # Format history (bump the version, add a line, keep the old reader path working):
 #   1  ghbench 0.1.0: the spec's scorecard and setup keys and nesting. The scorecard adds
 #      `insights`, `incomplete`, `incompleteReason`, `skippedLines` and `readWarnings`
-#      at the top level, beside the spec's objects.
-SCHEMA_VERSION = 1
-SUPPORTED_VERSIONS: frozenset[int] = frozenset({1})
+#      at the top level, beside the spec's objects. (The setup artifact is still 1.)
+#   2  scorecard only: the spec's scorecard fields carry AO's values (benchmark.mjs): its rounding
+#      (calls/min to 0.1, per-hour figures and percentiles to integers, the 304 rate to
+#      0.001, the opaque share to 0.01) and its defaults (0 where it has no data), and
+#      resourceWindows names the first reset window seen, as AO does. ghbench's exact
+#      figures move to ``insights.exact``. Version 1 files still read (their fields are
+#      the same keys; their rates unrounded).
+SCHEMA_VERSION = 2  # the scorecard's
+SETUP_SCHEMA_VERSION = 1
+_SUPPORTED: dict[str, frozenset[int]] = {"scorecard": frozenset({1, 2}), "setup": frozenset({1})}
+_CURRENT: dict[str, int] = {"scorecard": SCHEMA_VERSION, "setup": SETUP_SCHEMA_VERSION}
 
 
 class _Model(msgspec.Struct, rename="camel", kw_only=True):
@@ -118,13 +128,14 @@ class BracketDelta(_Model):
 
 
 class Scorecard(_Model):
-    """The spec's ``scorecard`` object, field for field; see docs/scorecard.md."""
+    """The spec's ``scorecard`` object, field for field, with AO's values; see
+    docs/scorecard.md. (Version 1 files carried unrounded floats and nulls here.)"""
 
     total_calls: int = 0
     calls_per_min: float | None = None
-    graphql_points_per_hr: float | None = None
+    graphql_points_per_hr: int | float | None = None
     graphql_points_per_hr_estimated: bool = False
-    rest_core_requests_per_hr: float | None = None
+    rest_core_requests_per_hr: int | float | None = None
     rest_core_requests_per_hr_estimated: bool = False
     graphql_batch_count: int = 0
     guard_pr_list_304_count: int = 0
@@ -133,10 +144,27 @@ class Scorecard(_Model):
     opaque_call_count: int = 0
     opaque_call_pct: float | None = None
     bracket_delta: BracketDelta = msgspec.field(default_factory=BracketDelta)
+    p50_duration_ms: int | float | None = None
+    p95_duration_ms: int | float | None = None
+    p99_duration_ms: int | float | None = None
+    benchmark_control_calls: int | None = None
+
+
+class ExactFigures(_Model):
+    """The spec's rates, ratios and percentiles unrounded, None where there is no data,
+    and the reset windows as ghbench infers them (rows, else snapshots; newest reset)."""
+
+    calls_per_min: float | None = None
+    graphql_points_per_hr: float | None = None
+    graphql_points_per_hr_source: str | None = None  # "rows" | "bracket" | None
+    rest_core_requests_per_hr: float | None = None
+    rest_core_requests_per_hr_source: str | None = None
+    guard_pr_list_304_rate: float | None = None
+    opaque_call_pct: float | None = None
     p50_duration_ms: float | None = None
     p95_duration_ms: float | None = None
     p99_duration_ms: float | None = None
-    benchmark_control_calls: int | None = None
+    resource_windows: ResourceWindows = msgspec.field(default_factory=ResourceWindows)
 
 
 class Supplemental(_Model):
@@ -211,6 +239,7 @@ class Insights(_Model):
     operations: list[RowBreakdown] = msgspec.field(default_factory=list)
     sessions: list[RowBreakdown] | None = None
     rows_excluded: RowsExcluded = msgspec.field(default_factory=RowsExcluded)
+    exact: ExactFigures | None = None  # absent in version 1 files
 
 
 class ReadWarningRecord(_Model):
@@ -257,7 +286,7 @@ class SetupSession(_Model):
 class SetupArtifact(_Model, kw_only=True):
     """``setup-{project}-{scenarioId}.json``: the exact session ↔ PR mapping ``measure`` uses."""
 
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = SETUP_SCHEMA_VERSION
     benchmark_version: str = BENCHMARK_VERSION
     scenario_id: str
     created_at: str
@@ -304,10 +333,11 @@ def _load(path: Path, kind: type[_T], what: str) -> _T:
         raise ArtifactError(f"{path}: no schemaVersion; not a ghbench {what} artifact")
     if isinstance(version, bool) or not isinstance(version, int):
         raise ArtifactError(f"{path}: schemaVersion {version!r} is not a number")
-    if version not in SUPPORTED_VERSIONS:
+    if version not in _SUPPORTED[what]:
+        known = " and ".join(str(v) for v in sorted(_SUPPORTED[what]))
         raise ArtifactError(
             f"{path}: schemaVersion {version} is not supported"
-            f" (this ghbench reads {SCHEMA_VERSION}); upgrade ghbench"
+            f" (this ghbench reads {known}); upgrade ghbench"
         )
     try:
         return msgspec.json.decode(data, type=kind)

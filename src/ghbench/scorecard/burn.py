@@ -39,6 +39,8 @@ class ResourceBurn:
     delta: int  # Σ max(0, first − last): the spec's per-row burn
     first_call_cost: int  # Σ cost of each group's first call
     latest_reset_s: int | None  # the newest rateLimitReset (epoch s)
+    # the reset of the group the earliest row belongs to (AO names this one)
+    first_seen_reset_s: int | None = None
 
     @property
     def consumed(self) -> int:
@@ -63,6 +65,8 @@ def resource_burn(
     groups = _reset_groups(frame, resource)
     if groups is None:
         return ResourceBurn(0, 0, 0, 0, None)
+    # each group's first row is its earliest; the earliest of those (file order on a tie)
+    earliest = groups.first_rows[np.lexsort((groups.first_rows, frame.ts_ms[groups.first_rows]))[0]]
     remaining = frame.rate_limit_remaining
     deltas = np.maximum(remaining[groups.first_rows] - remaining[groups.last_rows], 0)
     if cost is None:
@@ -77,6 +81,7 @@ def resource_burn(
         delta=int(deltas.sum()),
         first_call_cost=int(first_costs.sum()),
         latest_reset_s=int(frame.rate_limit_reset[groups.first_rows].max()),
+        first_seen_reset_s=int(frame.rate_limit_reset[earliest]),
     )
 
 

@@ -142,11 +142,13 @@ def _warnings(a: ScorecardArtifact) -> list[str]:
     out: list[str] = []
     if a.incomplete:
         out.append(f"incomplete run: {a.incomplete_reason or 'stopped early'}")
-    if a.window.duration_actual == "0s" and s.calls_per_min is None:
-        out.append("the window is zero-length, so every rate is n/a")
+    if a.window.start is not None and a.window.start == a.window.end:
+        out.append("the window is zero-length, so every rate reads 0")
     if s.total_calls == 0:
         out.append("no rows fall inside the window")
-    for name, rw in (("graphql", a.resource_windows.graphql), ("core", a.resource_windows.core)):
+    # ghbench's view of the reset windows (rows, else snapshots) where the artifact has it
+    windows = a.insights.exact.resource_windows if a.insights.exact else a.resource_windows
+    for name, rw in (("graphql", windows.graphql), ("core", windows.core)):
         if rw is not None and rw.straddled:
             out.append(
                 f"{name}: the window straddled a rate-limit reset (latest reset {rw.reset_at});"

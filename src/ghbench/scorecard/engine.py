@@ -21,7 +21,12 @@ from ghbench.scorecard.burn import CostColumns, resource_burn
 from ghbench.scorecard.costs import row_costs
 from ghbench.scorecard.inputs import SnapshotsInput, coerce_snapshots, epoch_seconds
 from ghbench.scorecard.insights import compute_insights
-from ghbench.scorecard.metrics import bracket_delta, compute_scorecard, resource_window
+from ghbench.scorecard.metrics import (
+    ao_resource_window,
+    bracket_delta,
+    compute_exact,
+    compute_scorecard,
+)
 from ghbench.scorecard.window import MeasureWindow, window_rows
 from ghbench.timefmt import format_duration, iso_ms, iso_s
 from ghbench.trace.frame import TraceFrame
@@ -113,13 +118,19 @@ def build_scorecard_artifact(
             duration_actual=format_duration(window.duration_ms / 1000),
         ),
         resource_windows=ResourceWindows(
-            graphql=resource_window(burns["graphql"], snaps, "graphql"),
-            core=resource_window(burns["core"], snaps, "core"),
+            graphql=ao_resource_window(burns["graphql"]),
+            core=ao_resource_window(burns["core"]),
         ),
         rate_limit_snapshots=snaps,
         scorecard=compute_scorecard(rows, window, burns, snaps, control_calls),
         insights=compute_insights(
-            rows, window=window, burns=burns, brackets=brackets, costs=costs, selection=selection
+            rows,
+            window=window,
+            burns=burns,
+            brackets=brackets,
+            costs=costs,
+            selection=selection,
+            exact=compute_exact(rows, window, burns, snaps),
         ),
         trace=trace_path,
         supplemental=supplemental,

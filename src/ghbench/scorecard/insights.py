@@ -23,6 +23,7 @@ from ghbench.artifacts.models import (
     AttributionByResource,
     Consumption,
     ConsumptionByResource,
+    ExactFigures,
     Insights,
     RowBreakdown,
     RowsExcluded,
@@ -180,6 +181,7 @@ def compute_insights(
     brackets: dict[str, int | None],
     costs: RowCosts,
     selection: RowSelection,
+    exact: ExactFigures | None = None,
 ) -> Insights:
     """All insights over ``rows`` (the window's non-control rows)."""
     consumption = {r: _consumption(burns[r], brackets[r], window) for r in ("graphql", "core")}
@@ -212,4 +214,5 @@ def compute_insights(
             after_window=selection.after_window,
             benchmark_control=selection.benchmark_control,
         ),
+        exact=exact,
     )

@@ -1,0 +1,79 @@
+"""Where the real agent-orchestrator (AO) lives for the tests, and what happens without it.
+
+``../shared/ao`` beside the repository holds AO's source tarballs and ``build-ao``
+(``GHBENCH_AO_SHARED`` overrides it). The real-AO tests get built checkouts through
+``GHBENCH_AO_MAIN`` and ``GHBENCH_AO_BENCH`` (``.ci/run`` sets them from ``build-ao``).
+A developer without them gets a skip that says how to get them; CI (``CI=true``)
+fails instead, so a missing AO can never pass as green.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+
+__all__ = [
+    "BENCH_TARBALL",
+    "REPO",
+    "ao_checkout",
+    "ao_shared_dir",
+    "extract_from_tarball",
+    "missing",
+]
+
+REPO = Path(__file__).resolve().parents[1]
+BENCH_TARBALL = "ao-bench-1e73a505.tar.gz"
+_CHECKOUT_VARS = {"main": "GHBENCH_AO_MAIN", "bench": "GHBENCH_AO_BENCH"}
+
+
+def missing(what: str, how: str) -> None:
+    """Skip on a developer's machine; fail in CI, where everything must be installed."""
+    message = f"{what} is not available: {how}"
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"{message} (CI must provide it)", pytrace=False)
+    pytest.skip(message)
+
+
+def ao_shared_dir() -> Path:
+    """``$GHBENCH_AO_SHARED``, else the first ``shared/ao`` beside the repository or one
+    of its parents (a git worktree sits deeper than the clone): AO's tarballs, build-ao."""
+    override = os.environ.get("GHBENCH_AO_SHARED")
+    candidates = [Path(override)] if override else [p / "shared" / "ao" for p in REPO.parents]
+    for path in candidates:
+        if (path / BENCH_TARBALL).is_file():
+            return path
+    missing(f"AO's source tarballs ({BENCH_TARBALL})", "set GHBENCH_AO_SHARED to the shared/ao dir")
+    raise AssertionError("unreachable")
+
+
+def extract_from_tarball(tarball: str, member: str, dest: Path) -> Path:
+    """One file of an AO tarball, extracted under ``dest`` (AO's code stays out of the repo)."""
+    with tarfile.open(ao_shared_dir() / tarball) as archive:
+        archive.extract(member, dest, filter="data")
+    return dest / member
+
+
+def ao_checkout(version: str) -> Path:
+    """A built AO checkout (``main`` or ``bench``) from ``GHBENCH_AO_MAIN``/``_BENCH``."""
+    var = _CHECKOUT_VARS[version]
+    value = os.environ.get(var)
+    if not value:
+        missing(
+            f"the real AO ({version})",
+            f"build it with ../shared/ao/build-ao {version} and export {var}=<printed path>",
+        )
+    path = Path(str(value))
+    if not (path / "packages" / "cli" / "dist" / "index.js").is_file():
+        missing(f"a built AO at {var}={path}", f"run ../shared/ao/build-ao {version}")
+    return path
+
+
+def node_available() -> None:
+    try:
+        subprocess.run(["node", "--version"], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        missing("node", "install Node.js 20 or newer (apt-get install nodejs)")
