@@ -6,7 +6,7 @@ PYTHON  ?= python3
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest system-deps bench clean
+.PHONY: demo test lint typecheck pytest system-deps node-deps bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,13 +21,24 @@ demo: $(STAMP)
 	$(BIN)/ghbench demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) system-deps
+# GitHub's own API descriptions (@octokit/openapi, @octokit/graphql-schema) and octokit,
+# pinned by tests/node/package-lock.json: the emulator's conformance and client tests.
+NODE_DIR   := tests/node
+NODE_STAMP := $(NODE_DIR)/node_modules/.installed
+
+$(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
+	npm ci --prefix $(NODE_DIR) --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+node-deps: $(NODE_STAMP)
+
+pytest: $(STAMP) system-deps node-deps
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
@@ -36,4 +47,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_DIR)/node_modules

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from ghbench.emulator.rest.render import Urls
     from ghbench.emulator.state import Store, User
 
-__all__ = ["Call", "Reply", "Route", "Router"]
+__all__ = ["JSON_MEDIA", "Call", "Reply", "Route", "Router"]
+
+JSON_MEDIA = "application/json"
 
 
 @dataclass
@@ -60,7 +62,9 @@ Handler = Callable[[Call], Reply]
 class Route:
     """One endpoint. ``resource`` is the bucket it charges (None: free, like
     ``/rate_limit``); ``etag`` turns on conditional GETs; ``creates_content`` counts
-    toward the content-creation secondary limit; ``anonymous`` allows no token."""
+    toward the content-creation secondary limit; ``anonymous`` allows no token;
+    ``media_types`` are the response media types it can answer with (the conformance
+    test checks each against GitHub's OpenAPI description)."""
 
     method: str
     pattern: str
@@ -69,6 +73,7 @@ class Route:
     etag: bool = False
     creates_content: bool = False
     anonymous: bool = True
+    media_types: tuple[str, ...] = (JSON_MEDIA,)
 
     @property
     def name(self) -> str:

@@ -6,9 +6,13 @@ Built once per process; building it takes tens of milliseconds, so it is cached.
 from __future__ import annotations
 
 import functools
+import inspect
+from collections.abc import Callable, Mapping
 from importlib import resources
+from typing import Any
 
 from graphql import (
+    GraphQLArgument,
     GraphQLInterfaceType,
     GraphQLObjectType,
     GraphQLSchema,
@@ -41,8 +45,25 @@ def load_schema() -> GraphQLSchema:
             field = graphql_type.fields.get(field_name)
             if field is None:
                 raise LookupError(f"resolver for unknown field {type_name}.{field_name}")
+            _check_arguments(f"{type_name}.{field_name}", resolver, field.args)
             field.resolve = resolver
     for graphql_type in schema.type_map.values():
         if isinstance(graphql_type, GraphQLInterfaceType | GraphQLUnionType):
             graphql_type.resolve_type = typename_of
     return schema
+
+
+def _check_arguments(
+    where: str, resolver: Callable[..., Any], arguments: Mapping[str, GraphQLArgument]
+) -> None:
+    """A resolver must take every argument GitHub's field has (the SDL keeps them all,
+    and the executor passes their defaults), by name or through ``**kwargs``."""
+    if not arguments:
+        return
+    parameters = inspect.signature(resolver).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return
+    named = {p.name for p in parameters}
+    missing = sorted(set(arguments) - named)
+    if missing:
+        raise LookupError(f"resolver for {where} does not take argument {missing[0]}")

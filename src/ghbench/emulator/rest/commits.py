@@ -35,11 +35,13 @@ def _sha(call: Call, repo: Repo) -> str:
 
 
 def combined_status(call: Call) -> Reply:
+    """The worst of the latest status per context; `{ref}` a sha or a branch."""
     repo = repo_of(call)
     return Reply(call.urls.combined_status(call.store, repo, _sha(call, repo)))
 
 
 def list_statuses(call: Call) -> Reply:
+    """Newest first."""
     repo = repo_of(call)
     page, headers = paginate(call, call.store.statuses(repo, _sha(call, repo)))
     return Reply(
@@ -48,6 +50,7 @@ def list_statuses(call: Call) -> Reply:
 
 
 def create_status(call: Call) -> Reply:
+    """`state`, `context` (default "default"), `description`, `target_url`."""
     repo = repo_of(call)
     sha = call.params["sha"]
     if call.store.commit(repo, sha) is None:
@@ -68,6 +71,7 @@ def create_status(call: Call) -> Reply:
 
 
 def list_check_runs(call: Call) -> Reply:
+    """`per_page`, `check_name`, `status`."""
     repo = repo_of(call)
     runs = call.store.check_runs(repo, _sha(call, repo))
     if name := call.query.get("check_name"):
@@ -95,6 +99,7 @@ def _run_fields(call: Call) -> tuple[str | None, str | None]:
 
 
 def create_check_run(call: Call) -> Reply:
+    """A conclusion completes the run."""
     repo = repo_of(call)
     viewer(call)
     head_sha = body_field(call, "CheckRun", "head_sha", str)
@@ -118,6 +123,7 @@ def create_check_run(call: Call) -> Reply:
 
 
 def get_check_run(call: Call) -> Reply:
+    """One check run."""
     repo = repo_of(call)
     run = call.store.check_run(repo, call.param_int("run_id"))
     if run is None:
@@ -126,6 +132,7 @@ def get_check_run(call: Call) -> Reply:
 
 
 def update_check_run(call: Call) -> Reply:
+    """A conclusion completes the run."""
     repo = repo_of(call)
     viewer(call)
     run = call.store.check_run(repo, call.param_int("run_id"))

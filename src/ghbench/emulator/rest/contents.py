@@ -43,6 +43,10 @@ def _checked_sha(call: Call, path: str, current: str) -> None:
 
 
 def put_contents(call: Call) -> Reply:
+    """A commit writing the file on `branch` (default branch by default): 404 "Branch B
+    not found" first; an existing file needs `sha` = its blob id (absent or not a
+    string: 422, another value: 409 `PATH does not match SHA`); 201 for a new file
+    (`sha` ignored), 200 for an update."""
     repo = repo_of(call)
     author = viewer(call)
     path = call.params["path"].strip("/")

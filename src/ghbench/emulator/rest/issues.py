@@ -73,6 +73,7 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
 
 
 def get_issue(call: Call) -> Reply:
+    """A PR number answers the PR in issue shape."""
     repo = repo_of(call)
     number = call.param_int("number")
     issue = call.store.issue(repo, number)
@@ -82,6 +83,7 @@ def get_issue(call: Call) -> Reply:
 
 
 def create_issue(call: Call) -> Reply:
+    """`title` (422 when blank), `body`, `labels`."""
     repo = repo_of(call)
     title = body_field(call, "Issue", "title", str)
     if not title:
@@ -145,6 +147,7 @@ def _target_exists(call: Call) -> tuple[int, bool]:
 
 
 def list_issue_comments(call: Call) -> Reply:
+    """Works on PRs too."""
     repo = repo_of(call)
     number, exists = _target_exists(call)
     if not exists:
@@ -154,6 +157,7 @@ def list_issue_comments(call: Call) -> Reply:
 
 
 def create_issue_comment(call: Call) -> Reply:
+    """Works on PRs too."""
     repo = repo_of(call)
     number, exists = _target_exists(call)
     if not exists:

@@ -29,6 +29,8 @@ _REVIEW_EVENTS = {
 
 
 def list_pulls(call: Call) -> Reply:
+    """`state`, `sort` (created, updated, popularity, long-running), `direction`,
+    `head=owner:branch`, `base`, `per_page` (≤100), `page`, `link` header."""
     repo = repo_of(call)
     q = call.query
     state = q.get("state", "open")
@@ -48,11 +50,14 @@ def list_pulls(call: Call) -> Reply:
 
 
 def get_pull(call: Call) -> Reply:
+    """Full shape: `merged`, `mergeable`, `mergeable_state`, `merged_by`, counts."""
     repo, pull = pull_of(call)
     return Reply(call.urls.pull(call.store, repo, pull, full=True))
 
 
 def create_pull(call: Call) -> Reply:
+    """422s for a missing branch, no commits between base and head, an open PR from
+    the same head."""
     repo = repo_of(call)
     author = viewer(call)
     head = body_field(call, "PullRequest", "head", str).rpartition(":")[2]
@@ -69,6 +74,7 @@ def create_pull(call: Call) -> Reply:
 
 
 def merge_pull(call: Call) -> Reply:
+    """`merge_method`, `sha` (409 if stale), 405 "Pull Request is not mergeable"."""
     _, pull = pull_of(call)
     method = body_field(call, "PullRequest", "merge_method", str, default="merge")
     sha = call.store.merge_pull(
@@ -82,6 +88,7 @@ def merge_pull(call: Call) -> Reply:
 
 
 def update_pull(call: Call) -> Reply:
+    """`title`, `body`, `state: closed`."""
     repo, pull = pull_of(call)
     changes: dict[str, object] = {}
     for name in ("title", "body"):
@@ -95,6 +102,10 @@ def update_pull(call: Call) -> Reply:
 
 
 def list_files(call: Call) -> Reply:
+    """The head's tree against the merge base with the base branch (a closed PR: the
+    base as it was when opened, so a merged PR keeps its files), by path; pages of
+    30, `per_page` ≤ 100; the first 3,000 files only; GraphQL's sizes and `files`
+    come from the same diff."""
     # GitHub: pages of 30, per_page <= 100, the first 3,000 files only.
     repo, pull = pull_of(call)
     files = call.store.pull_files(pull)[:MAX_LISTED_FILES]
@@ -120,12 +131,14 @@ def _diff_entry(urls: Urls, repo: Repo, pull: PullRequest, change: FileChange) -
 
 
 def list_review_comments(call: Call) -> Reply:
+    """Review comments, oldest first."""
     repo, pull = pull_of(call)
     page, headers = paginate(call, call.store.review_comments(pull))
     return Reply([call.urls.review_comment(call.store, repo, c) for c in page], headers=headers)
 
 
 def create_review_comment(call: Call) -> Reply:
+    """`in_reply_to` joins a thread; `path` defaults to README.md, `line` to 1."""
     repo, pull = pull_of(call)
     body = body_field(call, "PullRequestReviewComment", "body", str)
     reply_to = body_field(call, "PullRequestReviewComment", "in_reply_to", int, default=0)
@@ -143,12 +156,14 @@ def create_review_comment(call: Call) -> Reply:
 
 
 def list_reviews(call: Call) -> Reply:
+    """Reviews, oldest first."""
     repo, pull = pull_of(call)
     page, headers = paginate(call, call.store.reviews(pull))
     return Reply([call.urls.review(call.store, repo, r) for r in page], headers=headers)
 
 
 def create_review(call: Call) -> Reply:
+    """`event` APPROVE, REQUEST_CHANGES, COMMENT, or none (a pending review)."""
     repo, pull = pull_of(call)
     event = body_field(call, "PullRequestReview", "event", str, default="")
     if event not in _REVIEW_EVENTS:

@@ -72,6 +72,20 @@ _REPO_URLS = {
     "teams_url": "/teams",
     "trees_url": "/git/trees{/sha}",
 }
+# A repository's merge settings (every method allowed, as the GraphQL side reports).
+_MERGE_SETTINGS = {
+    "allow_merge_commit": True,
+    "allow_squash_merge": True,
+    "allow_rebase_merge": True,
+    "allow_auto_merge": False,
+    "delete_branch_on_merge": False,
+    "allow_update_branch": False,
+    "use_squash_pr_title_as_default": False,
+    "squash_merge_commit_title": "COMMIT_OR_PR_TITLE",
+    "squash_merge_commit_message": "COMMIT_MESSAGES",
+    "merge_commit_title": "MERGE_MESSAGE",
+    "merge_commit_message": "PR_TITLE",
+}
 _USER_URLS = {
     "followers_url": "/followers",
     "following_url": "/following{/other_user}",
@@ -98,6 +112,7 @@ class Urls:
 
     # -- users -------------------------------------------------------------------
     def user(self, user: User) -> Json:
+        """GitHub's ``simple-user``."""
         base = f"{self.api}/users/{user.login}"
         out: Json = {
             "login": user.login,
@@ -109,12 +124,15 @@ class Urls:
             "html_url": f"{self.web}/{user.login}",
             "type": user.type,
             "site_admin": False,
+            "user_view_type": "public",
         }
         for name, suffix in _USER_URLS.items():
             out[name] = base + suffix
         return out
 
-    def private_user(self, user: User) -> Json:
+    def public_user(self, user: User) -> Json:
+        """``GET /users/{username}``: GitHub's ``public-user`` (profile fields empty,
+        counts zero: the emulator keeps no profiles, followers or gists)."""
         created = iso_s(user.created_at)
         return self.user(user) | {
             "name": user.name,
@@ -131,6 +149,12 @@ class Urls:
             "following": 0,
             "created_at": created,
             "updated_at": created,
+        }
+
+    def private_user(self, user: User) -> Json:
+        """``GET /user``: GitHub's ``private-user``, the token owner's own view."""
+        return self.public_user(user) | {
+            "user_view_type": "private",
             "private_gists": 0,
             "total_private_repos": 0,
             "owned_private_repos": 0,
@@ -146,7 +170,9 @@ class Urls:
         }
 
     # -- repositories ------------------------------------------------------------
-    def repo(self, store: Store, repo: Repo) -> Json:
+    def repo(self, store: Store, repo: Repo, *, full: bool = False) -> Json:
+        """GitHub's ``repository`` (in pull requests), or with ``full`` its
+        ``full-repository`` (``GET /repos/{owner}/{repo}``)."""
         base = f"{self.api}/repos/{repo.full_name}"
         html = f"{self.web}/{repo.full_name}"
         open_issues = sum(1 for i in store.issues(repo, "open")) + len(store.pulls(repo, "open"))
@@ -174,8 +200,6 @@ class Urls:
             "stargazers_count": 0,
             "watchers_count": 0,
             "watchers": 0,
-            "subscribers_count": 0,
-            "network_count": 0,
             "size": 1,
             "default_branch": repo.default_branch,
             "open_issues_count": open_issues,
@@ -206,6 +230,8 @@ class Urls:
         }
         for name, suffix in _REPO_URLS.items():
             out[name] = base + suffix
+        if full:
+            out |= {"subscribers_count": 0, "network_count": 0, **_MERGE_SETTINGS}
         return out
 
     # -- issues ------------------------------------------------------------------

@@ -47,6 +47,7 @@ _ROOT = {
 
 
 def root(call: Call) -> Reply:
+    """Root links; `x-oauth-scopes` when authenticated (gh auth login reads it)."""
     return Reply(
         {k: v if v.startswith("http") else call.urls.api + v for k, v in _ROOT.items()},
         headers={"x-oauth-scopes": "repo, read:org, workflow"} if call.user else {},
@@ -54,22 +55,26 @@ def root(call: Call) -> Reply:
 
 
 def get_user(call: Call) -> Reply:
+    """The token's user (`private-user`); 401 "Requires authentication" without one."""
     return Reply(call.urls.private_user(viewer(call)))
 
 
 def get_named_user(call: Call) -> Reply:
+    """`public-user`: profile fields empty, counts zero (no profiles are kept)."""
     user = call.store.user(call.params["username"])
     if user is None:
         raise NotFound()
-    return Reply(call.urls.user(user))
+    return Reply(call.urls.public_user(user))
 
 
 def rate_limit(call: Call) -> Reply:
+    """GitHub's shape, `rate` = `core`; free, counts for secondary limits."""
     return Reply(call.emulator.rate_limit_document(call.owner))
 
 
 def get_repo(call: Call) -> Reply:
-    return Reply(call.urls.repo(call.store, repo_of(call)))
+    """`full-repository`."""
+    return Reply(call.urls.repo(call.store, repo_of(call), full=True))
 
 
 def _ref_name(call: Call) -> str:
@@ -77,6 +82,7 @@ def _ref_name(call: Call) -> str:
 
 
 def get_ref(call: Call) -> Reply:
+    """One ref, `refs/` optional."""
     repo = repo_of(call)
     ref = call.store.ref(repo, _ref_name(call))
     if ref is None:
@@ -85,6 +91,7 @@ def get_ref(call: Call) -> Reply:
 
 
 def list_refs(call: Call) -> Reply:
+    """Refs under a prefix (GitHub's legacy listing); an exact name answers that ref."""
     repo = repo_of(call)
     prefix = call.params.get("ref", "").removeprefix("refs/")
     refs = call.store.refs_with_prefix(repo, prefix)
@@ -97,11 +104,13 @@ def list_refs(call: Call) -> Reply:
 
 
 def list_all_refs(call: Call) -> Reply:
+    """Every ref (GitHub's legacy listing)."""
     repo = repo_of(call)
     return Reply([call.urls.ref(repo, r) for r in call.store.refs_with_prefix(repo, "")])
 
 
 def create_ref(call: Call) -> Reply:
+    """422 for a name without `refs/` and two slashes, an existing ref, an unknown sha."""
     repo = repo_of(call)
     viewer(call)
     name = body_field(call, "Reference", "ref", str)
@@ -114,6 +123,7 @@ def create_ref(call: Call) -> Reply:
 
 
 def update_ref(call: Call) -> Reply:
+    """Open pull requests from the branch follow its new head."""
     repo = repo_of(call)
     viewer(call)
     ref = call.store.ref(repo, _ref_name(call))
@@ -127,6 +137,7 @@ def update_ref(call: Call) -> Reply:
 
 
 def delete_ref(call: Call) -> Reply:
+    """`gh pr merge -d` deletes `heads/{branch}` this way."""
     repo = repo_of(call)
     viewer(call)
     call.store.delete_ref(repo, _ref_name(call))

@@ -8,6 +8,11 @@ reachable (a page starting past them is a 422, "Only the first 1000 search resul
 available", as github.com answers), and 422 ``Validation Failed`` with GitHub's
 ``{"message", "resource": "Search", "field": "q", "code": "invalid"}`` for the problems
 :class:`~ghbench.emulator.search.SearchProblem` names.
+
+The search is lexical: ``search_type`` is ``lexical``; asked for ``semantic`` or
+``hybrid`` (GitHub's embedding search) it falls back, as GitHub documents it may,
+with ``lexical_fallback_reason: ["service_unavailable"]``. Nothing is ranked, so every
+item's ``score`` is 1.0; an empty ``body`` is left out (the schema types it a string).
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ _DOCS = "https://docs.github.com/v3/search/"
 
 
 def search_issues_route(call: Call) -> Reply:
+    """The query language of [Search](#search) (shared with GraphQL); `sort`, `order`,
+    `per_page`, `page`; 1,000 results reachable; lexical, every `score` 1.0."""
     q = call.query.get("q", "").strip()
     if not q:
         raise ValidationFailed(
@@ -53,10 +60,20 @@ def search_issues_route(call: Call) -> Reply:
     for item in page:
         repo = store.repos[item.repo_id]
         if isinstance(item, PullRequest):
-            items.append(pull_as_issue(call, repo, item.number))
+            found = pull_as_issue(call, repo, item.number)
         else:
-            items.append(call.urls.issue(store, repo, item))
-    body = {"total_count": len(hits), "incomplete_results": False, "items": items}
+            found = call.urls.issue(store, repo, item)
+        if found["body"] is None:
+            del found["body"]  # a string if present (issue-search-result-item)
+        items.append(found | {"score": 1.0})
+    body: dict[str, Any] = {
+        "total_count": len(hits),
+        "incomplete_results": False,
+        "items": items,
+        "search_type": "lexical",
+    }
+    if call.query.get("search_type") in ("semantic", "hybrid"):
+        body["lexical_fallback_reason"] = ["service_unavailable"]
     return Reply(body, headers=headers)
 
 

@@ -20,6 +20,14 @@ def _issue_url(issue: Issue, info: Info) -> str:
     return f"{context_of(info).repo_url(repo)}/issues/{issue.number}"
 
 
+def _state_reason(issue: Issue, _: Info, enableDuplicate: bool = False) -> str | None:  # noqa: N803
+    """GitHub hides DUPLICATE from clients that do not ask for it (NOT_PLANNED)."""
+    if issue.state_reason is None:
+        return None
+    reason = issue.state_reason.upper()
+    return "NOT_PLANNED" if reason == "DUPLICATE" and not enableDuplicate else reason
+
+
 ISSUE_FIELDS: dict[str, Any] = {
     **COMMON_ISSUE_FIELDS,
     "id": lambda i, _: i.node_id,
@@ -28,7 +36,7 @@ ISSUE_FIELDS: dict[str, Any] = {
     "title": lambda i, _: i.title,
     "body": lambda i, _: i.body or "",
     "state": lambda i, _: i.state.upper(),
-    "stateReason": lambda i, _: i.state_reason.upper() if i.state_reason else None,
+    "stateReason": _state_reason,
     "url": _issue_url,
     "resourcePath": lambda i, info: _issue_url(i, info).removeprefix(context_of(info).web_url),
     "author": lambda i, info: actor(info, i.user_id),

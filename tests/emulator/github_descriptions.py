@@ -1,0 +1,70 @@
+"""GitHub's own API descriptions and octokit, from tests/node (``make node-deps``).
+
+``@octokit/openapi`` (the REST OpenAPI description), ``@octokit/graphql-schema`` (the
+GraphQL SDL) and ``@octokit/rest`` are npm packages pinned by tests/node's lock file.
+Missing, a test that needs them skips locally and fails under CI (``CI`` set), so CI
+can never pass without checking against them.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import os
+import shutil
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+NODE_DIR = Path(__file__).resolve().parent.parent / "node"
+NODE_MODULES = NODE_DIR / "node_modules"
+OPENAPI = NODE_MODULES / "@octokit" / "openapi" / "generated" / "api.github.com.json"
+GRAPHQL_SDL = NODE_MODULES / "@octokit" / "graphql-schema" / "schema.graphql"
+OCTOKIT = NODE_MODULES / "@octokit" / "rest"
+
+
+def need(path: Path, what: str) -> Path:
+    """``path``, or a skip (a failure under CI) naming how to install it."""
+    if not path.exists():
+        message = f"{what} is not installed ({path}); run `make node-deps`"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def need_node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is not installed; CI needs it for octokit")
+        pytest.skip("node is not installed")
+    need(OCTOKIT, "@octokit/rest")
+    return node
+
+
+@functools.cache
+def openapi() -> dict[str, Any]:
+    """GitHub's REST description (api.github.com, OpenAPI 3.0), as github.com answers
+    (``openapi_check.as_github_answers``)."""
+    from openapi_check import as_github_answers
+
+    document: dict[str, Any] = json.loads(need(OPENAPI, "@octokit/openapi").read_text())
+    return as_github_answers(document)
+
+
+def graphql_sdl() -> str:
+    return need(GRAPHQL_SDL, "@octokit/graphql-schema").read_text(encoding="utf-8")
+
+
+def load_script(name: str) -> ModuleType:
+    """A script of scripts/ as a module (they are not a package)."""
+    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
