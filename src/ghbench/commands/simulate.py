@@ -107,6 +107,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         )
     click.echo(
         f"simulated {spec.cell_id} ({spec.profile}, seed {seed}): {result.ticks} ticks, "
-        f"{result.skipped_ticks} skipped; ledger in window: {result.ledger['points']}",
+        f"{result.skipped_ticks} skipped, longest poll cycle in the window"
+        f" {result.longest_poll_cycle:.1f} s; ledger in window: {result.ledger['points']}",
         err=True,
     )

@@ -8,10 +8,11 @@ from typing import Any
 import msgspec
 
 from ghbench.artifacts.io import unique_path, write_new
+from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.timefmt import format_duration
 from ghbench.workload.simulate import CellRun, SimulationResult
 
-__all__ = ["write_cell_artifacts"]
+__all__ = ["cell_scorecard", "write_cell_artifacts"]
 
 
 def _snapshot(snap: dict[str, Any] | None) -> Any:
@@ -32,17 +33,13 @@ def _snapshot(snap: dict[str, Any] | None) -> Any:
     return RateLimitSnapshot(captured_at=float(snap["capturedAt"]), resources=resources)
 
 
-def write_cell_artifacts(run: CellRun, *, seed: int, out_dir: Path) -> SimulationResult:
-    from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
+def cell_scorecard(run: CellRun, *, trace_path: str | None = None) -> ScorecardArtifact:
+    """The scorecard of a cell run in memory, as ``write_cell_artifacts`` writes it."""
+    from ghbench.scorecard import Snapshots, build_scorecard_artifact
     from ghbench.trace.frame import TraceFrame
 
     spec = run.spec
-    stamp = int(run.window_end)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    trace_path = unique_path(out_dir, f"gh-trace-sim-{spec.slug}-seed{seed}-{stamp}", ".jsonl")
-    encoder = msgspec.json.Encoder()
-    write_new(trace_path, b"".join(encoder.encode(r) + b"\n" for r in run.rows))
-    artifact = build_scorecard_artifact(
+    return build_scorecard_artifact(
         TraceFrame.from_rows(run.rows),
         window_start_ms=round(run.window_start * 1000),
         window_end_ms=round(run.window_end * 1000),
@@ -56,8 +53,20 @@ def write_cell_artifacts(run: CellRun, *, seed: int, out_dir: Path) -> Simulatio
         ),
         control_calls=run.control_calls,
         session_count=spec.sessions,
-        trace_path=str(trace_path),
+        trace_path=trace_path,
     )
+
+
+def write_cell_artifacts(run: CellRun, *, seed: int, out_dir: Path) -> SimulationResult:
+    from ghbench.scorecard import write_scorecard
+
+    spec = run.spec
+    stamp = int(run.window_end)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    trace_path = unique_path(out_dir, f"gh-trace-sim-{spec.slug}-seed{seed}-{stamp}", ".jsonl")
+    encoder = msgspec.json.Encoder()
+    write_new(trace_path, b"".join(encoder.encode(r) + b"\n" for r in run.rows))
+    artifact = cell_scorecard(run, trace_path=str(trace_path))
     path = write_scorecard(artifact, out_dir)
     return SimulationResult(
         trace_path=trace_path,
@@ -66,4 +75,5 @@ def write_cell_artifacts(run: CellRun, *, seed: int, out_dir: Path) -> Simulatio
         ledger=run.ledger,
         ticks=run.ticks,
         skipped_ticks=run.skipped_ticks,
+        longest_poll_cycle=run.longest_poll_cycle,
     )

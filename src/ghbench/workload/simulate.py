@@ -57,6 +57,16 @@ class CellRun:
     tick_durations: list[float] = field(default_factory=list)
     tick_starts: list[float] = field(default_factory=list)
 
+    @property
+    def longest_poll_cycle(self) -> float:
+        """Seconds of the longest tick that ran during the window (0.0 with none):
+        what AO's limit-finder holds against its 60 s ceiling."""
+        ticks = zip(self.tick_starts, self.tick_durations, strict=True)
+        return max(
+            (d for s, d in ticks if s <= self.window_end and s + d >= self.window_start),
+            default=0.0,
+        )
+
 
 @dataclass(frozen=True)
 class SimulationResult:
@@ -68,6 +78,7 @@ class SimulationResult:
     ledger: dict[str, Any]
     ticks: int
     skipped_ticks: int
+    longest_poll_cycle: float = 0.0
 
 
 def _policy(spec: CellSpec) -> PolicyParams:

@@ -1,0 +1,63 @@
+"""Speed of ``ghbench capacity``: the default search for every scenario and topology.
+
+    python bench/bench_capacity.py [--profiles head,pre-b1] [--fraction 0.8]
+
+Each search is the real command in its own process (``--no-plot --json``), with the
+runbook's warmup and window for the scenario, so a row's wall time is what a user waits
+for, imports included. Prints a Markdown table for docs/performance.md: the answer,
+the budget that binds, the counts tried and the wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+
+def search(scenario: str, topology: str, profile: str, fraction: float) -> tuple[Any, float]:
+    argv = [sys.executable, "-m", "ghbench", "capacity", "--scenario", scenario]
+    argv += ["--topology", topology, "--profile", profile, "--budget-fraction", str(fraction)]
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [*argv, "--no-plot", "--json", "--out", out], capture_output=True, text=True
+        )
+        wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {proc.stderr}")
+    return json.loads(proc.stdout), wall
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profiles", default="head,pre-b1")
+    parser.add_argument("--fraction", type=float, default=0.8)
+    args = parser.parse_args()
+    print("| profile | cell | sessions | binds first | counts tried | wall |")
+    print("|---|---|--:|---|---|--:|")
+    walls = []
+    for profile in args.profiles.split(","):
+        for scenario in ("S1", "S2", "S3", "S4", "S5", "S6"):
+            for topology in ("T1", "T2"):
+                answer, wall = search(scenario, topology, profile, args.fraction)
+                walls.append(wall)
+                tried = ", ".join(str(p["sessions"]) for p in answer["tried"])
+                print(
+                    f"| {profile} | {scenario}-{topology} | {answer['sessions']}"
+                    f" | {answer['limitingResource']} | {tried} | {wall:.1f} s |",
+                    flush=True,
+                )
+    print(
+        f"\n{len(walls)} searches: median {sorted(walls)[len(walls) // 2]:.1f} s,"
+        f" longest {max(walls):.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

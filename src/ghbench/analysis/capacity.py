@@ -1,0 +1,233 @@
+"""How many sessions fit: the budgets a run is held to, and the search for the largest count.
+
+A run (a ``Probe``) uses six budgets, each as a figure against a limit:
+
+==========================  =================================================  ==========
+budget                      figure (under ``insights``)                        limit
+==========================  =================================================  ==========
+``graphqlPointsPerHr``      ``consumption.graphql.perHr``                      bucket's
+``coreRequestsPerHr``       ``consumption.core.perHr``                         bucket's
+``restPointsPerMinute``     ``secondaryLimits.restPointsPerMinute.peak``       900
+``graphqlPointsPerMinute``  ``secondaryLimits.graphqlPointsPerMinute.peak``    2,000
+``concurrency``             ``secondaryLimits.concurrency.peak``               100
+``pollCycle``               the longest poll cycle in the window (seconds)     the ceiling
+==========================  =================================================  ==========
+
+The buckets' limits come from the run's ``/rate_limit`` snapshot (5,000 when it has
+none); the poll-cycle ceiling is AO's limit-finder's 60 s unless told otherwise.
+
+The hourly figures are what each bucket lost, first call of each reset window included
+(docs/scorecard.md, ``consumption``), so the budget is what the token really spends. A
+count *fits* when every figure is at most ``fraction`` of its limit.
+
+``find_capacity`` looks for the largest count that fits, calling ``probe(n)`` (the model
+in virtual time, injected) as few times as it can. Each budget grows close to linearly
+with the sessions, so it extrapolates each one to where it reaches ``fraction`` and
+tries the nearest such count; it brackets the answer that way, then narrows it by the
+same interpolation, bisecting when a step does not halve the bracket, until it has a
+count that fits and the next count, which does not. It assumes cost grows with the
+sessions: counts above the first one that does not fit are not tried. Pure: no model,
+no files, no clock here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ghbench.artifacts.models import ScorecardArtifact
+
+__all__ = [
+    "BUDGETS",
+    "DEFAULT_FRACTION",
+    "POLL_CEILING_S",
+    "BudgetUse",
+    "CapacityResult",
+    "Probe",
+    "budget_uses",
+    "find_capacity",
+]
+
+DEFAULT_FRACTION = 0.8
+POLL_CEILING_S = 60.0  # AO's limit-finder: a poll cycle over 60 s no longer keeps up
+DEFAULT_HOURLY_LIMIT = 5_000
+
+# name -> (unit, what it is), in the order they are shown
+BUDGETS: dict[str, tuple[str, str]] = {
+    "graphqlPointsPerHr": ("points/h", "GraphQL points per hour"),
+    "coreRequestsPerHr": ("requests/h", "REST core requests per hour"),
+    "restPointsPerMinute": ("points/min", "secondary: REST points in the busiest minute"),
+    "graphqlPointsPerMinute": ("points/min", "secondary: GraphQL points in the busiest minute"),
+    "concurrency": ("calls", "secondary: most calls in flight at once"),
+    "pollCycle": ("s", "the longest poll cycle"),
+}
+
+
+@dataclass(frozen=True)
+class BudgetUse:
+    name: str
+    used: float
+    limit: float
+
+    @property
+    def share(self) -> float:
+        """``used / limit``: 1.0 is the whole budget."""
+        return self.used / self.limit
+
+    def fits(self, fraction: float) -> bool:
+        return self.used <= fraction * self.limit
+
+    def margin(self, fraction: float) -> float:
+        """Headroom below ``fraction`` of the limit, in the budget's unit (negative: over)."""
+        return fraction * self.limit - self.used
+
+
+def _hourly_limit(artifact: ScorecardArtifact, resource: str) -> float:
+    snaps = artifact.rate_limit_snapshots
+    bucket = None if snaps is None or snaps.before is None else getattr(snaps.before, resource)
+    return float(bucket.limit) if bucket is not None and bucket.limit > 0 else DEFAULT_HOURLY_LIMIT
+
+
+def budget_uses(
+    artifact: ScorecardArtifact, poll_cycle_s: float, ceiling_s: float = POLL_CEILING_S
+) -> tuple[BudgetUse, ...]:
+    """Every budget of one run, in ``BUDGETS`` order. A consumption without data (no
+    header row and no bracket, never the case for a simulated run) counts as 0."""
+    consumed = artifact.insights.consumption
+    peaks = artifact.insights.secondary_limits
+    return (
+        BudgetUse(
+            "graphqlPointsPerHr",
+            consumed.graphql.per_hr or 0.0,
+            _hourly_limit(artifact, "graphql"),
+        ),
+        BudgetUse(
+            "coreRequestsPerHr", consumed.core.per_hr or 0.0, _hourly_limit(artifact, "core")
+        ),
+        BudgetUse(
+            "restPointsPerMinute",
+            float(peaks.rest_points_per_minute.peak),
+            float(peaks.rest_points_per_minute.limit),
+        ),
+        BudgetUse(
+            "graphqlPointsPerMinute",
+            float(peaks.graphql_points_per_minute.peak),
+            float(peaks.graphql_points_per_minute.limit),
+        ),
+        BudgetUse("concurrency", float(peaks.concurrency.peak), float(peaks.concurrency.limit)),
+        BudgetUse("pollCycle", poll_cycle_s, ceiling_s),
+    )
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One session count run through the model, and what it used."""
+
+    sessions: int
+    uses: tuple[BudgetUse, ...]
+
+    def worst(self) -> BudgetUse:
+        """The budget closest to (or furthest over) its limit."""
+        return max(self.uses, key=lambda u: u.share)
+
+    def fits(self, fraction: float) -> bool:
+        return all(u.fits(fraction) for u in self.uses)
+
+    def pressure(self, fraction: float) -> float:
+        """The worst share over ``fraction``: at most 1 when the count fits."""
+        return self.worst().share / fraction
+
+
+@dataclass(frozen=True)
+class CapacityResult:
+    fraction: float
+    sessions: int  # the largest count that fits; 0 when even the smallest does not
+    limiting: str  # the budget that binds first (at ``next``; at ``at`` when capped)
+    at: Probe | None  # the run at ``sessions``
+    next: Probe | None  # the next count tried, which does not fit; None when capped
+    probes: tuple[Probe, ...]  # every count tried, by session count
+    capped: bool  # every count up to the maximum fits
+
+
+def _extrapolate(a: Probe, b: Probe | None, fraction: float) -> float:
+    """The count where the first budget reaches ``fraction`` of its limit: each budget on
+    the line through ``a`` and ``b`` (else through ``a`` and the origin), the nearest
+    crossing ahead. Each budget alone grows close to linearly; their maximum does not."""
+    nearest = math.inf
+    for i, ua in enumerate(a.uses):
+        ya = ua.used / (fraction * ua.limit)
+        if b is not None and b.sessions != a.sessions:
+            ub = b.uses[i]
+            slope = (ub.used / (fraction * ub.limit) - ya) / (b.sessions - a.sessions)
+        else:
+            slope = ya / a.sessions
+        if slope > 0:
+            nearest = min(nearest, a.sessions + (1.0 - ya) / slope)
+    return nearest
+
+
+def find_capacity(
+    probe: Callable[[int], Probe],
+    *,
+    fraction: float = DEFAULT_FRACTION,
+    start: int = 1,
+    maximum: int = 1000,
+) -> CapacityResult:
+    """The largest count in ``[start, maximum]`` that fits, with ``probe`` run as little
+    as the budgets' near-linear growth allows."""
+    seen: dict[int, Probe] = {}
+
+    def run(n: int) -> Probe:
+        if n not in seen:
+            seen[n] = probe(n)
+        return seen[n]
+
+    def result(lo: Probe | None, hi: Probe | None) -> CapacityResult:
+        binding = hi or lo
+        assert binding is not None
+        return CapacityResult(
+            fraction=fraction,
+            sessions=0 if lo is None else lo.sessions,
+            limiting=binding.worst().name,
+            at=lo,
+            next=hi,
+            probes=tuple(seen[n] for n in sorted(seen)),
+            capped=hi is None,
+        )
+
+    lo = run(start)
+    if not lo.fits(fraction):
+        return result(None, lo)
+    prev: Probe | None = None
+    hi: Probe | None = None
+    while hi is None:  # bracket: grow until a count does not fit
+        if lo.sessions >= maximum:
+            return result(lo, None)
+        guess = math.ceil(min(_extrapolate(lo, prev, fraction), maximum))
+        # a line through the origin is a rough guess; a line through two runs a good one
+        growth = 8 if prev is None else 32
+        n = min(maximum, growth * lo.sessions, max(lo.sessions + 1, guess))
+        p = run(n)
+        if p.fits(fraction):
+            prev, lo = lo, p
+        else:
+            hi = p
+    stalled = False
+    while hi.sessions - lo.sessions > 1:  # narrow: interpolate, or bisect when that stalls
+        span = hi.sessions - lo.sessions
+        if stalled:
+            n = (lo.sessions + hi.sessions) // 2
+        else:
+            n = math.floor(min(_extrapolate(lo, hi, fraction), hi.sessions))
+        n = min(hi.sessions - 1, max(lo.sessions + 1, n))
+        p = run(n)
+        if not p.fits(fraction):
+            hi = p
+        else:
+            lo = p
+            if hi.sessions - n > 1 and _extrapolate(lo, hi, fraction) < n + 1:
+                q = run(n + 1)  # the crossing is predicted right above: check it directly
+                lo, hi = (q, hi) if q.fits(fraction) else (lo, q)
+        stalled = (hi.sessions - lo.sessions) * 2 > span
+    return result(lo, hi)

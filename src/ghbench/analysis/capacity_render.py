@@ -1,0 +1,155 @@
+"""``ghbench capacity``'s outputs: console text, a JSON object and the cost plot (PNG bytes).
+
+Pure: the caller passes the result and what describes the cell, and writes the bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ghbench.analysis.capacity import BUDGETS, BudgetUse, CapacityResult, Probe
+from ghbench.analysis.text import table
+
+__all__ = ["SCHEMA_VERSION", "capacity_json", "capacity_png", "capacity_text"]
+
+# Format history of the JSON object (``kind: "capacity"``):
+#   1: first version.
+SCHEMA_VERSION = 1
+_DIGITS = {"pollCycle": 1}  # seconds to a tenth; every other budget in whole units
+
+
+def _value(use: BudgetUse, value: float) -> str:
+    return f"{value:,.{_DIGITS.get(use.name, 0)}f}"
+
+
+def _use(use: BudgetUse) -> str:
+    return f"{_value(use, use.used)} ({use.share:.1%})"
+
+
+def _margin(use: BudgetUse, fraction: float) -> str:
+    m = use.margin(fraction)
+    text = f"{m:+,.{_DIGITS.get(use.name, 0)}f}"
+    return text if use.fits(fraction) else f"{text} over"
+
+
+def _headline(r: CapacityResult) -> str:
+    f = f"{r.fraction:.0%}"
+    if r.at is None:
+        assert r.next is not None
+        worst = r.next.worst()
+        return (
+            f"No count fits within {f} of every budget: at {r.next.sessions} session(s)"
+            f" {worst.name} is at {worst.share:.1%} of its limit."
+        )
+    if r.capped:
+        worst = r.at.worst()
+        return (
+            f"Every count up to {r.sessions} fits within {f} of every budget (the maximum"
+            f" tried); the closest is {worst.name} at {worst.share:.1%}."
+        )
+    return (
+        f"{r.sessions} session(s) fit within {f} of every budget; at {r.sessions + 1}"
+        f" {r.limiting} binds first."
+        if r.next is not None and r.next.sessions == r.sessions + 1
+        else f"{r.sessions} session(s) fit within {f} of every budget; {r.limiting} binds first."
+    )
+
+
+def capacity_text(
+    r: CapacityResult,
+    *,
+    title: str,
+    notes: Sequence[str] = (),
+    paths: Mapping[str, str] | None = None,
+) -> str:
+    """The answer, the margins at the count found and at the next count tried, the counts
+    tried, ``notes`` and the written files (``label -> path``)."""
+    probes = [p for p in (r.at, r.next) if p is not None]
+    headers = ["budget", "limit"]
+    for p in probes:
+        headers += [f"at {p.sessions}", "margin"]
+    rows = []
+    for i, name in enumerate(BUDGETS):
+        first = probes[0].uses[i]
+        row = [name, f"{_value(first, first.limit)} {BUDGETS[name][0]}"]
+        for p in probes:
+            row += [_use(p.uses[i]), _margin(p.uses[i], r.fraction)]
+        rows.append(row)
+    out = [title, f"  {_headline(r)}", "", *table(headers, rows, max_rows=None), ""]
+    tried = ", ".join(str(p.sessions) for p in r.probes)
+    out.append(f"  counts tried: {tried} ({len(r.probes)} model run(s))")
+    out += [f"  {note}" for note in notes]
+    out += [f"  {label}: {path}" for label, path in (paths or {}).items()]
+    return "\n".join(out) + "\n"
+
+
+def _uses_json(p: Probe, fraction: float) -> dict[str, Any]:
+    return {
+        "sessions": p.sessions,
+        "fits": p.fits(fraction),
+        "worst": p.worst().name,
+        "budgets": [
+            {
+                "name": u.name,
+                "used": u.used,
+                "limit": u.limit,
+                "share": u.share,
+                "margin": u.margin(fraction),
+                "fits": u.fits(fraction),
+            }
+            for u in p.uses
+        ],
+    }
+
+
+def capacity_json(r: CapacityResult, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``sessions`` and ``limitingResource`` first, then everything else; ``extra`` (the
+    cell, the plot path, how to reproduce) is merged in."""
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "kind": "capacity",
+        "sessions": r.sessions,
+        "limitingResource": r.limiting,
+        "budgetFraction": r.fraction,
+        "reachedMax": r.capped,
+        "at": None if r.at is None else _uses_json(r.at, r.fraction),
+        "next": None if r.next is None else _uses_json(r.next, r.fraction),
+        "tried": [_uses_json(p, r.fraction) for p in r.probes],
+        **extra,
+    }
+
+
+def capacity_png(r: CapacityResult, *, title: str) -> bytes:
+    """One panel per budget: its figure against the session counts tried, the limit and
+    ``fraction`` of it as lines, the answer as a vertical line."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(12, 6.5), dpi=100)
+    FigureCanvasAgg(fig)
+    fig.suptitle(title, fontsize=10)
+    xs = [p.sessions for p in r.probes]
+    for i, (name, (unit, what)) in enumerate(BUDGETS.items()):
+        ax = fig.add_subplot(2, 3, i + 1)
+        ys = [p.uses[i].used for p in r.probes]
+        limit = r.probes[0].uses[i].limit
+        ax.plot(xs, ys, "-o", color="C0", markersize=3, label="model")
+        ax.axhline(limit, color="red", linewidth=1.2, label=f"limit {limit:,.0f}")
+        ax.axhline(
+            r.fraction * limit, color="orange", linestyle="--", label=f"{r.fraction:.0%} of it"
+        )
+        if r.sessions > 0:
+            ax.axvline(r.sessions, color="green", linestyle=":", label=f"{r.sessions} sessions")
+        colour = "red" if name == r.limiting else "black"
+        ax.set_title(f"{what}", fontsize=8, color=colour)
+        ax.set_xlabel("sessions", fontsize=8)
+        ax.set_ylabel(unit, fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=6, loc="upper left")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()

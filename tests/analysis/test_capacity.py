@@ -1,0 +1,101 @@
+"""The capacity search against synthetic probes, where the right answer is known."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ghbench.analysis.capacity import BUDGETS, BudgetUse, Probe, find_capacity
+
+Cost = Callable[[int], dict[str, float]]
+LIMITS = {
+    "graphqlPointsPerHr": 5000.0,
+    "coreRequestsPerHr": 5000.0,
+    "restPointsPerMinute": 900.0,
+    "graphqlPointsPerMinute": 2000.0,
+    "concurrency": 100.0,
+    "pollCycle": 60.0,
+}
+
+
+def probe_of(cost: Cost, calls: list[int]) -> Callable[[int], Probe]:
+    def probe(n: int) -> Probe:
+        calls.append(n)
+        used = cost(n)
+        return Probe(n, tuple(BudgetUse(b, used.get(b, 0.0), LIMITS[b]) for b in BUDGETS))
+
+    return probe
+
+
+def brute_force(cost: Cost, fraction: float, start: int, maximum: int) -> int:
+    best = 0
+    for n in range(start, maximum + 1):
+        if all(cost(n).get(b, 0.0) <= fraction * LIMITS[b] for b in BUDGETS):
+            best = n
+        else:
+            break
+    return best
+
+
+def test_linear_graphql_cost_binds_where_it_crosses() -> None:
+    calls: list[int] = []
+    r = find_capacity(probe_of(lambda n: {"graphqlPointsPerHr": 40.0 * n + 30}, calls))
+    assert r.sessions == 99  # 40·99+30 = 3,990 ≤ 4,000 < 4,030
+    assert r.limiting == "graphqlPointsPerHr"
+    assert r.at is not None and r.next is not None and r.next.sessions == 100
+    assert r.at.uses[0].margin(0.8) == pytest.approx(10.0)
+    assert r.next.uses[0].margin(0.8) == pytest.approx(-30.0)
+    assert not r.capped and len(calls) <= 5 and len(set(calls)) == len(calls)
+
+
+def test_the_first_budget_to_bind_is_named_not_the_largest_share_at_small_counts() -> None:
+    def cost(n: int) -> dict[str, float]:
+        return {"pollCycle": 20.0 + 0.1 * n, "concurrency": 1.0 + n}
+
+    r = find_capacity(probe_of(cost, []), fraction=0.8)
+    assert (r.sessions, r.limiting) == (79, "concurrency")
+
+
+def test_nothing_fits() -> None:
+    r = find_capacity(probe_of(lambda n: {"pollCycle": 70.0}, []), start=2)
+    assert r.sessions == 0 and r.at is None
+    assert r.next is not None and r.next.sessions == 2 and r.limiting == "pollCycle"
+
+
+def test_everything_fits_up_to_the_maximum() -> None:
+    calls: list[int] = []
+    r = find_capacity(probe_of(lambda n: {"concurrency": 1.0}, calls), maximum=300)
+    assert r.capped and r.sessions == 300 and r.next is None
+    assert r.limiting == "concurrency" and max(calls) == 300
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    slope=st.floats(min_value=0.01, max_value=50.0),
+    intercept=st.floats(min_value=0.0, max_value=30.0),
+    curve=st.floats(min_value=0.0, max_value=0.05),
+    step=st.integers(min_value=0, max_value=10),
+    fraction=st.floats(min_value=0.1, max_value=1.0),
+    start=st.integers(min_value=1, max_value=2),
+)
+def test_monotone_costs_give_the_brute_force_answer(  # noqa: PLR0917 - one per strategy
+    slope: float, intercept: float, curve: float, step: int, fraction: float, start: int
+) -> None:
+    def cost(n: int) -> dict[str, float]:
+        # convex growth plus a staircase (T2 adds a repo every five sessions)
+        return {
+            "graphqlPointsPerHr": slope * n + curve * n * n + 10.0 * step * (n // 5),
+            "pollCycle": intercept + 0.2 * n,
+        }
+
+    calls: list[int] = []
+    r = find_capacity(probe_of(cost, calls), fraction=fraction, start=start, maximum=2000)
+    expected = brute_force(cost, fraction, start, 2000)
+    assert r.sessions == expected
+    if r.next is not None:
+        assert r.next.sessions == expected + 1 or (expected == 0 and r.next.sessions == start)
+    assert len(calls) <= 24  # far fewer than a scan
+    assert [p.sessions for p in r.probes] == sorted(set(calls))

@@ -1,0 +1,135 @@
+"""``ghbench capacity`` through the real entry point, checked against ``ghbench simulate``.
+
+For every scenario, the count capacity finds and the next one are run again with
+``simulate`` (the command capacity prints); the budgets recomputed from simulate's own
+scorecard and its printed poll cycle must fit at the count and not at the next, with
+the same limiting budget and the same figures. Short windows and a low budget fraction
+keep each search small; the default search is measured in bench/bench_capacity.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ghbench.analysis.capacity import BudgetUse, budget_uses
+from ghbench.artifacts.models import load_scorecard
+from ghbench.cli import main
+
+SHORT = ["--warmup", "30s", "--duration", "3m"]
+
+
+@dataclass
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def ghbench(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Any:
+    """The real entry point in-process (the imports are paid once), in ``tmp_path``."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args: str) -> Ran:
+        try:
+            main(list(args))
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        out = capsys.readouterr()
+        return Ran(code, out.out, out.err)
+
+    return run
+
+
+def _simulated(ghbench: Any, line: str, cwd: Path, out: str) -> tuple[BudgetUse, ...]:
+    args = shlex.split(line)
+    assert args[0] == "ghbench"
+    proc = ghbench(*args[1:], "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    cycle = re.search(r"longest poll cycle in the window ([0-9.]+) s", proc.stderr)
+    assert cycle is not None, proc.stderr
+    (card,) = (cwd / out).glob("scorecard-*.json")
+    return budget_uses(load_scorecard(card), float(cycle.group(1)))
+
+
+def _same(model: dict[str, Any], uses: tuple[BudgetUse, ...]) -> None:
+    for reported, use in zip(model["budgets"], uses, strict=True):
+        assert reported["name"] == use.name
+        digits = 1 if use.name == "pollCycle" else 6  # simulate prints the cycle to 0.1 s
+        assert round(reported["used"], digits) == pytest.approx(round(use.used, digits), abs=0.06)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "topology", "profile"),
+    [
+        ("S1", "T1", "pre-b1"),
+        ("S2", "T2", "head"),
+        ("S3", "T1", "pre-b1"),
+        ("S4", "T1", "head"),
+        ("S5", "T2", "pre-b1"),
+        ("S6", "T1", "head"),
+    ],
+)
+def test_capacity_agrees_with_simulate_at_the_count_and_the_next(
+    ghbench: Any, tmp_path: Path, scenario: str, topology: str, profile: str
+) -> None:
+    flags = ["--scenario", scenario, "--topology", topology, "--profile", profile, *SHORT]
+    proc = ghbench("capacity", *flags, "--budget-fraction", "0.15", "--json")
+    assert proc.returncode == 0, proc.stderr
+    answer = json.loads(proc.stdout)
+    n, limiting = answer["sessions"], answer["limitingResource"]
+    assert n >= 1 and answer["next"]["sessions"] == n + 1 and not answer["reachedMax"]
+    assert answer["at"]["fits"] and not answer["next"]["fits"]
+    assert answer["next"]["worst"] == limiting
+    assert (tmp_path / answer["plot"]).read_bytes()[:4] == b"\x89PNG"
+
+    at, nxt = (
+        _simulated(ghbench, line, tmp_path, f"sim{i}") for i, line in enumerate(answer["reproduce"])
+    )
+    _same(answer["at"], at)
+    _same(answer["next"], nxt)
+    assert all(u.fits(0.15) for u in at)
+    over = [u for u in nxt if not u.fits(0.15)]
+    assert max(over, key=lambda u: u.share).name == limiting
+
+
+def test_console_names_the_count_the_binding_budget_and_both_margins(
+    ghbench: Any, tmp_path: Path
+) -> None:
+    proc = ghbench("capacity", *SHORT, "--budget-fraction", "0.1", "--no-plot")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("capacity: S2-T1 (quiet steady state, concentrated), profile head")
+    m = re.match(
+        r"  (\d+) session\(s\) fit within 10% of every budget; at (\d+) (\w+) binds", lines[1]
+    )
+    assert m is not None and int(m.group(2)) == int(m.group(1)) + 1
+    header = lines[3].split()
+    assert header[:2] == ["budget", "limit"] and header.count("margin") == 2
+    assert any(line.startswith(f"  {m.group(3)} ") and "over" in line for line in lines)
+    assert not list(tmp_path.glob("**/*.png"))
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--budget-fraction", "0"], "--budget-fraction"),
+        (["--budget-fraction", "1.5"], "--budget-fraction"),
+        (["--scenario", "S9"], "--scenario: unknown scenario 'S9'"),
+        (["--poll-ceiling", "soon"], "--poll-ceiling"),
+        (["--topology", "T2", "--max-sessions", "1"], "--max-sessions"),
+    ],
+)
+def test_bad_flags_are_one_line_usage_errors(ghbench: Any, args: list[str], needle: str) -> None:
+    proc = ghbench("capacity", *args)
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1 and needle in proc.stderr
