@@ -59,9 +59,11 @@ def test_four_runs_each_separated_is_beyond_the_spread() -> None:
     total = c.find("totalCalls")
     assert total is not None
     assert total.verdict is Verdict.BEYOND and total.p_value == pytest.approx(2 / 70)
-    p95 = c.find("p95DurationMs")
+    p95 = c.find("exact.p95DurationMs")
     assert p95 is not None and p95.verdict is Verdict.WITHIN and p95.p_value is None
-    assert p95.baseline.median == pytest.approx(1363.45)
+    assert p95.baseline.median == pytest.approx(1363.44, abs=0.01)
+    rounded = c.find("p95DurationMs")  # AO's value: whole milliseconds
+    assert rounded is not None and rounded.baseline.median == 1363.5
     same = c.find("guardPrList304Count")
     assert same is not None and same.verdict is Verdict.NO_CHANGE
 
@@ -125,3 +127,15 @@ def test_notes_name_incomplete_and_estimated_runs() -> None:
     c = compare_runs(base, [Run("c", bad)])
     assert "candidate: 1 of 1 run(s) incomplete (interrupted (Ctrl-C) after 1m 0s)" in c.notes
     assert any("graphqlPointsPerHr is estimated" in n for n in c.notes)
+
+
+def test_version_1_and_2_scorecards_compare_with_a_note() -> None:
+    new = _runs("base")[:1]
+    a = new[0].artifact
+    old = msgspec.structs.replace(
+        a, schema_version=1, insights=msgspec.structs.replace(a.insights, exact=None)
+    )
+    c = compare_runs([Run("old", old)], new)
+    assert any("scorecard versions 1 and 2 are mixed" in n for n in c.notes)
+    exact = c.find("exact.callsPerMin")
+    assert exact is not None and exact.verdict is Verdict.NO_DATA

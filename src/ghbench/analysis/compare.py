@@ -330,6 +330,12 @@ def compare_runs(
         verdict, p = _verdict(b, c)
         metrics.append(MetricComparison(m, b, c, verdict, p))
     notes = _notes(base, baseline) + _notes(cand, candidate)
+    versions = sorted({r.artifact.schema_version for r in (*baseline, *candidate)})
+    if len(versions) > 1:
+        notes.append(
+            f"scorecard versions {' and '.join(map(str, versions))} are mixed: version 1's spec"
+            " fields are unrounded, version 2's carry AO's rounding; compare exact.* figures"
+        )
     if allow_different_cells and not base.cell.matches(cand.cell):
         notes.insert(0, f"different cells, compared as asked ({ALLOW_FLAG})")
     return Comparison(base, cand, tuple(metrics), tuple(notes))

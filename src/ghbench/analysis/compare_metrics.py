@@ -7,8 +7,8 @@ and per-operation figures as ``operations[gh.api.graphql-batch].calls``. So a na
 user has seen in a scorecard is the name they type, and the table below is the one
 list of what is compared (data, not code).
 
-Left out on purpose: the spec's ``*Estimated`` flags (booleans; compare reports them as
-notes), ``attributedSpend.*.consumedPerHr`` (the same figure as
+Left out on purpose: the spec's ``*Estimated`` flags and ``exact``'s per-hour sources and
+reset windows (not numbers; compare reports them as notes), ``attributedSpend.*.consumedPerHr`` (the same figure as
 ``consumption.*.perHr``), and the per-session breakdown (session ids differ between two
 builds' runs, so rows would not pair up).
 """
@@ -48,6 +48,7 @@ class MetricDef:
 # section id -> heading, in the order they are shown
 SECTIONS: dict[str, str] = {
     "scorecard": "Scorecard (spec)",
+    "exact": "Exact figures (insights.exact)",
     "spend": "Spend per resource (insights)",
     "secondary": "Secondary limits (insights)",
     "rows": "Rows excluded (insights)",
@@ -86,6 +87,15 @@ _PER_RESOURCE: tuple[tuple[str, str, int], ...] = (
     ("spend", "attributedSpend.{r}.unattributedPerHr", 1),
 )
 _INSIGHTS: tuple[tuple[str, str, int], ...] = (
+    # the spec's rates, ratios and percentiles unrounded (scorecard version 2 on)
+    ("exact", "exact.callsPerMin", 2),
+    ("exact", "exact.graphqlPointsPerHr", 1),
+    ("exact", "exact.restCoreRequestsPerHr", 1),
+    ("exact", "exact.guardPrList304Rate", 4),
+    ("exact", "exact.opaqueCallPct", 4),
+    ("exact", "exact.p50DurationMs", 1),
+    ("exact", "exact.p95DurationMs", 1),
+    ("exact", "exact.p99DurationMs", 1),
     *(
         (section, name.format(r=resource), digits)
         for resource in ("graphql", "core")
