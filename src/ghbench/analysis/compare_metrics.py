@@ -7,10 +7,11 @@ and per-operation figures as ``operations[gh.api.graphql-batch].calls``. So a na
 user has seen in a scorecard is the name they type, and the table below is the one
 list of what is compared (data, not code).
 
-Left out on purpose: the spec's ``*Estimated`` flags and ``exact``'s per-hour sources and
-reset windows (not numbers; compare reports them as notes), ``attributedSpend.*.consumedPerHr`` (the same figure as
-``consumption.*.perHr``), and the per-session breakdown (session ids differ between two
-builds' runs, so rows would not pair up).
+Left out on purpose: the spec's ``*Estimated`` flags and ``exact``'s per-hour sources
+and reset windows (not numbers; compare reports them as notes),
+``attributedSpend.*.consumedPerHr`` (the same figure as ``consumption.*.perHr``), and
+the per-session breakdown (session ids differ between two builds' runs, so rows would
+not pair up).
 """
 
 from __future__ import annotations
