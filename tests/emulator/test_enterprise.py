@@ -161,7 +161,7 @@ def test_gh_as_an_enterprise_host_lists_prs_and_runs_graphql(
     assert paged.returncode == 0, paged.stderr
     assert paged.stdout.split() == ["2", "1"]  # the link header's next page, under /api/v3
     files = gh(env, "api", "repos/acme/todo/pulls/1/files", "--jq", ".[].filename")
-    assert files.stdout.split() == ["README.md"]
+    assert files.stdout.split() == ["notes/feat/a.md"]
     ledger = [(e.endpoint, e.resource, e.owner) for e in emulator.ledger_entries()]
     assert ledger == [
         ("PullRequestList", "graphql", "octo"),

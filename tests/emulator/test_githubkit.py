@@ -62,8 +62,9 @@ def test_typed_models_parse_and_ledger_matches_headers(github: Any, emulator_ser
 def test_pull_files_and_contents_updates_parse(github: Any, emulator_server: Any) -> None:
     rest = github.rest
     (entry,) = rest.pulls.list_files("acme", "todo", 2).parsed_data  # githubkit's DiffEntry
-    assert (entry.filename, entry.status, entry.changes) == ("README.md", "modified", 2)
-    assert entry.contents_url.endswith(f"/contents/README.md?ref={entry.blob_url.split('/')[-2]}")
+    assert (entry.filename, entry.status, entry.changes) == ("notes/feat/issue-1.md", "added", 1)
+    ref = entry.blob_url.split("/blob/")[1].split("/")[0]
+    assert entry.contents_url.endswith(f"/contents/notes/feat/issue-1.md?ref={ref}")
     created = rest.repos.create_or_update_file_contents(
         "acme", "todo", "docs/new.md", message="add", content="aGkK"
     ).parsed_data

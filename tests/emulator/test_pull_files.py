@@ -1,10 +1,10 @@
 """A PR's files (REST ``pulls/{n}/files``, GraphQL ``PullRequest.files``), PR and commit
 diff stats, and the contents API's optimistic lock.
 
-The emulator keeps each commit's tree (paths, blob ids, line counts), so a PR's files
-are its head's tree against the merge base with its base branch (one diff for REST and
-GraphQL), a commit's stats are its tree against its first parent's, and ``PUT
-contents`` checks ``sha`` against the file on the branch as GitHub does.
+Every commit is a real git commit, so a PR's files are git's diff of its head against
+the merge base with its base branch (one diff for REST and GraphQL, lines counted by
+git), a commit's stats are its diff against its first parent, and ``PUT contents``
+checks ``sha`` against the file's blob id on the branch as GitHub does.
 """
 
 from __future__ import annotations
@@ -71,9 +71,10 @@ def test_files_are_the_heads_changes_since_the_merge_base(api: httpx.Client) -> 
             "sha": blob("# todo\nmore\n"),
             "filename": "README.md",
             "status": "modified",
-            "additions": 2,  # bodies are not kept: a modification is a whole-file rewrite
-            "deletions": 1,
-            "changes": 3,
+            "additions": 1,  # git's diff: one line added after "# todo"
+            "deletions": 0,
+            "changes": 1,
+            "patch": "@@ -1 +1,2 @@\n # todo\n+more",
             "blob_url": f"https://github.com/acme/todo/blob/{head}/README.md",
             "raw_url": f"https://github.com/acme/todo/raw/{head}/README.md",
             "contents_url": f"http://api.github.localhost{REPO}/contents/README.md?ref={head}",
@@ -88,20 +89,26 @@ def test_files_are_the_heads_changes_since_the_merge_base(api: httpx.Client) -> 
             "blob_url": f"https://github.com/acme/todo/blob/{head}/docs/a%20b.md",
             "raw_url": f"https://github.com/acme/todo/raw/{head}/docs/a%20b.md",
             "contents_url": f"http://api.github.localhost{REPO}/contents/docs/a%20b.md?ref={head}",
+            "patch": "@@ -0,0 +1,3 @@\n+one\n+two\n+three",
         },
     ]
     assert added.json()["content"]["sha"] == blob("one\ntwo\nthree\n")  # git's blob id
     full = api.get(f"{REPO}/pulls/{number}").json()
-    assert (full["changed_files"], full["additions"], full["deletions"]) == (2, 5, 1)
+    assert (full["changed_files"], full["additions"], full["deletions"]) == (2, 4, 0)
 
 
-def test_a_pushed_or_seeded_pr_changes_readme(emulator: Emulator, api: httpx.Client) -> None:
+def test_a_pushed_or_seeded_pr_adds_its_branchs_note(emulator: Emulator, api: httpx.Client) -> None:
     number = emulator.create_pull("acme/todo", "feat/seeded")
     (entry,) = api.get(f"{REPO}/pulls/{number}/files").json()
-    assert (entry["filename"], entry["status"], entry["changes"]) == ("README.md", "modified", 2)
+    note = "notes/feat/seeded.md"
+    assert (entry["filename"], entry["status"], entry["changes"]) == (note, "added", 1)
     emulator.push("acme/todo", "feat/seeded", files={"src/app.py": "print(1)"})
     names = [f["filename"] for f in api.get(f"{REPO}/pulls/{number}/files").json()]
-    assert names == ["README.md", "src/app.py"]
+    assert names == [note, "src/app.py"]
+    # seeded pull requests touch files of their own: they merge one after another
+    other = emulator.create_pull("acme/todo", "feat/other")
+    for n in (number, other):
+        assert api.put(f"{REPO}/pulls/{n}/merge", json={}).json()["merged"] is True
 
 
 def test_a_merged_pr_keeps_its_files_and_main_gets_them(
@@ -178,7 +185,7 @@ def rest_sizes(api: httpx.Client, number: int) -> tuple[int, int, int]:
 
 
 def test_graphql_sizes_are_rests_from_the_same_diff(emulator: Emulator, api: httpx.Client) -> None:
-    # open: README rewritten (3 lines added, its 1 deleted) and a new 2-line file
+    # open: two lines added to README (git keeps its first) and a new 2-line file
     files = {"README.md": "# todo\nx\ny\n", "a.txt": "1\n2\n"}
     emulator.push("acme/todo", "feat/open", files=files)
     opened = emulator.create_pull("acme/todo", "feat/open")
@@ -186,7 +193,7 @@ def test_graphql_sizes_are_rests_from_the_same_diff(emulator: Emulator, api: htt
     emulator.push("acme/todo", "feat/merged", files={"b.txt": "1\n2\n3\n4\n"})
     merged = emulator.create_pull("acme/todo", "feat/merged")
     assert api.put(f"{REPO}/pulls/{merged}/merge", json={}).json()["merged"] is True
-    closed = emulator.create_pull("acme/todo", "feat/closed")  # a seeded head: README only
+    closed = emulator.create_pull("acme/todo", "feat/closed")  # a seeded head: its note only
     assert api.patch(f"{REPO}/pulls/{closed}", json={"state": "closed"}).is_success
     query = (
         'query Sizes { repository(owner: "acme", name: "todo") {'
@@ -199,8 +206,8 @@ def test_graphql_sizes_are_rests_from_the_same_diff(emulator: Emulator, api: htt
         for n in nodes["pullRequests"]["nodes"]
     }
     assert graphql == {number: rest_sizes(api, number) for number in (opened, merged, closed)}
-    assert graphql[opened] == (5, 1, 2) and graphql[merged] == (4, 0, 1)
-    assert graphql[closed] == (1, 1, 1)  # README's one line replaced
+    assert graphql[opened] == (4, 0, 2) and graphql[merged] == (4, 0, 1)
+    assert graphql[closed] == (1, 0, 1)  # the branch's one-line note added
 
 
 def graphql(api: httpx.Client, query: str, **variables: object) -> dict[str, Any]:
@@ -351,10 +358,10 @@ def test_commit_stats_are_each_commits_own_diff(emulator: Emulator, api: httpx.C
     commit_stats = f"commits(first: 10) {{ nodes {{ commit {{ {stats} }} }} }}"
     pull = graphql_pull(api, number, f"additions deletions changedFiles {commit_stats}")
     commits = [n["commit"] for n in pull["commits"]["nodes"]]
-    # a.txt added (2 lines); then a.txt rewritten (3 added, 2 deleted) and b.txt added
+    # a.txt added (2 lines); then one line appended to a.txt and b.txt added
     assert commits == [
         {"additions": 2, "deletions": 0, "changedFilesIfAvailable": 1},
-        {"additions": 4, "deletions": 2, "changedFilesIfAvailable": 2},
+        {"additions": 2, "deletions": 0, "changedFilesIfAvailable": 2},
     ]
     assert (pull["additions"], pull["deletions"], pull["changedFiles"]) == (4, 0, 2)
     # the merge commit brings the PR's diff to main: its stats are the PR's
@@ -478,7 +485,7 @@ def test_trees_survive_a_restart(tmp_path: Path) -> None:
     again = _client(Emulator(state_dir=tmp_path))
     assert put(again, "kept.md", "v2\n").status_code == 422  # still there: sha needed
     files = again.get(f"{REPO}/pulls/{number}/files").json()
-    assert [f["filename"] for f in files] == ["README.md"]
+    assert [f["filename"] for f in files] == ["notes/feat/x.md"]
 
 
 def _client(emulator: Emulator) -> httpx.Client:

@@ -49,3 +49,16 @@ def test_bad_scenario_is_a_usage_error() -> None:
         parse_scenario("S9")
     with pytest.raises(UsageError, match="T2"):
         CellSpec(topology="T2", sessions=1)
+
+
+@pytest.mark.parametrize("scenario", ["S2", "S4"])
+def test_a_simulation_in_virtual_time_writes_no_git_repository(scenario: str) -> None:
+    # commits are git objects in memory: nothing needs git itself, so nothing is written
+    from ghbench.workload.simulate import _Cell
+
+    cell = _Cell(CellSpec(scenario=scenario, sessions=5, warmup_s=60.0, duration_s=600.0), 1)
+    cell.schedule()
+    cell.execute()
+    storage = cell.world.emulator.git
+    assert storage.root is None and storage._temp is None
+    assert cell.world.emulator.store.commits  # the sessions' branches were pushed

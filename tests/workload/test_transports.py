@@ -42,11 +42,18 @@ FIELDS = (
 )
 
 
+_SHA = re.compile(r"\b[0-9a-f]{40}\b")
+
+
 def _field(row: TraceRow, name: str) -> object:
+    # ETag values hash content that carries timestamps, and so do commit shas (a commit's
+    # dates are in its object): their presence is what counts
     value = getattr(row, name)
     if name == "args" and value:
-        # ETag values hash content that carries timestamps; the header's presence is what counts
-        return [re.sub(r"If-None-Match: .*", "If-None-Match: <etag>", a) for a in value]
+        masked = [re.sub(r"If-None-Match: .*", "If-None-Match: <etag>", a) for a in value]
+        return [_SHA.sub("<sha>", a) for a in masked]
+    if name == "endpoint" and value:
+        return _SHA.sub("<sha>", value)
     return value
 
 

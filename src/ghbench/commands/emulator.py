@@ -147,7 +147,7 @@ def serve(
         if unix is not None:
             unix.close()
         if emulator is not None:
-            emulator.db.close()
+            emulator.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 

@@ -43,6 +43,7 @@ from ghbench.emulator.errors import (
 )
 from ghbench.emulator.etag import etag_matches, make_etag
 from ghbench.emulator.faults import draw_fault
+from ghbench.emulator.git.storage import GitStorage
 from ghbench.emulator.graphql_contract import BucketView, RateLimited
 from ghbench.emulator.http import EmuRequest, EmuResponse
 from ghbench.emulator.ratelimit import RateLimiter, is_anonymous
@@ -51,6 +52,7 @@ from ghbench.emulator.rest.render import Urls
 from ghbench.emulator.routing import Call, Reply, Route, Router
 from ghbench.emulator.secondary import SecondaryLimiter
 from ghbench.emulator.state import Database, MemoryDatabase, SqliteDatabase, Store, User
+from ghbench.errors import EmulatorError
 
 __all__ = ["CONTROL_PREFIX", "JSON_TYPE", "Emulator", "connect_refusal", "encode_json"]
 
@@ -121,8 +123,17 @@ class Emulator(EmulatorApi):
         self.clock: Clock = clock or SystemClock()
         self.rng = rng or random.Random(seed)
         self.config = config or EmulatorConfig()
+        git_root = Path(state_dir) / "git" if state_dir else None
+        had_git = git_root is not None and git_root.is_dir()
         self.db: Database = SqliteDatabase(Path(state_dir)) if state_dir else MemoryDatabase()
-        self.store = Store(self.db, self.clock, self.rng)
+        self.git = GitStorage(git_root)
+        self.store = Store(self.db, self.clock, self.rng, self.git)
+        if git_root is not None and not had_git and self.store.commits:
+            self.db.close()
+            raise EmulatorError(
+                f"--state {state_dir}: written by an older ghbench whose commits have no git "
+                "repositories; remove the directory or choose another one"
+            )
         self.limiter = RateLimiter(
             self.db,
             self.clock,
@@ -140,6 +151,12 @@ class Emulator(EmulatorApi):
 
         self.control = ControlApi(self)
         self.apply_config_seed()
+
+    def close(self) -> None:
+        """Commit and close the state database; remove temporary git repositories."""
+        with self.lock:
+            self.db.close()
+            self.git.close()
 
     # -- entry point -------------------------------------------------------------
     def handle(self, request: EmuRequest) -> EmuResponse:

@@ -17,7 +17,7 @@ import json
 from ghbench.emulator.errors import Conflict, NotFound, ValidationFailed, invalid_field
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
 from ghbench.emulator.routing import Call, Reply, Route
-from ghbench.emulator.state.trees import blob_entry
+from ghbench.emulator.state.commits import blob_id
 
 __all__ = ["ROUTES"]
 
@@ -61,11 +61,11 @@ def put_contents(call: Call) -> Reply:
         raise NotFound(f"Branch {branch} not found", documentation_url=_DOCS)
     existing = call.store.branch_file(repo, branch, path)
     if existing is not None:
-        _checked_sha(call, path, existing[0])
+        _checked_sha(call, path, existing[1])
     commit = call.store.commit_to_branch(
         repo, branch, message, author=author.login, files={path: data}
     )
-    blob_sha = blob_entry(data)[0]
+    blob_sha = blob_id(data)
     api = f"{call.urls.api}/repos/{repo.full_name}"
     html = f"{call.urls.web}/{repo.full_name}"
     content = {

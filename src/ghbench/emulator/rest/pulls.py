@@ -114,10 +114,10 @@ def list_files(call: Call) -> Reply:
 
 
 def _diff_entry(urls: Urls, repo: Repo, pull: PullRequest, change: FileChange) -> dict[str, Any]:
-    """GitHub's ``diff-entry``. No ``patch``: file bodies are not kept, and GitHub omits
-    it too (binary files, very large diffs), so clients must do without it."""
+    """GitHub's ``diff-entry``: ``patch`` is git's hunks for the file (absent when there
+    is none, as for a binary file), ``previous_filename`` a rename's old path."""
     path = quote(change.path)
-    return {
+    entry: dict[str, Any] = {
         "sha": change.sha,
         "filename": change.path,
         "status": change.status,
@@ -128,6 +128,11 @@ def _diff_entry(urls: Urls, repo: Repo, pull: PullRequest, change: FileChange) -
         "raw_url": f"{urls.web}/{repo.full_name}/raw/{pull.head_sha}/{path}",
         "contents_url": f"{urls.api}/repos/{repo.full_name}/contents/{path}?ref={pull.head_sha}",
     }
+    if change.patch is not None:
+        entry["patch"] = change.patch
+    if change.previous_path is not None:
+        entry["previous_filename"] = change.previous_path
+    return entry
 
 
 def list_review_comments(call: Call) -> Reply:

@@ -1,8 +1,9 @@
 """The emulator's state: one :class:`Store` over durable records.
 
-Construct with ``Store(db, clock, rng)`` where ``db`` is ``MemoryDatabase()`` (simulation)
-or ``SqliteDatabase(dir)`` (durable, resumes on restart). Records are the structs in
-:mod:`.models` (``User``, ``Repo``, ``PullRequest``, ``Issue``, ``CommitStatus``,
+Construct with ``Store(db, clock, rng, git)`` where ``db`` is ``MemoryDatabase()``
+(simulation) or ``SqliteDatabase(dir)`` (durable, resumes on restart) and ``git`` the
+``GitStorage`` holding each repository's git objects (default: in memory). Records
+are the structs in :mod:`.models` (``User``, ``Repo``, ``PullRequest``, ``Issue``, ``CommitStatus``,
 ``CheckRun``, ``Review``, ``ReviewThread``, ``ReviewComment``, ``IssueComment``,
 ``Ref``, ``Commit``, ``Token``); read their attributes freely, but change them only
 through the methods below so every change is persisted and invalidates ETags.
@@ -11,7 +12,9 @@ Reads (never raise unless noted; ``None`` when absent):
     user(login) / user_by_id(id) / node(node_id)
     repo(owner, name) / get_repo(owner, name)   # get_repo raises NotFound (404)
     commit(repo, sha) / ref(repo, "heads/main") / branch_sha(repo, branch)
-    tree(repo, sha) / branch_file(repo, branch, path) / merge_base(repo, sha1, sha2)
+    resolve(repo, ref)                          # sha, short sha, branch, tag -> sha
+    tree(repo, sha) / branch_file(repo, branch, path) / blob(repo, blob_id)
+    merge_base(repo, sha1, sha2) / commits_between(repo, base, head) / git_dir(repo)
     pull_files(pull)                            # what a PR changes (trees.FileChange)
     commit_files(repo, commit)                  # what a commit changes (vs its 1st parent)
     changes(repo, base_sha, head_sha)           # the diff behind both (cached)
@@ -25,7 +28,8 @@ Reads (never raise unless noted; ``None`` when absent):
 Writes (raise emulator.errors.ApiError subclasses with GitHub's status and message):
     ensure_user(login) / add_token(user, secret) / token_for(secret)
     create_repo(owner, name, default_branch="main")
-    commit_to_branch(repo, branch, message, files=) / create_ref / update_ref / delete_ref
+    commit_to_branch(repo, branch, message, files=) / create_commit(repo, msg, parents, tree=)
+    create_ref / update_ref / delete_ref / move_branch(repo, branch, sha)
     create_issue(repo, author, title, body=, labels=) / set_issue_state(issue, state)
     set_issue_labels(issue, labels)
     add_issue_comment(repo, number, author, body)

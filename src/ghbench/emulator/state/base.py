@@ -10,6 +10,7 @@ import random
 from collections import defaultdict
 
 from ghbench.clock import Clock
+from ghbench.emulator.git.storage import GitStorage
 from ghbench.emulator.state.db import Database
 from ghbench.emulator.state.models import (
     CheckRun,
@@ -29,16 +30,25 @@ from ghbench.emulator.state.models import (
 )
 from ghbench.emulator.state.trees import FileChange
 
-__all__ = ["StoreBase"]
+__all__ = ["StoreBase", "ref_dirs"]
+
+
+def ref_dirs(name: str) -> list[str]:
+    """The directories of a ref name: ``heads/a/b`` -> ``heads``, ``heads/a``."""
+    parts = name.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts))]
 
 
 class StoreBase:
     """Indexes over the records plus the plumbing every mixin uses."""
 
-    def __init__(self, db: Database, clock: Clock, rng: random.Random) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, rng: random.Random, git: GitStorage | None = None
+    ) -> None:
         self.db = db
         self.clock = clock
         self.rng = rng
+        self.git = git or GitStorage(None)
         self._next_id = 1
         self._reset_indexes()
         for record in db.load_records():
@@ -58,6 +68,8 @@ class StoreBase:
         self.repos_by_name: dict[tuple[str, str], Repo] = {}
         self.commits: dict[tuple[int, str], Commit] = {}
         self.refs: dict[tuple[int, str], Ref] = {}
+        # (repo id, "heads/feat") -> how many refs lie below it ("heads/feat/x", ...)
+        self.ref_dirs: dict[tuple[int, str], int] = defaultdict(int)
         self.issues_by_number: dict[tuple[int, int], Issue] = {}
         self.pulls_by_number: dict[tuple[int, int], PullRequest] = {}
         self.pulls_by_id: dict[int, PullRequest] = {}
@@ -90,6 +102,8 @@ class StoreBase:
                 self.commits[(record.repo_id, record.sha)] = record
             case Ref():
                 self.refs[(record.repo_id, record.name)] = record
+                for directory in ref_dirs(record.name):
+                    self.ref_dirs[(record.repo_id, directory)] += 1
             case Issue():
                 self.issues_by_number[(record.repo_id, record.number)] = record
             case PullRequest():
@@ -125,10 +139,6 @@ class StoreBase:
         """An opaque GraphQL global id such as ``PR_kwDOAAAAKg``."""
         return f"{prefix}_kwDO{record_id:06X}"
 
-    def new_sha(self) -> str:
-        """A 40-hex commit sha from the seeded random source."""
-        return f"{self.rng.getrandbits(160):040x}"
-
     def add(self, record: Record) -> None:
         """Index and persist a new record."""
         self._index(record)
@@ -160,6 +170,7 @@ class StoreBase:
         return self.users[user_id]
 
     def reset(self) -> None:
-        """Forget every record (durably)."""
+        """Forget every record and git repository (durably)."""
         self.db.clear()
+        self.git.forget()
         self._reset_indexes()

@@ -81,9 +81,10 @@ class Repo(Record, kw_only=True):
 
 
 class Commit(Record, kw_only=True):
-    """A commit and its whole tree: ``tree`` maps each file's path to its git blob id
-    and line count (bodies are not kept; the counts give a diff's additions and
-    deletions). Commits are immutable, so a tree is a snapshot, never patched."""
+    """A commit: what the API lists about it. Its content is a real git commit object
+    with this ``sha`` in the repository's bare git repository (``emulator/git``), whose
+    tree is ``tree_sha``. ``author_login`` is the GitHub user it is attributed to (None
+    when no user has the author's email)."""
 
     KIND: ClassVar[str] = "commit"
     repo_id: int
@@ -91,8 +92,13 @@ class Commit(Record, kw_only=True):
     message: str
     parents: list[str] = msgspec.field(default_factory=list)
     author_login: str | None = None
-    created_at: float = 0.0
-    tree: dict[str, tuple[str, int]] = msgspec.field(default_factory=dict)
+    created_at: float = 0.0  # the author's date
+    tree_sha: str = ""
+    author_name: str = ""
+    author_email: str = ""
+    committer_name: str = ""
+    committer_email: str = ""
+    committed_at: float = 0.0
 
 
 class Ref(Record, kw_only=True):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ghbench.emulator.errors import Conflict, MethodNotAllowed, ValidationFailed, invalid_field
+from ghbench.emulator.git.objects import Signature
 from ghbench.emulator.state.issues import IssueOps
 from ghbench.emulator.state.models import (
     PullRequest,
@@ -13,11 +14,18 @@ from ghbench.emulator.state.models import (
     User,
 )
 from ghbench.emulator.state.repos import RepoOps
-from ghbench.emulator.state.trees import FileChange, merge_trees
+from ghbench.emulator.state.trees import FileChange
 
 __all__ = ["PullOps"]
 
 MERGE_METHODS = ("merge", "squash", "rebase")
+
+
+def _mergeable(tree: str | None) -> str:
+    """A merge's tree, or GitHub's 405 when git found a conflict."""
+    if tree is None:
+        raise MethodNotAllowed("Pull Request is not mergeable")
+    return tree
 
 
 class PullOps(RepoOps, IssueOps):
@@ -137,7 +145,13 @@ class PullOps(RepoOps, IssueOps):
         commit_title: str | None = None,
         expected_head_sha: str | None = None,
     ) -> str:
-        """Merge like ``PUT /pulls/{n}/merge``; returns the merge commit sha."""
+        """Merge like ``PUT /pulls/{n}/merge``; returns the merge commit sha (for a
+        rebase, the last commit replayed onto the base branch).
+
+        ``merge``: a commit with the base and head as parents; ``squash``: one commit
+        with the base as parent; ``rebase``: the head's commits replayed one by one.
+        Trees come from git's own merge (``git merge-tree``); a conflict is GitHub's 405.
+        """
         if method not in MERGE_METHODS:
             raise invalid_field("PullRequest", "merge_method")
         if pull.state != "open" or pull.draft or pull.mergeable is False:
@@ -145,19 +159,41 @@ class PullOps(RepoOps, IssueOps):
         if expected_head_sha is not None and expected_head_sha != pull.head_sha:
             raise Conflict("Head branch was modified. Review and try the merge again.")
         repo = self.repos[pull.repo_id]
-        title = commit_title or f"Merge pull request #{pull.number} from {pull.head_ref}"
         base_sha = self.branch_sha(repo, pull.base_ref) or pull.base_sha
-        ancestor = self.merge_base(repo, base_sha, pull.head_sha)
-        tree = merge_trees(
-            self.tree(repo, base_sha), self.tree(repo, ancestor), self.tree(repo, pull.head_sha)
-        )
-        commit = self.create_commit(
-            repo, title, [base_sha, pull.head_sha], author=actor.login, tree=tree
-        )
-        base_ref = self.ref(repo, f"heads/{pull.base_ref}")
-        if base_ref is not None:
-            base_ref.sha = commit.sha
-            self.save(base_ref)
+        login = actor.login
+        if method == "rebase":
+            # GitHub's rebase drops merge commits, as git rebase does
+            picks = [
+                c for c in self.commits_between(repo, base_sha, pull.head_sha) if len(c.parents) < 2
+            ]
+            trees: list[str] = []
+            current = self.commits[(repo.id, base_sha)].tree_sha
+            for commit in picks:
+                current = _mergeable(self.picked_tree(repo, current, commit))
+                trees.append(current)
+            sha = base_sha
+            for commit, tree in zip(picks, trees, strict=True):
+                sha = self.create_commit(
+                    repo,
+                    commit.message,
+                    [sha],
+                    author=commit.author_login,
+                    tree_sha=tree,
+                    authored=Signature(
+                        commit.author_name, commit.author_email, int(commit.created_at)
+                    ),
+                ).sha
+        else:
+            tree = _mergeable(self.merged_tree(repo, base_sha, pull.head_sha))
+            if method == "squash":
+                title = commit_title or f"{pull.title} (#{pull.number})"
+                parents = [base_sha]
+            else:
+                head_label = f"{repo.owner_login}/{pull.head_ref}"
+                title = commit_title or f"Merge pull request #{pull.number} from {head_label}"
+                parents = [base_sha, pull.head_sha]
+            sha = self.create_commit(repo, title, parents, author=login, tree_sha=tree).sha
+        self.move_branch(repo, pull.base_ref, sha)
         now = self.now()
         pull.state = "closed"
         pull.merged = True
@@ -165,11 +201,11 @@ class PullOps(RepoOps, IssueOps):
         pull.closed_at = now
         pull.updated_at = now
         pull.merged_by_id = actor.id
-        pull.merge_commit_sha = commit.sha
+        pull.merge_commit_sha = sha
         pull.mergeable = None
         pull.mergeable_state = "unknown"
         self.save(pull)
-        return commit.sha
+        return sha
 
     def pull_files(self, pull: PullRequest) -> list[FileChange]:
         """The files a pull request changes: its head against the merge base with its

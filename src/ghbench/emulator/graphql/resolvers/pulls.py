@@ -232,9 +232,15 @@ PULL_FIELDS = {
     "statusCheckRollup": _rollup,
 }
 
-# REST's file status -> GraphQL's PatchStatus (renames, copies and type changes are
-# not detected: a diff of trees by path sees a removal and an addition).
-_CHANGE_TYPES = {"added": "ADDED", "modified": "MODIFIED", "removed": "DELETED"}
+# REST's file status (git's diff, renames detected) -> GraphQL's PatchStatus
+_CHANGE_TYPES = {
+    "added": "ADDED",
+    "modified": "MODIFIED",
+    "removed": "DELETED",
+    "renamed": "RENAMED",
+    "copied": "COPIED",
+    "changed": "CHANGED",
+}
 
 
 def _change_type(change: FileChange, _: Info) -> str:
