@@ -1,8 +1,8 @@
 """``PUT /repos/{o}/{r}/contents/{path}``: a commit writing one file on a branch.
 
 Enough for clients that push one file to give a branch a commit before opening a PR.
-The file's blob id and line count are kept (its body is not), so updates are checked
-as GitHub checks them (measured on github.com by a third party,
+The commit is a git commit (``emulator/git``), so updates are checked against the
+file's blob id as GitHub checks them (measured on github.com by a third party,
 pome-sh/digital-twins#400): the branch must exist (404), an existing file needs
 ``sha`` (422) equal to its blob id (409), a new file ignores ``sha`` (201), and an
 update answers 200.
@@ -46,7 +46,7 @@ def put_contents(call: Call) -> Reply:
     """A commit writing the file on `branch` (default branch by default): 404 "Branch B
     not found" first; an existing file needs `sha` = its blob id (absent or not a
     string: 422, another value: 409 `PATH does not match SHA`); 201 for a new file
-    (`sha` ignored), 200 for an update."""
+    (`sha` ignored), 200 for an update. The commit is a real git commit."""
     repo = repo_of(call)
     author = viewer(call)
     path = call.params["path"].strip("/")

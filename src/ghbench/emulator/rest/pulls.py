@@ -102,11 +102,11 @@ def update_pull(call: Call) -> Reply:
 
 
 def list_files(call: Call) -> Reply:
-    """The head's tree against the merge base with the base branch (a closed PR: the
-    base as it was when opened, so a merged PR keeps its files), by path; pages of
-    30, `per_page` ≤ 100; the first 3,000 files only; GraphQL's sizes and `files`
-    come from the same diff."""
-    # GitHub: pages of 30, per_page <= 100, the first 3,000 files only.
+    """git's diff of the head against the merge base with the base branch (a closed PR:
+    the base as it was when opened, so a merged PR keeps its files), by path: lines
+    counted by git, renames detected (`previous_filename`), `patch` the file's hunks
+    (absent for binary files); pages of 30, `per_page` ≤ 100; the first 3,000 files
+    only; GraphQL's sizes and `files` come from the same diff."""
     repo, pull = pull_of(call)
     files = call.store.pull_files(pull)[:MAX_LISTED_FILES]
     page, headers = paginate(call, files)
