@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "summarize": ("summarize", "Summarize a trace: totals, operations, statuses, burn windows."),
     "analyze": ("analyze", "Analyze a trace in depth: outcomes, failures, repos, curves."),
     "compare": ("compare", "Compare a candidate's scorecards with a baseline's; CI thresholds."),
+    "ab": ("ab", "Run two orchestrator builds alternately on one setup and compare them."),
     "capacity": ("capacity", "Find how many sessions fit within a fraction of every budget."),
     "matrix": ("matrix", "Run, plan and merge the A2 scenario x topology x scale matrix."),
     "emulator": ("emulator", "Run the embedded GitHub API emulator."),

@@ -8,13 +8,19 @@ metric, scorecards of different cells).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ghbench.errors import UsageError
 
-__all__ = ["THRESHOLD_FAILED", "command"]
+if TYPE_CHECKING:
+    from ghbench.analysis.compare import Run
+    from ghbench.analysis.thresholds import Threshold
+
+__all__ = ["THRESHOLD_FAILED", "command", "report_comparison"]
 
 THRESHOLD_FAILED = 3
 
@@ -48,6 +54,33 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     allow_different_cells: bool,
 ) -> int:
     """Compare CANDIDATE with BASELINE: each a scorecard JSON or a directory of runs."""
+    from ghbench.analysis.load import load_scorecards
+    from ghbench.analysis.thresholds import parse_threshold
+
+    if as_json and markdown:
+        raise UsageError("--json and --markdown: choose one output")
+    thresholds = [parse_threshold(text) for text in fail]
+    return report_comparison(
+        load_scorecards(baseline, "baseline"),
+        load_scorecards(candidate, "candidate"),
+        thresholds,
+        output="json" if as_json else "markdown" if markdown else "console",
+        allow_different_cells=allow_different_cells,
+    )
+
+
+def report_comparison(
+    baseline: Sequence[Run],
+    candidate: Sequence[Run],
+    thresholds: Sequence[Threshold],
+    *,
+    output: str = "console",
+    allow_different_cells: bool = False,
+    save_to: Path | None = None,
+) -> int:
+    """Compare, check the thresholds, print ``output`` (console, json or markdown), and
+    return the exit code: 3 when a threshold failed. With ``save_to``, the JSON and the
+    Markdown are also written there (``compare.json``, ``compare.md``, never over a file)."""
     from ghbench.analysis.compare import compare_runs
     from ghbench.analysis.compare_render import (
         compare_json,
@@ -55,24 +88,22 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         markdown_text,
         summary_line,
     )
-    from ghbench.analysis.load import load_scorecards
-    from ghbench.analysis.thresholds import check_metric, evaluate, parse_threshold
+    from ghbench.analysis.thresholds import check_metric, evaluate
+    from ghbench.artifacts.io import unique_path, write_new
 
-    if as_json and markdown:
-        raise UsageError("--json and --markdown: choose one output")
-    thresholds = [parse_threshold(text) for text in fail]
-    comparison = compare_runs(
-        load_scorecards(baseline, "baseline"),
-        load_scorecards(candidate, "candidate"),
-        allow_different_cells=allow_different_cells,
-    )
+    comparison = compare_runs(baseline, candidate, allow_different_cells=allow_different_cells)
     results = [evaluate(t, check_metric(t, comparison)) for t in thresholds]
-    if as_json:
-        click.echo(json.dumps(compare_json(comparison, results), indent=2))
-    elif markdown:
-        click.echo(markdown_text(comparison, results), nl=False)
-    else:
-        click.echo(console_text(comparison, results), nl=False)
+    as_json = json.dumps(compare_json(comparison, results), indent=2) + "\n"
+    texts = {
+        "json": as_json,
+        "markdown": markdown_text(comparison, results),
+        "console": console_text(comparison, results),
+    }
+    click.echo(texts[output], nl=False)
+    if save_to is not None:
+        for ext, key in ((".json", "json"), (".md", "markdown")):
+            path = write_new(unique_path(save_to, "compare", ext), texts[key].encode())
+            click.echo(f"comparison saved: {path}", err=True)
     if any(r.failed for r in results):
         click.echo(f"compare: {summary_line(results)}", err=True)
         return THRESHOLD_FAILED
