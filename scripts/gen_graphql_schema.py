@@ -39,8 +39,12 @@ def main() -> int:
         return 2
     try:
         text = generate(args.github_sdl)
-    except SelectionError as exc:
-        print(f"error: schema_fields.yaml: {exc}", file=sys.stderr)
+    except (SelectionError, yaml.YAMLError, AttributeError, TypeError) as exc:
+        reason = " ".join(str(exc).split())
+        print(
+            f"error: schema_fields.yaml: {reason} (map each type to a list of fields)",
+            file=sys.stderr,
+        )
         return 2
     target = PACKAGE / "schema.graphql"
     if args.check:

@@ -98,6 +98,9 @@ def problems(
     """What in this response GitHub's description of ``operation`` does not allow."""
     responses = operation["responses"]
     response = _resolve(document, responses.get(str(status)))
+    if response is None and status == 404:
+        # Any endpoint answers an unknown id with GitHub's 404, described or not.
+        response = document["components"]["responses"]["not_found"]
     if response is None:
         return [f"status {status} is not documented (GitHub documents {sorted(responses)})"]
     content = response.get("content") or {}

@@ -141,6 +141,104 @@ EXAMPLES: list[Example] = [
         {"merge_method": "squash"},
     ),
     Example("GET /search/issues", "/search/issues?q=repo:acme/todo+is:open"),
+    Example("GET /search/repositories", "/search/repositories?q=todo"),
+    Example("GET /search/users", "/search/users?q=hub"),
+    # labels
+    Example("GET /repos/{owner}/{repo}/labels", R + "/labels"),
+    Example(
+        "POST /repos/{owner}/{repo}/labels",
+        R + "/labels",
+        {"name": "needs triage", "color": "#00ff00", "description": "new"},
+        201,
+    ),
+    Example("GET /repos/{owner}/{repo}/labels/{name}", R + "/labels/needs%20triage"),
+    Example(
+        "PATCH /repos/{owner}/{repo}/labels/{name}",
+        R + "/labels/needs%20triage",
+        {"new_name": "triage", "color": "ff0000"},
+    ),
+    Example(
+        "POST /repos/{owner}/{repo}/issues/{number}/labels",
+        R + "/issues/1/labels",
+        {"labels": ["triage", "question"]},
+    ),
+    Example("PUT /repos/{owner}/{repo}/issues/{number}/labels", R + "/issues/2/labels", ["triage"]),
+    Example("GET /repos/{owner}/{repo}/issues/{number}/labels", R + "/issues/2/labels"),
+    Example(
+        "DELETE /repos/{owner}/{repo}/issues/{number}/labels/{name}",
+        R + "/issues/1/labels/question",
+    ),
+    Example("DELETE /repos/{owner}/{repo}/labels/{name}", R + "/labels/triage", None, 204),
+    Example(
+        "DELETE /repos/{owner}/{repo}/issues/{number}/labels", R + "/issues/2/labels", None, 204
+    ),
+    # assignees and review requests
+    Example("GET /repos/{owner}/{repo}/assignees", R + "/assignees"),
+    Example("GET /repos/{owner}/{repo}/assignees/{assignee}", R + "/assignees/hubot", None, 204),
+    Example(
+        "POST /repos/{owner}/{repo}/issues/{number}/assignees",
+        R + "/issues/2/assignees",
+        {"assignees": ["hubot", "octo"]},
+        201,
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/issues/{number}/assignees/{assignee}",
+        R + "/issues/2/assignees/octo",
+        None,
+        204,
+    ),
+    Example(
+        "DELETE /repos/{owner}/{repo}/issues/{number}/assignees",
+        R + "/issues/2/assignees",
+        {"assignees": ["octo"]},
+    ),
+    Example(
+        "POST /repos/{owner}/{repo}/pulls/{number}/requested_reviewers",
+        R + "/pulls/2/requested_reviewers",
+        {"reviewers": ["hubot"]},
+        201,
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/pulls/{number}/requested_reviewers",
+        R + "/pulls/2/requested_reviewers",
+    ),
+    Example(
+        "DELETE /repos/{owner}/{repo}/pulls/{number}/requested_reviewers",
+        R + "/pulls/2/requested_reviewers",
+        {"reviewers": ["hubot"]},
+    ),
+    # accounts
+    Example("GET /user/repos", "/user/repos"),
+    Example("GET /users/{username}/repos", "/users/acme/repos"),
+    Example("GET /orgs/{org}/repos", "/orgs/acme/repos", None, 404),
+    Example("GET /notifications", "/notifications?all=true"),
+    Example("GET /users/{username}/received_events", "/users/octo/received_events"),
+    Example("GET /users/{username}/events", "/users/octo/events"),
+    # Actions and releases: a repository with none
+    Example("GET /repos/{owner}/{repo}/actions/runs", R + "/actions/runs?per_page=20"),
+    Example("GET /repos/{owner}/{repo}/actions/runs/{run_id}", R + "/actions/runs/5", None, 404),
+    Example(
+        "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
+        R + "/actions/runs/5/jobs",
+        None,
+        404,
+    ),
+    Example("GET /repos/{owner}/{repo}/actions/workflows", R + "/actions/workflows"),
+    Example(
+        "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}",
+        R + "/actions/workflows/ci.yml",
+        None,
+        404,
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+        R + "/actions/workflows/ci.yml/runs",
+        None,
+        404,
+    ),
+    Example("GET /repos/{owner}/{repo}/releases", R + "/releases"),
+    Example("GET /repos/{owner}/{repo}/releases/latest", R + "/releases/latest", None, 404),
+    Example("GET /repos/{owner}/{repo}/releases/tags/{tag}", R + "/releases/tags/v1", None, 404),
 ]
 
 # Routes GitHub still answers though its OpenAPI description has no such operation.

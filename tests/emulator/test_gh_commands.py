@@ -95,15 +95,17 @@ def test_gh_issue_create_view_and_list_by_state(gh_env: dict[str, str], seeded: 
 
 
 def test_gh_issue_create_with_a_label(gh_env: dict[str, str], seeded: Any) -> None:
-    # Labels exist once something carries them; gh resolves names to ids first.
-    missing = gh(gh_env, "issue", "create", "--repo", REPO, "-t", "x", "-b", "y", "-l", "bug")
-    assert missing.returncode == 1 and "'bug' not found" in missing.stderr
-    ok(gh_env, "api", f"repos/{REPO}/issues", "-f", "title=seed", "-f", "labels[]=bug")
-    ok(gh_env, "issue", "create", "--repo", REPO, "-t", "Labelled", "-b", "y", "-l", "BUG")
+    # GitHub's default labels exist; other names exist once created (here by naming
+    # one on an issue through REST, which creates it); gh resolves names to ids first.
+    missing = gh(gh_env, "issue", "create", "--repo", REPO, "-t", "x", "-b", "y", "-l", "triage")
+    assert missing.returncode == 1 and "'triage' not found" in missing.stderr
+    ok(gh_env, "api", f"repos/{REPO}/issues", "-f", "title=seed", "-f", "labels[]=triage")
+    ok(gh_env, "issue", "create", "--repo", REPO, "-t", "Labelled", "-b", "y", "-l", "TRIAGE,bug")
     labelled = json.loads(ok(gh_env, "issue", "view", "5", "--repo", REPO, "--json", "labels"))
     rest = json.loads(ok(gh_env, "api", f"repos/{REPO}/issues/5"))["labels"]
     assert [(x["name"], x["id"], x["color"]) for x in labelled["labels"]] == [
-        ("bug", rest[0]["node_id"], rest[0]["color"])
+        ("triage", rest[0]["node_id"], "ededed"),
+        ("bug", rest[1]["node_id"], "d73a4a"),
     ]
     assert operations(seeded).count("RepositoryResolveMetadataIDs") == 2
     assert_ledger_matches_gh(gh_env, seeded)

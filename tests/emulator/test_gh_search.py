@@ -107,11 +107,11 @@ def test_gh_pr_list_by_author_label_search_draft_and_app(
         {
             "number": 2,
             "labels": [
-                {
+                {  # one of GitHub's default labels
                     "id": as_json[0]["labels"][0]["id"],
                     "name": "bug",
-                    "description": "",
-                    "color": "ededed",
+                    "description": "Something isn't working",
+                    "color": "d73a4a",
                 },
                 {
                     "id": as_json[0]["labels"][1]["id"],

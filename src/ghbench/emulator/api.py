@@ -52,7 +52,11 @@ class EmulatorApi:
             raise invalid_field("Repository", "name", "use owner/name")
         with self.lock, self.db.transaction():
             existing = self.store.repo(owner, name)
-            return existing or self.store.create_repo(owner, name, default_branch=default_branch)
+            if existing is not None:
+                return existing
+            repo = self.store.create_repo(owner, name, default_branch=default_branch)
+            self.store.add_default_labels(repo)
+            return repo
 
     def _repo(self, full_name: str) -> Repo:
         owner, _, name = full_name.partition("/")
@@ -72,8 +76,7 @@ class EmulatorApi:
         author: str | None = None,
         labels: list[str] | tuple[str, ...] = (),
     ) -> int:
-        """Open an issue; ``labels`` are names (a repository's labels are the names its
-        issues and pull requests carry)."""
+        """Open an issue; ``labels`` are names (missing labels are created)."""
         with self.lock, self.db.transaction():
             repo = self._repo(full_name)
             user = self._user(author, repo)
@@ -105,18 +108,15 @@ class EmulatorApi:
                 create_head=True,
             )
             if labels:
-                self.store.update_pull(pull, labels=list(labels))
+                self.store.set_labels(pull, list(labels))
             return pull.number
 
     def set_labels(self, full_name: str, number: int, labels: list[str] | tuple[str, ...]) -> None:
         """Replace the labels of issue or pull request ``number``."""
         with self.lock, self.db.transaction():
             repo = self._repo(full_name)
-            issue = self.store.issue(repo, number)
-            if issue is not None:
-                self.store.set_issue_labels(issue, list(labels))
-                return
-            self.store.update_pull(self._pull(repo, number), labels=list(labels))
+            item = self.store.issue(repo, number) or self._pull(repo, number)
+            self.store.set_labels(item, list(labels))
 
     def seed(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Bulk seeding in one transaction. ``spec``::

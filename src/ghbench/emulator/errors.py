@@ -49,7 +49,7 @@ class ApiError(Exception):
         message: str | None = None,
         *,
         documentation_url: str | None = None,
-        errors: list[dict[str, Any]] | None = None,
+        errors: list[dict[str, Any] | str] | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
         self.message = message or self.default_message

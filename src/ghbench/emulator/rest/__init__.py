@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from ghbench.emulator.rest import commits, contents, issues, pulls, repos, search
+from ghbench.emulator.rest import (
+    account,
+    actions,
+    commits,
+    contents,
+    issues,
+    labels,
+    people,
+    pulls,
+    repos,
+    search,
+)
 from ghbench.emulator.routing import Route
 
 __all__ = ["ROUTES"]
@@ -14,4 +25,8 @@ ROUTES: list[Route] = [
     *commits.ROUTES,
     *contents.ROUTES,
     *search.ROUTES,
+    *labels.ROUTES,
+    *people.ROUTES,
+    *account.ROUTES,
+    *actions.ROUTES,
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
 from ghbench.emulator.routing import Call, Reply, Route
-from ghbench.emulator.state import Repo
+from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
 __all__ = ["ROUTES"]
 
@@ -53,8 +53,8 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
         "body": pull.body,
         "user": rendered["user"],
         "labels": rendered["labels"],
-        "assignee": None,
-        "assignees": [],
+        "assignee": rendered["assignee"],
+        "assignees": rendered["assignees"],
         "milestone": None,
         "locked": False,
         "comments": len(call.store.issue_comments(repo, number)),
@@ -69,6 +69,7 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
         "created_at": rendered["created_at"],
         "updated_at": rendered["updated_at"],
         "author_association": "OWNER",
+        "draft": pull.draft,
     }
 
 
@@ -82,19 +83,42 @@ def get_issue(call: Call) -> Reply:
     return Reply(call.urls.issue(call.store, repo, issue))
 
 
+def issue_or_pull_json(call: Call, repo: Repo, item: Issue | PullRequest) -> dict[str, object]:
+    """An issue, or a pull request in the issue shape."""
+    if isinstance(item, PullRequest):
+        return pull_as_issue(call, repo, item.number)
+    return call.urls.issue(call.store, repo, item)
+
+
+def _assignees(call: Call) -> list[User] | None:
+    """``assignees`` (logins; ``assignee`` alone also works), None when neither is
+    given; users who cannot be assigned are dropped, as GitHub drops them."""
+    body = call.body if isinstance(call.body, dict) else {}
+    if body.get("assignees") is not None:
+        logins = [str(x) for x in body_field(call, "Issue", "assignees", list)]
+    elif "assignee" in body:
+        single = body["assignee"]
+        logins = [] if single is None else [str(single)]
+    else:
+        return None
+    found = (call.store.user(login) for login in logins)
+    return [user for user in found if user is not None]
+
+
 def create_issue(call: Call) -> Reply:
-    """`title` (422 when blank), `body`, `labels`."""
+    """`title` (422 when blank), `body`, `labels` (missing ones are created),
+    `assignees`."""
     repo = repo_of(call)
     title = body_field(call, "Issue", "title", str)
     if not title:
         raise invalid_field("Issue", "title")
-    labels = body_field(call, "Issue", "labels", list, default=[])
     issue = call.store.create_issue(
         repo,
         viewer(call),
         title,
         body=body_field(call, "Issue", "body", str, default="") or None,
-        labels=[str(label) for label in labels],
+        labels=_labels_field(call) or [],
+        assignees=_assignees(call) or [],
     )
     return Reply(call.urls.issue(call.store, repo, issue), status=201)
 
@@ -107,35 +131,48 @@ def _labels_field(call: Call) -> list[str] | None:
     return [str(x.get("name", "") if isinstance(x, dict) else x) for x in labels]
 
 
+_REASONS = ("completed", "not_planned", "duplicate", "reopened")
+
+
 def update_issue(call: Call) -> Reply:
-    """State and labels of an issue, or of a pull request through its issue (as GitHub
-    allows: ``labels`` replaces them, ``state`` closes or reopens)."""
+    """`title`, `body`, `state` (with `state_reason`), `labels` and `assignees`
+    (both replace) of an issue, or of a pull request through its issue."""
     repo = repo_of(call)
     number = call.param_int("number")
-    issue = call.store.issue(repo, number)
-    labels = _labels_field(call)
-    if issue is None:
-        pull = call.store.pull(repo, number)
-        if pull is None:
-            raise NotFound()
-        state = body_field(call, "Issue", "state", str, default=pull.state)
-        if state not in ("open", "closed") or (pull.merged and state != pull.state):
-            raise invalid_field("Issue", "state")
-        if labels is not None:
-            call.store.update_pull(pull, labels=labels)
-        if state == "closed" and pull.state == "open":
-            call.store.close_pull(pull)
-        elif state == "open" and pull.state == "closed":
-            call.store.update_pull(pull, state="open", closed_at=None)
-        return Reply(pull_as_issue(call, repo, number))
-    state = body_field(call, "Issue", "state", str, default=issue.state)
-    if state not in ("open", "closed"):
+    item: Issue | PullRequest | None = call.store.issue(repo, number) or call.store.pull(
+        repo, number
+    )
+    if item is None:
+        raise NotFound()
+    state = body_field(call, "Issue", "state", str, default=item.state)
+    merged = isinstance(item, PullRequest) and item.merged
+    if state not in ("open", "closed") or (merged and state != item.state):
         raise invalid_field("Issue", "state")
+    reason = body_field(call, "Issue", "state_reason", str, default="") or None
+    if reason is not None and reason not in _REASONS:
+        raise invalid_field("Issue", "state_reason")
+    title = body_field(call, "Issue", "title", str, default="") or None
+    text = call.body.get("body") if isinstance(call.body, dict) else None
+    store = call.store
+    if isinstance(item, PullRequest):
+        changes = {"title": title, "body": text}
+        store.update_pull(item, **{k: v for k, v in changes.items() if v is not None})
+    else:
+        store.edit_issue(item, title=title, body=text if isinstance(text, str) else None)
+    labels, assignees = _labels_field(call), _assignees(call)
     if labels is not None:
-        call.store.set_issue_labels(issue, labels)
-    if state != issue.state:
-        call.store.set_issue_state(issue, state, "completed" if state == "closed" else "reopened")
-    return Reply(call.urls.issue(call.store, repo, issue))
+        store.set_labels(item, labels)
+    if assignees is not None:
+        store.set_assignees(item, assignees)
+    if isinstance(item, PullRequest):
+        if state == "closed" and item.state == "open":
+            store.close_pull(item)
+        elif state == "open" and item.state == "closed":
+            store.update_pull(item, state="open", closed_at=None)
+    elif state != item.state:
+        default = "completed" if state == "closed" else "reopened"
+        store.set_issue_state(item, state, reason or default)
+    return Reply(issue_or_pull_json(call, repo, item))
 
 
 def _target_exists(call: Call) -> tuple[int, bool]:

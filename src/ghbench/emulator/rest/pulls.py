@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from ghbench.emulator.errors import invalid_field
+from ghbench.emulator.errors import ValidationFailed, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
 from ghbench.emulator.rest.render import Urls
 from ghbench.emulator.routing import Call, Reply, Route
@@ -19,6 +19,11 @@ _SORT_KEYS = {
     "updated": lambda p: (p.updated_at, p.id),
     "popularity": lambda p: (p.updated_at, p.id),
     "long-running": lambda p: (p.created_at, p.id),
+}
+# What GitHub refuses on one's own pull request (422, the reason as a bare string).
+_OWN_PULL = {
+    "APPROVE": "Can not approve your own pull request",
+    "REQUEST_CHANGES": "Can not request changes on your own pull request",
 }
 _REVIEW_EVENTS = {
     "APPROVE": "APPROVED",
@@ -168,14 +173,18 @@ def list_reviews(call: Call) -> Reply:
 
 
 def create_review(call: Call) -> Reply:
-    """`event` APPROVE, REQUEST_CHANGES, COMMENT, or none (a pending review)."""
+    """`event` APPROVE, REQUEST_CHANGES, COMMENT, or none (a pending review); 422 for
+    approving or requesting changes on one's own pull request."""
     repo, pull = pull_of(call)
     event = body_field(call, "PullRequestReview", "event", str, default="")
     if event not in _REVIEW_EVENTS:
         raise invalid_field("PullRequestReview", "event")
+    author = viewer(call)
+    if author.id == pull.user_id and event in _OWN_PULL:
+        raise ValidationFailed("Unprocessable Entity", errors=[_OWN_PULL[event]])
     review = call.store.add_review(
         pull,
-        viewer(call),
+        author,
         _REVIEW_EVENTS[event],
         body=body_field(call, "PullRequestReview", "body", str, default=""),
         commit_id=body_field(call, "PullRequestReview", "commit_id", str, default="") or None,

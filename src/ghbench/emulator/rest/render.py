@@ -9,15 +9,17 @@ parses PR URLs with).
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
+from ghbench.emulator.search import merge_state
 from ghbench.emulator.state import (
     CheckRun,
     CommitStatus,
     Issue,
     IssueComment,
+    Label,
     PullRequest,
     Ref,
     Repo,
@@ -235,21 +237,26 @@ class Urls:
         return out
 
     # -- issues ------------------------------------------------------------------
-    def labels(self, repo: Repo, names: list[str]) -> list[Json]:
-        # Label ids are a stable function of the name (Python's hash() is salted).
-        ids = {n: zlib.crc32(f"{repo.id}:{n}".encode()) for n in names}
-        return [
-            {
-                "id": ids[n],
-                "node_id": f"LA_kwDO{ids[n]:08X}",
-                "url": f"{self.api}/repos/{repo.full_name}/labels/{n}",
-                "name": n,
-                "color": "ededed",
-                "default": False,
-                "description": None,
-            }
-            for n in names
-        ]
+    def label(self, repo: Repo, label: Label) -> Json:
+        return {
+            "id": label.id,
+            "node_id": label.node_id,
+            "url": f"{self.api}/repos/{repo.full_name}/labels/{quote(label.name)}",
+            "name": label.name,
+            "color": label.color,
+            "default": label.default,
+            "description": label.description,
+        }
+
+    def labels(self, store: Store, repo: Repo, names: list[str]) -> list[Json]:
+        """The labels an issue or pull request carries (by name)."""
+        found = (store.label(repo, n) for n in names)
+        return [self.label(repo, label) for label in found if label is not None]
+
+    def assignees(self, store: Store, user_ids: list[int]) -> Json:
+        """``assignee`` (the first) and ``assignees``, as simple users."""
+        users = [self.user(store.users[i]) for i in user_ids if i in store.users]
+        return {"assignee": users[0] if users else None, "assignees": users}
 
     def issue(self, store: Store, repo: Repo, issue: Issue) -> Json:
         base = f"{self.api}/repos/{repo.full_name}/issues/{issue.number}"
@@ -268,9 +275,8 @@ class Urls:
             "title": issue.title,
             "body": issue.body,
             "user": self.user(store.user_by_id(issue.user_id)),
-            "labels": self.labels(repo, issue.labels),
-            "assignee": None,
-            "assignees": [],
+            "labels": self.labels(store, repo, issue.labels),
+            **self.assignees(store, issue.assignees),
             "milestone": None,
             "locked": False,
             "active_lock_reason": None,
@@ -331,7 +337,7 @@ class Urls:
             "title": pull.title,
             "user": self.user(store.user_by_id(pull.user_id)),
             "body": pull.body,
-            "labels": self.labels(repo, pull.labels),
+            "labels": self.labels(store, repo, pull.labels),
             "milestone": None,
             "active_lock_reason": None,
             "created_at": iso_s(pull.created_at),
@@ -339,9 +345,10 @@ class Urls:
             "closed_at": _iso(pull.closed_at),
             "merged_at": _iso(pull.merged_at),
             "merge_commit_sha": pull.merge_commit_sha,
-            "assignee": None,
-            "assignees": [],
-            "requested_reviewers": [],
+            **self.assignees(store, pull.assignees),
+            "requested_reviewers": [
+                self.user(store.users[i]) for i in pull.requested_reviewers if i in store.users
+            ],
             "requested_teams": [],
             "head": self._branch(store, repo, pull.head_ref, pull.head_sha),
             "base": self._branch(store, repo, pull.base_ref, pull.base_sha),
@@ -368,7 +375,7 @@ class Urls:
                 "merged": pull.merged,
                 "mergeable": pull.mergeable,
                 "rebaseable": pull.mergeable,
-                "mergeable_state": pull.mergeable_state,
+                "mergeable_state": merge_state(store, pull),
                 "merged_by": self.user(merged_by) if merged_by else None,
                 "comments": len(store.issue_comments(repo, pull.number)),
                 "review_comments": len(store.review_comments(pull)),

@@ -1,4 +1,5 @@
-"""``GET /search/issues``, charged to the ``search`` bucket (30/min).
+"""``GET /search/issues``, ``/search/repositories`` and ``/search/users``, charged to the
+``search`` bucket (30/min).
 
 The query language and matching are :mod:`ghbench.emulator.search`, shared with GraphQL
 ``search``. REST adds what the REST docs describe: ``sort`` (created, updated, comments,
@@ -17,45 +18,71 @@ item's ``score`` is 1.0; an empty ``body`` is left out (the schema types it a st
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ghbench.emulator.errors import ValidationFailed
 from ghbench.emulator.rest.common import page_params, paginate
 from ghbench.emulator.rest.issues import pull_as_issue
 from ghbench.emulator.routing import Call, Reply, Route
-from ghbench.emulator.search import MAX_RESULTS, SearchProblem, search_issues
+from ghbench.emulator.search import (
+    MAX_RESULTS,
+    SearchProblem,
+    search_issues,
+    search_repositories,
+    search_users,
+)
 from ghbench.emulator.state import PullRequest
 
 __all__ = ["ROUTES"]
 
 _DOCS = "https://docs.github.com/v3/search/"
+T = TypeVar("T")
 
 
-def search_issues_route(call: Call) -> Reply:
-    """The query language of [Search](#search) (shared with GraphQL); `sort`, `order`,
-    `per_page`, `page`; 1,000 results reachable; lexical, every `score` 1.0."""
+def _query(call: Call) -> str:
     q = call.query.get("q", "").strip()
     if not q:
         raise ValidationFailed(
             errors=[{"resource": "Search", "field": "q", "code": "missing"}],
             documentation_url=_DOCS,
         )
-    store = call.store
+    return q
+
+
+def _hits(search: Callable[[], Sequence[T]]) -> Sequence[T]:
     try:
-        hits = search_issues(
-            store, q, call.user, sort=call.query.get("sort"), order=call.query.get("order")
-        )
+        return search()
     except SearchProblem as problem:
         error = {"message": problem.message, "resource": "Search", "field": "q", "code": "invalid"}
         raise ValidationFailed(errors=[error], documentation_url=_DOCS) from None
+
+
+def _page(call: Call, hits: Sequence[T]) -> tuple[list[T], dict[str, str]]:
+    """The requested page of the first 1,000 hits (422 past them)."""
     page_number, per_page = page_params(call)
     if (page_number - 1) * per_page >= MAX_RESULTS:
         raise ValidationFailed(
             "Only the first 1000 search results are available", documentation_url=_DOCS
         )
     # The last reachable page may run past 1,000 (per_page 30: page 34 is 991-1020).
-    reachable = hits[: -(-MAX_RESULTS // per_page) * per_page]
-    page, headers = paginate(call, reachable)
+    reachable = list(hits[: -(-MAX_RESULTS // per_page) * per_page])
+    return paginate(call, reachable)
+
+
+def _answer(total: int, items: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    # Nothing is ranked: every score is 1.0.
+    scored = [item | {"score": 1.0} for item in items]
+    return {"total_count": total, "incomplete_results": False, "items": scored, **extra}
+
+
+def search_issues_route(call: Call) -> Reply:
+    """The query language of [Search](#search) (shared with GraphQL); `sort`, `order`,
+    `per_page`, `page`; 1,000 results reachable; lexical, every `score` 1.0."""
+    q, store = _query(call), call.store
+    sort, order = call.query.get("sort"), call.query.get("order")
+    hits = _hits(lambda: search_issues(store, q, call.user, sort=sort, order=order))
+    page, headers = _page(call, hits)
     items: list[dict[str, Any]] = []
     for item in page:
         repo = store.repos[item.repo_id]
@@ -65,16 +92,33 @@ def search_issues_route(call: Call) -> Reply:
             found = call.urls.issue(store, repo, item)
         if found["body"] is None:
             del found["body"]  # a string if present (issue-search-result-item)
-        items.append(found | {"score": 1.0})
-    body: dict[str, Any] = {
-        "total_count": len(hits),
-        "incomplete_results": False,
-        "items": items,
-        "search_type": "lexical",
-    }
+        items.append(found)
+    extra: dict[str, Any] = {"search_type": "lexical"}
     if call.query.get("search_type") in ("semantic", "hybrid"):
-        body["lexical_fallback_reason"] = ["service_unavailable"]
-    return Reply(body, headers=headers)
+        extra["lexical_fallback_reason"] = ["service_unavailable"]
+    return Reply(_answer(len(hits), items, **extra), headers=headers)
 
 
-ROUTES = [Route("GET", "/search/issues", search_issues_route, resource="search")]
+def search_repositories_route(call: Call) -> Reply:
+    """Words in the name or description, `repo:`, `user:`/`org:`, `is:public|private`
+    (see [Search](#search)); newest first; every `score` 1.0."""
+    q, store = _query(call), call.store
+    hits = _hits(lambda: search_repositories(store, q))
+    page, headers = _page(call, hits)
+    items = [call.urls.repo(store, repo) for repo in page]
+    return Reply(_answer(len(hits), items), headers=headers)
+
+
+def search_users_route(call: Call) -> Reply:
+    """Words in the login or name, `type:user|org`; every `score` 1.0."""
+    q = _query(call)
+    hits = _hits(lambda: search_users(call.store, q))
+    page, headers = _page(call, hits)
+    return Reply(_answer(len(hits), [call.urls.user(u) for u in page]), headers=headers)
+
+
+ROUTES = [
+    Route("GET", "/search/issues", search_issues_route, resource="search"),
+    Route("GET", "/search/repositories", search_repositories_route, resource="search"),
+    Route("GET", "/search/users", search_users_route, resource="search"),
+]

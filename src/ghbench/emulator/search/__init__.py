@@ -18,7 +18,7 @@ search syntax", "Sorting search results"):
   whose head or merge commit starts with it.
 
 What each qualifier matches is in ``_ISSUE_QUALIFIERS``. Metadata the emulator does
-not model (assignees, milestones, projects, teams, review requests, closing links,
+not model (milestones, projects, teams, closing links,
 repository languages, reactions, locks, archiving) is empty on every REST and GraphQL
 object, so a qualifier that asks for it matches nothing and its ``no:``/``-`` forms
 match everything: the same answer the objects themselves give.
@@ -39,6 +39,7 @@ from ghbench.emulator.search.facts import (
     has_any_label,
     involves,
     mentions,
+    merge_state,
     review_decision,
 )
 from ghbench.emulator.search.issues import search_issues, search_repositories, search_users
@@ -53,6 +54,7 @@ __all__ = [
     "has_any_label",
     "involves",
     "mentions",
+    "merge_state",
     "parse_query",
     "review_decision",
     "search_issues",

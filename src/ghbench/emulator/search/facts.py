@@ -63,10 +63,11 @@ def mentions(store: Store, item: Item, login: str) -> bool:
 
 
 def involves(store: Store, item: Item, login: str) -> bool:
-    """Author, assignee (none are modelled), mentioned or commenter (docs: involves)."""
+    """Author, assignee, mentioned or commenter (docs: involves)."""
     wanted = login.lower()
     return (
         login_of(store, item.user_id) == wanted
+        or any(login_of(store, uid) == wanted for uid in item.assignees)
         or mentions(store, item, login)
         or any(login_of(store, uid) == wanted for uid, _ in comments_of(store, item))
     )
@@ -121,3 +122,21 @@ def ci_state(store: Store, pull: PullRequest) -> str | None:
         if worst in states:
             return worst
     return "success"
+
+
+def merge_state(store: Store, pull: PullRequest) -> str:
+    """REST's ``mergeable_state`` (GraphQL's ``mergeStateStatus``, lower-cased) of an open
+    pull request: ``draft``; ``dirty`` when it conflicts; a state set on the record
+    (``blocked``, ``behind``, ``unknown``...); ``unstable`` while its head's CI fails or
+    is pending (no check is required: there is no branch protection, so a failing check
+    never blocks, as GitHub's docs describe ``unstable``); else ``clean``. A closed pull
+    request keeps the state on its record (``unknown`` once merged)."""
+    if pull.state != "open":
+        return pull.mergeable_state
+    if pull.draft:
+        return "draft"
+    if pull.mergeable is False:
+        return "dirty"
+    if pull.mergeable_state != "clean":
+        return pull.mergeable_state
+    return "unstable" if ci_state(store, pull) in ("failure", "pending") else "clean"

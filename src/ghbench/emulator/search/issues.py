@@ -180,10 +180,28 @@ def _comments_count(c: _IssueContext, item: Item, value: str) -> bool:
     return in_range(float(comment_count(c.store, item)), value, number_atom)
 
 
+def _assignee(c: _IssueContext, item: Item, value: str) -> bool:
+    logins = c.logins(value)
+    return any(login_of(c.store, uid) in logins for uid in item.assignees)
+
+
+def _review_requested(c: _IssueContext, item: Item, value: str) -> bool:
+    """``review-requested:`` / ``user-review-requested:``: a pending request to the user
+    (teams are not modelled, so a user is only ever asked directly)."""
+    pull = pull_of(item)
+    logins = c.logins(value)
+    return pull is not None and any(
+        login_of(c.store, uid) in logins for uid in pull.requested_reviewers
+    )
+
+
 def _no(c: _IssueContext, item: Item, value: str) -> bool:
-    if value.lower() == "label":
+    wanted = value.lower()
+    if wanted == "label":
         return not item.labels
-    return value.lower() in ("milestone", "assignee", "project")
+    if wanted == "assignee":
+        return not item.assignees
+    return wanted in ("milestone", "project")
 
 
 _ISSUE_QUALIFIERS: dict[str, IssueMatcher] = {
@@ -214,15 +232,15 @@ _ISSUE_QUALIFIERS: dict[str, IssueMatcher] = {
     "reactions": lambda c, i, v: in_range(0.0, v, number_atom),
     "archived": lambda c, i, v: v.lower() == "false",
     "no": _no,
+    "assignee": _assignee,
+    "review-requested": _review_requested,
+    "user-review-requested": _review_requested,
     # Not modelled, so empty on every object: nothing has them.
-    "assignee": _NOTHING,
     "team": _NOTHING,
     "linked": _NOTHING,
     "milestone": _NOTHING,
     "project": _NOTHING,
     "language": _NOTHING,
-    "review-requested": _NOTHING,
-    "user-review-requested": _NOTHING,
     "team-review-requested": _NOTHING,
 }
 _HEX = re.compile(r"[0-9a-f]{7,40}")

@@ -31,7 +31,11 @@ Writes (raise emulator.errors.ApiError subclasses with GitHub's status and messa
     commit_to_branch(repo, branch, message, files=) / create_commit(repo, msg, parents, tree=)
     create_ref / update_ref / delete_ref / move_branch(repo, branch, sha)
     create_issue(repo, author, title, body=, labels=) / set_issue_state(issue, state)
-    set_issue_labels(issue, labels)
+    set_issue_labels(issue, labels) / set_labels(issue or pull, names)
+    labels(repo) / label(repo, name) / create_label / update_label / delete_label
+    add_default_labels(repo) / label_names(repo, names)  # creates missing labels
+    assignable_users(repo) / set_assignees / add_assignees / remove_assignees
+    request_reviews(pull, users) / remove_review_requests(pull, users)
     add_issue_comment(repo, number, author, body)
     create_pull(repo, author, title, head, base, body=, draft=, create_head=)
     update_pull(pull, **fields) / close_pull(pull)
@@ -48,12 +52,14 @@ from __future__ import annotations
 
 from ghbench.emulator.state.checks import CI_STATES, CheckOps
 from ghbench.emulator.state.db import Database, MemoryDatabase, SqliteDatabase
+from ghbench.emulator.state.labels import DEFAULT_LABELS
 from ghbench.emulator.state.models import (
     CheckRun,
     Commit,
     CommitStatus,
     Issue,
     IssueComment,
+    Label,
     PullRequest,
     Ref,
     Repo,
@@ -68,12 +74,14 @@ from ghbench.emulator.state.repos import token_digest
 
 __all__ = [
     "CI_STATES",
+    "DEFAULT_LABELS",
     "CheckRun",
     "Commit",
     "CommitStatus",
     "Database",
     "Issue",
     "IssueComment",
+    "Label",
     "MemoryDatabase",
     "PullRequest",
     "Ref",

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from ghbench.emulator.state.base import StoreBase
+from ghbench.emulator.state.labels import LabelOps
 from ghbench.emulator.state.models import Issue, IssueComment, Repo, User
+from ghbench.emulator.state.people import PeopleOps
 
 __all__ = ["IssueOps"]
 
 
-class IssueOps(StoreBase):
+class IssueOps(LabelOps, PeopleOps):
     def issue(self, repo: Repo, number: int) -> Issue | None:
         return self.issues_by_number.get((repo.id, number))
 
@@ -34,7 +35,10 @@ class IssueOps(StoreBase):
         *,
         body: str | None = None,
         labels: list[str] | None = None,
+        assignees: list[User] | None = None,
     ) -> Issue:
+        """``labels`` are names (missing labels are created); ``assignees`` who cannot
+        be assigned are dropped (see ``PeopleOps``)."""
         iid = self.new_id()
         now = self.now()
         issue = Issue(
@@ -45,7 +49,8 @@ class IssueOps(StoreBase):
             title=title,
             user_id=author.id,
             body=body,
-            labels=list(labels or []),
+            labels=self.label_names(repo, list(labels or [])),
+            assignees=[u.id for u in assignees or () if u.type == "User"][:10],
             created_at=now,
             updated_at=now,
         )
@@ -64,7 +69,7 @@ class IssueOps(StoreBase):
         return issue
 
     def set_issue_labels(self, issue: Issue, labels: list[str]) -> Issue:
-        issue.labels = list(labels)
+        issue.labels = self.label_names(self.repos[issue.repo_id], list(labels))
         issue.updated_at = self.now()
         self.save(issue)
         return issue
@@ -93,3 +98,61 @@ class IssueOps(StoreBase):
             target.updated_at = now
             self.save(target)
         return comment
+
+    def edit_issue(
+        self, issue: Issue, *, title: str | None = None, body: str | None = None
+    ) -> None:
+        """Change the title or body (None: unchanged)."""
+        if title is not None:
+            issue.title = title
+        if body is not None:
+            issue.body = body
+        issue.updated_at = self.now()
+        self.save(issue)
+
+    def set_pinned(self, issue: Issue, pinned: bool) -> None:
+        issue.pinned = pinned
+        self.save(issue)
+
+    def delete_issue(self, issue: Issue) -> None:
+        """Delete an issue and its comments (GitHub keeps the number used)."""
+        for comment in self.issue_comments_by_number.pop((issue.repo_id, issue.number), []):
+            self.by_node.pop(comment.node_id, None)
+            self.db.delete(comment)
+        del self.issues_by_number[(issue.repo_id, issue.number)]
+        self.by_node.pop(issue.node_id, None)
+        self.db.delete(issue)
+        self.touch(issue.repo_id)
+
+    def transfer_issue(self, issue: Issue, target: Repo, *, keep_labels: bool) -> Issue:
+        """Move an issue (and its comments) to ``target`` under a new number; its labels
+        go with it only when ``keep_labels`` (missing ones are then created), as GitHub's
+        ``createLabelsIfMissing`` decides; assignees stay."""
+        source = issue.repo_id
+        comments = self.issue_comments_by_number.pop((source, issue.number), [])
+        del self.issues_by_number[(source, issue.number)]
+        self.touch(source)
+        issue.repo_id = target.id
+        issue.number = self.next_number(target)
+        issue.labels = self.label_names(target, issue.labels) if keep_labels else []
+        issue.updated_at = self.now()
+        self.issues_by_number[(target.id, issue.number)] = issue
+        self.save(issue)
+        for comment in comments:
+            comment.repo_id, comment.number = target.id, issue.number
+            self.issue_comments_by_number[(target.id, issue.number)].append(comment)
+            self.save(comment)
+        return issue
+
+    def edit_issue_comment(self, comment: IssueComment, body: str) -> None:
+        comment.body = body
+        comment.updated_at = self.now()
+        self.save(comment)
+
+    def delete_issue_comment(self, comment: IssueComment) -> None:
+        found = self.issue_comments_by_number.get((comment.repo_id, comment.number), [])
+        if comment in found:
+            found.remove(comment)
+        self.by_node.pop(comment.node_id, None)
+        self.db.delete(comment)
+        self.touch(comment.repo_id)

@@ -22,6 +22,7 @@ __all__ = [
     "CommitStatus",
     "Issue",
     "IssueComment",
+    "Label",
     "PullRequest",
     "Record",
     "Ref",
@@ -121,6 +122,8 @@ class Issue(Record, kw_only=True):
     state: str = "open"  # "open" | "closed"
     state_reason: str | None = None
     labels: list[str] = msgspec.field(default_factory=list)
+    assignees: list[int] = msgspec.field(default_factory=list)  # user ids
+    pinned: bool = False
     created_at: float = 0.0
     updated_at: float = 0.0
     closed_at: float | None = None
@@ -147,6 +150,8 @@ class PullRequest(Record, kw_only=True):
     mergeable: bool | None = True
     mergeable_state: str = "clean"  # clean | dirty | blocked | unstable | behind | unknown
     labels: list[str] = msgspec.field(default_factory=list)
+    assignees: list[int] = msgspec.field(default_factory=list)  # user ids
+    requested_reviewers: list[int] = msgspec.field(default_factory=list)  # user ids
     created_at: float = 0.0
     updated_at: float = 0.0
     closed_at: float | None = None
@@ -238,6 +243,21 @@ class IssueComment(Record, kw_only=True):
     updated_at: float = 0.0
 
 
+class Label(Record, kw_only=True):
+    """A repository's label. Issues and pull requests carry label *names* (GitHub's
+    case, as the label spells it); renaming or deleting a label updates them."""
+
+    KIND: ClassVar[str] = "label"
+    node_id: str
+    repo_id: int
+    name: str
+    color: str = "ededed"
+    description: str | None = None
+    default: bool = False
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
 RECORD_TYPES: tuple[type[Record], ...] = (
     User,
     Token,
@@ -252,4 +272,5 @@ RECORD_TYPES: tuple[type[Record], ...] = (
     ReviewThread,
     ReviewComment,
     IssueComment,
+    Label,
 )

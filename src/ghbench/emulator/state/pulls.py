@@ -245,6 +245,8 @@ class PullOps(RepoOps, IssueOps):
             submitted_at=None if state == "PENDING" else now,
         )
         self.add(review)
+        if state != "PENDING" and author.id in pull.requested_reviewers:
+            pull.requested_reviewers.remove(author.id)  # a review answers the request
         pull.updated_at = now
         self.save(pull)
         return review

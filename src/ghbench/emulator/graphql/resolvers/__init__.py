@@ -23,10 +23,16 @@ from ghbench.emulator.graphql.resolvers.context import ResolveContext
 from ghbench.emulator.graphql.resolvers.issues import (
     ISSUE_COMMENT_FIELDS,
     ISSUE_FIELDS,
-    LABEL_FIELDS,
     REACTION_GROUP_FIELDS,
 )
+from ghbench.emulator.graphql.resolvers.labels import LABEL_FIELDS
 from ghbench.emulator.graphql.resolvers.mutations import MUTATION_FIELDS
+from ghbench.emulator.graphql.resolvers.nodes import typename_of
+from ghbench.emulator.graphql.resolvers.people import (
+    ORGANIZATION_FIELDS,
+    REVIEW_REQUEST_FIELDS,
+    USER_FIELDS,
+)
 from ghbench.emulator.graphql.resolvers.pulls import (
     CHANGED_FILE_FIELDS,
     PULL_COMMIT_FIELDS,
@@ -34,6 +40,10 @@ from ghbench.emulator.graphql.resolvers.pulls import (
     REVIEW_COMMENT_FIELDS,
     REVIEW_FIELDS,
     THREAD_FIELDS,
+)
+from ghbench.emulator.graphql.resolvers.repo_info import (
+    CONNECTION_EXTRA_FIELDS,
+    REPOSITORY_INFO_FIELDS,
 )
 from ghbench.emulator.graphql.resolvers.repository import (
     ACTOR_FIELDS,
@@ -51,11 +61,15 @@ _NOT_ON_BOTS = frozenset({"name", "email", "repository"})
 FIELD_RESOLVERS: dict[str, dict[str, Any]] = {
     "Query": {**QUERY_FIELDS, "search": search},
     "Mutation": MUTATION_FIELDS,
-    "Repository": REPOSITORY_FIELDS,
+    "Repository": {**REPOSITORY_FIELDS, **REPOSITORY_INFO_FIELDS},
     "Ref": REF_FIELDS,
-    "User": ACTOR_FIELDS,
+    "User": {**ACTOR_FIELDS, **USER_FIELDS},
     "Bot": {k: v for k, v in ACTOR_FIELDS.items() if k not in _NOT_ON_BOTS},
-    "Organization": {k: v for k, v in ACTOR_FIELDS.items() if k != "email"},
+    "Organization": {
+        **{k: v for k, v in ACTOR_FIELDS.items() if k != "email"},
+        **ORGANIZATION_FIELDS,
+    },
+    "ReviewRequest": REVIEW_REQUEST_FIELDS,
     "PullRequest": PULL_FIELDS,
     "PullRequestCommit": PULL_COMMIT_FIELDS,
     "PullRequestChangedFile": CHANGED_FILE_FIELDS,
@@ -73,28 +87,5 @@ FIELD_RESOLVERS: dict[str, dict[str, Any]] = {
     "Label": LABEL_FIELDS,
     "ReactionGroup": REACTION_GROUP_FIELDS,
     "SearchResultItemConnection": SEARCH_CONNECTION_FIELDS,
+    **CONNECTION_EXTRA_FIELDS,
 }
-
-# Store record class name -> GraphQL type name (users are typed by ``User.type``).
-_RECORD_TYPENAMES = {
-    "Repo": "Repository",
-    "PullRequest": "PullRequest",
-    "Issue": "Issue",
-    "CheckRun": "CheckRun",
-    "CommitStatus": "StatusContext",
-    "Review": "PullRequestReview",
-    "ReviewThread": "PullRequestReviewThread",
-    "ReviewComment": "PullRequestReviewComment",
-    "IssueComment": "IssueComment",
-}
-
-
-def typename_of(value: Any, *_: Any) -> str | None:
-    """The concrete GraphQL type of a resolved value, for interfaces and unions."""
-    typename = getattr(value, "TYPENAME", None)
-    if typename is not None:
-        return str(typename)
-    kind = type(value).__name__
-    if kind == "User":
-        return str(value.type)
-    return _RECORD_TYPENAMES.get(kind)

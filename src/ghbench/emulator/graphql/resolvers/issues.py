@@ -1,4 +1,4 @@
-"""Issues, issue comments, labels and reaction groups."""
+"""Issues, issue comments and reaction groups."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ghbench.emulator.graphql.resolvers.repository import actor
 if TYPE_CHECKING:
     from ghbench.emulator.state import Issue, IssueComment
 
-__all__ = ["ISSUE_COMMENT_FIELDS", "ISSUE_FIELDS", "LABEL_FIELDS", "REACTION_GROUP_FIELDS"]
+__all__ = ["ISSUE_COMMENT_FIELDS", "ISSUE_FIELDS", "REACTION_GROUP_FIELDS"]
 
 
 def _issue_url(issue: Issue, info: Info) -> str:
@@ -45,7 +45,7 @@ ISSUE_FIELDS: dict[str, Any] = {
     "closedAt": lambda i, _: iso(i.closed_at),
     "createdAt": lambda i, _: iso(i.created_at),
     "updatedAt": lambda i, _: iso(i.updated_at),
-    "isPinned": lambda i, _: False,
+    "isPinned": lambda i, _: i.pinned,
     "milestone": lambda i, _: None,
     "repository": lambda i, info: store_of(info).repos[i.repo_id],
 }
@@ -71,14 +71,6 @@ ISSUE_COMMENT_FIELDS: dict[str, Any] = {
     "reactionGroups": COMMON_ISSUE_FIELDS["reactionGroups"],
     "url": _comment_url,
     "viewerDidAuthor": lambda c, info: c.user_id == context_of(info).viewer.id,
-}
-
-LABEL_FIELDS: dict[str, Any] = {
-    "id": lambda label, _: label.node_id,
-    "name": lambda label, _: label.name,
-    "color": lambda label, _: label.color,
-    "description": lambda label, _: None,
-    "url": lambda label, info: f"{context_of(info).repo_url(label.repo)}/labels/{label.name}",
 }
 
 REACTION_GROUP_FIELDS: dict[str, Any] = {

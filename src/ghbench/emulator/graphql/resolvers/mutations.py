@@ -1,12 +1,12 @@
-"""Issue and pull request mutations (create, merge, close, reopen), through the store.
+"""Issue and pull request mutations (create, merge, close, reopen, ready/draft, delete,
+transfer, pin), through the store; the edits of existing ones are in ``edits.py``.
 
 The store raises the REST layer's errors (422, 405, 409); GitHub's GraphQL API
 reports the same failures as ``{"type": "UNPROCESSABLE", "message": …}`` with the
 field ``null``, so they are translated here. A ``MergePullRequestInput.mergeMethod``
-enum maps onto the store's ``merge``/``squash``/``rebase``. Labels have no record of
-their own (a repository's labels are the names its issues and PRs carry), so
-``CreateIssueInput.labelIds`` are matched against those names' derived ids;
-assignees, milestones and projects are not modelled and their ids are ignored.
+enum maps onto the store's ``merge``/``squash``/``rebase``. ``CreateIssueInput.labelIds``
+and ``assigneeIds`` must be ids of the repository's labels and of users; milestones and
+projects are not modelled and their ids are ignored.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from graphql import GraphQLError
 
 from ghbench.emulator.errors import ApiError, NotFound
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, github_error, store_of
-from ghbench.emulator.graphql.resolvers.repository import repository_labels
+from ghbench.emulator.graphql.resolvers.edits import EDIT_MUTATIONS
+from ghbench.emulator.graphql.resolvers.nodes import node_of, nodes_of, payload
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import Issue, PullRequest, Repo
@@ -38,45 +39,44 @@ def _as_graphql_error(error: ApiError) -> GraphQLError:
     if isinstance(error, NotFound):
         return github_error("NOT_FOUND", error.message)
     details = [
-        item.get("message") or _FIELD_MESSAGES.get(str(item.get("field")), error.message)
+        item
+        if isinstance(item, str)
+        else item.get("message") or _FIELD_MESSAGES.get(str(item.get("field")), error.message)
         for item in error.errors or ()
     ]
     return github_error("UNPROCESSABLE", ", ".join(details) if details else error.message)
 
 
-def _node_of(info: Info, node_id: str, kind: str) -> Any:
-    record = store_of(info).node(node_id)
-    if record is None or type(record).__name__ != kind:
-        raise github_error(
-            "NOT_FOUND", f"Could not resolve to a node with the global id of '{node_id}'"
-        )
-    return record
-
-
 def _label_names(info: Info, repo: Repo, label_ids: list[str]) -> list[str]:
     """Label names for ``labelIds``; an id no label of ``repo`` has is NOT_FOUND."""
-    by_id = {label.node_id: label.name for label in repository_labels(info, repo)}
-    missing = [label_id for label_id in label_ids if label_id not in by_id]
-    if missing:
-        raise github_error(
-            "NOT_FOUND", f"Could not resolve to a node with the global id of '{missing[0]}'"
-        )
-    return [by_id[label_id] for label_id in label_ids]
+    labels = nodes_of(info, label_ids, "Label")
+    for label_id, label in zip(label_ids, labels, strict=True):
+        if label.repo_id != repo.id:
+            raise github_error(
+                "NOT_FOUND", f"Could not resolve to a node with the global id of '{label_id}'"
+            )
+    return [label.name for label in labels]
 
 
 def _create_issue(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
-    repo: Repo = _node_of(info, input["repositoryId"], "Repo")
+    repo: Repo = node_of(info, input["repositoryId"], "Repository")
     if not input["title"].strip():
         raise github_error("UNPROCESSABLE", _FIELD_MESSAGES["title"])
     labels = _label_names(info, repo, list(input.get("labelIds") or ()))
+    assignees = nodes_of(info, list(input.get("assigneeIds") or ()), "User")
     issue = store_of(info).create_issue(
-        repo, context_of(info).viewer, input["title"], body=input.get("body"), labels=labels
+        repo,
+        context_of(info).viewer,
+        input["title"],
+        body=input.get("body"),
+        labels=labels,
+        assignees=assignees,
     )
-    return {"clientMutationId": input.get("clientMutationId"), "issue": issue}
+    return payload(input, issue=issue)
 
 
 def _create_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
-    repo: Repo = _node_of(info, input["repositoryId"], "Repo")
+    repo: Repo = node_of(info, input["repositoryId"], "Repository")
     head = input["headRefName"].split(":", 1)[-1]
     try:
         pull = store_of(info).create_pull(
@@ -90,11 +90,11 @@ def _create_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[s
         )
     except ApiError as error:
         raise _as_graphql_error(error) from None
-    return {"clientMutationId": input.get("clientMutationId"), "pullRequest": pull}
+    return payload(input, pullRequest=pull)
 
 
 def _merge_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
-    pull: PullRequest = _node_of(info, input["pullRequestId"], "PullRequest")
+    pull: PullRequest = node_of(info, input["pullRequestId"], "PullRequest")
     viewer = context_of(info).viewer
     try:
         store_of(info).merge_pull(
@@ -106,47 +106,91 @@ def _merge_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[st
         )
     except ApiError as error:
         raise _as_graphql_error(error) from None
-    return {"clientMutationId": input.get("clientMutationId"), "pullRequest": pull, "actor": viewer}
-
-
-def _payload(input: dict[str, Any], **fields: object) -> dict[str, Any]:
-    return {"clientMutationId": input.get("clientMutationId"), **fields}
+    return payload(input, pullRequest=pull, actor=viewer)
 
 
 def _close_issue(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
-    issue: Issue = _node_of(info, input["issueId"], "Issue")
+    issue: Issue = node_of(info, input["issueId"], "Issue")
     if issue.state != "closed":
         reason = str(input.get("stateReason") or "COMPLETED").lower()
         store_of(info).set_issue_state(issue, "closed", reason)
-    return _payload(input, issue=issue)
+    return payload(input, issue=issue)
 
 
 def _reopen_issue(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
-    issue: Issue = _node_of(info, input["issueId"], "Issue")
+    issue: Issue = node_of(info, input["issueId"], "Issue")
     if issue.state != "open":
         store_of(info).set_issue_state(issue, "open", "reopened")
-    return _payload(input, issue=issue)
+    return payload(input, issue=issue)
 
 
 def _close_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
-    pull: PullRequest = _node_of(info, input["pullRequestId"], "PullRequest")
+    pull: PullRequest = node_of(info, input["pullRequestId"], "PullRequest")
     if pull.merged:
         raise github_error("UNPROCESSABLE", "Can't close a merged pull request.")
     if pull.state != "closed":
         store_of(info).close_pull(pull)
-    return _payload(input, pullRequest=pull)
+    return payload(input, pullRequest=pull)
 
 
 def _reopen_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
-    pull: PullRequest = _node_of(info, input["pullRequestId"], "PullRequest")
+    pull: PullRequest = node_of(info, input["pullRequestId"], "PullRequest")
     if pull.merged:
         raise github_error("UNPROCESSABLE", "Can't reopen a merged pull request.")
     if pull.state != "open":
         store_of(info).update_pull(pull, state="open", closed_at=None)
-    return _payload(input, pullRequest=pull)
+    return payload(input, pullRequest=pull)
+
+
+def _set_draft(draft: bool) -> Any:
+    """``markPullRequestReadyForReview`` / ``convertPullRequestToDraft``."""
+
+    def mutate(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
+        pull: PullRequest = node_of(info, input["pullRequestId"], "PullRequest")
+        if pull.state != "open":
+            raise github_error("UNPROCESSABLE", "Pull request is closed")
+        if pull.draft != draft:
+            store_of(info).update_pull(pull, draft=draft)
+        return payload(input, pullRequest=pull)
+
+    return mutate
+
+
+def _delete_issue(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
+    issue: Issue = node_of(info, input["issueId"], "Issue")
+    repo = store_of(info).repos[issue.repo_id]
+    store_of(info).delete_issue(issue)
+    return payload(input, repository=repo)
+
+
+def _transfer_issue(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
+    issue: Issue = node_of(info, input["issueId"], "Issue")
+    target: Repo = node_of(info, input["repositoryId"], "Repository")
+    if target.id != issue.repo_id:
+        keep = bool(input.get("createLabelsIfMissing"))
+        store_of(info).transfer_issue(issue, target, keep_labels=keep)
+    return payload(input, issue=issue)
+
+
+def _pin(pinned: bool) -> Any:
+    """``pinIssue`` / ``unpinIssue``."""
+
+    def mutate(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
+        issue: Issue = node_of(info, input["issueId"], "Issue")
+        store_of(info).set_pinned(issue, pinned)
+        return payload(input, issue=issue, id=issue.node_id)
+
+    return mutate
 
 
 MUTATION_FIELDS: dict[str, Any] = {
+    **EDIT_MUTATIONS,
+    "markPullRequestReadyForReview": _set_draft(False),
+    "convertPullRequestToDraft": _set_draft(True),
+    "deleteIssue": _delete_issue,
+    "transferIssue": _transfer_issue,
+    "pinIssue": _pin(True),
+    "unpinIssue": _pin(False),
     "closeIssue": _close_issue,
     "closePullRequest": _close_pull_request,
     "createIssue": _create_issue,

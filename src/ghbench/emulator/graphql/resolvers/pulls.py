@@ -7,16 +7,17 @@ from typing import TYPE_CHECKING, Any
 from ghbench.emulator.graphql.resolvers.checks import rollup_for
 from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.labels import item_labels
+from ghbench.emulator.graphql.resolvers.people import assignees, review_requests
 from ghbench.emulator.graphql.resolvers.repository import actor
 from ghbench.emulator.graphql.resolvers.views import (
     CommitView,
-    LabelView,
     PullCommitView,
     ReactionGroupView,
     RefView,
     synthetic_id,
 )
-from ghbench.emulator.search import review_decision
+from ghbench.emulator.search import merge_state, review_decision
 from ghbench.emulator.state.trees import MAX_LISTED_FILES, DiffStat, FileChange, diff_stat
 
 if TYPE_CHECKING:
@@ -91,10 +92,9 @@ def _state(pull: PullRequest, _: Info) -> str:
     return pull.state.upper()
 
 
-def _merge_state_status(pull: PullRequest, _: Info) -> str:
-    if pull.draft and pull.state == "open":
-        return "DRAFT"
-    return _MERGE_STATE.get(pull.mergeable_state, "UNKNOWN")
+def _merge_state_status(pull: PullRequest, info: Info) -> str:
+    """REST's ``mergeable_state`` (one rule for both: ``search.merge_state``)."""
+    return _MERGE_STATE.get(merge_state(store_of(info), pull), "UNKNOWN")
 
 
 def _review_decision(pull: PullRequest, info: Info) -> str | None:
@@ -147,11 +147,6 @@ def _rollup(pull: PullRequest, info: Info) -> Any:
 
 def _comments(pull: Any, info: Info, **args: Any) -> Any:
     return paginate(store_of(info).issue_comments(_repo(pull, info), pull.number), **args)
-
-
-def _labels(record: Any, info: Info, **args: Any) -> Any:
-    repo = store_of(info).repos[record.repo_id]
-    return paginate([LabelView(repo, name) for name in record.labels], **args)
 
 
 def _empty(*_: Any, **args: Any) -> Any:
@@ -222,11 +217,13 @@ PULL_FIELDS = {
     "reviews": _reviews,
     "latestReviews": _latest_reviews,
     "reviewThreads": lambda p, info, **args: paginate(store_of(info).review_threads(p), **args),
-    "reviewRequests": _empty,
+    "reviewRequests": review_requests,
     "comments": _comments,
-    "labels": _labels,
-    "assignees": _empty,
+    "labels": item_labels,
+    "assignees": assignees,
     "projectCards": _empty,
+    "projectItems": _empty,
+    "viewerCanLabel": lambda p, _: True,
     "milestone": lambda p, _: None,
     "reactionGroups": reaction_groups,
     "statusCheckRollup": _rollup,
@@ -336,9 +333,11 @@ REVIEW_COMMENT_FIELDS = {
 
 COMMON_ISSUE_FIELDS = {
     "comments": _comments,
-    "labels": _labels,
-    "assignees": _empty,
+    "labels": item_labels,
+    "assignees": assignees,
     "projectCards": _empty,
+    "projectItems": _empty,
+    "viewerCanLabel": lambda i, _: True,
     "reactionGroups": reaction_groups,
     "viewerDidAuthor": _viewer_did_author,
 }

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, github_error, iso, store_of
-from ghbench.emulator.graphql.resolvers.views import CommitView, LabelView, RefView
+from ghbench.emulator.graphql.resolvers.labels import repository_label, repository_labels
+from ghbench.emulator.graphql.resolvers.people import organization
+from ghbench.emulator.graphql.resolvers.views import CommitView, RefView
 from ghbench.emulator.search import has_any_label, involves, mentions
 
 if TYPE_CHECKING:
@@ -20,7 +22,6 @@ __all__ = [
     "REF_FIELDS",
     "REPOSITORY_FIELDS",
     "actor",
-    "repository_labels",
 ]
 
 
@@ -88,6 +89,7 @@ QUERY_FIELDS = {
     "nodes": lambda _, info, ids: [store_of(info).node(i) for i in ids],
     "viewer": lambda _, info: context_of(info).viewer,
     "rateLimit": _rate_limit,
+    "organization": organization,
 }
 
 
@@ -129,13 +131,14 @@ def _issues(repo: Repo, info: Info, **args: Any) -> Any:
 
 
 def _passes(store: Store, issue: Issue, filters: dict[str, Any], viewer: User) -> bool:
-    """``IssueFilters`` (gh's ``issue list --author/--assignee/--mention``). Nothing
-    has assignees or milestones here, so only ``null`` or "none" let an issue through;
-    ``viewerSubscribed`` counts the issues the viewer is involved in."""
+    """``IssueFilters`` (gh's ``issue list --author/--assignee/--mention``): ``assignee``
+    a login, ``*`` (anyone) or an explicit ``null`` (no one). Nothing has a milestone
+    here, so only ``null`` or "none" let an issue through; ``viewerSubscribed`` counts
+    the issues the viewer is involved in."""
     author = filters.get("createdBy")
     if author and store.users[issue.user_id].login.lower() != author.lower():
         return False
-    if filters.get("assignee") is not None:
+    if "assignee" in filters and not _assigned(store, issue, filters["assignee"]):
         return False
     if filters.get("mentioned") and not mentions(store, issue, filters["mentioned"]):
         return False
@@ -146,6 +149,15 @@ def _passes(store: Store, issue: Issue, filters: dict[str, Any], viewer: User) -
     if since and issue.updated_at < _epoch(since):
         return False
     return not (filters.get("viewerSubscribed") and not involves(store, issue, viewer.login))
+
+
+def _assigned(store: Store, issue: Issue, wanted: str | None) -> bool:
+    if wanted is None:
+        return not issue.assignees
+    if wanted == "*":
+        return bool(issue.assignees)
+    logins = {store.users[i].login.lower() for i in issue.assignees if i in store.users}
+    return wanted.lower() in logins
 
 
 def _epoch(value: str) -> float:
@@ -180,30 +192,6 @@ def _issue_or_pull(repo: Repo, info: Info, number: int) -> object:
             f"Could not resolve to an issue or pull request with the number of {number}.",
         )
     return found
-
-
-def repository_labels(info: Info, repo: Repo) -> list[LabelView]:
-    """A repository's labels: the names its issues and PRs carry (no label records)."""
-    store = store_of(info)
-    names: set[str] = set()
-    for pull in store.pulls(repo, "all"):
-        names.update(pull.labels)
-    for issue in store.issues(repo, "all"):
-        names.update(issue.labels)
-    return [LabelView(repo, name) for name in sorted(names)]
-
-
-def _labels(repo: Repo, info: Info, **args: Any) -> Any:
-    labels = repository_labels(info, repo)
-    if args.get("query"):
-        labels = [label for label in labels if args["query"].lower() in label.name.lower()]
-    return paginate(labels, **args)
-
-
-def _label(repo: Repo, info: Info, name: str) -> LabelView | None:
-    """GitHub matches label names case-insensitively; an unknown name is null."""
-    wanted = name.casefold()
-    return next((x for x in repository_labels(info, repo) if x.name.casefold() == wanted), None)
 
 
 def _default_branch(repo: Repo, info: Info) -> RefView:
@@ -254,8 +242,8 @@ REPOSITORY_FIELDS = {
     "issue": _issue,
     "issues": _issues,
     "issueOrPullRequest": _issue_or_pull,
-    "label": _label,
-    "labels": _labels,
+    "label": repository_label,
+    "labels": repository_labels,
 }
 
 REF_FIELDS = {
@@ -264,6 +252,7 @@ REF_FIELDS = {
     "prefix": lambda ref, _: "refs/heads/",
     "repository": lambda ref, _: ref.repo,
     "target": lambda ref, info: _commit_view(info, ref.repo, ref.sha),
+    "branchProtectionRule": lambda ref, _: None,  # no branch protection is modelled
 }
 
 

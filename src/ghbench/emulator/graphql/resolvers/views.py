@@ -1,7 +1,7 @@
 """GraphQL objects that have no record of their own in the store.
 
-A pull request's commit, a commit's status rollup, a check run's suite, a label or
-a reaction group are derived from records on the fly; these small classes carry
+A pull request's commit, a commit's status rollup, a check run's suite, a review
+request or a reaction group are derived from records on the fly; these small classes carry
 what their resolvers need, and ``TYPENAME`` tells abstract types what they are.
 """
 
@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from ghbench.emulator.state import CheckRun, Commit, CommitStatus, PullRequest, Repo
+    from ghbench.emulator.state import CheckRun, Commit, CommitStatus, PullRequest, Repo, User
 
 __all__ = [
     "CheckSuiteView",
     "CommitView",
-    "LabelView",
     "PullCommitView",
     "ReactionGroupView",
     "RefView",
+    "ReviewRequestView",
     "RollupView",
     "synthetic_id",
 ]
@@ -38,10 +38,7 @@ REACTIONS = (
 
 
 def synthetic_id(prefix: str, key: str) -> str:
-    """A stable global id for a derived object (not resolvable with ``node``).
-
-    For labels this equals the REST ``node_id`` (``rest/render.py``: crc32 of the same key).
-    """
+    """A stable global id for a derived object (not resolvable with ``node``)."""
     return f"{prefix}_kwDO{zlib.crc32(key.encode()):08X}"
 
 
@@ -76,20 +73,6 @@ class CheckSuiteView:
 
 
 @dataclass(frozen=True)
-class LabelView:
-    TYPENAME: ClassVar[str] = "Label"
-    repo: Repo
-    name: str
-
-    @property
-    def node_id(self) -> str:
-        return synthetic_id("LA", f"{self.repo.id}:{self.name}")
-
-    # GitHub's colour for a label made implicitly by naming it; REST renders the same.
-    color: ClassVar[str] = "ededed"
-
-
-@dataclass(frozen=True)
 class ReactionGroupView:
     TYPENAME: ClassVar[str] = "ReactionGroup"
     content: str
@@ -101,3 +84,12 @@ class RefView:
     repo: Repo
     name: str  # branch name
     sha: str | None
+
+
+@dataclass(frozen=True)
+class ReviewRequestView:
+    """A request for ``reviewer`` (a user) to review ``pull``."""
+
+    TYPENAME: ClassVar[str] = "ReviewRequest"
+    pull: PullRequest
+    reviewer: User
