@@ -1,0 +1,85 @@
+"""Real gh 2.23: the read commands beyond PRs and issues (pr status, repo view with
+every --json field, repo list, release list, search repos/issues/prs, run list/view,
+workflow list, gh status, api user/repos), each answering as GitHub answers a
+repository like the emulator's, or failing as GitHub would.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.gh
+
+REPO = "acme/todo"
+
+
+def gh(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["gh", *args], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def ok(env: dict[str, str], *args: str) -> str:
+    result = gh(env, *args)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture
+def seeded(emulator_server: Any) -> Any:
+    emu = emulator_server.emulator
+    emu.create_issue(REPO, "Bug one", body="details", author="octo", labels=["bug"])
+    emu.create_pull(REPO, "feat/a", title="Feature A", author="octo")
+    emu.set_ci(REPO, "failure", pr=2)
+    emu.create_pull(REPO, "feat/b", title="Feature B", author="octo", draft=True)
+    emu.create_repo("acme/other")
+    return emulator_server
+
+
+def test_repo_view_answers_every_json_field(gh_env: dict[str, str], seeded: Any) -> None:
+    listing = gh(gh_env, "repo", "view", REPO, "--json")
+    fields = [line.strip() for line in listing.stderr.splitlines()[1:] if line.strip()]
+    assert len(fields) == 64 and "stargazerCount" in fields
+    viewed = json.loads(ok(gh_env, "repo", "view", REPO, "--json", ",".join(fields)))
+    assert sorted(viewed) == sorted(fields)
+    assert viewed["nameWithOwner"] == REPO
+    assert viewed["sshUrl"] == "git@github.com:acme/todo.git"
+    assert viewed["stargazerCount"] == 0 and viewed["primaryLanguage"] is None
+    assert viewed["issues"] == {"totalCount": 1} and viewed["pullRequests"] == {"totalCount": 2}
+    assert [x["name"] for x in viewed["labels"]][:2] == ["bug", "documentation"]
+    assert {u["login"] for u in viewed["assignableUsers"]} == {"acme", "octo"}
+    assert viewed["viewerPermission"] == "WRITE" and viewed["isPrivate"] is False
+
+
+def test_pr_status_and_search(gh_env: dict[str, str], seeded: Any) -> None:
+    status = ok(gh_env, "pr", "status", "-R", REPO)
+    assert "#2  Feature A [feat/a]" in status and "All checks failing" in status
+    assert "#3  Feature B [feat/b]" in status
+    drafts = json.loads(ok(gh_env, "search", "prs", "repo:acme/todo", "--json", "number,isDraft"))
+    assert sorted((d["number"], d["isDraft"]) for d in drafts) == [(2, False), (3, True)]
+    issues = json.loads(ok(gh_env, "search", "issues", "bug", "--json", "number,repository"))
+    assert issues == [{"number": 1, "repository": {"name": "todo", "nameWithOwner": REPO}}]
+    repos = ok(gh_env, "search", "repos", "todo").splitlines()
+    assert [row.split("\t")[0] for row in repos] == [REPO]
+
+
+def test_repo_list_release_list_actions_and_status(gh_env: dict[str, str], seeded: Any) -> None:
+    assert [r.split("\t")[0] for r in ok(gh_env, "repo", "list", "acme").splitlines()] == [
+        "acme/other",
+        "acme/todo",
+    ]
+    assert ok(gh_env, "release", "list", "-R", REPO) == ""
+    assert ok(gh_env, "run", "list", "-R", REPO) == ""
+    assert ok(gh_env, "workflow", "list", "-R", REPO) == ""
+    # a run that does not exist: GitHub's 404, as gh shows it
+    missing = gh(gh_env, "run", "view", "5", "-R", REPO)
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("failed to get run: HTTP 404: Not Found")
+    status = ok(gh_env, "status")
+    assert "Assigned Issues" in status and "Review Requests" in status
+    names = json.loads(ok(gh_env, "api", "user/repos"))
+    assert [r["full_name"] for r in names] == ["acme/other", REPO]
