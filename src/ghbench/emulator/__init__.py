@@ -9,6 +9,7 @@ Public API (imported lazily, so ``import ghbench.emulator`` stays cheap)::
     start_emulator_process(state_dir, port=0, tokens=...) -> EmulatorProcess (.url, .stop())
     EmulatorTransport(emulator)   # sync httpx transport, no socket
     gh_environment(url, token, home) -> env vars for the real gh
+    git_environment(url) -> env vars sending git's github.com remotes to the emulator
     gh_enterprise_environment(host, socket, token, home) -> the same as a GHES host
 """
 
@@ -28,6 +29,7 @@ __all__ = [
     "LedgerEntry",
     "gh_enterprise_environment",
     "gh_environment",
+    "git_environment",
     "load_config",
     "start_emulator_process",
 ]
@@ -41,6 +43,7 @@ _WHERE = {
     "EmulatorProcess": "server",
     "EmulatorServer": "server",
     "gh_environment": "server",
+    "git_environment": "server",
     "gh_enterprise_environment": "server",
     "start_emulator_process": "server",
     "EmulatorTransport": "transport",

@@ -40,11 +40,14 @@ class EmulatorApi:
     _etags: dict[Any, Any]
 
     # -- users, tokens, repos ----------------------------------------------------
-    def create_user(self, login: str, tokens: list[str] | tuple[str, ...] = ()) -> list[str]:
-        """Create ``login`` (if new) and register ``tokens``; returns their ledger ids."""
+    def create_user(
+        self, login: str, tokens: list[str] | tuple[str, ...] = (), *, scopes: str | None = None
+    ) -> list[str]:
+        """Create ``login`` (if new) and register ``tokens`` (with ``scopes``, comma-
+        separated, if given); returns their ledger ids."""
         with self.lock, self.db.transaction():
             user = self.store.ensure_user(login)
-            return [self.store.add_token(user, t).label for t in tokens]
+            return [self.store.add_token(user, t, scopes=scopes).label for t in tokens]
 
     def create_repo(self, full_name: str, *, default_branch: str = "main") -> Repo:
         owner, _, name = full_name.partition("/")

@@ -3,7 +3,8 @@
 A plain ASGI callable rather than a starlette router: starlette would 404 a
 ``CONNECT api.github.com:443`` (its target is not a path) before we could answer
 with a message that explains it, and the core already routes. It works under
-uvicorn and with ``httpx.ASGITransport``. The adapter counts in-flight requests
+uvicorn and with ``httpx.ASGITransport``. git's smart HTTP protocol is answered
+first, streamed and free (``git_http.py``). The adapter counts in-flight requests
 per credential (for the concurrency secondary limit) and waits out injected
 latency with ``asyncio.sleep``, so slow responses overlap like real ones.
 """
@@ -16,6 +17,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from ghbench.emulator.core import Emulator
+from ghbench.emulator.git_http import GitHttp, git_target
 from ghbench.emulator.http import EmuRequest
 
 __all__ = ["EmulatorApp"]
@@ -32,12 +34,17 @@ class EmulatorApp:
     def __init__(self, emulator: Emulator) -> None:
         self.emulator = emulator
         self.in_flight: dict[str, int] = defaultdict(int)
+        self.git_http = GitHttp(emulator)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
         if scope["type"] != "http":
+            return
+        git = git_target(scope.get("path", "/"), scope.get("query_string", b"").decode("latin-1"))
+        if git is not None:  # git's smart HTTP: streamed, free (git_http.py)
+            await self.git_http(git, scope, receive, send)
             return
         limit = self.emulator.config.max_body_bytes
         chunks: list[bytes] = []

@@ -1,7 +1,7 @@
 """The control API under ``/_ghbench/``: never rate-limited, never in the ledger.
 
 GET  /_ghbench/health                       {"ok", "now", "requests"}
-POST /_ghbench/users        {"login", "tokens": [...]}
+POST /_ghbench/users        {"login", "tokens": [...], "scopes": "repo, read:org"}
 POST /_ghbench/seed         see Emulator.seed
 POST /_ghbench/repos/{o}/{r}/pulls          {"head", "base", "title", "body", "author", "draft",
                                              "labels"}
@@ -66,9 +66,14 @@ def _health(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
 
 def _users(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
+    scopes = b.get("scopes")
     return {
         "login": b["login"],
-        "tokens": emu.create_user(str(b["login"]), list(b.get("tokens", []))),
+        "tokens": emu.create_user(
+            str(b["login"]),
+            list(b.get("tokens", [])),
+            scopes=None if scopes is None else str(scopes),
+        ),
     }
 
 

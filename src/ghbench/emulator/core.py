@@ -151,6 +151,25 @@ class Emulator(EmulatorApi):
 
         self.control = ControlApi(self)
         self.apply_config_seed()
+        if git_root is not None:
+            self._import_unrecorded_pushes()
+
+    def _import_unrecorded_pushes(self) -> None:
+        """A push git accepted but the emulator stopped before recording (killed
+        mid-push) is recorded now: the repositories on disk are what clients saw."""
+        from ghbench.emulator.git_http import import_push
+
+        for repo in list(self.store.repos.values()):
+            git = self.git.repo(repo.id)
+            if not git.path.is_dir():
+                continue
+            recorded = {
+                r.name: r.sha
+                for r in self.store.refs_with_prefix(repo, "")
+                if r.name.startswith(("heads/", "tags/"))
+            }
+            if git.disk_refs() != recorded:
+                import_push(self, repo)
 
     def close(self) -> None:
         """Commit and close the state database; remove temporary git repositories."""

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -41,6 +41,7 @@ __all__ = [
     "UnixSocketError",
     "gh_enterprise_environment",
     "gh_environment",
+    "git_environment",
     "listen_unix",
     "start_emulator_process",
     "uvicorn_options",
@@ -145,6 +146,61 @@ def gh_environment(url: str, token: str | None, home: Path | None = None) -> dic
         env["XDG_CACHE_HOME"] = str(home / ".cache")
         env["TMPDIR"] = str(home / "tmp")
     return env
+
+
+# Where a user's checkout may point at GitHub: every form git accepts for github.com
+GITHUB_REMOTE_PREFIXES = (
+    "https://github.com/",
+    "http://github.com/",
+    "git@github.com:",
+    "ssh://git@github.com/",
+    "git://github.com/",
+)
+GIT_TOKEN_VARIABLE = "GH_TOKEN"
+
+
+def git_environment(
+    url: str,
+    *,
+    host: str = "github.localhost",
+    token_variable: str = GIT_TOKEN_VARIABLE,
+    existing: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """Environment variables that send git's github.com traffic to the emulator at
+    ``url``, without touching a checkout or the user's git configuration.
+
+    git reads configuration from the environment (``GIT_CONFIG_COUNT``,
+    ``GIT_CONFIG_KEY_n``/``GIT_CONFIG_VALUE_n``, the command line's scope, above every
+    file): ``url.http://HOST/.insteadOf`` rewrites each form of a github.com remote
+    (https, http, ssh, scp-like ``git@github.com:``, git://) to ``http://HOST/``;
+    ``http.http://HOST/.proxy`` sends those requests, and only those, to the emulator;
+    a credential helper for that URL alone (the list reset first, so no other helper is
+    asked) answers with the token read from ``$token_variable`` when git asks, so no
+    token is written to a file, a config or an argument. ``git remote -v`` then shows
+    ``http://HOST/OWNER/REPO.git``, which is how gh (with ``GH_HOST=HOST``) finds the
+    repository. Entries already in ``existing`` (a caller's own ``GIT_CONFIG_*``) are
+    kept, ours appended after them.
+    """
+    base = f"http://{host}/"
+    helper = (
+        '!f() { test "$1" = get && printf "username=x-access-token\npassword=%s\n" '
+        f'"${token_variable}"; }}; f'
+    )
+    entries = [(f"url.{base}.insteadOf", prefix) for prefix in GITHUB_REMOTE_PREFIXES]
+    entries += [
+        (f"http.{base}.proxy", url),
+        (f"credential.{base}.helper", ""),
+        (f"credential.{base}.helper", helper),
+    ]
+    env = dict(existing or {})
+    start = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
+    out: dict[str, str] = {}
+    for i, (key, value) in enumerate(entries, start):
+        out[f"GIT_CONFIG_KEY_{i}"] = key
+        out[f"GIT_CONFIG_VALUE_{i}"] = value
+    out["GIT_CONFIG_COUNT"] = str(start + len(entries))
+    out["GIT_TERMINAL_PROMPT"] = "0"
+    return out
 
 
 def gh_enterprise_environment(

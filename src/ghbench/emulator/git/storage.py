@@ -53,6 +53,7 @@ _CONFIG = """\
 \tauto = 0
 [receive]
 \tautogc = false
+\tdenyDeleteCurrent = refuse
 """
 _FLAT_CACHE_MAX = 4096
 
@@ -182,13 +183,34 @@ class RepoGit:
             parent = parent.parent
 
     def disk_refs(self) -> dict[str, str]:
-        """The refs on disk (``heads/main`` -> sha), packed ones included."""
-        _, out = run_git(self.path, ["for-each-ref", "--format=%(objectname) %(refname)"])
-        refs = {}
-        for line in out.decode().splitlines():
-            sha, _, name = line.partition(" ")
-            refs[name.removeprefix("refs/")] = sha
-        return refs
+        """The branches and tags on disk (``heads/main`` -> commit sha; an annotated
+        tag peeled to its commit), packed or loose, read without running git."""
+        refs: dict[str, str] = {}
+        packed = self.path / "packed-refs"
+        if packed.exists():
+            last = ""
+            for line in packed.read_text().splitlines():
+                if line.startswith("^") and last:
+                    refs[last] = line[1:].strip()  # the peeled value of the line before
+                elif line and not line.startswith("#"):
+                    sha, _, name = line.partition(" ")
+                    last = name.removeprefix("refs/")
+                    refs[last] = sha
+        base = self.path / "refs"
+        for kind in ("heads", "tags"):
+            for path in (base / kind).rglob("*"):
+                if path.is_file() and not path.name.startswith(".tmp-") and path.suffix != ".lock":
+                    sha = path.read_text().strip()
+                    refs[path.relative_to(base).as_posix()] = self._peel(sha)
+        return {n: s for n, s in refs.items() if n.startswith(("heads/", "tags/"))}
+
+    def _peel(self, sha: str) -> str:
+        for _ in range(8):  # a tag of a tag of ... a commit
+            found = self.get(sha)
+            if found is None or found[0] != "tag":
+                return sha
+            sha = found[1].split(b"\n", 1)[0].removeprefix(b"object ").decode()
+        return sha
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -38,16 +38,24 @@ class RepoOps(CommitOps):
         self.add(user)
         return user
 
-    def add_token(self, user: User, secret: str, *, label: str | None = None) -> Token:
-        """Register ``secret`` for ``user``; re-adding an existing token moves it."""
+    def add_token(
+        self, user: User, secret: str, *, label: str | None = None, scopes: str | None = None
+    ) -> Token:
+        """Register ``secret`` for ``user``; re-adding an existing token moves it.
+        ``scopes``: a classic token's scopes, comma-separated (default: repo, read:org,
+        workflow); git pushes need ``repo`` (``public_repo`` for a public repository)."""
         digest = token_digest(secret)
         existing = self.tokens.get(digest)
         if existing is not None:
             existing.user_id = user.id
+            if scopes is not None:
+                existing.scopes = scopes
             self.save(existing)
             return existing
         tid = self.new_id()
         token = Token(id=tid, user_id=user.id, token_sha256=digest, label=label or f"token-{tid}")
+        if scopes is not None:
+            token.scopes = scopes
         self.add(token)
         return token
 
