@@ -1,12 +1,13 @@
 # Two entry points, both doing all of their own set-up on a fresh machine:
 #   make demo   the main job: ghbench on the embedded default (no token, no config)
 #   make test   lint, type-check and the whole test suite (what CI runs)
+# and, for developers, make test-fast: every test but the slow and real-AO ones, on 2 workers.
 VENV    ?= .venv
 PYTHON  ?= python3
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest system-deps node-deps bench clean
+.PHONY: demo test test-fast lint typecheck pytest system-deps node-deps bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -42,6 +44,9 @@ pytest: $(STAMP) system-deps node-deps
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
+
+test-fast: $(STAMP)
+	$(BIN)/pytest -q -n 2 -m "not slow and not realao"
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

@@ -19,8 +19,8 @@ BUDGET_S = 2.0
 
 
 def bench_cell(repeat: int, seed: int) -> int:
+    from ghbench.simulation.simulate import simulate_cell
     from ghbench.workload.scenarios import CellSpec
-    from ghbench.workload.simulate import simulate_cell
 
     spec = CellSpec(scenario="S2", topology="T1", sessions=50, warmup_s=120, duration_s=900)
     times = []
@@ -36,8 +36,8 @@ def bench_cell(repeat: int, seed: int) -> int:
 
 
 def calibrate(seed: int) -> int:
-    from ghbench.workload.calibration import calibrate as run
-    from ghbench.workload.calibration import markdown_table
+    from ghbench.simulation.calibration import calibrate as run
+    from ghbench.simulation.calibration import markdown_table
 
     points = []
     for profile in ("bench-era", "head", "pre-b1"):

@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from ghbench.errors import UsageError
+
 __all__ = [
+    "duration_flag",
     "format_duration",
     "iso_ms",
     "iso_s",
@@ -39,6 +42,17 @@ def parse_duration(text: str) -> float:
     if pos != len(s) or not s:
         raise ValueError(f"{text!r} is not a duration; use forms like 90s, 2m, 15m or 1h30m")
     return total
+
+
+def duration_flag(flag: str, text: str, *, allow_zero: bool = True) -> float:
+    """The seconds of a duration flag's ``text``; UsageError naming ``flag`` if it is not one."""
+    try:
+        seconds = parse_duration(text)
+    except ValueError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+    if seconds < 0 or (seconds == 0 and not allow_zero):
+        raise UsageError(f"{flag}: must be {'' if allow_zero else 'more than '}0, got {text!r}")
+    return seconds
 
 
 def format_duration(seconds: float) -> str:

@@ -22,11 +22,12 @@ import pytest
 from ghbench.clock import SystemClock
 from ghbench.drivers.ao import AoCommand, AoDriver
 from ghbench.drivers.placeholders import Tmux
+from ghbench.drivers.project import load_project
 from ghbench.github.backend import EmulatorBackend
-from ghbench.harness.measure import MeasureOptions, run_measure
+from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import LineProgress
-from ghbench.harness.project import load_project
 from ghbench.harness.setup import SetupOptions, run_setup
+from ghbench.harness.window import MeasureOptions
 from ghbench.matrix.ao_cell import free_loopback_port
 
 FAKE_AO = Path(__file__).parent / "fake_ao" / "ao"

@@ -8,8 +8,8 @@ import pytest
 
 from ghbench.drivers.ao import AoCommand, AoDriver
 from ghbench.drivers.ao_spread import AoSpreadDriver
+from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError
-from ghbench.harness.project import Project
 
 
 def _driver(pid: str, prefix: str, config: Path | None) -> AoDriver:

@@ -32,12 +32,13 @@ import httpx
 import pytest
 
 from ghbench.clock import SystemClock
+from ghbench.drivers.project import Project
 from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
 from ghbench.github.backend import EmulatorBackend
-from ghbench.harness.measure import MeasureOptions, run_measure
+from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import LineProgress
-from ghbench.harness.project import Project
 from ghbench.harness.setup import SetupOptions, run_setup
+from ghbench.harness.window import MeasureOptions
 from ghbench.scorecard.jsround import math_round
 from ghbench.timefmt import parse_iso
 

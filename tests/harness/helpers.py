@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 CONFIG = """projects:
   todo-app:
@@ -64,19 +67,77 @@ def popen_ghbench(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Pope
     )
 
 
-def wait_for_line(stream: object, needle: str, timeout: float = 90) -> list[str]:
-    """Read lines from a text pipe until one contains ``needle``."""
-    seen: list[str] = []
-    deadline = time.monotonic() + timeout
-    readline = stream.readline  # type: ignore[attr-defined]
-    while time.monotonic() < deadline:
-        line = readline()
-        if not line:
-            break
-        seen.append(line)
-        if needle in line:
-            return seen
-    raise AssertionError(f"{needle!r} not seen; got {seen}")
+class Output:
+    """A child's stdout and stderr, each read to the end by a thread of its own.
+
+    ``wait_for_line`` waits on what the threads have read, so its deadline holds even
+    while the child writes nothing (a ``readline`` on the pipe would block past it),
+    and ``communicate`` still returns everything the child wrote.
+    """
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self._lines: dict[str, list[str]] = {"stdout": [], "stderr": []}
+        self._ended: set[str] = set()
+        self._changed = threading.Condition()
+        self._threads = [
+            threading.Thread(target=self._read, args=(name, stream), daemon=True)
+            for name, stream in (("stdout", proc.stdout), ("stderr", proc.stderr))
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _read(self, name: str, stream: IO[str] | None) -> None:
+        assert stream is not None
+        with stream:
+            for line in stream:
+                with self._changed:
+                    self._lines[name].append(line)
+                    self._changed.notify_all()
+        with self._changed:
+            self._ended.add(name)
+            self._changed.notify_all()
+
+    def wait_for_line(self, needle: str, timeout: float = 90, stream: str = "stderr") -> list[str]:
+        """The lines of ``stream`` up to the first that contains ``needle``.
+
+        On a timeout or an early end the child is interrupted (Ctrl-C stops what it
+        started) and the test fails with what it did write.
+        """
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                lines = self._lines[stream]
+                for i, line in enumerate(lines):
+                    if needle in line:
+                        return lines[: i + 1]
+                left = deadline - time.monotonic()
+                if stream in self._ended or left <= 0:
+                    break
+                self._changed.wait(left)
+            seen = list(self._lines[stream])
+        self._stop()
+        raise AssertionError(f"{needle!r} not seen on {stream} within {timeout:g} s; got {seen}")
+
+    def _stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def communicate(self, timeout: float) -> tuple[str, str]:
+        """Wait for the child to exit; everything it wrote to stdout and stderr."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self._stop()
+            raise
+        for thread in self._threads:
+            thread.join(timeout)
+        return "".join(self._lines["stdout"]), "".join(self._lines["stderr"])
 
 
 def children(pid: int) -> list[int]:

@@ -1,6 +1,8 @@
 """The control client against the real emulator over a socket: answers, counting, retries."""
 
+import http.server
 import socket
+import threading
 from typing import Any
 
 import httpx
@@ -69,4 +71,37 @@ def test_unreachable_api_is_retried_then_fails() -> None:
         with pytest.raises(GitHubError, match="failed after 3 attempts"):
             control.rate_limit()
         assert control.calls == 3
-    assert clock.now() - start == pytest.approx(1 + 2 + 4)
+    # a backoff between attempts, none after the last: it would only delay the error
+    assert clock.now() - start == pytest.approx(1 + 2)
+
+
+class _Unavailable(http.server.BaseHTTPRequestHandler):
+    """Every request: 503 with ``retry-after: 60``, as GitHub answers when overloaded."""
+
+    def do_GET(self) -> None:
+        self.send_response(503)
+        self.send_header("retry-after", "60")
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
+def test_retry_after_is_waited_between_attempts_and_not_after_the_last() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Unavailable)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    clock = VirtualClock()
+    start = clock.now()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        with ControlClient(url, "t", clock, attempts=2) as control:
+            with pytest.raises(GitHubError, match=r"failed after 2 attempts \(HTTP 503\)"):
+                control.rate_limit()
+            assert control.calls == 2
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert clock.now() - start == pytest.approx(60)

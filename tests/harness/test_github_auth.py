@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from ghbench.clock import VirtualClock
+from ghbench.drivers.project import Project
 from ghbench.errors import ConfigError, GitHubError
 from ghbench.github.auth import check_gh_route, resolve_token
 from ghbench.github.backend import RealGitHubBackend
-from ghbench.harness.factory import RunFlags, build_driver
-from ghbench.harness.project import Project
+from ghbench.harness.factory import build_driver
+from ghbench.harness.flags import RunFlags
 
 needs_gh = pytest.mark.skipif(shutil.which("gh") is None, reason="needs the gh CLI")
 

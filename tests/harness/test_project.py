@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from ghbench.drivers.project import find_config, load_project, session_prefix
 from ghbench.errors import ConfigError
-from ghbench.harness.project import find_config, load_project, session_prefix
 
 CONFIG = "projects:\n  todo-app: {repo: acme/todo, path: ~/dev/todo-app}\n"
 

@@ -21,7 +21,7 @@ import pytest
 from ghbench.clock import VirtualClock
 from ghbench.commands.matrix import _cell_backend
 from ghbench.errors import UsageError
-from ghbench.harness.factory import RunFlags
+from ghbench.harness.flags import RunFlags
 from ghbench.matrix.cells import Cell
 from ghbench.matrix.realtime import RealtimeBackend
 from ghbench.matrix.realtime_cell import RealtimeOptions, _check_scenario, _run_timing

@@ -2,10 +2,10 @@
 
 from collections import Counter
 
+from ghbench.simulation.cell import CellRun, run_cell
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.calls import BATCH, GUARD_COMMIT_STATUS, GUARD_PR_LIST, GUARD_REVIEW_COMMENTS
 from ghbench.workload.scenarios import CellSpec
-from ghbench.workload.simulate import CellRun, run_cell
 
 SHORT = {"warmup_s": 120.0, "duration_s": 240.0}
 

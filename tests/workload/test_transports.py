@@ -12,13 +12,13 @@ import pytest
 from ghbench.clock import SystemClock
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.server import gh_environment
+from ghbench.simulation.world import SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.poller import Poller
 from ghbench.workload.profiles import PROFILES
 from ghbench.workload.rows import RowOptions
 from ghbench.workload.runner import CallRunner, LaneClock, Transport
-from ghbench.workload.sim_world import SimWorld
 from ghbench.workload.transport.gh import GhTransport
 from ghbench.workload.transport.http import HttpTransport
 from ghbench.workload.transport.inprocess import InProcessTransport

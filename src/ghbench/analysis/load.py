@@ -9,14 +9,13 @@ from ghbench.analysis.compare import Run
 from ghbench.artifacts.models import load_scorecard
 from ghbench.errors import ArtifactError, TraceError
 from ghbench.trace.frame import COLUMNS, TraceFrame
+from ghbench.trace.reader import read_trace
 
 __all__ = ["load_scorecards", "load_trace"]
 
 
 def load_trace(path: Path, columns: Collection[str] = COLUMNS) -> TraceFrame:
     """The ``columns`` of the trace at ``path``; TraceError when missing or unreadable."""
-    from ghbench.trace.reader import read_trace
-
     path = Path(path)
     if not path.is_file():
         raise TraceError(f"trace {path} does not exist; pass the path of an AO JSONL trace")

@@ -14,9 +14,10 @@ __all__ = ["command"]
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as a JSON object.")
 def command(trace: Path, as_json: bool) -> None:
     """Analyze the AO-schema JSONL trace TRACE in depth."""
-    from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
-    from ghbench.analysis.load import load_trace
-    from ghbench.analysis.text import report_text
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze  # noqa: PLC0415
+    from ghbench.analysis.load import load_trace  # noqa: PLC0415
+    from ghbench.analysis.text import report_text  # noqa: PLC0415
 
     analysis = analyze(load_trace(trace, ANALYSIS_COLUMNS))
     click.echo(report_text(analysis, title=f"Trace analysis: {trace}", as_json=as_json))

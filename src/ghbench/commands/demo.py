@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from pathlib import Path
 
 import click
+
+from ghbench.clock import SystemClock
+from ghbench.commands.options import DEFAULT_OUT
+from ghbench.timefmt import duration_flag
+from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
 __all__ = ["command"]
 
@@ -24,7 +31,7 @@ __all__ = ["command"]
 @click.option("--tick", default=None, help="Model poll interval (default: AO's 30s).")
 @click.option(
     "--profile",
-    type=click.Choice(["head", "bench-era", "pre-b1"]),
+    type=click.Choice(PROFILE_NAMES),
     default="head",
     show_default=True,
 )
@@ -42,34 +49,32 @@ def command(
     duration: str,
     transport: str,
     tick: str | None,
-    profile: str,
+    profile: ProfileName,
     out_dir: Path | None,
 ) -> None:
     """Run setup and measure of the built-in workload on the embedded emulator."""
-    import os
-    import sys
 
-    from ghbench.clock import SystemClock
-    from ghbench.harness.demo import DemoOptions, run_demo
-    from ghbench.harness.options import DEFAULT_OUT, duration_option_value
-    from ghbench.harness.progress import make_progress
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.harness.demo import DemoOptions, run_demo  # noqa: PLC0415
+    from ghbench.harness.progress import make_progress  # noqa: PLC0415
+    from ghbench.scorecard.console import use_color  # noqa: PLC0415
 
     options = DemoOptions(
         out_dir=(out_dir or DEFAULT_OUT / f"demo-{int(time.time())}").resolve(),
         sessions=sessions,
-        warmup=duration_option_value("--warmup", warmup),
-        duration=duration_option_value("--duration", duration, allow_zero=False),
+        warmup=duration_flag("--warmup", warmup),
+        duration=duration_flag("--duration", duration, allow_zero=False),
         warmup_text=warmup,
         duration_text=duration,
         transport=transport,
-        tick=None if tick is None else duration_option_value("--tick", tick, allow_zero=False),
+        tick=None if tick is None else duration_flag("--tick", tick, allow_zero=False),
         profile=profile,
     )
     result = run_demo(
         options,
         clock=SystemClock(),
         progress=make_progress,
-        color=sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
+        color=use_color(sys.stdout.isatty(), os.environ),
         announce=lambda text: click.echo(text, err=True),
     )
     click.echo(result.measure.console)

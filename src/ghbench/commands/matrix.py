@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from ghbench.clock import SystemClock
 from ghbench.errors import UsageError
+from ghbench.harness.flags import RunFlags
+from ghbench.timefmt import duration_flag, iso_s
+from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
 if TYPE_CHECKING:
     from ghbench.clock import Clock
@@ -25,7 +30,8 @@ _DEFAULT_OUT = Path("ghbench-matrix")
 def _selection(
     cells: tuple[str, ...], priority: bool, everything: bool, scales: str | None
 ) -> list[Cell]:
-    from ghbench.matrix.cells import parse_scales, select_cells
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.matrix.cells import parse_scales, select_cells  # noqa: PLC0415
 
     return select_cells(
         cells, priority=priority, everything=everything, scales=parse_scales(scales)
@@ -106,7 +112,7 @@ def command() -> None:
 )
 @click.option(
     "--profile",
-    type=click.Choice(["head", "bench-era", "pre-b1"]),
+    type=click.Choice(PROFILE_NAMES),
     default="head",
     show_default=True,
     help="--driver workload: the workload model's profile.",
@@ -134,13 +140,13 @@ def run(  # noqa: PLR0917 - one parameter per click option
     duration_scale: float,
     repos: str | None,
     transport: str,
-    profile: str,
+    profile: ProfileName,
     tick: str | None,
     ao_command: str | None,
 ) -> None:
     """Run cells, rewriting OUT/baseline.md after each one."""
-    from ghbench.clock import SystemClock
-    from ghbench.matrix.runner import run_matrix
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.matrix.runner import run_matrix  # noqa: PLC0415
 
     clock = SystemClock()
     ctx = click.get_current_context()
@@ -198,8 +204,8 @@ def run(  # noqa: PLR0917 - one parameter per click option
 def _new_plan(
     out_dir: Path, chosen: Sequence[Cell], given: Mapping[str, Any], clock: Clock
 ) -> MatrixPlan:
-    from ghbench.matrix.state import MatrixPlan, save_plan
-    from ghbench.timefmt import iso_s
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.matrix.state import MatrixPlan, save_plan  # noqa: PLC0415
 
     stamp = iso_s(clock.now()).replace("-", "").replace(":", "")
     plan = MatrixPlan(
@@ -214,8 +220,9 @@ def _new_plan(
 
 def _resumed_plan(out_dir: Path, given: dict[str, Any], typed: set[str]) -> MatrixPlan:
     """The stored plan; a typed flag that contradicts it is a usage error."""
-    from ghbench.matrix.runner import done_cells
-    from ghbench.matrix.state import (
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.matrix.runner import done_cells  # noqa: PLC0415
+    from ghbench.matrix.state import (  # noqa: PLC0415
         STATE_FILE,
         describe_settings,
         load_plan,
@@ -245,14 +252,14 @@ def _resumed_plan(out_dir: Path, given: dict[str, Any], typed: set[str]) -> Matr
 
 def _cell_backend(plan: MatrixPlan, out_dir: Path, clock: Clock) -> CellBackend:
     """The backend the plan names, configured only from the plan."""
-    from ghbench.matrix.runner import SimulatedBackend
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.matrix.runner import SimulatedBackend  # noqa: PLC0415
 
     if plan.backend == "simulated":
         return SimulatedBackend(
             seed=plan.seed, session_ids=plan.session_ids, profile=plan.profile, tick=plan.tick
         )
-    from ghbench.harness.factory import RunFlags
-    from ghbench.matrix.realtime import RealtimeBackend
+    from ghbench.matrix.realtime import RealtimeBackend  # noqa: PLC0415
 
     return RealtimeBackend(
         name=plan.backend,
@@ -277,14 +284,14 @@ def _cell_backend(plan: MatrixPlan, out_dir: Path, clock: Clock) -> CellBackend:
 
 def _settings(**flags: Any) -> dict[str, Any]:
     """The command line's values as the plan stores them (see ``MatrixPlan``)."""
-    from ghbench.harness.options import duration_option_value
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
 
     repos = flags["repos"]
     tick = flags["tick"]
     return {
         **flags,
         "repos": [r.strip() for r in (repos or "").split(",") if r.strip()],
-        "tick": None if tick is None else duration_option_value("--tick", tick, allow_zero=False),
+        "tick": None if tick is None else duration_flag("--tick", tick, allow_zero=False),
         "ao_command": _resolve_ao(flags["ao_command"]) if flags["ao_command"] else None,
     }
 
@@ -294,7 +301,6 @@ def _resolve_ao(spec: str | None) -> str | None:
     environment runs the same one: ``--ao``, else ``$GHBENCH_AO``, else ``ao`` on PATH,
     as an absolute path. Unresolvable: as given (None when nothing was), and the cells
     fail with the driver's message saying what to pass."""
-    import shutil
 
     chosen = spec or os.environ.get("GHBENCH_AO") or None
     path = Path(chosen or "ao").expanduser()
@@ -326,7 +332,8 @@ _APPLIES: dict[str, tuple[Callable[[Mapping[str, Any]], bool], str]] = {
 
 def _check_applicable(given: Mapping[str, Any], explicit: set[str]) -> None:
     """A typed flag the run would ignore is an error: the user expects it to matter."""
-    from ghbench.matrix.state import SETTINGS, MatrixPlan
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.matrix.state import SETTINGS, MatrixPlan  # noqa: PLC0415
 
     flags = dict(SETTINGS)
     plain = MatrixPlan(
@@ -352,7 +359,8 @@ def plan_cmd(
     cells: tuple[str, ...], priority: bool, everything: bool, scales: str | None, fmt: str
 ) -> None:
     """Print the selected cells in run order (github-actions: one job per cell)."""
-    from ghbench.matrix.plan import render_plan
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.matrix.plan import render_plan  # noqa: PLC0415
 
     chosen = _selection(cells, priority, everything, scales)
     click.echo(render_plan(chosen, fmt), nl=False)
@@ -369,7 +377,8 @@ def plan_cmd(
 )
 def merge(dirs: tuple[Path, ...], out_dir: Path) -> None:
     """Merge the matrix directories DIRS (e.g. CI job artifacts) into OUT/baseline.md."""
-    from ghbench.matrix.merge import merge_dirs
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.matrix.merge import merge_dirs  # noqa: PLC0415
 
     report = merge_dirs(dirs, out_dir)
     click.echo(

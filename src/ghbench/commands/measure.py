@@ -1,10 +1,18 @@
-"""``ghbench measure``: one benchmark window against an existing setup."""
+"""``ghbench measure``: one benchmark window against an existing setup.
+
+A missing or partial setup artifact is refused before anything starts.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
-from ghbench.harness.options import CommonFlags, common_options
+from ghbench.clock import SystemClock
+from ghbench.commands.options import CommonFlags, common_options, resolve_project, run_flags
+from ghbench.timefmt import duration_flag
 
 __all__ = ["command"]
 
@@ -22,13 +30,40 @@ def command(
     no_plot: bool,
 ) -> None:
     """Measure one benchmark window against an existing setup."""
-    from ghbench.harness.cli_flow import MeasureArgs, measure_main
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.harness.factory import start_backend  # noqa: PLC0415
+    from ghbench.harness.measure import run_measure  # noqa: PLC0415
+    from ghbench.harness.progress import make_progress  # noqa: PLC0415
+    from ghbench.harness.setup_record import require_ready_setup  # noqa: PLC0415
+    from ghbench.harness.window import MeasureOptions  # noqa: PLC0415
+    from ghbench.scorecard.console import use_color  # noqa: PLC0415
 
-    measure_main(
-        MeasureArgs(
-            common=common,
-            warmup=warmup,
-            duration=duration,
-            plot=not no_plot,
-        )
+    project = resolve_project(common.project, common.config_path)
+    options = MeasureOptions(
+        out_dir=common.out_dir,
+        warmup=duration_flag("--warmup", warmup),
+        duration=duration_flag("--duration", duration, allow_zero=False),
+        warmup_text=warmup,
+        duration_text=duration,
+        plot=not no_plot,
     )
+    require_ready_setup(project, common.sessions, common.out_dir)
+    clock = SystemClock()
+    backend, driver = start_backend(run_flags(common), project, common.out_dir, clock)
+    progress = make_progress()
+    try:
+        result = run_measure(
+            project,
+            sessions=common.sessions,
+            driver=driver,
+            backend=backend,
+            clock=clock,
+            options=options,
+            progress=progress,
+            color=use_color(sys.stdout.isatty(), os.environ),
+            announce=lambda text: click.echo(text, err=True),
+        )
+    finally:
+        backend.stop()
+    click.echo(result.console)
+    result.raise_for_outcome()

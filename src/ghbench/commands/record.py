@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ghbench.procs import exit_like
+
 __all__ = ["command"]
 
 
@@ -42,8 +44,8 @@ def command(trace: Path | None, component: str, command: tuple[str, ...]) -> int
     HTTP request (status, rate-limit headers, GraphQL cost) to the trace. gh's output,
     exit code and behaviour are unchanged. Put '--' before COMMAND.
     """
-    from ghbench.procs import exit_like
-    from ghbench.record.runner import record
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.record.runner import record  # noqa: PLC0415
 
     result = record(list(command), trace=trace, component=component)
     where = _shown(result.trace)

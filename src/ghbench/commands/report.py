@@ -13,12 +13,16 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from ghbench.errors import TraceError, UsageError
+from ghbench.clock import SystemClock
+from ghbench.commands.options import DEFAULT_OUT
+from ghbench.errors import ArtifactError, TraceError, UsageError
+from ghbench.timefmt import parse_iso
 
 if TYPE_CHECKING:
     from ghbench.trace.frame import ReadWarning
@@ -26,13 +30,11 @@ if TYPE_CHECKING:
 __all__ = ["command", "example_trace_path", "report_scenario_id"]
 
 SHOWN_READ_WARNINGS = 5
-DEFAULT_OUT = Path("ghbench-out")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def example_trace_path() -> Path:
     """The small example trace shipped in the package (``ghbench report --example``)."""
-    from importlib.resources import files
 
     return Path(str(files("ghbench.data").joinpath("example-trace.jsonl")))
 
@@ -44,7 +46,6 @@ def report_scenario_id(trace: Path) -> str:
 
 
 def _epoch_ms(flag: str, text: str | None) -> int | None:
-    from ghbench.timefmt import parse_iso
 
     if text is None:
         return None
@@ -101,17 +102,17 @@ def command(
     as_json: bool,
 ) -> None:
     """Recompute a scorecard from an existing trace file."""
-    from ghbench.artifacts.models import encode_artifact
-    from ghbench.clock import SystemClock
-    from ghbench.scorecard import (
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
+    from ghbench.scorecard import (  # noqa: PLC0415
         SCORECARD_COLUMNS,
         build_scorecard_artifact,
         render_console,
         use_color,
         write_scorecard,
     )
-    from ghbench.scorecard.window import resolve_report_window
-    from ghbench.trace.reader import read_trace
+    from ghbench.scorecard.window import resolve_report_window  # noqa: PLC0415
+    from ghbench.trace.reader import read_trace  # noqa: PLC0415
 
     if example and trace is not None:
         raise UsageError("--example and --trace are exclusive; pass one of them")
@@ -163,7 +164,6 @@ def command(
 
 
 def _ensure_dir(out_dir: Path) -> Path:
-    from ghbench.errors import ArtifactError
 
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

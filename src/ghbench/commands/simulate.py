@@ -11,19 +11,12 @@ import sys
 from pathlib import Path
 
 import click
+import msgspec
 
-from ghbench.errors import UsageError
+from ghbench.timefmt import duration_flag
+from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
 __all__ = ["command"]
-
-
-def _duration(flag: str, text: str) -> float:
-    from ghbench.timefmt import parse_duration
-
-    try:
-        return parse_duration(text)
-    except ValueError as exc:
-        raise UsageError(f"{flag}: {exc}") from None
 
 
 @click.command(name="simulate")
@@ -34,7 +27,7 @@ def _duration(flag: str, text: str) -> float:
 @click.option("--duration", default="15m", show_default=True, help="Measurement window.")
 @click.option(
     "--profile",
-    type=click.Choice(["head", "bench-era", "pre-b1"]),
+    type=click.Choice(PROFILE_NAMES),
     default=None,
     help="AO version to model [default: head, or the config's].",
 )
@@ -60,23 +53,22 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     sessions: int,
     warmup: str,
     duration: str,
-    profile: str | None,
+    profile: ProfileName | None,
     seed: int,
     out_dir: Path,
     config_path: Path | None,
     as_json: bool,
 ) -> None:
     """Run one runbook cell of the workload model against the in-process emulator."""
-    from ghbench.workload.scenarios import CellSpec, parse_scenario, parse_topology
-    from ghbench.workload.simulate import simulate_cell
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
+    from ghbench.workload.scenarios import CellSpec, parse_scenario, parse_topology  # noqa: PLC0415
 
     policy: dict[str, object] = {}
     session_ids = False
     chosen = profile or "head"
     if config_path is not None:
-        import msgspec
-
-        from ghbench.workload.config import load_workload_config
+        from ghbench.workload.config import load_workload_config  # noqa: PLC0415
 
         cfg = load_workload_config(config_path)
         chosen = profile or cfg.profile
@@ -86,14 +78,14 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         scenario=parse_scenario(scenario).id,
         topology=parse_topology(topology),
         sessions=sessions,
-        warmup_s=_duration("--warmup", warmup),
-        duration_s=_duration("--duration", duration),
+        warmup_s=duration_flag("--warmup", warmup),
+        duration_s=duration_flag("--duration", duration),
         profile=chosen,
         policy=policy,
         session_ids=session_ids,
     )
     result = simulate_cell(spec, seed=seed, out_dir=out_dir)
-    from ghbench.scorecard import render_console, use_color
+    from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
 
     if as_json:
         click.echo(result.scorecard_artifact_path.read_text(encoding="utf-8"), nl=False)

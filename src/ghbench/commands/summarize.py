@@ -14,9 +14,10 @@ __all__ = ["command"]
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as a JSON object.")
 def command(trace: Path, as_json: bool) -> None:
     """Summarize the AO-schema JSONL trace TRACE."""
-    from ghbench.analysis.load import load_trace
-    from ghbench.analysis.summarize import SUMMARY_COLUMNS, summarize
-    from ghbench.analysis.text import report_text
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.load import load_trace  # noqa: PLC0415
+    from ghbench.analysis.summarize import SUMMARY_COLUMNS, summarize  # noqa: PLC0415
+    from ghbench.analysis.text import report_text  # noqa: PLC0415
 
     summary = summarize(load_trace(trace, SUMMARY_COLUMNS))
     click.echo(report_text(summary, title=f"Trace summary: {trace}", as_json=as_json))

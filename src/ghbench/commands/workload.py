@@ -14,6 +14,7 @@ from types import FrameType
 
 import click
 
+from ghbench.clock import SystemClock
 from ghbench.errors import UsageError
 
 __all__ = ["command"]
@@ -37,10 +38,10 @@ def command() -> None:
 @click.option("--max-ticks", type=click.IntRange(min=1), default=None, help="Stop after N ticks.")
 def run(config_path: Path, max_ticks: int | None) -> None:
     """Poll like AO's lifecycle manager until SIGTERM; rows go to $AO_GH_TRACE_FILE."""
-    from ghbench.clock import SystemClock
-    from ghbench.workload.config import load_workload_config
-    from ghbench.workload.process import open_trace_sink, run_workload
-    from ghbench.workload.transport import make_transport
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.workload.config import load_workload_config  # noqa: PLC0415
+    from ghbench.workload.process import open_trace_sink, run_workload  # noqa: PLC0415
+    from ghbench.workload.transport import make_transport  # noqa: PLC0415
 
     trace = os.environ.get(TRACE_ENV)
     if not trace:

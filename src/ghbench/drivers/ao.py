@@ -30,6 +30,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,8 +40,9 @@ from ghbench.drivers.ao_layout import Layout, detect_layout
 from ghbench.drivers.base import BenchSession, OwnsProcess, SessionInfo
 from ghbench.drivers.env import orchestrator_env
 from ghbench.drivers.placeholders import Placeholders, Tmux
+from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
-from ghbench.harness.project import Project
+from ghbench.gitinfo import git_head
 from ghbench.procs import ManagedProcess, start_process
 
 __all__ = ["AoCommand", "AoDriver", "resolve_ao_command"]
@@ -239,8 +241,6 @@ class AoDriver(OwnsProcess):
                 raise ToolMissingError(f"{tool} is not installed; install it ({hint})")
 
     def version(self) -> tuple[str | None, str | None]:
-        from ghbench.harness.gitinfo import git_head
-
         checkout = self.command.checkout
         return git_head(checkout) if checkout is not None else (None, None)
 
@@ -261,8 +261,6 @@ class AoDriver(OwnsProcess):
 
     def _wait_registered(self) -> None:
         """Wait until AO lists itself in running.json; fail clearly if it exits instead."""
-        import time
-
         assert self._proc is not None
         running = self.running_path
         deadline = time.monotonic() + self.startup_timeout

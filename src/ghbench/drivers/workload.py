@@ -27,12 +27,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.base import BenchSession, OwnsProcess, SessionInfo
 from ghbench.drivers.env import orchestrator_env
 from ghbench.errors import ToolMissingError
 from ghbench.github.backend import Backend
+from ghbench.gitinfo import git_head
 from ghbench.procs import ManagedProcess, start_process
+from ghbench.workload.config import (
+    SessionSpec,
+    dump_workload_config,
+    parse_workload_config,
+)
+from ghbench.workload.profiles import ProfileName
+from ghbench.workload.setup_actions import create_session_prs, open_api_client
 
 __all__ = ["WorkloadDriver", "WorkloadOptions"]
 
@@ -41,7 +51,7 @@ __all__ = ["WorkloadDriver", "WorkloadOptions"]
 class WorkloadOptions:
     """How the model runs: its profile, transport and any policy overrides."""
 
-    profile: str = "head"
+    profile: ProfileName = "head"
     transport: str = "gh"  # gh (the real gh CLI) | http
     gh_path: str = "gh"
     policy: Mapping[str, Any] = field(default_factory=dict)
@@ -114,17 +124,9 @@ class WorkloadDriver(OwnsProcess):
             )
 
     def version(self) -> tuple[str | None, str | None]:
-        from ghbench.harness.gitinfo import git_head
-
         return git_head(Path(__file__).resolve().parents[3])
 
     def _write_config(self, sessions: Sequence[BenchSession]) -> Path:
-        from ghbench.workload.config import (
-            SessionSpec,
-            dump_workload_config,
-            parse_workload_config,
-        )
-
         specs = [
             {
                 "id": s.session_id,
@@ -149,7 +151,6 @@ class WorkloadDriver(OwnsProcess):
             "sessions": specs,
             "policy": dict(self.options.policy),
         }
-        import yaml
 
         cfg = parse_workload_config(yaml.safe_dump(raw), source="workload config")
         assert all(isinstance(s, SessionSpec) for s in cfg.sessions)
@@ -179,8 +180,6 @@ class WorkloadDriver(OwnsProcess):
         return "" if self._proc is None else self._proc.log_tail()
 
     def spawn(self, issues: Sequence[int]) -> None:
-        from ghbench.workload.setup_actions import create_session_prs, open_api_client
-
         registry = self._load()
         ids = self._next_ids(len(issues), registry)
         pairs = list(zip(ids, issues, strict=True))

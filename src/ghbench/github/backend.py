@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from ghbench.clock import Clock
 from ghbench.errors import EmulatorError, GitHubError
@@ -31,6 +31,8 @@ from ghbench.github.auth import (
     resolve_token,
 )
 from ghbench.github.control import ControlClient
+from ghbench.github.names import BackendName
+from ghbench.github.seed import push_branch, seed_repo
 
 __all__ = [
     "Backend",
@@ -39,8 +41,6 @@ __all__ = [
     "RealGitHubBackend",
     "make_backend",
 ]
-
-BackendName = Literal["github", "emulator"]
 
 # Variables that would send gh (or a Go/Python HTTP client) somewhere else.
 _ROUTING_VARS = (
@@ -231,7 +231,9 @@ class EmulatorBackend:
     def start(self) -> None:
         if self._handle is not None:
             return
-        from ghbench.emulator import start_emulator_process
+        # the emulator's code takes ~0.4 s to import (docs/performance.md); a run against
+        # real GitHub never needs it
+        from ghbench.emulator import start_emulator_process  # noqa: PLC0415
 
         self.state_dir.mkdir(parents=True, exist_ok=True)
         handle: Any = start_emulator_process(self.state_dir, port=self.port, tokens=[self.token])
@@ -281,13 +283,9 @@ class EmulatorBackend:
         return f"embedded emulator at {self.url} (state {self.state_dir})"
 
     def push_branch(self, repo: str, branch: str, message: str) -> None:
-        from ghbench.github.seed import push_branch
-
         push_branch(self.url, repo, branch, message)
 
     def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
-        from ghbench.github.seed import seed_repo
-
         seed_repo(self.url, repo, issues, lambda n: control.issue_exists(repo, n))
 
 

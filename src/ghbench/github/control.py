@@ -106,17 +106,20 @@ class ControlClient:
 
     def _send(self, path: str, params: dict[str, str | int] | None = None) -> httpx.Response:
         last: str = ""
+        backoff = 0.0
         for attempt in range(self.attempts):
+            if attempt:  # the wait the previous failure asked for; none after the last
+                self.clock.sleep(backoff)
             self.calls += 1
             try:
                 resp = self._http().get(path, params=params)
             except httpx.TransportError as exc:
                 last = f"{type(exc).__name__}"
-                self.clock.sleep(min(2.0**attempt, 10.0))
+                backoff = min(2.0**attempt, 10.0)
                 continue
             if resp.status_code in RETRY_STATUSES or _secondary_limited(resp):
                 last = f"HTTP {resp.status_code}"
-                self.clock.sleep(_retry_after(resp, attempt))
+                backoff = _retry_after(resp, attempt)
                 continue
             return resp
         where = self.base_url

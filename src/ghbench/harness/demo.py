@@ -19,11 +19,14 @@ import yaml
 
 from ghbench.artifacts.io import write_new
 from ghbench.clock import Clock
-from ghbench.harness.factory import RunFlags, build_backend, build_driver
-from ghbench.harness.measure import MeasureOptions, MeasureResult, run_measure
+from ghbench.drivers.project import Project, load_project
+from ghbench.harness.factory import build_backend, build_driver
+from ghbench.harness.flags import RunFlags
+from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import Progress
-from ghbench.harness.project import Project, load_project
 from ghbench.harness.setup import SetupOptions, SetupOutcome, run_setup
+from ghbench.harness.window import MeasureOptions, MeasureResult
+from ghbench.workload.profiles import ProfileName
 
 __all__ = ["DemoOptions", "DemoResult", "run_demo"]
 
@@ -41,7 +44,7 @@ class DemoOptions:
     duration_text: str = "60s"
     transport: str = "auto"  # auto | gh | http
     tick: float | None = None
-    profile: str = "head"
+    profile: ProfileName = "head"
 
 
 @dataclass(frozen=True)

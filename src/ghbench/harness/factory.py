@@ -4,28 +4,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ghbench.clock import Clock
+from ghbench.drivers.ao import AoDriver, resolve_ao_command
 from ghbench.drivers.base import Driver
-from ghbench.github.backend import Backend, BackendName, RealGitHubBackend, make_backend
-from ghbench.harness.options import duration_option_value
-from ghbench.harness.project import Project
+from ghbench.drivers.project import Project
+from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
+from ghbench.github.backend import Backend, RealGitHubBackend, make_backend
+from ghbench.harness.flags import RunFlags
+from ghbench.timefmt import duration_flag
 
-__all__ = ["RunFlags", "build_backend", "build_driver", "state_dir"]
-
-
-@dataclass(frozen=True)
-class RunFlags:
-    driver: str = "ao"
-    github: BackendName = "github"
-    ao_command: str | None = None
-    ao_layout: str = "auto"
-    transport: str = "gh"
-    profile: str = "head"
-    tick: str | None = None
+__all__ = ["RunFlags", "build_backend", "build_driver", "start_backend", "state_dir"]
 
 
 def state_dir(out_dir: Path, *parts: str) -> Path:
@@ -53,11 +44,9 @@ def build_driver(
         # the orchestrator's gh must call the GitHub the control calls read
         backend.check_gh_route()
     if flags.driver == "workload":
-        from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
-
         policy: dict[str, Any] = {}
         if flags.tick is not None:
-            policy["tick"] = duration_option_value("--tick", flags.tick, allow_zero=False)
+            policy["tick"] = duration_flag("--tick", flags.tick, allow_zero=False)
         return WorkloadDriver(
             project_id=project.id,
             repo=project.repo,
@@ -69,8 +58,6 @@ def build_driver(
             ),
             base_env=environ,
         )
-    from ghbench.drivers.ao import AoDriver, resolve_ao_command
-
     return AoDriver(
         project=project,
         command=resolve_ao_command(flags.ao_command, environ),
@@ -78,3 +65,14 @@ def build_driver(
         base_env=environ,
         log_dir=state_dir(out_dir, "ao", project.id),
     )
+
+
+def start_backend(
+    flags: RunFlags, project: Project, out_dir: Path, clock: Clock
+) -> tuple[Backend, Driver]:
+    """Build the backend and driver, check the driver's tools, then start the backend."""
+    backend = build_backend(flags, out_dir, clock)
+    driver = build_driver(flags, project, backend, out_dir)
+    driver.check_tools()
+    backend.start()
+    return backend, driver

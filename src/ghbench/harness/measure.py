@@ -16,97 +16,23 @@ import os
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
-from ghbench.errors import ArtifactError, GhbenchError, Interrupted
+from ghbench.drivers.project import Project
+from ghbench.errors import ArtifactError, GhbenchError
 from ghbench.github.backend import Backend
-from ghbench.github.control import ControlClient, RateLimitSnapshot
+from ghbench.github.control import ControlClient
+from ghbench.harness.measure_outputs import write_outputs
 from ghbench.harness.progress import Progress
-from ghbench.harness.project import Project
 from ghbench.harness.setup import validate_setup
 from ghbench.harness.setup_record import SetupRecord, make_scenario_id, read_setup, setup_path
+from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
 from ghbench.timefmt import format_duration
 
-__all__ = [
-    "MeasureOptions",
-    "MeasureResult",
-    "WindowRecord",
-    "WindowTrigger",
-    "new_trace_path",
-    "run_measure",
-]
-
-
-@dataclass(frozen=True)
-class WindowTrigger:
-    """An action run ``at_s`` seconds into the window (the matrix's scenario triggers).
-
-    It runs on the measuring thread, between the orchestrator checks; it gets the
-    window's record (for the trace path) and may stop and restart the orchestrator.
-    """
-
-    at_s: float
-    label: str
-    action: Callable[[WindowRecord], None]
-
-
-@dataclass(frozen=True)
-class MeasureOptions:
-    out_dir: Path
-    warmup: float
-    duration: float
-    warmup_text: str
-    duration_text: str
-    stop_grace: float = 10.0
-    plot: bool = True
-    supplemental: bool = True
-    triggers: tuple[WindowTrigger, ...] = ()
-
-
-@dataclass
-class WindowRecord:
-    """What the run measured, complete or not."""
-
-    trace_path: Path
-    stamp: int
-    start: float | None = None
-    end: float | None = None
-    warmup_end: float | None = None
-    before: RateLimitSnapshot | None = None
-    after: RateLimitSnapshot | None = None
-    control_calls_in_window: int | None = None
-    incomplete_reason: str | None = None
-    orchestrator_exit: int | None = None
-    orchestrator_died: bool = False
-    events: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class MeasureResult:
-    """Everything written. ``raise_for_outcome`` turns an incomplete run into its error."""
-
-    scorecard_path: Path
-    trace_path: Path
-    console: str
-    paths: dict[str, Path]
-    record: WindowRecord
-    validation_calls: int
-    interrupted: bool = False
-
-    def raise_for_outcome(self) -> None:
-        if self.interrupted:
-            raise Interrupted(
-                f"measurement interrupted; incomplete scorecard written to {self.scorecard_path}"
-            )
-        if self.record.orchestrator_died:
-            raise GhbenchError(
-                f"{self.record.incomplete_reason}; the trace is kept at {self.trace_path} and"
-                f" the scorecard {self.scorecard_path} is marked incomplete; check the"
-                " orchestrator's log"
-            )
+__all__ = ["load_validated_setup", "new_trace_path", "run_measure"]
 
 
 class _OrchestratorDied(Exception):
@@ -231,8 +157,6 @@ def run_measure(
     ``setup``, when given, is a record the caller has already validated (the
     matrix's multi-repo setups); it is then not read from ``options.out_dir``.
     """
-    from ghbench.harness.report import write_outputs
-
     driver.check_tools()
     control = backend.control_client()
     interrupted = False

@@ -74,10 +74,11 @@ def burn_points(
 def render_burn_png(
     series: Sequence[BurnSeries], *, window: tuple[float, float] | None, title: str
 ) -> bytes:
-    import matplotlib
+    # matplotlib takes 0.5-1 s to import (docs/performance.md): only a run that draws pays it
+    import matplotlib  # noqa: PLC0415
 
     matplotlib.use("Agg")
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # noqa: PLC0415
 
     fig = Figure(figsize=(9, 4.5), dpi=100)
     ax = fig.add_subplot(1, 1, 1)

@@ -71,14 +71,15 @@ class RichProgress:
     """A live bar on a terminal."""
 
     def __init__(self, stream: TextIO) -> None:
-        from rich.console import Console
-        from rich.progress import (
+        # rich takes ~0.1 s to import (docs/performance.md); off a terminal nobody needs it
+        from rich.console import Console  # noqa: PLC0415
+        from rich.progress import (  # noqa: PLC0415
             BarColumn,
             MofNCompleteColumn,
             TextColumn,
             TimeRemainingColumn,
         )
-        from rich.progress import Progress as RichBar
+        from rich.progress import Progress as RichBar  # noqa: PLC0415
 
         self.console = Console(file=stream, stderr=stream is sys.stderr)
         self._bar: Any = RichBar(

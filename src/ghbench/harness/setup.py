@@ -22,11 +22,11 @@ from pathlib import Path
 
 from ghbench.clock import Clock
 from ghbench.drivers.base import BenchSession, Driver, SessionInfo
+from ghbench.drivers.project import Project
 from ghbench.errors import ArtifactError, GhbenchError, Interrupted, UsageError
 from ghbench.github.backend import Backend
 from ghbench.github.control import ControlClient, OpenPullRequest
 from ghbench.harness.progress import Progress
-from ghbench.harness.project import Project
 from ghbench.harness.setup_record import (
     SetupRecord,
     make_scenario_id,

@@ -11,8 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ghbench import BENCHMARK_VERSION
+from ghbench.artifacts import models
 from ghbench.drivers.base import BenchSession
+from ghbench.drivers.project import Project
 from ghbench.errors import ArtifactError
+from ghbench.timefmt import iso_s, parse_iso
 
 __all__ = [
     "SCENARIO",
@@ -20,6 +24,7 @@ __all__ = [
     "SetupRecord",
     "make_scenario_id",
     "read_setup",
+    "require_ready_setup",
     "setup_path",
     "write_setup",
 ]
@@ -30,9 +35,7 @@ TOPOLOGY = "single-repo"
 
 def make_scenario_id(sessions: int) -> str:
     """v1 hard-codes the scenario and topology: ``quiet-steady.single-repo.{N}``."""
-    from ghbench.artifacts.models import scenario_id
-
-    return scenario_id(SCENARIO, TOPOLOGY, sessions)
+    return models.scenario_id(SCENARIO, TOPOLOGY, sessions)
 
 
 def setup_path(out_dir: Path, project: str, scenario: str) -> Path:
@@ -55,10 +58,6 @@ class SetupRecord:
 
 def write_setup(record: SetupRecord, path: Path) -> Path:
     """Write the artifact atomically; never over an existing file."""
-    from ghbench import BENCHMARK_VERSION
-    from ghbench.artifacts import models
-    from ghbench.timefmt import iso_s
-
     artifact = models.SetupArtifact(
         schema_version=1,
         benchmark_version=BENCHMARK_VERSION,
@@ -90,12 +89,9 @@ def write_setup(record: SetupRecord, path: Path) -> Path:
 
 def read_setup(path: Path) -> SetupRecord:
     """Read and check an artifact; ArtifactError names the file and what to do."""
-    from ghbench.artifacts.models import load_setup
-    from ghbench.timefmt import parse_iso
-
     if not path.is_file():
         raise ArtifactError(f"{path}: no setup artifact; run 'ghbench setup' first")
-    art = load_setup(path)
+    art = models.load_setup(path)
     sessions = []
     for s in art.sessions:
         if s.pr_number is None or not s.branch or not s.worktree_path:
@@ -123,3 +119,17 @@ def read_setup(path: Path) -> SetupRecord:
         git_sha=art.git_sha,
         branch=art.branch,
     )
+
+
+def require_ready_setup(project: Project, sessions: int, out_dir: Path) -> None:
+    """Refuse early, before starting anything, when the artifact is missing or partial."""
+    scenario = make_scenario_id(sessions)
+    path = setup_path(out_dir, project.id, scenario)
+    if not path.exists():
+        raise ArtifactError(
+            f"{path}: no setup artifact for {scenario}; run 'ghbench setup --project"
+            f" {project.id} --sessions {sessions} --issues ...' first (same --out)"
+        )
+    record = read_setup(path)
+    if not record.ready:
+        raise ArtifactError(f"{path}: the setup is partial (ready: false); re-run 'ghbench setup'")

@@ -38,8 +38,8 @@ from pathlib import Path, PurePosixPath
 
 from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.ao import AoDriver
+from ghbench.drivers.project import Project, parse_project
 from ghbench.errors import GhbenchError, ToolMissingError
-from ghbench.harness.project import Project, parse_project
 from ghbench.matrix.cells import Cell
 from ghbench.matrix.topology import orchestrator_config
 

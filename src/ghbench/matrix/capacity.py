@@ -19,10 +19,10 @@ from ghbench.analysis.capacity import (
     find_capacity,
 )
 from ghbench.matrix.cells import SCENARIOS, TOPOLOGIES
+from ghbench.simulation.cell import run_cell
+from ghbench.simulation.simulate import cell_scorecard
 from ghbench.timefmt import format_duration
 from ghbench.workload.scenarios import CellSpec
-from ghbench.workload.sim_artifacts import cell_scorecard
-from ghbench.workload.simulate import run_cell
 
 __all__ = ["CapacityCell", "model_probe", "run_capacity"]
 

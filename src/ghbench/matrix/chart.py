@@ -26,8 +26,9 @@ _PANELS = (
 
 def scaling_chart_png(best: Mapping[Cell, RunRecord]) -> bytes:
     """PNG bytes of the chart; an empty matrix still gives a chart with the budget line."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    # matplotlib takes 0.5-1 s to import (docs/performance.md): only the final chart pays it
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
+    from matplotlib.figure import Figure  # noqa: PLC0415
 
     fig = Figure(figsize=(11, 4.8), dpi=100)
     FigureCanvasAgg(fig)

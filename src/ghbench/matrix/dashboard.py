@@ -48,6 +48,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from ghbench.errors import GhbenchError, UsageError
+from ghbench.matrix.chromium import Chromium
 from ghbench.timefmt import parse_iso
 from ghbench.workload.calls import DASHBOARD_COMPONENT
 
@@ -296,8 +297,6 @@ class _ChromiumPages:
     """The pages in a headless Chromium: load the index, click a session's link."""
 
     def __init__(self, base_url: str, executable: str, log_path: Path, wait_s: float) -> None:
-        from ghbench.matrix.chromium import Chromium
-
         self.base_url, self.wait_s = base_url, wait_s
         self.backs = 0  # returns to the index with Back before a click
         self.browser = Chromium(executable, log_path)

@@ -20,6 +20,7 @@ from ghbench.artifacts.io import unique_path
 from ghbench.errors import ArtifactError, UsageError
 from ghbench.matrix.cells import Cell, cell_from_id, order_cells
 from ghbench.matrix.record import RunRecord, load_runs, record_bytes, save_run
+from ghbench.matrix.runner import write_outputs
 from ghbench.matrix.state import STATE_FILE, MatrixPlan, load_plan, save_plan
 
 __all__ = ["MergeReport", "merge_dirs"]
@@ -65,8 +66,6 @@ def _copy_artifacts(r: RunRecord, src: Path, dst: Path) -> RunRecord:
 
 def merge_dirs(sources: Sequence[Path], target: Path) -> MergeReport:
     """Merge ``sources`` into ``target`` and re-render its outputs."""
-    from ghbench.matrix.runner import write_outputs
-
     target = Path(target)
     report = MergeReport()
     known = {_fingerprint(r) for r in load_runs(target)}

@@ -9,6 +9,7 @@ and uploading its directory, a final job running ``ghbench matrix merge``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,8 +40,6 @@ def plan_entries(cells: Sequence[Cell]) -> list[dict[str, Any]]:
 
 def render_plan(cells: Sequence[Cell], fmt: str) -> str:
     """The plan in ``fmt`` (one of FORMATS), ending with a newline."""
-    import json
-
     if fmt == "github-actions":
         include = [
             {k: e[k] for k in ("cell", "scenario", "topology", "scale", "priority")}

@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.clock import Clock
-from ghbench.harness.factory import RunFlags
+from ghbench.github.backend import make_backend
+from ghbench.harness.flags import RunFlags
 from ghbench.matrix.cells import Cell
 from ghbench.matrix.hygiene import BucketLike
+from ghbench.matrix.realtime_cell import RealtimeOptions, run_realtime_cell
 from ghbench.matrix.runner import CellArtifacts
 
 __all__ = ["RealtimeBackend"]
@@ -46,8 +48,6 @@ class RealtimeBackend:
 
     def _backend(self) -> Any:
         if self._github is None:
-            from ghbench.github.backend import make_backend
-
             self._github = make_backend(
                 self.name,  # type: ignore[arg-type]
                 env=self.env,
@@ -68,8 +68,6 @@ class RealtimeBackend:
             return resources
 
     def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
-        from ghbench.matrix.realtime_cell import RealtimeOptions, run_realtime_cell
-
         flags = self.flags or RunFlags(driver=self.driver)
         poll = self.poll_interval
         if poll is None:

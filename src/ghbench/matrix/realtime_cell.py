@@ -30,20 +30,23 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import yaml
 
+from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
 from ghbench.drivers.ao import AoDriver
 from ghbench.drivers.ao_spread import AoSpreadDriver
 from ghbench.drivers.base import BenchSession, Driver
+from ghbench.drivers.project import Project
 from ghbench.drivers.workload import WorkloadDriver
 from ghbench.errors import GhbenchError
 from ghbench.github.backend import Backend
-from ghbench.harness.factory import RunFlags, build_driver
-from ghbench.harness.measure import MeasureOptions, WindowRecord, run_measure
-from ghbench.harness.options import duration_option_value
-from ghbench.harness.project import Project
+from ghbench.harness.factory import build_driver
+from ghbench.harness.flags import RunFlags
+from ghbench.harness.measure import run_measure
 from ghbench.harness.setup import SetupOptions, run_setup
 from ghbench.harness.setup_record import SetupRecord
+from ghbench.harness.window import MeasureOptions, WindowRecord
 from ghbench.matrix.ao_cell import prepare_ao_cell, spawn_storm, unpolled_repos
 from ghbench.matrix.cells import TOPOLOGIES, Cell
 from ghbench.matrix.dashboard import AoDashboardReader, choose_reader, split_dashboard_traffic
@@ -58,7 +61,8 @@ from ghbench.matrix.triggers import (
     post_review_comments,
     scenario_triggers,
 )
-from ghbench.timefmt import format_duration
+from ghbench.timefmt import duration_flag, format_duration
+from ghbench.workload.config import dump_workload_config, parse_workload_config
 
 __all__ = ["EMULATOR_OWNER", "RealtimeOptions", "SpreadWorkloadDriver", "run_realtime_cell"]
 
@@ -86,10 +90,6 @@ class SpreadWorkloadDriver(WorkloadDriver):
     all_repos: tuple[str, ...] = ()
 
     def _write_config(self, sessions: Sequence[BenchSession]) -> Path:
-        import yaml
-
-        from ghbench.artifacts.io import replace_atomic
-        from ghbench.workload.config import dump_workload_config, parse_workload_config
 
         path = super()._write_config(sessions)
         raw = yaml.safe_load(path.read_text())
@@ -153,7 +153,7 @@ def _run_timing(cell: Cell, options: RealtimeOptions) -> tuple[CellTiming, Realt
     timing = cell_timing(
         cell,
         duration_scale=options.duration_scale,
-        tick_s=None if given is None else duration_option_value("--tick", given, allow_zero=False),
+        tick_s=None if given is None else duration_flag("--tick", given, allow_zero=False),
         scaled_poll=model,
     )
     if given is None and timing.tick_s is not None:
@@ -393,7 +393,7 @@ def _check_trace(c: _Cell, repos: tuple[str, ...], trace: Path, record: WindowRe
                 f" the trace is {trace}"
             )
     if c.cell.scenario == "S6" and record.start is not None and record.end is not None:
-        # the scorecard's own window (harness.scoring rounds it to milliseconds)
+        # the scorecard's own window (harness.measure_outputs rounds it to milliseconds)
         split = split_dashboard_traffic(rows, round(record.start * 1000), round(record.end * 1000))
         c.notes.append(split.note())
         if split.dashboard == 0:

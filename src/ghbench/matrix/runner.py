@@ -19,10 +19,16 @@ from typing import Any, Protocol
 
 import msgspec
 
+from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
+from ghbench.analysis.load import load_trace
+from ghbench.analysis.summarize import summarize
+from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import replace_atomic, unique_path, write_new
 from ghbench.clock import Clock
 from ghbench.errors import GhbenchError
+from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
 from ghbench.matrix.cells import Cell, cell_from_id
+from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
 from ghbench.matrix.hygiene import (
     BucketLike,
     CellTiming,
@@ -35,7 +41,10 @@ from ghbench.matrix.hygiene import (
 )
 from ghbench.matrix.record import RunRecord, RunStatus, load_runs, save_run
 from ghbench.matrix.state import MatrixPlan
+from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
+from ghbench.workload.profiles import ProfileName
+from ghbench.workload.scenarios import CellSpec, repos_for
 
 __all__ = [
     "CellArtifacts",
@@ -89,7 +98,7 @@ class SimulatedBackend:
 
     seed: int = 0
     session_ids: bool = False
-    profile: str = "head"
+    profile: ProfileName = "head"
     tick: float | None = None  # seconds; None: the profile's
     name: str = "simulated"
     driver: str = "workload"
@@ -98,9 +107,6 @@ class SimulatedBackend:
         return None
 
     def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
-        from ghbench.workload.scenarios import CellSpec, repos_for
-        from ghbench.workload.simulate import simulate_cell
-
         spec = CellSpec(
             scenario=cell.scenario,
             topology=cell.topology,
@@ -178,11 +184,6 @@ def _hygiene(
 
 
 def _analyse(arts: CellArtifacts, cell_dir: Path) -> dict[str, Any]:
-    from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
-    from ghbench.analysis.load import load_trace
-    from ghbench.analysis.summarize import summarize
-    from ghbench.analysis.text import analysis_lines, summary_lines
-
     frame = load_trace(arts.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
     s_text = "\n".join(summary_lines(summary)) + "\n"
@@ -266,9 +267,6 @@ def _run_one(  # noqa: PLR0917 - private, called once
 
 def write_outputs(matrix_dir: Path, planned: Sequence[Cell], *, chart: bool) -> None:
     """Re-render ``baseline.md`` and ``baseline.json`` (and ``scaling.png`` when asked)."""
-    from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
-    from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
-
     runs = load_runs(matrix_dir)
     if chart:
         replace_atomic(matrix_dir / CHART_NAME, scaling_chart_png(latest_ok(runs)))

@@ -19,6 +19,7 @@ import msgspec
 
 from ghbench.artifacts.io import replace_atomic
 from ghbench.errors import ArtifactError, UsageError
+from ghbench.workload.profiles import ProfileName
 
 __all__ = [
     "READABLE_VERSIONS",
@@ -54,7 +55,7 @@ class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
     # were not given on the command line.
     duration_scale: float = 1.0
     transport: str = "gh"
-    profile: str = "head"
+    profile: ProfileName = "head"
     tick: float | None = None  # seconds; None: the profile's (scaled in real time)
     ao_command: str | None = None  # as resolved when the matrix started
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,9 +28,16 @@ from typing import Any
 
 import httpx
 
+from ghbench.clock import SystemClock
 from ghbench.errors import GhbenchError
-from ghbench.harness.measure import WindowRecord, WindowTrigger
+from ghbench.harness.window import WindowRecord, WindowTrigger
 from ghbench.matrix.dashboard import ReaderThread
+from ghbench.workload import calls as ao
+from ghbench.workload.config import load_workload_config
+from ghbench.workload.process import open_trace_sink, row_options
+from ghbench.workload.runner import CallRunner
+from ghbench.workload.setup_actions import send_within_limits
+from ghbench.workload.transport import make_transport
 
 __all__ = [
     "CellHooks",
@@ -115,9 +123,6 @@ def post_review_comments(
                     )
                 added += int(resp.json().get("added", 0))
         return added
-    import time
-
-    from ghbench.workload.setup_actions import send_within_limits
 
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json"}
     with httpx.Client(base_url=base, timeout=30.0, headers=headers) as c:
@@ -184,13 +189,6 @@ class DashboardReader(ReaderThread):
         self.calls = 0
 
     def _read(self) -> None:
-        from ghbench.clock import SystemClock
-        from ghbench.workload import calls as ao
-        from ghbench.workload.config import load_workload_config
-        from ghbench.workload.process import open_trace_sink, row_options
-        from ghbench.workload.runner import CallRunner
-        from ghbench.workload.transport import make_transport
-
         cfg = load_workload_config(self.config_path)
         token = self.env.get(cfg.token_env, "")
         secrets = (token,) if token else ()

@@ -79,8 +79,9 @@ def run_gh(real_gh: str, args: Sequence[str], env: Mapping[str, str]) -> tuple[i
     restore = forward_signals(proc)
     try:
         # gh is starting; its stderr waits in the pipe while the parser and the row
-        # writer load, so their import time overlaps gh's instead of adding to it.
-        from ghbench.record.debuglog import DebugLogSplitter, debug_mode
+        # writer load (~0.1 s, docs/performance.md), so their import time overlaps gh's
+        # instead of adding to every gh call.
+        from ghbench.record.debuglog import DebugLogSplitter, debug_mode  # noqa: PLC0415
 
         splitter = DebugLogSplitter(debug_mode(*user_debug_env(env)))
         with contextlib.suppress(Exception):  # a failure resurfaces, reported, after gh ends
@@ -115,7 +116,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         sys.exit(127)
     try:
-        from ghbench.record.emit import record_invocation
+        # loaded while gh ran (run_gh); importing it here costs nothing more
+        from ghbench.record.emit import record_invocation  # noqa: PLC0415
 
         record_invocation(args, returncode, exchanges, env, SystemClock())
     except Exception as exc:  # recording must never change what gh did

@@ -18,7 +18,7 @@ import msgspec
 from ghbench.artifacts.models import RateLimitSnapshot as SnapshotModel
 from ghbench.artifacts.models import RateLimitSnapshots, SnapshotBucket
 from ghbench.errors import ArtifactError
-from ghbench.timefmt import iso_s
+from ghbench.timefmt import iso_s, parse_iso
 
 __all__ = [
     "RateLimitSnapshot",
@@ -73,8 +73,6 @@ SnapshotsInput = Snapshots | RateLimitSnapshots | Mapping[str, Any] | None
 
 
 def epoch_seconds(when: float | str) -> float:
-    from ghbench.timefmt import parse_iso
-
     return parse_iso(when) if isinstance(when, str) else float(when)
 
 

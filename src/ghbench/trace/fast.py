@@ -181,7 +181,9 @@ class _TextColumn:
     parts: list[npt.NDArray[np.int32]] = field(default_factory=list)
 
     def add(self, column: Any) -> None:
-        import pyarrow.compute as pc
+        # pyarrow and DuckDB take ~0.5 s to import (docs/performance.md); only a trace
+        # big enough for the fast reader pays it
+        import pyarrow.compute as pc  # noqa: PLC0415
 
         encoded = pc.dictionary_encode(column)
         distinct = encoded.dictionary.to_pylist()
@@ -228,7 +230,7 @@ class _Scan:
 
 
 def _scan(path: Path, plan: _Plan) -> _Scan:
-    import duckdb
+    import duckdb  # noqa: PLC0415 - see _TextColumn.add: only big traces pay for it
 
     scan = _Scan(
         {name: [] for name in plan.numeric}, {name: _TextColumn() for name in plan.text_columns}

@@ -45,6 +45,7 @@ from ghbench.trace.exact import (
     iter_lines,
     read_exact,
 )
+from ghbench.trace.fast import read_fast
 from ghbench.trace.frame import COLUMNS, ReadWarning, TraceFrame
 from ghbench.trace.schema import TraceRow
 
@@ -101,8 +102,6 @@ def read_trace(
         elif fast is False:
             frame = read_exact(path, columns=columns)
         else:
-            from ghbench.trace.fast import read_fast
-
             frame = read_fast(path, columns)
     except OSError as exc:
         raise TraceError(f"cannot read trace file {path}: {exc.strerror}; {_HINT}") from None

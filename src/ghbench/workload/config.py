@@ -57,6 +57,7 @@ __all__ = [
     "dump_workload_config",
     "load_workload_config",
     "parse_workload_config",
+    "resolve_policy",
 ]
 
 TransportName = Literal["gh", "http", "inprocess"]
@@ -164,7 +165,7 @@ def _convert_error(source: str, exc: msgspec.ValidationError, prefix: str = "") 
     return ConfigError(f"{source}: {key}: {detail}")
 
 
-def _resolve_policy(source: str, profile: str, raw: dict[str, Any]) -> PolicyParams:
+def resolve_policy(source: str, profile: ProfileName, raw: dict[str, Any]) -> PolicyParams:
     values = msgspec.structs.asdict(PROFILES[profile])
     for key, given in raw.items():
         if not isinstance(key, str) or key not in values:
@@ -236,7 +237,7 @@ def parse_workload_config(data: bytes | str, *, source: str = "<config>") -> Wor
         f = msgspec.convert(raw, _File)
     except msgspec.ValidationError as exc:
         raise _convert_error(source, exc) from None
-    policy = _resolve_policy(source, f.profile, f.policy)
+    policy = resolve_policy(source, f.profile, f.policy)
     _check(source, f)
     return WorkloadConfig(
         profile=f.profile,

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ghbench.clock import Clock
+from ghbench.errors import TraceError
 from ghbench.trace.schema import TraceRow
+from ghbench.trace.writer import TraceWriter
 from ghbench.workload.calls import GhCall, GhResult
 from ghbench.workload.config import WorkloadConfig
 from ghbench.workload.poller import Poller
@@ -115,9 +117,6 @@ def open_trace_sink(
     A trace that cannot be opened is an error up front; later write failures are
     the writer's to report (it never raises into the poller).
     """
-    from ghbench.errors import TraceError
-    from ghbench.trace.writer import TraceWriter
-
     writer = TraceWriter(path, secrets=secrets)
     if writer.failed:
         raise TraceError(f"cannot open the trace file {path} ($AO_GH_TRACE_FILE): {writer.error}")

@@ -23,13 +23,22 @@ Profiles:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
-__all__ = ["PROFILES", "GuardCommit", "PolicyParams", "ProfileName", "ReviewThreads"]
+__all__ = [
+    "PROFILES",
+    "PROFILE_NAMES",
+    "GuardCommit",
+    "PolicyParams",
+    "ProfileName",
+    "ReviewThreads",
+]
 
+# The one list of profile names: flags' choices and config validation come from it.
 ProfileName = Literal["head", "bench-era", "pre-b1"]
+PROFILE_NAMES: tuple[ProfileName, ...] = get_args(ProfileName)
 GuardCommit = Literal["check-runs", "status", "none"]
 ReviewThreads = Literal["on-change", "always", "never"]
 
@@ -93,7 +102,7 @@ DURATION_FIELDS: frozenset[str] = frozenset(
 
 _HEAD = PolicyParams()
 
-PROFILES: dict[str, PolicyParams] = {
+PROFILES: dict[ProfileName, PolicyParams] = {
     "head": _HEAD,
     "bench-era": msgspec.structs.replace(
         _HEAD,

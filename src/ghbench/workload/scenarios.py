@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghbench.errors import UsageError
+from ghbench.workload.profiles import ProfileName
 
 __all__ = [
     "SCENARIOS",
@@ -110,7 +111,7 @@ class CellSpec:
     sessions: int = 50
     warmup_s: float = 120.0
     duration_s: float = 900.0
-    profile: str = "head"
+    profile: ProfileName = "head"
     policy: dict[str, Any] = field(default_factory=dict)
     session_ids: bool = False  # per-session attribution in rows
     burst_prs: int | None = None  # S4: PRs that get comments (default min(N, 10))

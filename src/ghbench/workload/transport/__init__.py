@@ -13,6 +13,8 @@ from collections.abc import Mapping
 
 from ghbench.workload.config import WorkloadConfig
 from ghbench.workload.runner import Transport
+from ghbench.workload.transport.gh import GhTransport
+from ghbench.workload.transport.http import HttpTransport
 
 __all__ = ["make_transport"]
 
@@ -21,11 +23,7 @@ def make_transport(cfg: WorkloadConfig, env: Mapping[str, str] | None = None) ->
     """The real-time transport a config asks for (``gh`` or ``http``)."""
     environ = dict(os.environ if env is None else env)
     if cfg.transport == "gh":
-        from ghbench.workload.transport.gh import GhTransport
-
         return GhTransport(cfg.gh_path, host=cfg.host, token_env=cfg.token_env, env=environ)
     if cfg.transport == "http":
-        from ghbench.workload.transport.http import HttpTransport
-
         return HttpTransport(cfg.rest_base, token=environ.get(cfg.token_env))
     raise ValueError(f"transport {cfg.transport!r} runs only inside ghbench simulate")

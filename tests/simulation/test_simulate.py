@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from ghbench.errors import UsageError
+from ghbench.simulation.simulate import simulate_cell
 from ghbench.workload.scenarios import CellSpec, parse_scenario
-from ghbench.workload.simulate import simulate_cell
 
 
 @pytest.mark.parametrize(("scenario", "profile"), [("S2", "pre-b1"), ("S4", "head")])
@@ -54,7 +54,7 @@ def test_bad_scenario_is_a_usage_error() -> None:
 @pytest.mark.parametrize("scenario", ["S2", "S4"])
 def test_a_simulation_in_virtual_time_writes_no_git_repository(scenario: str) -> None:
     # commits are git objects in memory: nothing needs git itself, so nothing is written
-    from ghbench.workload.simulate import _Cell
+    from ghbench.simulation.cell import _Cell
 
     cell = _Cell(CellSpec(scenario=scenario, sessions=5, warmup_s=60.0, duration_s=600.0), 1)
     cell.schedule()

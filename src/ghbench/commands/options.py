@@ -1,8 +1,9 @@
-"""Flags shared by ``setup``, ``measure`` and ``demo`` (click only: cheap to import)."""
+"""Flags shared by ``setup`` and ``measure``, and what they resolve to."""
 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -10,10 +11,18 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from ghbench.errors import UsageError
-from ghbench.timefmt import parse_duration
+from ghbench.drivers.project import Project, load_project
+from ghbench.github.names import BACKEND_NAMES, BackendName
+from ghbench.harness.flags import RunFlags
+from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
-__all__ = ["DEFAULT_OUT", "CommonFlags", "common_options", "duration_option_value"]
+__all__ = [
+    "DEFAULT_OUT",
+    "CommonFlags",
+    "common_options",
+    "resolve_project",
+    "run_flags",
+]
 
 DEFAULT_OUT = Path("ghbench-out")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -28,25 +37,15 @@ class CommonFlags:
     config_path: Path | None
     out_dir: Path
     driver: str
-    github: str
+    github: BackendName
     ao_command: str | None
     ao_layout: str
     transport: str
-    profile: str
+    profile: ProfileName
     tick: str | None
 
 
 _COMMON_NAMES = tuple(f.name for f in fields(CommonFlags))
-
-
-def duration_option_value(flag: str, text: str, *, allow_zero: bool = True) -> float:
-    try:
-        seconds = parse_duration(text)
-    except ValueError as exc:
-        raise UsageError(f"{flag}: {exc}") from None
-    if seconds < 0 or (seconds == 0 and not allow_zero):
-        raise UsageError(f"{flag}: must be {'' if allow_zero else 'more than '}0, got {text!r}")
-    return seconds
 
 
 def common_options(func: F) -> F:
@@ -90,7 +89,7 @@ def common_options(func: F) -> F:
         click.option(
             "--github",
             "github",
-            type=click.Choice(["github", "emulator"]),
+            type=click.Choice(BACKEND_NAMES),
             default="github",
             show_default=True,
             help="github: real GitHub as gh reaches it (GH_HOST, GITHUB_API_URL; token from"
@@ -120,7 +119,7 @@ def common_options(func: F) -> F:
         ),
         click.option(
             "--profile",
-            type=click.Choice(["head", "bench-era", "pre-b1"]),
+            type=click.Choice(PROFILE_NAMES),
             default="head",
             show_default=True,
             help="Workload model profile.",
@@ -135,3 +134,26 @@ def common_options(func: F) -> F:
     for deco in reversed(decorators):
         wrapped = deco(wrapped)
     return cast(F, wrapped)
+
+
+def run_flags(common: CommonFlags) -> RunFlags:
+    return RunFlags(
+        driver=common.driver,
+        github=common.github,
+        ao_command=common.ao_command,
+        ao_layout=common.ao_layout,
+        transport=common.transport,
+        profile=common.profile,
+        tick=common.tick,
+    )
+
+
+def resolve_project(project_id: str, config_path: Path | None) -> Project:
+    """``projects.<project_id>`` of the config AO would use from here (or ``--config``)."""
+    return load_project(
+        project_id,
+        env=os.environ,
+        cwd=Path.cwd(),
+        home=Path.home(),
+        explicit=config_path,
+    )

@@ -1,7 +1,8 @@
-"""Write a simulated cell's trace and scorecard artifact, as ``measure`` does."""
+"""``simulate_cell``: run a cell and write its trace and scorecard artifact, as ``measure`` does."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -9,15 +10,35 @@ import msgspec
 
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.scorecard import (
+    RateLimitSnapshot,
+    ResourceSnapshot,
+    Snapshots,
+    build_scorecard_artifact,
+    write_scorecard,
+)
+from ghbench.simulation.cell import CellRun, run_cell
 from ghbench.timefmt import format_duration
-from ghbench.workload.simulate import CellRun, SimulationResult
+from ghbench.trace.frame import TraceFrame
+from ghbench.workload.scenarios import CellSpec
 
-__all__ = ["cell_scorecard", "write_cell_artifacts"]
+__all__ = ["SimulationResult", "cell_scorecard", "simulate_cell", "write_cell_artifacts"]
 
 
-def _snapshot(snap: dict[str, Any] | None) -> Any:
-    from ghbench.scorecard import RateLimitSnapshot, ResourceSnapshot
+@dataclass(frozen=True)
+class SimulationResult:
+    """What ``simulate_cell`` wrote and computed."""
 
+    trace_path: Path
+    scorecard_artifact_path: Path
+    scorecard: ScorecardArtifact
+    ledger: dict[str, Any]
+    ticks: int
+    skipped_ticks: int
+    longest_poll_cycle: float = 0.0
+
+
+def _snapshot(snap: dict[str, Any] | None) -> RateLimitSnapshot | None:
     if not snap:
         return None
     resources = {
@@ -35,9 +56,6 @@ def _snapshot(snap: dict[str, Any] | None) -> Any:
 
 def cell_scorecard(run: CellRun, *, trace_path: str | None = None) -> ScorecardArtifact:
     """The scorecard of a cell run in memory, as ``write_cell_artifacts`` writes it."""
-    from ghbench.scorecard import Snapshots, build_scorecard_artifact
-    from ghbench.trace.frame import TraceFrame
-
     spec = run.spec
     return build_scorecard_artifact(
         TraceFrame.from_rows(run.rows),
@@ -58,8 +76,6 @@ def cell_scorecard(run: CellRun, *, trace_path: str | None = None) -> ScorecardA
 
 
 def write_cell_artifacts(run: CellRun, *, seed: int, out_dir: Path) -> SimulationResult:
-    from ghbench.scorecard import write_scorecard
-
     spec = run.spec
     stamp = int(run.window_end)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -77,3 +93,9 @@ def write_cell_artifacts(run: CellRun, *, seed: int, out_dir: Path) -> Simulatio
         skipped_ticks=run.skipped_ticks,
         longest_poll_cycle=run.longest_poll_cycle,
     )
+
+
+def simulate_cell(spec: CellSpec, *, seed: int, out_dir: Path) -> SimulationResult:
+    """Run a cell and write its trace and scorecard artifact under ``out_dir``."""
+    run = run_cell(spec, seed=seed)
+    return write_cell_artifacts(run, seed=seed, out_dir=Path(out_dir))

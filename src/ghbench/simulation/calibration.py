@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ghbench.simulation.cell import CellRun, run_cell
 from ghbench.timefmt import parse_iso
+from ghbench.workload.profiles import ProfileName
 from ghbench.workload.scenarios import CellSpec
-from ghbench.workload.simulate import CellRun, run_cell
 
 __all__ = ["AO_MEASURED", "CalibrationPoint", "calibrate", "markdown_table", "reduce_run"]
 
@@ -35,7 +36,7 @@ AO_MEASURED: dict[int, tuple[float, float, float, float]] = {
 @dataclass(frozen=True)
 class CalibrationPoint:
     sessions: int
-    profile: str
+    profile: ProfileName
     calls_per_min: float
     graphql_points_per_hr: float
     core_points_per_hr: float
@@ -46,7 +47,7 @@ class CalibrationPoint:
     p99_ms: float
 
 
-def reduce_run(run: CellRun, profile: str) -> CalibrationPoint:
+def reduce_run(run: CellRun, profile: ProfileName) -> CalibrationPoint:
     lo, hi = run.window_start, run.window_end
     rows = [r for r in run.rows if lo <= parse_iso(r.timestamp) <= hi]
     minutes = (hi - lo) / 60.0
@@ -75,7 +76,7 @@ def reduce_run(run: CellRun, profile: str) -> CalibrationPoint:
 def calibrate(
     sessions: Sequence[int] = (5, 10, 20, 30, 40, 50),
     *,
-    profile: str = "bench-era",
+    profile: ProfileName = "bench-era",
     seed: int = 0,
     warmup_s: float = 120.0,
     duration_s: float = 900.0,

@@ -1,4 +1,4 @@
-"""``simulate_cell``: one runbook cell of the model against the in-process emulator.
+"""``run_cell``: one runbook cell of the model against the in-process emulator, in memory.
 
 Virtual time throughout: the model's ticks, the scenario's triggers and the
 dashboard readers are events on one queue; a call lasts the latency the
@@ -17,24 +17,23 @@ import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from ghbench.simulation.world import SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
-from ghbench.workload.config import SessionSpec
+from ghbench.workload.config import SessionSpec, resolve_policy
 from ghbench.workload.poller import Poller
 from ghbench.workload.process import next_tick_after
 from ghbench.workload.profiles import PROFILES, PolicyParams
 from ghbench.workload.rows import RowOptions
 from ghbench.workload.runner import CallRunner, LaneClock
 from ghbench.workload.scenarios import CellSpec, repos_for
-from ghbench.workload.sim_world import SimWorld
 from ghbench.workload.transport.inprocess import InProcessTransport
 
-__all__ = ["SimulationResult", "run_cell", "simulate_cell"]
+__all__ = ["CellRun", "run_cell"]
 
 # 2026-04-17T09:05:00Z: inside an hour, like the runbook's hygiene asks
 SIM_START = 1_776_416_700.0
@@ -68,26 +67,11 @@ class CellRun:
         )
 
 
-@dataclass(frozen=True)
-class SimulationResult:
-    """What ``simulate_cell`` wrote and computed."""
-
-    trace_path: Path
-    scorecard_artifact_path: Path
-    scorecard: Any
-    ledger: dict[str, Any]
-    ticks: int
-    skipped_ticks: int
-    longest_poll_cycle: float = 0.0
-
-
 def _policy(spec: CellSpec) -> PolicyParams:
     base = PROFILES[spec.profile]
     if not spec.policy:
         return base
-    from ghbench.workload.config import _resolve_policy
-
-    return _resolve_policy("cell policy", spec.profile, dict(spec.policy))
+    return resolve_policy("cell policy", spec.profile, dict(spec.policy))
 
 
 class _Events:
@@ -269,11 +253,3 @@ def _reader_issue(poller: Poller, reader: CallRunner, repo: str, number: int) ->
     res = reader.call(ao.issue_view(repo, number, component=ao.DASHBOARD_COMPONENT))
     if res.exit_code == 0:
         poller.issues.put(key, True, reader.now())
-
-
-def simulate_cell(spec: CellSpec, *, seed: int, out_dir: Path) -> SimulationResult:
-    """Run a cell and write its trace and scorecard artifact under ``out_dir``."""
-    from ghbench.workload.sim_artifacts import write_cell_artifacts
-
-    run = run_cell(spec, seed=seed)
-    return write_cell_artifacts(run, seed=seed, out_dir=Path(out_dir))

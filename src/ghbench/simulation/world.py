@@ -11,6 +11,9 @@ import json
 from typing import Any
 
 from ghbench.clock import VirtualClock
+from ghbench.emulator.config import EmulatorConfig
+from ghbench.emulator.core import Emulator
+from ghbench.emulator.http import EmuRequest
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
@@ -31,9 +34,6 @@ class SimWorld:
     """One in-memory emulator on a virtual clock, seeded for a cell."""
 
     def __init__(self, clock: VirtualClock, *, seed: int) -> None:
-        from ghbench.emulator.config import EmulatorConfig
-        from ghbench.emulator.core import Emulator
-
         cfg = EmulatorConfig()
         cfg.faults.update(dict(SIM_LATENCY))
         self.clock = clock
@@ -42,7 +42,7 @@ class SimWorld:
         self.token = SIM_TOKEN
 
     @classmethod
-    def around(cls, emulator: Any, clock: VirtualClock, token: str) -> SimWorld:
+    def around(cls, emulator: Emulator, clock: VirtualClock, token: str) -> SimWorld:
         """A world over an emulator someone else built and seeded (tests)."""
         world = cls.__new__(cls)
         world.clock, world.emulator, world.token = clock, emulator, token
@@ -51,8 +51,6 @@ class SimWorld:
     # -- requests ----------------------------------------------------------------
 
     def handle(self, request: HttpRequest) -> HttpResponse:
-        from ghbench.emulator.http import EmuRequest
-
         path, _, query = request.path.partition("?")
         emu = EmuRequest(request.method, path, query, dict(request.headers), request.body or b"")
         before = self.clock.now()

@@ -1,0 +1,189 @@
+"""After the window: the scorecard, its console text, the supplemental summaries and the plot.
+
+This is the harness's one seam to the scorecard engine (``ghbench.scorecard``): it turns
+what ``measure`` recorded (window, snapshots, control-call count, the incomplete reason)
+into the engine's inputs, and adds any run events below the engine's console text.
+
+File names (never overwritten; a ``-2`` suffix is added if one is taken):
+``scorecard-{scenarioId}-{ts}.json``, ``summary-bench-{ts}.txt``,
+``analysis-bench-{ts}.txt``, ``burn-{scenarioId}-{ts}.png``, beside the trace
+``gh-trace-bench-{ts}.jsonl``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from ghbench.analysis.analyze import analyze
+from ghbench.analysis.summarize import summarize
+from ghbench.analysis.text import analysis_lines, summary_lines
+from ghbench.artifacts.io import unique_path, write_new
+from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.drivers.base import Driver
+from ghbench.errors import TraceError
+from ghbench.github.control import RateLimitSnapshot
+from ghbench.harness.plot import burn_points, render_burn_png
+from ghbench.harness.setup_record import SetupRecord
+from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
+from ghbench.scorecard import build_scorecard_artifact, render_console, write_scorecard
+from ghbench.timefmt import iso_ms
+from ghbench.trace.frame import TraceFrame
+from ghbench.trace.reader import read_trace
+
+__all__ = [
+    "CONSOLE_LABELS",
+    "build_artifact",
+    "console_text",
+    "load_frame",
+    "snapshot_json",
+    "write_outputs",
+]
+
+# what each written file is called on the console, in the order shown
+CONSOLE_LABELS = {
+    "trace": "Trace",
+    "scorecard": "Scorecard",
+    "burn": "Burn curve",
+    "summarizerOutput": "Summary",
+    "analyzerOutput": "Analysis",
+}
+
+
+def load_frame(path: Path) -> TraceFrame:
+    """The trace's rows; an empty trace (no calls at all) is an empty frame, not an error."""
+    if path.stat().st_size == 0:
+        return TraceFrame.from_rows([])
+    try:
+        return read_trace(path)
+    except TraceError:
+        if path.stat().st_size == 0:
+            return TraceFrame.from_rows([])
+        raise
+
+
+def _supplemental(frame: TraceFrame, out_dir: Path, stamp: int) -> dict[str, Path]:
+    texts = {
+        "summarizerOutput": ("summary", summary_lines(summarize(frame))),
+        "analyzerOutput": ("analysis", analysis_lines(analyze(frame))),
+    }
+    paths: dict[str, Path] = {}
+    for key, (stem, lines) in texts.items():
+        path = unique_path(out_dir, f"{stem}-bench-{stamp}", ".txt")
+        write_new(path, ("\n".join(lines) + "\n").encode())
+        paths[key] = path
+    return paths
+
+
+def _plot(frame: TraceFrame, record: WindowRecord, scenario: str, out_dir: Path) -> Path:
+    window = None
+    if record.start is not None and record.end is not None:
+        window = (record.start, record.end)
+    png = render_burn_png(
+        burn_points(frame, [record.before, record.after]),
+        window=window,
+        title=f"{scenario}: rate-limit remaining",
+    )
+    path = unique_path(out_dir, f"burn-{scenario}-{record.stamp}", ".png")
+    write_new(path, png)
+    return path
+
+
+def snapshot_json(snap: RateLimitSnapshot) -> dict[str, object]:
+    """The spec's snapshot shape: ``capturedAt`` plus ``{limit, remaining, used, reset}``."""
+    out: dict[str, object] = {"capturedAt": iso_ms(snap.captured_at)}
+    for name, b in snap.resources.items():
+        out[name] = {"limit": b.limit, "remaining": b.remaining, "used": b.used, "reset": b.reset}
+    return out
+
+
+def build_artifact(
+    frame: TraceFrame,
+    *,
+    record: WindowRecord,
+    setup: SetupRecord,
+    sessions: int,
+    options: MeasureOptions,
+    git_sha: str | None,
+    branch: str | None,
+    supplemental: Mapping[str, str],
+) -> ScorecardArtifact:
+    assert record.start is not None and record.end is not None
+    snapshots: dict[str, object] | None = None
+    if record.before is not None or record.after is not None:
+        snapshots = {
+            "before": None if record.before is None else snapshot_json(record.before),
+            "after": None if record.after is None else snapshot_json(record.after),
+        }
+    return build_scorecard_artifact(
+        frame,
+        window_start_ms=round(record.start * 1000),
+        window_end_ms=round(record.end * 1000),
+        scenario_id=setup.scenario_id,
+        measured_at=record.end,
+        warmup_requested=options.warmup_text,
+        duration_requested=options.duration_text,
+        warmup_end_ms=None if record.warmup_end is None else round(record.warmup_end * 1000),
+        snapshots=snapshots,
+        control_calls=record.control_calls_in_window,
+        session_count=sessions,
+        git_sha=git_sha,
+        branch=branch,
+        trace_path=str(record.trace_path),
+        supplemental=dict(supplemental),
+        incomplete_reason=record.incomplete_reason,
+    )
+
+
+def console_text(
+    artifact: ScorecardArtifact, *, color: bool, paths: Mapping[str, Path], record: WindowRecord
+) -> str:
+    shown = {CONSOLE_LABELS.get(k, k): str(v) for k, v in paths.items()}
+    text = render_console(artifact, color=color, paths=shown).rstrip("\n")
+    notes = [f"  note: {e}" for e in record.events]
+    return "\n".join([text, *notes])
+
+
+def write_outputs(
+    setup: SetupRecord,
+    record: WindowRecord,
+    *,
+    sessions: int,
+    driver: Driver,
+    options: MeasureOptions,
+    color: bool,
+    validation_calls: int,
+    interrupted: bool,
+) -> MeasureResult:
+    out_dir = options.out_dir
+    frame = load_frame(record.trace_path)
+    supplemental: dict[str, Path] = {}
+    if options.supplemental:
+        supplemental = _supplemental(frame, out_dir, record.stamp)
+    sha, branch = driver.version()
+    artifact = build_artifact(
+        frame,
+        record=record,
+        setup=setup,
+        sessions=sessions,
+        options=options,
+        git_sha=sha,
+        branch=branch,
+        supplemental={k: str(v) for k, v in supplemental.items()},
+    )
+    scorecard_path = unique_path(out_dir, f"scorecard-{setup.scenario_id}-{record.stamp}", ".json")
+    write_scorecard(artifact, scorecard_path)
+    paths: dict[str, Path] = {"trace": record.trace_path, "scorecard": scorecard_path}
+    if options.plot:
+        paths["burn"] = _plot(frame, record, setup.scenario_id, out_dir)
+    paths.update(supplemental)
+    console = console_text(artifact, color=color, paths=paths, record=record)
+    return MeasureResult(
+        scorecard_path=scorecard_path,
+        trace_path=record.trace_path,
+        console=console,
+        paths=paths,
+        record=record,
+        validation_calls=validation_calls,
+        interrupted=interrupted,
+    )

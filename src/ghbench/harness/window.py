@@ -1,0 +1,85 @@
+"""What a measurement window is: its options, its triggers, what it recorded, its result.
+
+``ghbench.harness.measure`` runs a window; ``ghbench.harness.measure_outputs`` writes
+what it measured. Both, and the matrix's triggers, share these types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ghbench.errors import GhbenchError, Interrupted
+from ghbench.github.control import RateLimitSnapshot
+
+__all__ = ["MeasureOptions", "MeasureResult", "WindowRecord", "WindowTrigger"]
+
+
+@dataclass(frozen=True)
+class WindowTrigger:
+    """An action run ``at_s`` seconds into the window (the matrix's scenario triggers).
+
+    It runs on the measuring thread, between the orchestrator checks; it gets the
+    window's record (for the trace path) and may stop and restart the orchestrator.
+    """
+
+    at_s: float
+    label: str
+    action: Callable[[WindowRecord], None]
+
+
+@dataclass(frozen=True)
+class MeasureOptions:
+    out_dir: Path
+    warmup: float
+    duration: float
+    warmup_text: str
+    duration_text: str
+    stop_grace: float = 10.0
+    plot: bool = True
+    supplemental: bool = True
+    triggers: tuple[WindowTrigger, ...] = ()
+
+
+@dataclass
+class WindowRecord:
+    """What the run measured, complete or not."""
+
+    trace_path: Path
+    stamp: int
+    start: float | None = None
+    end: float | None = None
+    warmup_end: float | None = None
+    before: RateLimitSnapshot | None = None
+    after: RateLimitSnapshot | None = None
+    control_calls_in_window: int | None = None
+    incomplete_reason: str | None = None
+    orchestrator_exit: int | None = None
+    orchestrator_died: bool = False
+    events: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MeasureResult:
+    """Everything written. ``raise_for_outcome`` turns an incomplete run into its error."""
+
+    scorecard_path: Path
+    trace_path: Path
+    console: str
+    paths: dict[str, Path]
+    record: WindowRecord
+    validation_calls: int
+    interrupted: bool = False
+
+    def raise_for_outcome(self) -> None:
+        if self.interrupted:
+            raise Interrupted(
+                f"measurement interrupted; incomplete scorecard written to {self.scorecard_path}"
+            )
+        if self.record.orchestrator_died:
+            raise GhbenchError(
+                f"{self.record.incomplete_reason}; the trace is kept at {self.trace_path} and"
+                f" the scorecard {self.scorecard_path} is marked incomplete; check the"
+                " orchestrator's log"
+            )
