@@ -54,8 +54,9 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     allow_different_cells: bool,
 ) -> int:
     """Compare CANDIDATE with BASELINE: each a scorecard JSON or a directory of runs."""
-    from ghbench.analysis.load import load_scorecards
-    from ghbench.analysis.thresholds import parse_threshold
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.load import load_scorecards  # noqa: PLC0415
+    from ghbench.analysis.thresholds import parse_threshold  # noqa: PLC0415
 
     if as_json and markdown:
         raise UsageError("--json and --markdown: choose one output")
@@ -81,15 +82,16 @@ def report_comparison(
     """Compare, check the thresholds, print ``output`` (console, json or markdown), and
     return the exit code: 3 when a threshold failed. With ``save_to``, the JSON and the
     Markdown are also written there (``compare.json``, ``compare.md``, never over a file)."""
-    from ghbench.analysis.compare import compare_runs
-    from ghbench.analysis.compare_render import (
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.compare import compare_runs  # noqa: PLC0415
+    from ghbench.analysis.compare_render import (  # noqa: PLC0415
         compare_json,
         console_text,
         markdown_text,
         summary_line,
     )
-    from ghbench.analysis.thresholds import check_metric, evaluate
-    from ghbench.artifacts.io import unique_path, write_new
+    from ghbench.analysis.thresholds import check_metric, evaluate  # noqa: PLC0415
+    from ghbench.artifacts.io import unique_path, write_new  # noqa: PLC0415
 
     comparison = compare_runs(baseline, candidate, allow_different_cells=allow_different_cells)
     results = [evaluate(t, check_metric(t, comparison)) for t in thresholds]
