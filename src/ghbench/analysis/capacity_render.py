@@ -124,8 +124,9 @@ def capacity_json(r: CapacityResult, extra: Mapping[str, Any]) -> dict[str, Any]
 def capacity_png(r: CapacityResult, *, title: str) -> bytes:
     """One panel per budget: its figure against the session counts tried, the limit and
     ``fraction`` of it as lines, the answer as a vertical line."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    # matplotlib takes 0.5-1 s to import (docs/performance.md): only --png pays it
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
+    from matplotlib.figure import Figure  # noqa: PLC0415
 
     fig = Figure(figsize=(12, 6.5), dpi=100)
     FigureCanvasAgg(fig)

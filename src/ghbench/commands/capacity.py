@@ -8,22 +8,14 @@ from pathlib import Path
 import click
 
 from ghbench.errors import UsageError
+from ghbench.timefmt import duration_flag
+from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
 __all__ = ["command"]
 
 
 def _seconds(flag: str, text: str | None) -> float | None:
-    from ghbench.timefmt import parse_duration
-
-    if text is None:
-        return None
-    try:
-        value = parse_duration(text)
-    except ValueError as exc:
-        raise UsageError(f"{flag}: {exc}") from None
-    if value <= 0 and flag != "--warmup":
-        raise UsageError(f"{flag}: must be more than 0, got {text!r}")
-    return value
+    return None if text is None else duration_flag(flag, text, allow_zero=flag == "--warmup")
 
 
 @click.command(name="capacity")
@@ -31,7 +23,7 @@ def _seconds(flag: str, text: str | None) -> float | None:
 @click.option("--topology", default="T1", show_default=True, help="T1 (one repo) or T2.")
 @click.option(
     "--profile",
-    type=click.Choice(["head", "bench-era", "pre-b1"]),
+    type=click.Choice(PROFILE_NAMES),
     default="head",
     show_default=True,
     help="AO version the model plays.",
@@ -73,7 +65,7 @@ def _seconds(flag: str, text: str | None) -> float | None:
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     scenario: str,
     topology: str,
-    profile: str,
+    profile: ProfileName,
     budget_fraction: float,
     poll_ceiling: str,
     max_sessions: int,
@@ -87,10 +79,11 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     """Search, with the AO model in virtual time, for the largest session count that stays
     within --budget-fraction of every budget: GraphQL points/h, REST core requests/h,
     secondary points/min, concurrency and the poll cycle."""
-    from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text
-    from ghbench.artifacts.io import unique_path, write_new
-    from ghbench.matrix.capacity import CapacityCell, run_capacity
-    from ghbench.workload.scenarios import parse_scenario, parse_topology
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text  # noqa: PLC0415
+    from ghbench.artifacts.io import unique_path, write_new  # noqa: PLC0415
+    from ghbench.matrix.capacity import CapacityCell, run_capacity  # noqa: PLC0415
+    from ghbench.workload.scenarios import parse_scenario, parse_topology  # noqa: PLC0415
 
     cell = CapacityCell(
         scenario=parse_scenario(scenario).id,

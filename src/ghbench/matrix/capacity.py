@@ -22,6 +22,7 @@ from ghbench.matrix.cells import SCENARIOS, TOPOLOGIES
 from ghbench.simulation.cell import run_cell
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.timefmt import format_duration
+from ghbench.workload.profiles import ProfileName
 from ghbench.workload.scenarios import CellSpec
 
 __all__ = ["CapacityCell", "model_probe", "run_capacity"]
@@ -33,7 +34,7 @@ class CapacityCell:
 
     scenario: str  # S1..S6
     topology: str  # T1 | T2
-    profile: str = "head"
+    profile: ProfileName = "head"
     seed: int = 0
     warmup_s: float | None = None  # None: the runbook's for the scenario
     duration_s: float | None = None
