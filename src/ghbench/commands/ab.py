@@ -15,14 +15,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ghbench.clock import SystemClock
+from ghbench.commands.options import resolve_project
 from ghbench.errors import UsageError
+from ghbench.harness.flags import RunFlags
+from ghbench.timefmt import duration_flag
+from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
 if TYPE_CHECKING:
     from ghbench.harness.ab import AbOutcome
 
 __all__ = ["command"]
 
-PROFILES = ("head", "bench-era", "pre-b1")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -48,12 +52,12 @@ class AbArgs:
     fail: tuple[str, ...]
     a_ao: str | None
     a_ao_layout: str
-    a_profile: str | None
+    a_profile: ProfileName | None
     b_ao: str | None
     b_ao_layout: str
-    b_profile: str | None
+    b_profile: ProfileName | None
 
-    def side(self, label: str) -> tuple[str | None, str, str | None]:
+    def side(self, label: str) -> tuple[str | None, str, ProfileName | None]:
         """(AO checkout, AO layout, profile) of build ``label``."""
         values = vars(self)
         return values[f"{label}_ao"], values[f"{label}_ao_layout"], values[f"{label}_profile"]
@@ -66,7 +70,7 @@ def _build_options(func: F) -> F:
         build = f"build {label.upper()} ({role})"
         func = click.option(
             f"--{label}-profile",
-            type=click.Choice(PROFILES),
+            type=click.Choice(PROFILE_NAMES),
             default=None,
             help=f"--driver workload: {build}, a profile of the model.",
         )(func)
@@ -144,10 +148,11 @@ def _build_options(func: F) -> F:
 def command(**flags: Any) -> int:
     """Run two orchestrator builds alternately on one setup (A B A B, --runs each), keep
     every run's artifacts, and compare B (candidate) with A (baseline)."""
-    from ghbench.analysis.compare import Run
-    from ghbench.analysis.thresholds import parse_threshold
-    from ghbench.artifacts.models import load_scorecard
-    from ghbench.commands.compare import report_comparison
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.compare import Run  # noqa: PLC0415
+    from ghbench.analysis.thresholds import parse_threshold  # noqa: PLC0415
+    from ghbench.artifacts.models import load_scorecard  # noqa: PLC0415
+    from ghbench.commands.compare import report_comparison  # noqa: PLC0415
 
     args = AbArgs(**flags)
     thresholds = [parse_threshold(t) for t in args.fail]
@@ -160,8 +165,8 @@ def command(**flags: Any) -> int:
 
 
 def _builds(args: AbArgs) -> Any:
-    from ghbench.harness.ab import Build
-    from ghbench.harness.factory import RunFlags
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.harness.ab import Build  # noqa: PLC0415
 
     builds = []
     for label in ("a", "b"):
@@ -188,12 +193,10 @@ def _builds(args: AbArgs) -> Any:
 
 
 def _run(args: AbArgs, builds: Any) -> AbOutcome:
-    from ghbench.clock import SystemClock
-    from ghbench.harness.ab import AbOptions, run_ab
-    from ghbench.harness.cli_flow import resolve_project
-    from ghbench.harness.options import duration_option_value
-    from ghbench.harness.progress import make_progress
-    from ghbench.harness.setup import parse_issue_list
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.harness.ab import AbOptions, run_ab  # noqa: PLC0415
+    from ghbench.harness.progress import make_progress  # noqa: PLC0415
+    from ghbench.harness.setup import parse_issue_list  # noqa: PLC0415
 
     issues = parse_issue_list(args.issues or f"1-{args.sessions}")
     if len(issues) != args.sessions:
@@ -206,13 +209,13 @@ def _run(args: AbArgs, builds: Any) -> AbOutcome:
         sessions=args.sessions,
         issues=tuple(issues),
         runs=args.runs,
-        warmup=duration_option_value("--warmup", args.warmup),
-        duration=duration_option_value("--duration", args.duration, allow_zero=False),
+        warmup=duration_flag("--warmup", args.warmup),
+        duration=duration_flag("--duration", args.duration, allow_zero=False),
         warmup_text=args.warmup,
         duration_text=args.duration,
-        smoke=duration_option_value("--smoke", args.smoke, allow_zero=False),
-        poll_interval=duration_option_value("--poll-interval", args.poll_interval),
-        setup_timeout=duration_option_value("--timeout", args.timeout, allow_zero=False),
+        smoke=duration_flag("--smoke", args.smoke, allow_zero=False),
+        poll_interval=duration_flag("--poll-interval", args.poll_interval),
+        setup_timeout=duration_flag("--timeout", args.timeout, allow_zero=False),
     )
     return run_ab(
         resolve_project(args.project, args.config_path),

@@ -29,14 +29,16 @@ from pathlib import Path
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
+from ghbench.drivers.project import Project
 from ghbench.errors import ArtifactError, GhbenchError
 from ghbench.github.backend import Backend
-from ghbench.harness.factory import RunFlags, build_backend, build_driver
-from ghbench.harness.measure import MeasureOptions, MeasureResult, run_measure
+from ghbench.harness.factory import build_backend, build_driver
+from ghbench.harness.flags import RunFlags
+from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import Progress
-from ghbench.harness.project import Project
 from ghbench.harness.setup import SetupOptions, run_setup, validate_setup
 from ghbench.harness.setup_record import SetupRecord
+from ghbench.harness.window import MeasureOptions, MeasureResult
 from ghbench.timefmt import format_duration
 
 __all__ = ["AbOptions", "AbOutcome", "Build", "run_ab", "trace_rows"]
