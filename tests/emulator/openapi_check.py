@@ -1,7 +1,8 @@
 """Responses checked against GitHub's OpenAPI description (``@octokit/openapi``).
 
 The description is read as its authors mean it (:func:`as_github_answers`): a
-``nullable`` enum admits null (OpenAPI 3.0.3 would need null listed), and the few
+``nullable`` enum, or a ``nullable`` ``oneOf``/``anyOf``, admits null (OpenAPI 3.0.3
+would need null listed), and the few
 places where github.com is known to answer otherwise than its description says are
 patched, each with its evidence (:data:`GITHUB_ANSWERS_OTHERWISE`).
 
@@ -73,6 +74,12 @@ def as_github_answers(document: dict[str, Any]) -> dict[str, Any]:
                 and None not in node["enum"]
             ):
                 node["enum"] = [*node["enum"], None]
+            # nullable beside oneOf (a commit's author: a user, {} or null): null is one of
+            # the choices, which OpenAPI 3.0 validators only see when it is listed
+            choices = node.get("oneOf") or node.get("anyOf")
+            nullable = node.get("nullable") and "type" not in node
+            if nullable and isinstance(choices, list) and {"enum": [None]} not in choices:
+                choices.append({"enum": [None]})
             pending.extend(node.values())
         elif isinstance(node, list):
             pending.extend(node)

@@ -108,7 +108,18 @@ EXAMPLES: list[Example] = [
         201,
     ),
     Example("GET /repos/{owner}/{repo}/issues/{number}/comments", R + "/issues/2/comments"),
-    Example("GET /repos/{owner}/{repo}/commits/{ref}/status", R + "/commits/{head}/status"),
+    # git content
+    Example("GET /repos/{owner}/{repo}/commits", R + "/commits?sha=feat/c&per_page=2"),
+    Example("GET /repos/{owner}/{repo}/commits/{ref}", R + "/commits/feat/c"),
+    Example("GET /repos/{owner}/{repo}/pulls/{number}/commits", R + "/pulls/2/commits"),
+    Example("GET /repos/{owner}/{repo}/branches", R + "/branches"),
+    Example("GET /repos/{owner}/{repo}/branches/{branch}", R + "/branches/feat%2Fc"),
+    Example(
+        "GET /repos/{owner}/{repo}/git/matching-refs/{ref}", R + "/git/matching-refs/heads/feat"
+    ),
+    Example("GET /repos/{owner}/{repo}/contents", R + "/contents?ref=feat/c"),
+    Example("GET /repos/{owner}/{repo}/contents/{path}", R + "/contents/c.txt?ref=feat/c"),
+    Example("GET /repos/{owner}/{repo}/commits/{ref}/status", R + "/commits/feat/a/status"),
     Example("GET /repos/{owner}/{repo}/commits/{ref}/statuses", R + "/commits/{head}/statuses"),
     Example(
         "POST /repos/{owner}/{repo}/statuses/{sha}",
@@ -242,7 +253,21 @@ EXAMPLES: list[Example] = [
 ]
 
 # Routes GitHub still answers though its OpenAPI description has no such operation.
+# (route, media type) -> where GitHub documents it though its OpenAPI description does not
+MEDIA_IN_PROSE = {
+    ("GET /repos/{owner}/{repo}/pulls/{number}", "application/vnd.github.diff"): (
+        "docs.github.com/rest/pulls/pulls#get-a-pull-request, custom media types"
+    ),
+    ("GET /repos/{owner}/{repo}/pulls/{number}", "application/vnd.github.patch"): (
+        "docs.github.com/rest/pulls/pulls#get-a-pull-request, custom media types"
+    ),
+    ("GET /repos/{owner}/{repo}/contents/{path}", "application/vnd.github.raw"): (
+        "docs.github.com/rest/repos/contents#get-repository-content, custom media types"
+    ),
+}
+
 UNDOCUMENTED = {
+    "GET /repos/{owner}/{repo}/contents": "the root directory: GitHub's {path} left empty",
     "GET /repos/{owner}/{repo}/git/refs": "the legacy list of all refs (GitHub answers it)",
     "GET /repos/{owner}/{repo}/git/refs/{ref}": "legacy prefix listing; matching-refs replaced it",
     "POST /graphql": "GraphQL: checked against GitHub's schema instead",

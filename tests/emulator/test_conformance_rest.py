@@ -16,7 +16,7 @@ import httpx
 from emu_helpers import API, TOKEN
 from github_descriptions import openapi
 from openapi_check import operation_for, problems
-from rest_examples import EXAMPLES, UNDOCUMENTED, placeholders, seeded
+from rest_examples import EXAMPLES, MEDIA_IN_PROSE, UNDOCUMENTED, placeholders, seeded
 
 from ghbench.emulator.rest import ROUTES
 from ghbench.emulator.transport import EmulatorTransport
@@ -92,7 +92,12 @@ def test_every_answer_matches_githubs_schema() -> None:
             if response.content and answered != media_type:
                 failures.append(f"{where}: answered {answered}")
                 continue
-            parsed = json.loads(response.content) if response.content else None
+            if (example.route, media_type) in MEDIA_IN_PROSE:
+                continue  # GitHub's prose documents it; its OpenAPI description does not
+            if media_type != "application/json":
+                parsed: object = response.text
+            else:
+                parsed = json.loads(response.content) if response.content else None
             for problem in problems(document, found[1], response.status_code, media_type, parsed):
                 failures.append(f"{where}: {problem}")
     assert not failures, "\n".join(failures)

@@ -143,8 +143,8 @@ class Emulator(EmulatorApi):
         self.secondary = SecondaryLimiter(self.clock, self.config.secondary)
         self.router = Router(ROUTES)
         self.lock = threading.RLock()
-        # (token id, api base, path, query) -> (version, etag)
-        self._etags: dict[tuple[str, str, str, str], tuple[tuple[int, int], str]] = {}
+        # (token id, api base, path, query, accept) -> (version, etag)
+        self._etags: dict[tuple[str, str, str, str, str], tuple[tuple[int, int], str]] = {}
         self.request_count = 0
         self.status_counts: dict[int, int] = {}
         from ghbench.emulator.control import ControlApi
@@ -300,7 +300,9 @@ class Emulator(EmulatorApi):
         bucket_name = route.resource or "core"
         if_none_match = request.headers.get("if-none-match")
         conditional = route.etag and method in ("GET", "HEAD")
-        cache_key = (caller.token_id, urls.api, target.path, target.query)
+        accept = request.headers.get("accept", "")
+        # the same URL has one representation per media type (GitHub varies on Accept)
+        cache_key = (caller.token_id, urls.api, target.path, target.query, accept)
         version = self._version_for(params)
         if conditional and if_none_match:
             cached = self._etags.get(cache_key)
@@ -318,14 +320,26 @@ class Emulator(EmulatorApi):
             return self._charged_error(exc, caller, route)
         query = dict(parse_qsl(target.query, keep_blank_values=True))
         call = Call(
-            self, self.store, urls, target.path, params, query, caller.user, caller.owner, body
+            self,
+            self.store,
+            urls,
+            target.path,
+            params,
+            query,
+            caller.user,
+            caller.owner,
+            body,
+            accept,
         )
         with self.db.transaction():
             try:
                 reply = route.handler(call)
             except ApiError as exc:
                 return self._charged_error(exc, caller, route)
-            payload = b"" if reply.body is None else encode_json(reply.body)
+            if isinstance(reply.body, bytes):  # a media type other than JSON (rest/media.py)
+                payload = reply.body
+            else:
+                payload = b"" if reply.body is None else encode_json(reply.body)
             headers = dict(reply.headers)
             if conditional and reply.status == 200:
                 etag = make_etag(caller.token_id, payload)

@@ -36,6 +36,7 @@ class Call:
     user: User | None
     owner: str  # the rate-limit owner: a login, or ip:<addr>
     body: Any = None  # parsed JSON (None when absent)
+    accept: str = ""  # the request's Accept header (media types: rest/media.py)
 
     def param_int(self, name: str) -> int:
         from ghbench.emulator.errors import NotFound
@@ -48,7 +49,8 @@ class Call:
 
 @dataclass
 class Reply:
-    """A handler's answer; ``body`` is JSON-serializable (None: empty body)."""
+    """A handler's answer; ``body`` is JSON-serializable (None: empty body), or the
+    bytes of another media type (with its ``content-type`` in ``headers``)."""
 
     body: Any
     status: int = 200

@@ -115,6 +115,13 @@ class RepoGit:
         found = self.get(oid)
         return found[1] if found is not None and found[0] == "blob" else None
 
+    def entries(self, tree: str) -> list[tuple[str, str, str]]:
+        """``(mode, name, id)`` of each entry of tree object ``tree``."""
+        obj = self.get(tree)
+        if obj is None or obj[0] != "tree":
+            raise EmulatorError(f"git object {tree} is missing from {self.path}")
+        return list(parse_tree(obj[1]))
+
     def flat_tree(self, tree: str) -> dict[str, tuple[str, str]]:
         """Every file under tree ``tree``: path -> (mode, blob id). Cached (trees never
         change); callers must not modify the result."""

@@ -24,18 +24,17 @@ _CONCLUSIONS = (
 
 
 def _sha(call: Call, repo: Repo) -> str:
-    """``{ref}`` may be a sha or a branch name."""
+    """``{ref}``: a sha, a branch or tag name (``/`` in it, encoded or not), ``heads/x``."""
     ref = call.params["ref"]
-    if call.store.commit(repo, ref) is not None:
-        return ref
-    sha = call.store.branch_sha(repo, ref.removeprefix("heads/"))
+    sha = call.store.resolve(repo, ref)
     if sha is None:
         raise NotFound("No commit found for SHA: " + ref)
     return sha
 
 
 def combined_status(call: Call) -> Reply:
-    """The worst of the latest status per context; `{ref}` a sha or a branch."""
+    """The worst of the latest status per context; `{ref}` a sha, branch or tag (`/`
+    in names, encoded or not)."""
     repo = repo_of(call)
     return Reply(call.urls.combined_status(call.store, repo, _sha(call, repo)))
 
@@ -145,10 +144,10 @@ def update_check_run(call: Call) -> Reply:
 
 _R = "/repos/{owner}/{repo}"
 ROUTES = [
-    Route("GET", _R + "/commits/{ref}/status", combined_status, etag=True),
-    Route("GET", _R + "/commits/{ref}/statuses", list_statuses, etag=True),
+    Route("GET", _R + "/commits/{ref:path}/status", combined_status, etag=True),
+    Route("GET", _R + "/commits/{ref:path}/statuses", list_statuses, etag=True),
     Route("POST", _R + "/statuses/{sha}", create_status, anonymous=False),
-    Route("GET", _R + "/commits/{ref}/check-runs", list_check_runs, etag=True),
+    Route("GET", _R + "/commits/{ref:path}/check-runs", list_check_runs, etag=True),
     Route("POST", _R + "/check-runs", create_check_run, anonymous=False),
     Route("GET", _R + "/check-runs/{run_id}", get_check_run, etag=True),
     Route("PATCH", _R + "/check-runs/{run_id}", update_check_run, anonymous=False),

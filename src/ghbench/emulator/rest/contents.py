@@ -1,4 +1,5 @@
-"""``PUT /repos/{o}/{r}/contents/{path}``: a commit writing one file on a branch.
+"""The contents API: ``GET`` a file or directory at a ref, ``PUT`` a commit writing
+one file on a branch; both from and to git.
 
 Enough for clients that push one file to give a branch a commit before opening a PR.
 The commit is a git commit (``emulator/git``), so updates are checked against the
@@ -15,8 +16,11 @@ import binascii
 import json
 
 from ghbench.emulator.errors import Conflict, NotFound, ValidationFailed, invalid_field
+from ghbench.emulator.git.objects import TREE_MODE
+from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.media import RAW, media_param, text_reply
+from ghbench.emulator.routing import JSON_MEDIA, Call, Reply, Route
 from ghbench.emulator.state.commits import blob_id
 
 __all__ = ["ROUTES"]
@@ -96,12 +100,48 @@ def put_contents(call: Call) -> Reply:
     return Reply({"content": content, "commit": commit_json}, status=status)
 
 
+def get_contents(call: Call) -> Reply:
+    """A file (`content` in base64) or a directory's entries, at `ref` (a branch, tag
+    or sha; the default branch by default), read from git; `Accept:
+    application/vnd.github.raw` answers a file's bytes; a missing path is 404."""
+    repo = repo_of(call)
+    ref = call.query.get("ref") or repo.default_branch
+    sha = call.store.resolve(repo, ref)
+    if sha is None:
+        raise NotFound(f"No commit found for the ref {ref}")
+    path = call.params.get("path", "").strip("/")
+    found = call.store.lookup(repo, sha, path)
+    if found is None:
+        raise NotFound()
+    mode, oid = found
+    contents = git_render.Contents(call.urls, repo, ref)
+    if mode != TREE_MODE:
+        data = call.store.blob(repo, oid) or b""
+        media = media_param(call, ("raw",))
+        if media is not None:
+            return text_reply(media, data)
+        return Reply(contents.file(path, oid, data))
+    entries = []
+    for child_mode, name, child in call.store.tree_entries(repo, oid):
+        size = len(call.store.blob(repo, child) or b"") if child_mode != TREE_MODE else 0
+        entries.append(contents.entry(f"{path}/{name}" if path else name, child_mode, child, size))
+    return Reply(entries)
+
+
 ROUTES = [
+    Route("GET", "/repos/{owner}/{repo}/contents", get_contents, etag=True),
+    Route(
+        "GET",
+        "/repos/{owner}/{repo}/contents/{path:path}",
+        get_contents,
+        etag=True,
+        media_types=(JSON_MEDIA, RAW),
+    ),
     Route(
         "PUT",
         "/repos/{owner}/{repo}/contents/{path:path}",
         put_contents,
         creates_content=True,
         anonymous=False,
-    )
+    ),
 ]

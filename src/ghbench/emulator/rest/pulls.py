@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import quote
-
 from ghbench.emulator.errors import ValidationFailed, invalid_field
+from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
-from ghbench.emulator.rest.render import Urls
-from ghbench.emulator.routing import Call, Reply, Route
-from ghbench.emulator.state import PullRequest, Repo
-from ghbench.emulator.state.trees import MAX_LISTED_FILES, FileChange
+from ghbench.emulator.rest.history import pull_diff
+from ghbench.emulator.rest.media import DIFF, PATCH
+from ghbench.emulator.routing import JSON_MEDIA, Call, Reply, Route
+from ghbench.emulator.state.trees import MAX_LISTED_FILES
 
 __all__ = ["ROUTES"]
 
@@ -55,7 +53,12 @@ def list_pulls(call: Call) -> Reply:
 
 
 def get_pull(call: Call) -> Reply:
-    """Full shape: `merged`, `mergeable`, `mergeable_state`, `merged_by`, counts."""
+    """Full shape: `merged`, `mergeable`, `mergeable_state`, `merged_by`, counts;
+    `Accept: application/vnd.github.diff` (`gh pr diff`, `.v3.diff` too) answers git's
+    diff against the merge base, `.patch` `git format-patch` of its commits."""
+    as_text = pull_diff(call)
+    if as_text is not None:
+        return as_text
     repo, pull = pull_of(call)
     return Reply(call.urls.pull(call.store, repo, pull, full=True))
 
@@ -115,29 +118,8 @@ def list_files(call: Call) -> Reply:
     repo, pull = pull_of(call)
     files = call.store.pull_files(pull)[:MAX_LISTED_FILES]
     page, headers = paginate(call, files)
-    return Reply([_diff_entry(call.urls, repo, pull, f) for f in page], headers=headers)
-
-
-def _diff_entry(urls: Urls, repo: Repo, pull: PullRequest, change: FileChange) -> dict[str, Any]:
-    """GitHub's ``diff-entry``: ``patch`` is git's hunks for the file (absent when there
-    is none, as for a binary file), ``previous_filename`` a rename's old path."""
-    path = quote(change.path)
-    entry: dict[str, Any] = {
-        "sha": change.sha,
-        "filename": change.path,
-        "status": change.status,
-        "additions": change.additions,
-        "deletions": change.deletions,
-        "changes": change.additions + change.deletions,
-        "blob_url": f"{urls.web}/{repo.full_name}/blob/{pull.head_sha}/{path}",
-        "raw_url": f"{urls.web}/{repo.full_name}/raw/{pull.head_sha}/{path}",
-        "contents_url": f"{urls.api}/repos/{repo.full_name}/contents/{path}?ref={pull.head_sha}",
-    }
-    if change.patch is not None:
-        entry["patch"] = change.patch
-    if change.previous_path is not None:
-        entry["previous_filename"] = change.previous_path
-    return entry
+    body = [git_render.diff_entry(call.urls, repo, pull.head_sha, f) for f in page]
+    return Reply(body, headers=headers)
 
 
 def list_review_comments(call: Call) -> Reply:
@@ -196,7 +178,7 @@ _P = "/repos/{owner}/{repo}/pulls"
 ROUTES = [
     Route("GET", _P, list_pulls, etag=True),
     Route("POST", _P, create_pull, creates_content=True, anonymous=False),
-    Route("GET", _P + "/{number}", get_pull, etag=True),
+    Route("GET", _P + "/{number}", get_pull, etag=True, media_types=(JSON_MEDIA, DIFF, PATCH)),
     Route("PATCH", _P + "/{number}", update_pull, anonymous=False),
     Route("PUT", _P + "/{number}/merge", merge_pull, anonymous=False),
     Route("GET", _P + "/{number}/files", list_files, etag=True),

@@ -84,6 +84,8 @@ class StoreBase:
         self.issue_comments_by_number: dict[tuple[int, int], list[IssueComment]] = defaultdict(list)
         # (repo id, head sha, base sha or "") -> what head changes (RepoOps.changes)
         self.diff_cache: dict[tuple[int, str, str], list[FileChange]] = {}
+        # (repo id, head sha, base sha or "") -> git's base..head (CommitOps.commits_between)
+        self.between_cache: dict[tuple[int, str, str], list[Commit]] = {}
 
     def _index(self, record: Record) -> None:
         node_id = getattr(record, "node_id", None)

@@ -19,6 +19,7 @@ from ghbench.emulator.git.command import run_git
 from ghbench.emulator.git.diff import EMPTY_TREE, tree_changes
 from ghbench.emulator.git.objects import (
     FILE_MODE,
+    TREE_MODE,
     FlatTree,
     ParsedCommit,
     Signature,
@@ -59,6 +60,25 @@ class CommitOps(StoreBase):
     def branch_file(self, repo: Repo, branch: str, path: str) -> tuple[str, str] | None:
         """``(mode, blob id)`` of ``path`` at the tip of ``branch``, if it is there."""
         return self.tree(repo, self.branch_sha(repo, branch)).get(path)
+
+    def lookup(self, repo: Repo, sha: str, path: str) -> tuple[str, str] | None:
+        """``(mode, object id)`` of ``path`` in commit ``sha`` (the root tree for "")."""
+        commit = self.commits.get((repo.id, sha))
+        if commit is None:
+            return None
+        found: tuple[str, str] = (TREE_MODE, commit.tree_sha)
+        for part in [p for p in path.split("/") if p]:
+            if found[0] != TREE_MODE:
+                return None
+            match = [(m, o) for m, n, o in self.git.repo(repo.id).entries(found[1]) if n == part]
+            if not match:
+                return None
+            found = match[0]
+        return found
+
+    def tree_entries(self, repo: Repo, tree: str) -> list[tuple[str, str, str]]:
+        """``(mode, name, object id)`` of a tree object's entries."""
+        return self.git.repo(repo.id).entries(tree)
 
     def blob(self, repo: Repo, oid: str) -> bytes | None:
         return self.git.repo(repo.id).blob(oid)
@@ -116,7 +136,12 @@ class CommitOps(StoreBase):
 
     def commits_between(self, repo: Repo, base: str | None, head: str) -> list[Commit]:
         """Commits reachable from ``head`` but not from ``base`` (git's ``base..head``),
-        parents before children (first parents first), as a pull request lists them."""
+        parents before children (first parents first), as a pull request lists them.
+        Cached: AO's poll asks every pull request's last commit on every batch."""
+        key = (repo.id, head, base or "")
+        found = self.between_cache.get(key)
+        if found is not None:
+            return found
         hidden = self.ancestors(repo, base) if base else set()
         out: list[Commit] = []
         done: set[str] = set()
@@ -134,6 +159,9 @@ class CommitOps(StoreBase):
                 continue
             stack.append((sha, True))
             stack.extend((p, False) for p in reversed(commit.parents) if p not in done)
+        if len(self.between_cache) >= _DIFF_CACHE_MAX:
+            self.between_cache.clear()
+        self.between_cache[key] = out
         return out
 
     # -- diffs -------------------------------------------------------------------
@@ -168,6 +196,36 @@ class CommitOps(StoreBase):
         if new is None:
             raise NotFound(f"No commit found for SHA: {head}")
         return (old.tree_sha if old else None), new.tree_sha
+
+    def log(
+        self,
+        repo: Repo,
+        start: str,
+        *,
+        path: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+    ) -> list[str]:
+        """``git rev-list START [--since] [--until] [-- PATH]``: newest first, with
+        git's history simplification for a path (what GitHub's commits list shows)."""
+        args = ["rev-list", start]
+        args += [f"--since={since}"] if since else []
+        args += [f"--until={until}"] if until else []
+        args += ["--", path] if path else ["--"]
+        _, out = run_git(self.git_dir(repo), args)
+        return out.decode().split()
+
+    def format_patch(self, repo: Repo, base: str | None, head: str) -> str:
+        """``git format-patch --stdout`` of ``base..head`` (or the one commit ``head``
+        when ``base`` is None): the ``patch`` media type."""
+        args = ["format-patch", "--stdout", "--no-color", "--no-ext-diff"]
+        commit = self.commits[(repo.id, head)]
+        if base is not None:
+            args.append(f"{base}..{head}")
+        else:
+            args += ["-1", head] if commit.parents else ["--root", "-1", head]
+        _, out = run_git(self.git_dir(repo), args)
+        return out.decode("utf-8", "replace")
 
     def commit_files(self, repo: Repo, commit: Commit) -> list[FileChange]:
         """What a commit changes: its tree against its first parent's (every file added
@@ -316,7 +374,7 @@ class CommitOps(StoreBase):
                 sha=sha,
                 message=parsed.message.rstrip("\n"),  # as GitHub's API shows it
                 parents=list(parsed.parents),
-                author_login=self._login_for(parsed.author.email),
+                author_login=_login(self.user_for_email(parsed.author.email)),
                 created_at=float(parsed.author.when),
                 tree_sha=parsed.tree,
                 author_name=parsed.author.name,
@@ -329,14 +387,15 @@ class CommitOps(StoreBase):
             added += 1
         return added
 
-    def _login_for(self, email: str) -> str | None:
+    def user_for_email(self, email: str) -> User | None:
+        """The user a git email belongs to: GitHub's noreply addresses
+        (``LOGIN@users.noreply.github.com``, ``ID+LOGIN@...``) or a user's own email."""
         local, _, domain = email.lower().partition("@")
         if domain == "users.noreply.github.com":
-            user = self.users_by_login.get(local.partition("+")[2] or local)
-            return user.login if user else None
+            return self.users_by_login.get(local.partition("+")[2] or local)
         for user in self.users.values():
             if user.email and user.email.lower() == email.lower():
-                return user.login
+                return user
         return None
 
     def sync_refs(self, repo: Repo, disk: Mapping[str, str]) -> list[str]:
@@ -430,6 +489,10 @@ class CommitOps(StoreBase):
                 pull.head_sha = sha
                 pull.updated_at = now
                 self.save(pull)
+
+
+def _login(user: User | None) -> str | None:
+    return user.login if user else None
 
 
 def blob_id(data: bytes) -> str:

@@ -6,6 +6,7 @@ from ghbench.emulator.errors import Conflict, MethodNotAllowed, ValidationFailed
 from ghbench.emulator.git.objects import Signature
 from ghbench.emulator.state.issues import IssueOps
 from ghbench.emulator.state.models import (
+    Commit,
     PullRequest,
     Repo,
     Review,
@@ -207,15 +208,22 @@ class PullOps(RepoOps, IssueOps):
         self.save(pull)
         return sha
 
-    def pull_files(self, pull: PullRequest) -> list[FileChange]:
-        """The files a pull request changes: its head against the merge base with its
-        base branch (the base as it was when the PR was opened, once it is closed, so
-        a merged PR keeps its diff), by path."""
-        repo = self.repos[pull.repo_id]
-        base = pull.base_sha
+    def pull_base(self, pull: PullRequest) -> str:
+        """What a pull request is compared with: its base branch's tip while it is open,
+        the base as it was when it was opened once it is closed (so a merged PR keeps
+        its commits and diff)."""
         if pull.state == "open":
-            base = self.branch_sha(repo, pull.base_ref) or base
-        return self.changes(repo, base, pull.head_sha)
+            return self.branch_sha(self.repos[pull.repo_id], pull.base_ref) or pull.base_sha
+        return pull.base_sha
+
+    def pull_files(self, pull: PullRequest) -> list[FileChange]:
+        """The files a pull request changes: its head against the merge base with
+        ``pull_base``, by path."""
+        return self.changes(self.repos[pull.repo_id], self.pull_base(pull), pull.head_sha)
+
+    def pull_commits(self, pull: PullRequest) -> list[Commit]:
+        """A pull request's commits (git's ``base..head``), parents first."""
+        return self.commits_between(self.repos[pull.repo_id], self.pull_base(pull), pull.head_sha)
 
     # -- reviews -----------------------------------------------------------------
     def reviews(self, pull: PullRequest) -> list[Review]:

@@ -76,10 +76,12 @@ def _stat(view: CommitView, info: Info) -> DiffStat:
 
 
 def _authors(view: CommitView, info: Info, **args: Any) -> Page:
-    login = view.commit.author_login
+    """The git author (name and email as in the commit), with the user it maps to."""
+    commit = view.commit
+    login = commit.author_login
     user = store_of(info).user(login) if login else None
-    actors = [{"name": login, "email": f"{login}@users.noreply.github.com", "user": user}]
-    return paginate(actors if login else [], **args)
+    actor = {"name": commit.author_name, "email": commit.author_email, "user": user}
+    return paginate([actor], **args)
 
 
 COMMIT_FIELDS = {
@@ -89,7 +91,7 @@ COMMIT_FIELDS = {
     "message": lambda c, _: c.commit.message,
     "messageHeadline": lambda c, _: _message_parts(c)[0],
     "messageBody": lambda c, _: _message_parts(c)[1],
-    "committedDate": lambda c, _: iso(c.commit.created_at),
+    "committedDate": lambda c, _: iso(c.commit.committed_at),
     "authoredDate": lambda c, _: iso(c.commit.created_at),
     "additions": lambda c, info: _stat(c, info).additions,
     "deletions": lambda c, info: _stat(c, info).deletions,

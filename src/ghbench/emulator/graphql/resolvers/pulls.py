@@ -71,19 +71,10 @@ def reaction_groups(_: object, __: Info) -> list[ReactionGroupView]:
 
 
 def pull_commits(pull: PullRequest, info: Info) -> list[PullCommitView]:
-    """The head branch's commits since the base, oldest first (first parents only)."""
-    store = store_of(info)
+    """git's ``base..head``, parents first, the first 250 (REST's pulls/{n}/commits)."""
     repo = _repo(pull, info)
-    chain: list[PullCommitView] = []
-    sha: str | None = pull.head_sha
-    while sha and sha != pull.base_sha and len(chain) < _MAX_PULL_COMMITS:
-        commit = store.commit(repo, sha)
-        if commit is None:
-            break
-        chain.append(PullCommitView(pull, CommitView(repo, commit)))
-        sha = commit.parents[0] if commit.parents else None
-    chain.reverse()
-    return chain
+    commits = store_of(info).pull_commits(pull)[:_MAX_PULL_COMMITS]
+    return [PullCommitView(pull, CommitView(repo, c)) for c in commits]
 
 
 def _state(pull: PullRequest, _: Info) -> str:

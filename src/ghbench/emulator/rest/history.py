@@ -1,0 +1,136 @@
+"""Commits and branches, from the repositories' git data.
+
+``{ref}`` is what GitHub accepts there: a sha (or an unambiguous prefix of at least
+7 hex digits), a branch or tag name (with ``/`` in it, percent-encoded or not),
+``heads/NAME`` or ``refs/heads/NAME``.
+"""
+
+from __future__ import annotations
+
+from ghbench.emulator.errors import NotFound, ValidationFailed
+from ghbench.emulator.rest import git_render
+from ghbench.emulator.rest.common import paginate, pull_of, repo_of
+from ghbench.emulator.rest.media import DIFF, PATCH, SHA, media_param, text_reply
+from ghbench.emulator.routing import JSON_MEDIA, Call, Reply, Route
+from ghbench.emulator.state import Commit, Repo
+
+__all__ = ["ROUTES", "commit_for"]
+
+_MAX_PULL_COMMITS = 250  # "Lists a maximum of 250 commits for a pull request"
+
+
+def commit_for(call: Call, repo: Repo, ref: str) -> Commit:
+    """The commit ``ref`` names, or GitHub's 422 / 404."""
+    sha = call.store.resolve(repo, ref)
+    commit = call.store.commit(repo, sha) if sha else None
+    if commit is None:
+        raise ValidationFailed(f"No commit found for SHA: {ref}")
+    return commit
+
+
+def get_commit(call: Call) -> Reply:
+    """A commit by sha, branch or tag (`/` in names, encoded or not): `stats` and the
+    first 300 `files` from git's diff against its first parent; `Accept:
+    application/vnd.github.diff`/`.patch` answer git's diff / `git format-patch`,
+    `.sha` the sha; unknown: 422 "No commit found for SHA"."""
+    repo = repo_of(call)
+    commit = commit_for(call, repo, call.params["ref"])
+    media = media_param(call, ("diff", "patch", "sha"))
+    if media is not None:
+        if media[0] == "sha":
+            return text_reply(media, commit.sha)
+        if media[0] == "patch":
+            return text_reply(media, call.store.format_patch(repo, None, commit.sha))
+        changes = call.store.commit_files(repo, commit)
+        return text_reply(media, "".join(c.diff for c in changes))
+    return Reply(git_render.commit(call.urls, call.store, repo, commit, files=True))
+
+
+def list_commits(call: Call) -> Reply:
+    """Newest first from `sha` (a sha or branch; default branch by default), as `git
+    rev-list` walks them: `path` (git's history simplification), `since`/`until`
+    (ISO 8601), `author` (a login or an email); `per_page`, `page`, `link`."""
+    repo = repo_of(call)
+    q = call.query
+    start = q.get("sha") or repo.default_branch
+    sha = call.store.resolve(repo, start)
+    if sha is None:
+        raise NotFound(f"No commit found for SHA: {start}")
+    shas = call.store.log(
+        repo, sha, path=q.get("path") or None, since=q.get("since"), until=q.get("until")
+    )
+    commits = [c for s in shas if (c := call.store.commit(repo, s)) is not None]
+    if author := q.get("author", "").lower():
+        commits = [
+            c for c in commits if author in ((c.author_login or "").lower(), c.author_email.lower())
+        ]
+    page, headers = paginate(call, commits)
+    body = [git_render.commit(call.urls, call.store, repo, c) for c in page]
+    return Reply(body, headers=headers)
+
+
+def pull_commits(call: Call) -> Reply:
+    """The pull request's commits (git's `base..head`), oldest first, at most 250."""
+    repo, pull = pull_of(call)
+    commits = call.store.pull_commits(pull)[:_MAX_PULL_COMMITS]
+    page, headers = paginate(call, commits)
+    body = [git_render.commit(call.urls, call.store, repo, c) for c in page]
+    return Reply(body, headers=headers)
+
+
+def pull_diff(call: Call) -> Reply | None:
+    """A pull request in the `diff` or `patch` media type (None: the JSON shape)."""
+    media = media_param(call, ("diff", "patch"))
+    if media is None:
+        return None
+    repo, pull = pull_of(call)
+    if media[0] == "patch":
+        base = call.store.pull_base(pull)
+        ancestor = call.store.merge_base(repo, base, pull.head_sha) or base
+        return text_reply(media, call.store.format_patch(repo, ancestor, pull.head_sha))
+    return text_reply(media, "".join(c.diff for c in call.store.pull_files(pull)))
+
+
+def list_branches(call: Call) -> Reply:
+    """Branches by name (`short-branch`); `protected=true` lists none (no protection
+    is modelled); `per_page`, `page`, `link`."""
+    repo = repo_of(call)
+    refs = call.store.refs_with_prefix(repo, "heads/")
+    if call.query.get("protected", "").lower() == "true":
+        refs = []
+    page, headers = paginate(call, refs)
+    body = [git_render.short_branch(call.urls, repo, r.name[6:], r.sha) for r in page]
+    return Reply(body, headers=headers)
+
+
+def get_branch(call: Call) -> Reply:
+    """One branch (`/` in its name, encoded or not) with its head commit;
+    unknown: 404 "Branch not found"."""
+    repo = repo_of(call)
+    name = call.params["branch"]
+    sha = call.store.branch_sha(repo, name)
+    commit = call.store.commit(repo, sha) if sha else None
+    if commit is None:
+        raise NotFound("Branch not found")
+    return Reply(git_render.branch(call.urls, call.store, repo, name, commit))
+
+
+def matching_refs(call: Call) -> Reply:
+    """Refs whose name starts with `refs/{ref}` (GitHub's prefix match, not by path
+    segment); an empty list when none does."""
+    repo = repo_of(call)
+    prefix = call.params.get("ref", "").removeprefix("refs/")
+    refs = call.store.refs_with_prefix(repo, prefix)
+    return Reply([call.urls.ref(repo, r) for r in refs])
+
+
+_R = "/repos/{owner}/{repo}"
+_COMMIT_MEDIA = (JSON_MEDIA, DIFF, PATCH, SHA)
+ROUTES = [
+    Route("GET", _R + "/commits", list_commits, etag=True),
+    Route("GET", _R + "/commits/{ref:path}", get_commit, etag=True, media_types=_COMMIT_MEDIA),
+    Route("GET", _R + "/pulls/{number}/commits", pull_commits, etag=True),
+    Route("GET", _R + "/branches", list_branches, etag=True),
+    Route("GET", _R + "/branches/{branch:path}", get_branch, etag=True),
+    Route("GET", _R + "/git/matching-refs/{ref:path}", matching_refs, etag=True),
+]
