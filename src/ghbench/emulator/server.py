@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -34,6 +34,7 @@ from ghbench.errors import EmulatorError
 from ghbench.procs import kill_group, stop_group
 
 __all__ = [
+    "GITHUB_REMOTE_PREFIXES",
     "TOKENS_ENV",
     "EmulatorProcess",
     "EmulatorServer",
@@ -165,6 +166,7 @@ def git_environment(
     host: str = "github.localhost",
     token_variable: str = GIT_TOKEN_VARIABLE,
     existing: Mapping[str, str] | None = None,
+    remotes: Sequence[str] = GITHUB_REMOTE_PREFIXES,
 ) -> dict[str, str]:
     """Environment variables that send git's github.com traffic to the emulator at
     ``url``, without touching a checkout or the user's git configuration.
@@ -178,15 +180,16 @@ def git_environment(
     asked) answers with the token read from ``$token_variable`` when git asks, so no
     token is written to a file, a config or an argument. ``git remote -v`` then shows
     ``http://HOST/OWNER/REPO.git``, which is how gh (with ``GH_HOST=HOST``) finds the
-    repository. Entries already in ``existing`` (a caller's own ``GIT_CONFIG_*``) are
-    kept, ours appended after them.
+    repository. ``remotes``: the URL prefixes rewritten (an enterprise checkout's
+    ``https://HOST/``, say). Entries already in ``existing`` (a caller's own
+    ``GIT_CONFIG_*``) are kept, ours appended after them.
     """
     base = f"http://{host}/"
     helper = (
         '!f() { test "$1" = get && printf "username=x-access-token\npassword=%s\n" '
         f'"${token_variable}"; }}; f'
     )
-    entries = [(f"url.{base}.insteadOf", prefix) for prefix in GITHUB_REMOTE_PREFIXES]
+    entries = [(f"url.{base}.insteadOf", prefix) for prefix in remotes]
     entries += [
         (f"http.{base}.proxy", url),
         (f"credential.{base}.helper", ""),
