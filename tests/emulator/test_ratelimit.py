@@ -7,9 +7,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from emu_helpers import TOKEN, ClientFactory, remaining
+from emu_helpers import API, TOKEN, ClientFactory, new_emulator, remaining
 
+from ghbench.emulator.config import config_from_mapping
 from ghbench.emulator.core import Emulator
+from ghbench.emulator.transport import EmulatorTransport
 from ghbench.errors import ArtifactError
 
 REPO = "/repos/acme/todo"
@@ -56,6 +58,22 @@ def test_exhaustion_is_403_with_githubs_message(emulator: Emulator, api: httpx.C
     assert len(emulator.ledger_entries()) == 3  # a refused request is not charged
     emulator.advance_clock(3600)
     assert api.get(REPO).status_code == 200
+
+
+def test_a_spent_primary_limit_may_answer_429_as_set() -> None:
+    """GitHub's docs: 403 or 429; 403 (every report) by default, 429 when configured."""
+    emulator = new_emulator(config=config_from_mapping({"primary_status": 429}))
+    emulator.set_limit("core", 1, 3600)
+    with httpx.Client(
+        transport=EmulatorTransport(emulator),
+        base_url=API,
+        headers={"Authorization": f"token {TOKEN}"},
+    ) as client:
+        assert client.get(REPO).status_code == 200
+        refused = client.get(REPO)
+    assert refused.status_code == 429
+    assert refused.headers["x-ratelimit-remaining"] == "0"
+    assert refused.json()["message"].startswith("API rate limit exceeded for user ID")
 
 
 def test_unauthenticated_is_60_per_hour_per_address(

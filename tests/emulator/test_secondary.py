@@ -13,8 +13,8 @@ REPO = "/repos/acme/todo"
 AUTH = {"Authorization": f"token {TOKEN}"}
 
 
-def _secondary(response: httpx.Response) -> bool:
-    return response.status_code == 403 and "secondary rate limit" in response.json()["message"]
+def _secondary(response: httpx.Response, status: int = 429) -> bool:
+    return response.status_code == status and "secondary rate limit" in response.json()["message"]
 
 
 def test_rest_points_per_minute(emulator: Emulator, api: httpx.Client) -> None:
@@ -68,8 +68,19 @@ def test_concurrency_over_the_limit_is_refused(emulator: Emulator) -> None:
     emulator.set_secondary(max_concurrent=100)
     ok = emulator.handle(EmuRequest("GET", REPO, headers=AUTH, concurrency=100))
     refused = emulator.handle(EmuRequest("GET", REPO, headers=AUTH, concurrency=101))
-    assert ok.status == 200 and refused.status == 403
+    assert ok.status == 200 and refused.status == 429
     assert b"secondary rate limit" in refused.body and refused.headers["retry-after"]
+
+
+def test_the_refusal_status_is_429_or_403_as_set(emulator: Emulator, api: httpx.Client) -> None:
+    """GitHub answers 403 or 429; 429 by default (recent reports), 403 when set."""
+    emulator.set_secondary(rest_points_per_minute=1)
+    assert api.get(REPO).status_code == 200
+    assert _secondary(api.get(REPO), 429)
+    emulator.set_secondary(status=403)
+    assert _secondary(api.get(REPO), 403)
+    with pytest.raises(ValueError, match="403 or 429"):
+        emulator.set_secondary(status=500)
 
 
 def test_switched_off(emulator: Emulator, api: httpx.Client) -> None:

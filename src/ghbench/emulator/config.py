@@ -5,9 +5,10 @@ validated and an unknown key names itself in a ConfigError. Example::
 
     limits: {core: [5000, 3600], graphql: [5000, 3600], search: [30, 60]}
     anonymous_limits: {core: [60, 3600]}
-    secondary: {enabled: true, rest_points_per_minute: 900, content_per_minute: 80}
+    secondary: {enabled: true, rest_points_per_minute: 900, content_per_minute: 80, status: 429}
     faults: {latency: lognormal, latency_ms: 40, error_rate: 0.01}
     max_body_bytes: 10485760
+    primary_status: 403        # or 429
     web_url: https://github.com
     users: {octo: [ghp_example_token]}
     repos: [acme/todo]
@@ -34,6 +35,9 @@ class EmulatorConfig:
     secondary: SecondaryConfig = field(default_factory=SecondaryConfig)
     faults: FaultConfig = field(default_factory=FaultConfig)
     max_body_bytes: int = 10 * 1024 * 1024
+    # A spent primary limit: GitHub's docs say 403 or 429; 403 is what github.com
+    # answered in every report found, through 2026.
+    primary_status: int = 403
     web_url: str = "https://github.com"
     users: dict[str, list[str]] = field(default_factory=dict)  # login -> tokens
     repos: list[str] = field(default_factory=list)  # owner/name created at start
@@ -81,6 +85,10 @@ def config_from_mapping(raw: dict[str, Any], source: str = "config") -> Emulator
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ConfigError(f"{source}: max_body_bytes must be a positive integer")
         cfg.max_body_bytes = value
+    if "primary_status" in raw:
+        if raw["primary_status"] not in (403, 429) or isinstance(raw["primary_status"], bool):
+            raise ConfigError(f"{source}: primary_status must be 403 or 429")
+        cfg.primary_status = int(raw["primary_status"])
     if "web_url" in raw:
         cfg.web_url = str(raw["web_url"]).rstrip("/")
     users = raw.get("users", {})

@@ -9,7 +9,8 @@ subprocess servers are thin adapters. A request goes through:
 2. ``/_ghbench/...`` goes to the control API (no limits, no ledger);
 3. credentials: ``token T`` or ``Bearer T``; unknown -> 401; none -> the caller's
    address is the rate-limit owner (60/h);
-4. route lookup in the data table (unknown -> 404, charged like GitHub);
+4. ``X-GitHub-Api-Version`` (an unsupported one is GitHub's 400, ``versions.py``), then
+   route lookup in the data table (unknown -> 404, charged like GitHub);
 5. secondary limits, primary limit, faults, body size and JSON;
 6. conditional GET: an ``If-None-Match`` hit is a free 304 answered from the ETag
    cache (no rendering, no SQLite write);
@@ -52,6 +53,7 @@ from ghbench.emulator.rest.render import Urls
 from ghbench.emulator.routing import Call, Reply, Route, Router
 from ghbench.emulator.secondary import SecondaryLimiter
 from ghbench.emulator.state import Database, MemoryDatabase, SqliteDatabase, Store, User
+from ghbench.emulator.versions import UnsupportedApiVersion, select_version
 from ghbench.errors import EmulatorError
 
 __all__ = ["CONTROL_PREFIX", "JSON_TYPE", "Emulator", "connect_refusal", "encode_json"]
@@ -79,16 +81,24 @@ _UNKNOWN_ROUTES = {
 class _Target:
     """The matched route and the parts of the request target it needs."""
 
-    __slots__ = ("params", "path", "query", "route", "urls")
+    __slots__ = ("api_version", "params", "path", "query", "route", "urls")
 
     def __init__(
-        self, route: Route, params: dict[str, str], path: str, query: str, urls: Urls
+        self,
+        route: Route,
+        params: dict[str, str],
+        path: str,
+        query: str,
+        urls: Urls,
+        *,
+        api_version: str,
     ) -> None:
         self.route = route
         self.params = params
         self.path = path
         self.query = query
         self.urls = urls
+        self.api_version = api_version
 
 
 class _Caller:
@@ -204,11 +214,18 @@ class Emulator(EmulatorApi):
             return self.error_response(exc, self.limiter.view(owner, "core"))
         if method == "POST" and path.rstrip("/") == "/graphql":
             return self._graphql(request, caller)
+        try:
+            version = select_version(request.headers.get("x-github-api-version"))
+        except UnsupportedApiVersion as exc:  # refused before routing, not charged
+            return self.error_response(exc, self.limiter.view(caller.owner, "core"))
         found = self.router.match(method, path)
         if found is None:
             found = (_UNKNOWN_ROUTES.get(method) or Route(method, "(unknown)", _not_found), {})
         route, params = found
-        return self._rest(request, caller, _Target(route, params, path, query_string, urls))
+        target = _Target(route, params, path, query_string, urls, api_version=version)
+        response = self._rest(request, caller, target)
+        response.headers["x-github-api-version-selected"] = version
+        return response
 
     # -- target, credentials -----------------------------------------------------
     @staticmethod
@@ -330,6 +347,7 @@ class Emulator(EmulatorApi):
             caller.owner,
             body,
             accept,
+            target.api_version,
         )
         with self.db.transaction():
             try:
@@ -390,9 +408,13 @@ class Emulator(EmulatorApi):
             return PrimaryRateLimited(
                 f"API rate limit exceeded for {ip}. (But here's the good news: Authenticated "
                 "requests get a higher rate limit. Check out the documentation for more "
-                "details.)"
+                "details.)",
+                status=self.config.primary_status,
             )
-        return PrimaryRateLimited(f"API rate limit exceeded for user ID {caller.user.id}.")
+        return PrimaryRateLimited(
+            f"API rate limit exceeded for user ID {caller.user.id}.",
+            status=self.config.primary_status,
+        )
 
     # -- GraphQL -----------------------------------------------------------------
     def _graphql(self, request: EmuRequest, caller: _Caller) -> EmuResponse:

@@ -11,6 +11,8 @@ class's status. Messages are GitHub's own where known.
     ├── Forbidden (403)           ├── PayloadTooLarge (413)
     │   ├── PrimaryRateLimited    ├── ValidationFailed (422)
     │   └── SecondaryRateLimited  └── ServerError (5xx, fault injection)
+    │       (403 or 429)
+    └── BadRequest also answers an unsupported X-GitHub-Api-Version (400)
 """
 
 from __future__ import annotations
@@ -88,6 +90,12 @@ class Forbidden(ApiError):
 
 
 class PrimaryRateLimited(Forbidden):
+    """403 by default (``EmulatorConfig.primary_status`` may make it 429)."""
+
+    def __init__(self, message: str, *, status: int = 403) -> None:
+        super().__init__(message)
+        self.status = status
+
     documentation_url = (
         "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
         "#about-primary-rate-limits"
@@ -95,6 +103,18 @@ class PrimaryRateLimited(Forbidden):
 
 
 class SecondaryRateLimited(Forbidden):
+    """403 or 429 (``status``), as the secondary-limit settings choose."""
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        status: int = 403,
+    ) -> None:
+        super().__init__(message, headers=headers)
+        self.status = status
+
     default_message = (
         "You have exceeded a secondary rate limit. Please wait a few minutes before you "
         "try again. If you reach out to GitHub Support for help, please include the "

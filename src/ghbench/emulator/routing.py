@@ -37,6 +37,7 @@ class Call:
     owner: str  # the rate-limit owner: a login, or ip:<addr>
     body: Any = None  # parsed JSON (None when absent)
     accept: str = ""  # the request's Accept header (media types: rest/media.py)
+    api_version: str = "2022-11-28"  # X-GitHub-Api-Version (see versions.py)
 
     def param_int(self, name: str) -> int:
         from ghbench.emulator.errors import NotFound

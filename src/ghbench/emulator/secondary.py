@@ -3,8 +3,15 @@
 Per owner: concurrent requests (REST and GraphQL combined), points per minute
 (REST: 1 per GET/HEAD/OPTIONS, 5 per write; GraphQL: 1 per query, 5 per
 mutation) and content creation per minute and per hour. Windows slide. A request
-that would cross a limit is refused with 403 and ``retry-after`` and is not
-counted; ``GET /rate_limit`` is free for the primary limit but counts here.
+that would cross a limit is refused with ``status`` (429 by default, or 403) and
+``retry-after`` and is not counted; ``GET /rate_limit`` is free for the primary limit
+but counts here.
+
+GitHub's docs say a secondary limit answers "403 or 429" without saying when. Reports
+up to 2024 show 403; the gh output recorded in projects' fixtures since 2025 reads
+``HTTP 429: You have exceeded a secondary rate limit`` (**inferred**: 429 is what
+GitHub sends now). ``status: 403`` gives the older answer; both carry the same body,
+which octokit's throttling plugin recognises either way (``/\bsecondary rate\b/i``).
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ class SecondaryConfig:
     content_per_minute: int = 80
     content_per_hour: int = 500
     concurrent_retry_after: int = 5
+    status: int = 429  # 429 or 403 (see the module doc)
 
     def update(self, values: dict[str, object]) -> None:
         """Apply control-API/config changes; unknown keys raise KeyError, bad types TypeError."""
@@ -46,6 +54,9 @@ class SecondaryConfig:
             if key == "enabled":
                 if not isinstance(value, bool):
                     raise TypeError(key)
+            elif key == "status":
+                if value not in (403, 429) or isinstance(value, bool):
+                    raise ValueError(f"{key}: 403 or 429")
             elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise TypeError(key)
             setattr(self, key, value)
@@ -105,7 +116,8 @@ class SecondaryLimiter:
         if not cfg.enabled:
             return
         if cfg.max_concurrent and concurrency > cfg.max_concurrent:
-            raise SecondaryRateLimited(headers={"retry-after": str(cfg.concurrent_retry_after)})
+            retry = {"retry-after": str(cfg.concurrent_retry_after)}
+            raise SecondaryRateLimited(headers=retry, status=cfg.status)
         now = self.clock.now()
         limit = cfg.graphql_points_per_minute if kind == "graphql" else cfg.rest_points_per_minute
         self._refuse_if_full(self._window(owner, kind, 60), now, points, limit, None)
@@ -114,13 +126,14 @@ class SecondaryLimiter:
                 window = self._window(owner, f"content/{span}", span)
                 self._refuse_if_full(window, now, 1, cap, CONTENT_CREATION_MESSAGE)
 
-    @staticmethod
     def _refuse_if_full(
-        window: _Window, now: float, need: int, limit: int, message: str | None
+        self, window: _Window, now: float, need: int, limit: int, message: str | None
     ) -> None:
         if limit and window.total + need > limit:
             retry = window.retry_after(now, need, limit)
-            raise SecondaryRateLimited(message, headers={"retry-after": str(retry)})
+            raise SecondaryRateLimited(
+                message, headers={"retry-after": str(retry)}, status=self.config.status
+            )
 
     def record(self, owner: str, *, kind: str, points: int, creates_content: bool) -> None:
         """Count an answered request."""

@@ -96,7 +96,7 @@ def _assignees(call: Call) -> list[User] | None:
     body = call.body if isinstance(call.body, dict) else {}
     if body.get("assignees") is not None:
         logins = [str(x) for x in body_field(call, "Issue", "assignees", list)]
-    elif "assignee" in body:
+    elif "assignee" in body and call.api_version == "2022-11-28":  # gone in 2026-03-10
         single = body["assignee"]
         logins = [] if single is None else [str(single)]
     else:
