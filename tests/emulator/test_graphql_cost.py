@@ -47,11 +47,14 @@ def _docs_schema() -> GraphQLSchema:
 
 
 def _cost(
-    query: str, variables: dict[str, Any] | None = None, schema: GraphQLSchema | None = None
+    query: str,
+    variables: dict[str, Any] | None = None,
+    schema: GraphQLSchema | None = None,
+    rule: str = "page-size",
 ) -> CostReport:
     document = parse(query)
     operation = next(d for d in document.definitions if isinstance(d, OperationDefinitionNode))
-    return analyze_cost(schema or load_schema(), document, operation, variables or {})
+    return analyze_cost(schema or load_schema(), document, operation, variables or {}, rule)
 
 
 def _docs(repos: int, issues: int, labels: int) -> CostReport:
@@ -148,6 +151,21 @@ def test_connection_without_page_size_is_rejected() -> None:
 def test_total_count_alone_needs_no_page_size() -> None:
     query = '{ repository(owner: "a", name: "b") { pullRequests(states: OPEN) { totalCount } } }'
     assert _limit_types(query) == []
+
+
+def test_the_two_rules_for_a_connection_without_a_page_size() -> None:
+    """gh's shape: 100 PRs x 100 comments, each comment's 8 reaction groups asking
+    ``users { totalCount }``. page-size: 1 + 100 requests; every-connection: + 10,000
+    (a reaction group is a list, not a connection, so it multiplies nothing)."""
+    query = (
+        '{ repository(owner: "a", name: "b") { pullRequests(first: 100) { nodes {'
+        " comments(first: 100) { nodes { reactionGroups { users { totalCount } } } } } } } }"
+    )
+    paged = _cost(query)
+    every = _cost(query, rule="every-connection")
+    assert (paged.requests, paged.cost) == (101, 1)
+    assert (every.requests, every.cost) == (10_101, 101)
+    assert paged.node_count == every.node_count == 100 + 100 * 100
 
 
 @pytest.mark.parametrize(

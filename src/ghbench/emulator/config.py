@@ -9,6 +9,7 @@ validated and an unknown key names itself in a ConfigError. Example::
     faults: {latency: lognormal, latency_ms: 40, error_rate: 0.01}
     max_body_bytes: 10485760
     primary_status: 403        # or 429
+    graphql_cost_rule: page-size   # or every-connection
     web_url: https://github.com
     users: {octo: [ghp_example_token]}
     repos: [acme/todo]
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.emulator.faults import FaultConfig
+from ghbench.emulator.graphql_contract import COST_RULES, DEFAULT_COST_RULE
 from ghbench.emulator.secondary import SecondaryConfig
 from ghbench.errors import ConfigError
 
@@ -38,6 +40,8 @@ class EmulatorConfig:
     # A spent primary limit: GitHub's docs say 403 or 429; 403 is what github.com
     # answered in every report found, through 2026.
     primary_status: int = 403
+    # How GraphQL counts a connection without first/last (graphql/cost.py, COST_RULES)
+    graphql_cost_rule: str = DEFAULT_COST_RULE
     web_url: str = "https://github.com"
     users: dict[str, list[str]] = field(default_factory=dict)  # login -> tokens
     repos: list[str] = field(default_factory=list)  # owner/name created at start
@@ -89,6 +93,11 @@ def config_from_mapping(raw: dict[str, Any], source: str = "config") -> Emulator
         if raw["primary_status"] not in (403, 429) or isinstance(raw["primary_status"], bool):
             raise ConfigError(f"{source}: primary_status must be 403 or 429")
         cfg.primary_status = int(raw["primary_status"])
+    if "graphql_cost_rule" in raw:
+        if raw["graphql_cost_rule"] not in COST_RULES:
+            rules = ", ".join(COST_RULES)
+            raise ConfigError(f"{source}: graphql_cost_rule must be one of {rules}")
+        cfg.graphql_cost_rule = str(raw["graphql_cost_rule"])
     if "web_url" in raw:
         cfg.web_url = str(raw["web_url"]).rstrip("/")
     users = raw.get("users", {})

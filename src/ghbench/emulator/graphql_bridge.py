@@ -84,6 +84,7 @@ def run_graphql(
         peek=lambda: limiter.view(owner, "graphql"),
         charge=charge,
         headers=dict(request.headers),
+        cost_rule=emulator.config.graphql_cost_rule,
     )
     with emulator.db.transaction():
         try:

@@ -34,7 +34,18 @@ from ghbench.clock import Clock
 if TYPE_CHECKING:
     from ghbench.emulator.state import Store, User
 
-__all__ = ["BucketView", "GraphQLRequestContext", "GraphQLResult", "RateLimited"]
+__all__ = [
+    "COST_RULES",
+    "DEFAULT_COST_RULE",
+    "BucketView",
+    "GraphQLRequestContext",
+    "GraphQLResult",
+    "RateLimited",
+]
+
+# How a connection without first/last counts (graphql/cost.py explains both).
+COST_RULES = ("page-size", "every-connection")
+DEFAULT_COST_RULE = "page-size"
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,7 @@ class GraphQLRequestContext:
     peek: Callable[[], BucketView]
     charge: Callable[[int, str | None], BucketView]
     headers: dict[str, str] = field(default_factory=dict)  # lower-cased request headers
+    cost_rule: str = DEFAULT_COST_RULE
 
 
 @dataclass

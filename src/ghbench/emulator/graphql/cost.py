@@ -11,6 +11,20 @@ Plain object lookups (``repository``, ``pullRequest(number:)``, aliases of them)
 are not connections and add nothing, which is why a 25-alias primary-key batch
 costs 1 point unless it nests connections.
 
+A connection asked without ``first``/``last`` (only its ``totalCount`` or
+``pageInfo``, which GitHub allows) is where the docs stop: they count requests "to
+fulfill each unique connection" and "assume every request will reach the first or last
+argument limits". Two readings, one named rule each (:data:`COST_RULES`):
+
+- ``page-size`` (the default, **inferred**): only connections given ``first`` or
+  ``last`` count. The docs define a request by those limits; Sourcegraph's cost
+  estimator (sourcegraph/sourcegraph#11402), counts only such connections and was
+  checked by its authors against the cost GitHub reported for several queries.
+- ``every-connection``: such a connection is one request per possible parent too.
+
+They differ for gh: its comment and review fragments select ``reactionGroups { users
+{ totalCount } }`` (see docs/emulator.md, where both are measured with real gh).
+
 ``nodeCount`` is the most nodes the query may return: each connection that asks for
 ``nodes``/``edges`` contributes its page size times its ancestors' page sizes.
 
@@ -42,7 +56,17 @@ from graphql import (
     is_object_type,
 )
 
-__all__ = ["ConnectionUse", "CostReport", "analyze_cost", "points_for"]
+from ghbench.emulator.graphql_contract import COST_RULES, DEFAULT_COST_RULE
+
+__all__ = [
+    "COST_RULES",
+    "DEFAULT_COST_RULE",
+    "ConnectionUse",
+    "CostReport",
+    "analyze_cost",
+    "points_for",
+]
+
 
 # Fields under a connection that return its items; asking only for ``totalCount`` or
 # ``pageInfo`` needs no page size on GitHub.
@@ -62,6 +86,11 @@ class ConnectionUse:
     last: int | None
     parent_multiplier: int  # product of the page sizes of the enclosing connections
     selects_items: bool  # asks for nodes or edges, so it needs a page size
+
+    @property
+    def paged(self) -> bool:
+        """Given ``first`` or ``last`` (counted under either cost rule)."""
+        return self.first is not None or self.last is not None
 
     @property
     def page_size(self) -> int:
@@ -93,8 +122,10 @@ def analyze_cost(
     document: DocumentNode,
     operation: OperationDefinitionNode,
     variables: Mapping[str, Any],
+    rule: str = DEFAULT_COST_RULE,
 ) -> CostReport:
-    """Walk ``operation`` and count requests, points and nodes.
+    """Walk ``operation`` and count requests, points and nodes under ``rule`` (one of
+    :data:`COST_RULES`, see the module doc).
 
     A mutation costs 1 primary point whatever it selects (GitHub publishes no rule;
     by the formula a connection-free mutation is 1). Its nodes are still counted.
@@ -108,7 +139,8 @@ def analyze_cost(
     walker = _Walker(schema, fragments, _variable_values(operation, variables))
     walker.walk(operation.selection_set, root, multiplier=1, path=())
     uses = tuple(walker.uses)
-    requests = sum(use.parent_multiplier for use in uses)
+    every = rule == "every-connection"
+    requests = sum(use.parent_multiplier for use in uses if every or use.paged)
     nodes = sum(use.parent_multiplier * use.page_size for use in uses if use.selects_items)
     cost = 1 if operation.operation is OperationType.MUTATION else points_for(requests)
     return CostReport(requests=requests, cost=cost, node_count=nodes, connections=uses)

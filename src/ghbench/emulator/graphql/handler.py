@@ -111,7 +111,7 @@ def handle_graphql(body: bytes, ctx: GraphQLRequestContext) -> GraphQLResult:
         problems = [_variable_error(e, variables, operation) for e in coerced]
         return _errors(problems, name, is_mutation)
 
-    report = _cost(prepared, operation, coerced.coerced)
+    report = _cost(prepared, operation, coerced.coerced, ctx.cost_rule)
     limit_errors = check_limits(report)
     if limit_errors:
         return _result(200, {"data": None, "errors": limit_errors}, name, is_mutation)
@@ -255,16 +255,17 @@ def _select_operation(
 
 
 def _cost(
-    prepared: _Prepared, operation: OperationDefinitionNode, variables: dict[str, Any]
+    prepared: _Prepared, operation: OperationDefinitionNode, variables: dict[str, Any], rule: str
 ) -> CostReport:
     key = (
+        rule,
         operation.name.value if operation.name else None,
         *sorted((k, v) for k, v in variables.items() if k in prepared.page_variables),
     )
     report = prepared.costs.get(key)
     if report is None:
         assert prepared.document is not None
-        report = analyze_cost(load_schema(), prepared.document, operation, variables)
+        report = analyze_cost(load_schema(), prepared.document, operation, variables, rule)
         prepared.costs[key] = report
     return report
 
