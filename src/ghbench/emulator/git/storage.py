@@ -70,6 +70,7 @@ class RepoGit:
         self.on_disk = on_disk
         self.pending: dict[str, tuple[str, bytes]] = {}
         self.flat_cache: dict[str, dict[str, tuple[str, str]]] = {}
+        self._fanout: set[str] = set()  # objects/xx directories known to exist
 
     # -- objects -----------------------------------------------------------------
     def put(self, kind: str, body: bytes) -> str:
@@ -87,7 +88,9 @@ class RepoGit:
         target = self._loose_path(oid)
         if target.exists():
             return
-        target.parent.mkdir(exist_ok=True)
+        if oid[:2] not in self._fanout:
+            target.parent.mkdir(exist_ok=True)
+            self._fanout.add(oid[:2])
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix="tmp_obj_")
         with os.fdopen(fd, "wb") as out:
             out.write(loose_bytes(kind, body))
