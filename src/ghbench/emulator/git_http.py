@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from ghbench.emulator.git.cgi import cgi_environment, run_http_backend
+from ghbench.emulator.git.cgi import cgi_environment, plain_answer, run_http_backend
 from ghbench.emulator.git.command import run_git
 from ghbench.emulator.git.objects import ParsedCommit, parse_commit
 from ghbench.emulator.state import Repo, Token, User
@@ -202,13 +202,9 @@ class GitHttp:
 
 
 async def _refuse(refusal: _Refusal, send: Send) -> None:
-    body = (refusal.message + "\n").encode() if refusal.message else b""
-    headers = [(b"content-type", b"text/plain; charset=utf-8")]
-    headers.append((b"content-length", str(len(body)).encode()))
-    if refusal.challenge:
-        headers += _CHALLENGE
-    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await plain_answer(
+        send, refusal.status, refusal.message, _CHALLENGE if refusal.challenge else []
+    )
 
 
 def import_push(emulator: Emulator, repo: Repo) -> list[str]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ghbench.emulator.git.command import git_env
 
-__all__ = ["run_http_backend"]
+__all__ = ["cgi_environment", "plain_answer", "run_http_backend"]
 
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -100,6 +100,19 @@ def _split_head(head: bytes) -> tuple[int, list[tuple[bytes, bytes]]]:
     return status, headers
 
 
+async def plain_answer(
+    send: Send, status: int, message: str, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """A ``text/plain`` answer (git prints such a body as ``remote: ...``)."""
+    body = (message + "\n").encode() if message else b""
+    headers = [(b"content-type", b"text/plain; charset=utf-8")]
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send(
+        {"type": "http.response.start", "status": status, "headers": headers + (extra or [])}
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
 async def _stop(process: asyncio.subprocess.Process) -> None:
     if process.returncode is not None:
         return
@@ -124,15 +137,19 @@ async def run_http_backend(
     ``before_end`` runs once git has exited and before the answer's last (empty) chunk
     is sent: a git client waits for the end of the answer, so what it does (importing
     a push) is done before the client's ``git push`` returns."""
-    process = await asyncio.create_subprocess_exec(
-        "git",
-        "http-backend",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=dict(env),
-        start_new_session=True,
-    )
+    try:
+        process = await asyncio.create_subprocess_exec(
+            "git",
+            "http-backend",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=dict(env),
+            start_new_session=True,
+        )
+    except OSError as exc:
+        await plain_answer(send, 500, f"the emulator cannot run git ({exc.strerror}); install git")
+        return 127
     assert process.stdin is not None and process.stdout is not None
     assert process.stderr is not None
     feeder = asyncio.create_task(_feed(process.stdin, receive))
@@ -144,6 +161,13 @@ async def run_http_backend(
             if not chunk:
                 break
             head += chunk
+        if not head:  # git wrote no answer at all: say what it said instead
+            code = await process.wait()
+            said = (await errors).decode(errors="replace").strip().splitlines()
+            await plain_answer(
+                send, 500, f"git http-backend failed ({code}): {said[-1] if said else ''}"
+            )
+            return code
         sep = b"\r\n\r\n" if b"\r\n\r\n" in head else b"\n\n"
         header_part, _, body = head.partition(sep)
         status, headers = _split_head(header_part)
