@@ -153,6 +153,7 @@ EXAMPLES: list[Example] = [
     ),
     Example("GET /search/issues", "/search/issues?q=repo:acme/todo+is:open"),
     Example("GET /search/repositories", "/search/repositories?q=todo"),
+    Example("GET /search/commits", "/search/commits?q=repo:acme/todo+merge:true"),
     Example("GET /search/users", "/search/users?q=hub"),
     # labels
     Example("GET /repos/{owner}/{repo}/labels", R + "/labels"),

@@ -1,5 +1,5 @@
 """Real gh 2.23: the read commands beyond PRs and issues (pr status, repo view with
-every --json field, repo list, release list, search repos/issues/prs, run list/view,
+every --json field, repo list, release list, search repos/issues/prs/commits, run list/view,
 workflow list, gh status, api user/repos), each answering as GitHub answers a
 repository like the emulator's, or failing as GitHub would.
 """
@@ -65,6 +65,13 @@ def test_pr_status_and_search(gh_env: dict[str, str], seeded: Any) -> None:
     assert issues == [{"number": 1, "repository": {"name": "todo", "nameWithOwner": REPO}}]
     repos = ok(gh_env, "search", "repos", "todo").splitlines()
     assert [row.split("\t")[0] for row in repos] == [REPO]
+    # commits: default branches only (PR heads are not searched), words in the message
+    commits = json.loads(
+        ok(gh_env, "search", "commits", "initial", "--json", "sha,repository,commit")
+    )
+    assert sorted(c["repository"]["fullName"] for c in commits) == ["acme/other", REPO]
+    assert {c["commit"]["message"] for c in commits} == {"Initial commit"}
+    assert json.loads(ok(gh_env, "search", "commits", "Feature", "--json", "sha")) == []
 
 
 def test_repo_list_release_list_actions_and_status(gh_env: dict[str, str], seeded: Any) -> None:

@@ -1,5 +1,5 @@
-"""``GET /search/issues``, ``/search/repositories`` and ``/search/users``, charged to the
-``search`` bucket (30/min).
+"""``GET /search/issues``, ``/search/commits``, ``/search/repositories`` and
+``/search/users``, charged to the ``search`` bucket (30/min).
 
 The query language and matching are :mod:`ghbench.emulator.search`, shared with GraphQL
 ``search``. REST adds what the REST docs describe: ``sort`` (created, updated, comments,
@@ -25,9 +25,11 @@ from ghbench.emulator.errors import ValidationFailed
 from ghbench.emulator.rest.common import page_params, paginate
 from ghbench.emulator.rest.issues import pull_as_issue
 from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest import git_render
 from ghbench.emulator.search import (
     MAX_RESULTS,
     SearchProblem,
+    search_commits,
     search_issues,
     search_repositories,
     search_users,
@@ -117,8 +119,28 @@ def search_users_route(call: Call) -> Reply:
     return Reply(_answer(len(hits), [call.urls.user(u) for u in page]), headers=headers)
 
 
+def search_commits_route(call: Call) -> Reply:
+    """Default branches only: words in the message, `author:`, `committer:`,
+    `author-date:`, `merge:`, `hash:`, `repo:`… (see `search/commits.py`); `sort`
+    `author-date`/`committer-date`; every `score` 1.0."""
+    q, store = _query(call), call.store
+    login = call.user.login if call.user else None
+    sort, order = call.query.get("sort"), call.query.get("order")
+    hits = _hits(lambda: search_commits(store, q, login, sort=sort, order=order))
+    page, headers = _page(call, hits)
+    items = []
+    for repo, commit in page:
+        found = git_render.commit(call.urls, store, repo, commit)
+        # the description types the top-level committer a git user (name, email, date)
+        found["committer"] = found["commit"]["committer"]
+        found["repository"] = call.urls.repo(store, repo)
+        items.append(found)
+    return Reply(_answer(len(hits), items), headers=headers)
+
+
 ROUTES = [
     Route("GET", "/search/issues", search_issues_route, resource="search"),
+    Route("GET", "/search/commits", search_commits_route, resource="search"),
     Route("GET", "/search/repositories", search_repositories_route, resource="search"),
     Route("GET", "/search/users", search_users_route, resource="search"),
 ]

@@ -42,6 +42,7 @@ from ghbench.emulator.search.facts import (
     merge_state,
     review_decision,
 )
+from ghbench.emulator.search.commits import search_commits
 from ghbench.emulator.search.issues import search_issues, search_repositories, search_users
 from ghbench.emulator.search.query import MAX_RESULTS, SearchProblem, Term, parse_query
 
@@ -57,6 +58,7 @@ __all__ = [
     "merge_state",
     "parse_query",
     "review_decision",
+    "search_commits",
     "search_issues",
     "search_repositories",
     "search_users",

@@ -87,8 +87,8 @@ class ParsedQuery:
         return len(" ".join(t.raw for t in self.terms if t.key is None))
 
 
-# Every qualifier GitHub documents for issue, pull request, repository and user search;
-# any other ``key:`` is text.
+# Every qualifier GitHub documents for issue, pull request, repository, user and commit
+# search; any other ``key:`` is text.
 QUALIFIER_KEYS = frozenset(
     {
         "archived", "assignee", "author", "base", "closed", "comments", "commenter",
@@ -99,6 +99,8 @@ QUALIFIER_KEYS = frozenset(
         "repos", "review", "review-requested", "reviewed-by", "size", "sort", "stars",
         "state", "status", "team", "team-review-requested", "template", "topic",
         "topics", "type", "updated", "user", "user-review-requested",
+        "author-date", "author-email", "author-name", "committer", "committer-date",
+        "committer-email", "committer-name", "hash", "merge", "parent", "tree",
     }
 )  # fmt: skip
 _OPERATORS = frozenset({"AND", "OR", "NOT"})
