@@ -22,10 +22,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ghbench.emulator.errors import ValidationFailed
+from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import page_params, paginate
 from ghbench.emulator.rest.issues import pull_as_issue
 from ghbench.emulator.routing import Call, Reply, Route
-from ghbench.emulator.rest import git_render
 from ghbench.emulator.search import (
     MAX_RESULTS,
     SearchProblem,

@@ -33,6 +33,7 @@ decide what to do with it (REST: 422; GraphQL: an empty result, see
 
 from __future__ import annotations
 
+from ghbench.emulator.search.commits import search_commits
 from ghbench.emulator.search.facts import (
     Item,
     ci_state,
@@ -42,7 +43,6 @@ from ghbench.emulator.search.facts import (
     merge_state,
     review_decision,
 )
-from ghbench.emulator.search.commits import search_commits
 from ghbench.emulator.search.issues import search_issues, search_repositories, search_users
 from ghbench.emulator.search.query import MAX_RESULTS, SearchProblem, Term, parse_query
 
