@@ -2,9 +2,10 @@
 
 The description is read as its authors mean it (:func:`as_github_answers`): a
 ``nullable`` enum, or a ``nullable`` ``oneOf``/``anyOf``, admits null (OpenAPI 3.0.3
-would need null listed), and the few
-places where github.com is known to answer otherwise than its description says are
-patched, each with its evidence (:data:`GITHUB_ANSWERS_OTHERWISE`).
+would need null listed), a label has the two fields GitHub's newer descriptions add
+(``archived_at``, ``archived_by``), and the few places where github.com is known to
+answer otherwise than its description says are patched, each with its evidence
+(:data:`GITHUB_ANSWERS_OTHERWISE`).
 
 ``operation_for(document, method, pattern)`` finds GitHub's operation for one of the
 emulator's route patterns (parameter names differ: ``{number}`` here is
@@ -56,6 +57,16 @@ GITHUB_ANSWERS_OTHERWISE: dict[str, tuple[dict[str, Any], str]] = {
 }
 
 
+# A label's fields; GitHub's newer descriptions (github/rest-api-description's
+# descriptions-next, from which githubkit 0.16's models are generated and which they
+# require) add archived_at and archived_by to every label, so github.com sends them.
+_LABEL_FIELDS = frozenset({"id", "node_id", "url", "name", "description", "color", "default"})
+_ARCHIVED = {
+    "archived_at": {"type": "string", "format": "date-time", "nullable": True},
+    "archived_by": {"type": "object", "nullable": True},
+}
+
+
 def as_github_answers(document: dict[str, Any]) -> dict[str, Any]:
     """``document`` (changed in place) read as github.com answers: see the module doc."""
     for pointer, (schema, _evidence) in GITHUB_ANSWERS_OTHERWISE.items():
@@ -80,6 +91,9 @@ def as_github_answers(document: dict[str, Any]) -> dict[str, Any]:
             nullable = node.get("nullable") and "type" not in node
             if nullable and isinstance(choices, list) and {"enum": [None]} not in choices:
                 choices.append({"enum": [None]})
+            properties = node.get("properties")
+            if isinstance(properties, dict) and _LABEL_FIELDS <= properties.keys():
+                properties.update({k: v for k, v in _ARCHIVED.items() if k not in properties})
             pending.extend(node.values())
         elif isinstance(node, list):
             pending.extend(node)

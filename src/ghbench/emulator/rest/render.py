@@ -246,6 +246,9 @@ class Urls:
             "color": label.color,
             "default": label.default,
             "description": label.description,
+            # labels are never archived here; GitHub's newer descriptions require both
+            "archived_at": None,
+            "archived_by": None,
         }
 
     def labels(self, store: Store, repo: Repo, names: list[str]) -> list[Json]:
