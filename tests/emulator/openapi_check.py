@@ -92,7 +92,7 @@ def as_github_answers(document: dict[str, Any]) -> dict[str, Any]:
             if nullable and isinstance(choices, list) and {"enum": [None]} not in choices:
                 choices.append({"enum": [None]})
             properties = node.get("properties")
-            if isinstance(properties, dict) and _LABEL_FIELDS <= properties.keys():
+            if isinstance(properties, dict) and properties.keys() >= _LABEL_FIELDS:
                 properties.update({k: v for k, v in _ARCHIVED.items() if k not in properties})
             pending.extend(node.values())
         elif isinstance(node, list):
