@@ -8,8 +8,10 @@ temporary directory only when git is needed (removed on close).
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import httpx
@@ -188,4 +190,18 @@ def test_merges_are_gits_and_a_conflict_is_405(method: str) -> None:
     conflicted = emulator.create_pull("acme/todo", "feat/y")
     status, body = _merge(emulator, conflicted, method)
     assert (status, body["message"]) == (405, "Pull Request is not mergeable")
+    emulator.close()
+
+
+def test_a_temporary_directory_left_by_a_killed_process_is_swept() -> None:
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid nobody has now
+    orphan = Path(tempfile.gettempdir()) / f"ghbench-git-{gone.pid}-left"
+    (orphan / "1.git").mkdir(parents=True)
+    mine = Path(tempfile.gettempdir()) / f"ghbench-git-{os.getpid()}-alive"
+    mine.mkdir()
+    emulator = new_emulator()
+    emulator.store.git_dir(emulator.store.get_repo("acme", "todo"))
+    assert not orphan.exists() and mine.exists()  # a live process's directory is kept
+    mine.rmdir()
     emulator.close()

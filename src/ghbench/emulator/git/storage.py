@@ -11,7 +11,8 @@ Where the repositories live:
   memory and writes a repository to a temporary directory only when something needs
   git itself (serving a clone, a diff, a merge). A simulation in virtual time never
   does, so it writes nothing; the directory is removed by ``close()`` (or when the
-  emulator is garbage-collected, or at exit).
+  emulator is garbage-collected, or at exit; one left by a process that was killed is
+  removed by the next emulator that needs a temporary directory).
 
 Refs: the emulator's records are the truth. A repository on disk gets the records'
 refs when it is written and every ref change after that (``set_ref``); a push changes
@@ -58,8 +59,26 @@ _CONFIG = """\
 _FLAT_CACHE_MAX = 4096
 
 
+_TEMP_PREFIX = "ghbench-git-"
+
+
 def _remove(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
+
+
+def _sweep_orphans() -> None:
+    """Remove temporary repositories whose process is gone without removing them (a
+    process killed, or one that ends with ``os._exit``, as test workers may)."""
+    for path in Path(tempfile.gettempdir()).glob(f"{_TEMP_PREFIX}*-*"):
+        pid = path.name.removeprefix(_TEMP_PREFIX).partition("-")[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            _remove(path)
+        except PermissionError:
+            continue  # alive, someone else's
 
 
 class RepoGit:
@@ -273,7 +292,8 @@ class GitStorage:
         if self.root is not None:
             return self.root
         if self._temp is None:
-            self._temp = Path(tempfile.mkdtemp(prefix="ghbench-git-"))
+            _sweep_orphans()
+            self._temp = Path(tempfile.mkdtemp(prefix=f"{_TEMP_PREFIX}{os.getpid()}-"))
             self._finalizer = weakref.finalize(self, _remove, self._temp)
         return self._temp
 
