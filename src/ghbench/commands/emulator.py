@@ -42,7 +42,8 @@ def command() -> None:
 @click.option(
     "--state",
     "state_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    # absolute: git runs on the repositories under it from directories of its own
+    type=click.Path(file_okay=False, path_type=Path, resolve_path=True),
     default=None,
     help="Directory for durable state (SQLite); resumed on restart. Default: in memory.",
 )
