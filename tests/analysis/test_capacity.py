@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghbench.analysis.capacity import BUDGETS, BudgetUse, Probe, find_capacity
+from ghbench.analysis.capacity import (
+    BUDGETS,
+    BudgetUse,
+    Probe,
+    find_capacity,
+    longest_poll_cycle,
+)
 
 Cost = Callable[[int], dict[str, float]]
 LIMITS = {
@@ -99,3 +106,39 @@ def test_monotone_costs_give_the_brute_force_answer(  # noqa: PLR0917 - one per 
         assert r.next.sessions == expected + 1 or (expected == 0 and r.next.sessions == start)
     assert len(calls) <= 24  # far fewer than a scan
     assert [p.sessions for p in r.probes] == sorted(set(calls))
+
+
+def _cycle(calls: list[tuple[int, float, bool]], window: tuple[int, int], poll: float) -> float:
+    ends = np.array([e for e, _, _ in calls], dtype=np.int64)
+    durations = np.array([d for _, d, _ in calls], dtype=np.float64)
+    marks = np.array([m for _, _, m in calls], dtype=np.bool_)
+    return longest_poll_cycle(ends, durations, marks, window=window, poll_s=poll)
+
+
+GUARD, CALL = True, False
+
+
+def test_a_cycle_runs_from_its_guards_to_the_last_call_before_the_next_tick() -> None:
+    calls = [
+        (1000, 1000.0, GUARD),  # tick 1 starts at 0: two repos' guards in parallel
+        (900, 900.0, GUARD),
+        (2500, 1000.0, CALL),
+        (4000, 1000.0, CALL),  # tick 1 ends at 4 s
+        (31000, 1000.0, GUARD),  # tick 2 at 30 s: 1 s
+        (61000, 1000.0, GUARD),  # tick 3 at 60 s, whose calls run 9 s
+        (70000, 2000.0, CALL),
+    ]
+    assert _cycle(calls, (0, 100_000), 30.0) == pytest.approx(10.0)
+    assert _cycle(calls, (0, 40_000), 30.0) == pytest.approx(4.0)
+    assert _cycle(calls, (5_000, 40_000), 30.0) == pytest.approx(1.0)  # tick 1 ended before
+
+
+def test_a_cycle_longer_than_the_poll_interval_is_one_cycle() -> None:
+    # ticks every 1 s, but one takes 3.5 s: the poller skips the ticks due meanwhile
+    calls = [(500, 500.0, GUARD), (2000, 1500.0, CALL), (3500, 1500.0, CALL), (4500, 500.0, GUARD)]
+    assert _cycle(calls, (0, 10_000), 1.0) == pytest.approx(3.5)
+
+
+def test_no_tick_marks_no_cycle() -> None:
+    assert _cycle([(1000, 1000.0, CALL)], (0, 10_000), 30.0) == 0.0
+    assert _cycle([(1000, float("nan"), GUARD)], (0, 10_000), 30.0) == 0.0

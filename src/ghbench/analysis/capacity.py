@@ -36,6 +36,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from ghbench.artifacts.models import ScorecardArtifact
 
 __all__ = [
@@ -45,8 +48,10 @@ __all__ = [
     "BudgetUse",
     "CapacityResult",
     "Probe",
+    "VerifiedCount",
     "budget_uses",
     "find_capacity",
+    "longest_poll_cycle",
 ]
 
 DEFAULT_FRACTION = 0.8
@@ -231,3 +236,55 @@ def find_capacity(
                 lo, hi = (q, hi) if q.fits(fraction) else (lo, q)
         stalled = (hi.sessions - lo.sessions) * 2 > span
     return result(lo, hi)
+
+
+def longest_poll_cycle(
+    ts_ms: npt.NDArray[np.int64],
+    duration_ms: npt.NDArray[np.float64],
+    tick_marks: npt.NDArray[np.bool_],
+    *,
+    window: tuple[int, int],
+    poll_s: float,
+) -> float:
+    """The longest poll cycle a trace shows, in seconds, for runs whose ticks are not
+    recorded (a real orchestrator). AO's poller opens every tick with Guard 1 (one
+    ``gh.api.guard-pr-list`` per repo, in parallel): ``tick_marks`` flags those rows, and
+    their starts less than half a poll interval apart are one tick's. A cycle runs from
+    its tick's start to the end of the last call started before the next tick; the
+    longest cycle that overlaps the window is the answer. Rows without a duration count
+    as instants. 0.0 when no row is a tick mark."""
+    ends = ts_ms.astype(np.float64)
+    starts = ends - np.nan_to_num(np.maximum(duration_ms, 0.0))
+    marks = np.sort(starts[tick_marks])
+    if marks.size == 0:
+        return 0.0
+    ticks = [float(marks[0])]
+    for start in marks[1:]:
+        if start - ticks[-1] > 500.0 * poll_s:
+            ticks.append(float(start))
+    tick_starts = np.array(ticks)
+    owner = np.searchsorted(tick_starts, starts, side="right") - 1
+    known = owner >= 0
+    cycle_end = tick_starts.copy()
+    np.maximum.at(cycle_end, owner[known], ends[known])
+    lo, hi = window
+    overlaps = (tick_starts <= hi) & (cycle_end >= lo)
+    spans = (cycle_end - tick_starts)[overlaps]
+    return float(spans.max()) / 1000.0 if spans.size else 0.0
+
+
+@dataclass(frozen=True)
+class VerifiedCount:
+    """One count run in real time, next to the model at the same timing."""
+
+    model: Probe
+    real: Probe
+
+    @property
+    def sessions(self) -> int:
+        return self.real.sessions
+
+    def agrees(self, fraction: float) -> bool:
+        """Both fit, or neither does (which budget is furthest over is shown, not judged:
+        at the boundary two budgets are often close)."""
+        return self.model.fits(fraction) == self.real.fits(fraction)

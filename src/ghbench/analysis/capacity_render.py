@@ -9,10 +9,17 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ghbench.analysis.capacity import BUDGETS, BudgetUse, CapacityResult, Probe
+from ghbench.analysis.capacity import BUDGETS, BudgetUse, CapacityResult, Probe, VerifiedCount
 from ghbench.analysis.text import table
 
-__all__ = ["SCHEMA_VERSION", "capacity_json", "capacity_png", "capacity_text"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "capacity_json",
+    "capacity_png",
+    "capacity_text",
+    "verify_json",
+    "verify_text",
+]
 
 # Format history of the JSON object (``kind: "capacity"``):
 #   1: first version.
@@ -154,3 +161,49 @@ def capacity_png(r: CapacityResult, *, title: str) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()
+
+
+def _verdict(p: Probe, fraction: float) -> str:
+    return "fits" if p.fits(fraction) else f"over ({p.worst().name})"
+
+
+def verify_text(counts: Sequence[VerifiedCount], fraction: float, *, how: str) -> str:
+    """Model against real time, per budget and per count, and whether they agree."""
+    headers = ["budget"]
+    for c in counts:
+        headers += [f"model at {c.sessions}", f"real at {c.sessions}"]
+    rows = []
+    for i, name in enumerate(BUDGETS):
+        row = [name]
+        for c in counts:
+            row += [_use(c.model.uses[i]), _use(c.real.uses[i])]
+        rows.append(row)
+    out = ["", f"Verify: {how}", *table(headers, rows, max_rows=None), ""]
+    for c in counts:
+        word = "agree" if c.agrees(fraction) else "DISAGREE"
+        out.append(
+            f"  at {c.sessions}: model {_verdict(c.model, fraction)}, real"
+            f" {_verdict(c.real, fraction)}: {word}"
+        )
+    every = all(c.agrees(fraction) for c in counts)
+    out.append(
+        "  the real runs agree with the model"
+        if every
+        else "  the real runs do NOT agree with the model at every count"
+    )
+    return "\n".join(out) + "\n"
+
+
+def verify_json(counts: Sequence[VerifiedCount], fraction: float) -> dict[str, Any]:
+    return {
+        "agree": all(c.agrees(fraction) for c in counts),
+        "counts": [
+            {
+                "sessions": c.sessions,
+                "agree": c.agrees(fraction),
+                "model": _uses_json(c.model, fraction),
+                "real": _uses_json(c.real, fraction),
+            }
+            for c in counts
+        ],
+    }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -62,6 +63,34 @@ def _seconds(flag: str, text: str | None) -> float | None:
 )
 @click.option("--no-plot", is_flag=True, help="Do not write the PNG.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as a JSON object.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Run the count found and the next one in real time on the emulator, and say"
+    " whether they agree with the model.",
+)
+@click.option(
+    "--driver",
+    type=click.Choice(["workload", "ao"]),
+    default="workload",
+    show_default=True,
+    help="--verify: the orchestrator to run.",
+)
+@click.option("--ao", "ao_command", default=None, help="--verify --driver ao: AO checkout.")
+@click.option(
+    "--transport",
+    type=click.Choice(["gh", "http"]),
+    default="http",
+    show_default=True,
+    help="--verify --driver workload: through the real gh CLI, or HTTP.",
+)
+@click.option(
+    "--verify-scale",
+    type=click.FloatRange(min=0.0, min_open=True, max=1.0),
+    default=1.0,
+    show_default=True,
+    help="--verify: the runbook's warmup and window (and the model's poll) times this.",
+)
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     scenario: str,
     topology: str,
@@ -75,6 +104,11 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     out_dir: Path,
     no_plot: bool,
     as_json: bool,
+    verify: bool,
+    driver: str,
+    ao_command: str | None,
+    transport: str,
+    verify_scale: float,
 ) -> None:
     """Search, with the AO model in virtual time, for the largest session count that stays
     within --budget-fraction of every budget: GraphQL points/h, REST core requests/h,
@@ -96,6 +130,17 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     )
     if max_sessions < cell.smallest:
         raise UsageError(f"--max-sessions: {cell.topology} needs at least {cell.smallest}")
+    given = click.get_current_context().get_parameter_source
+    for flag, name in (
+        ("--driver", "driver"),
+        ("--ao", "ao_command"),
+        ("--transport", "transport"),
+        ("--verify-scale", "verify_scale"),
+    ):
+        if not verify and given(name) is click.core.ParameterSource.COMMANDLINE:
+            raise UsageError(f"{flag} applies to --verify only; add --verify or drop it")
+    if (driver == "ao") != (ao_command is not None) and verify:
+        raise UsageError("--driver ao needs --ao CHECKOUT, and --ao needs --driver ao")
     result = run_capacity(cell, fraction=budget_fraction, maximum=max_sessions)
     paths: dict[str, str] = {}
     if not no_plot:
@@ -103,6 +148,12 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         png = capacity_png(result, title=cell.title)
         paths["plot"] = str(write_new(unique_path(out_dir, stem, ".png"), png))
     reproduce = [cell.simulate_command(p.sessions) for p in (result.at, result.next) if p]
+    checked: dict[str, Any] | None = None
+    checked_text = ""
+    if verify:
+        checked, checked_text = _verify(
+            cell, result, out_dir, driver, ao_command, transport, verify_scale
+        )
     if as_json:
         extra = {
             "cell": {
@@ -117,8 +168,72 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
             "maxSessions": max_sessions,
             "plot": paths.get("plot"),
             "reproduce": reproduce,
+            "verify": checked,
         }
         click.echo(json.dumps(capacity_json(result, extra), indent=2))
         return
     notes = [f"reproduce: {line}" for line in reproduce]
     click.echo(capacity_text(result, title=cell.title, notes=notes, paths=paths), nl=False)
+    click.echo(checked_text, nl=False)
+
+
+def _verify(  # noqa: PLR0917 - the --verify flags, passed on
+    cell: Any,
+    result: Any,
+    out_dir: Path,
+    driver: str,
+    ao_command: str | None,
+    transport: str,
+    scale: float,
+) -> tuple[dict[str, Any], str]:
+    """Run ``--verify``; its JSON object and its console text."""
+    import os
+
+    from ghbench.analysis.capacity_render import verify_json, verify_text
+    from ghbench.artifacts.io import unique_path
+    from ghbench.clock import SystemClock
+    from ghbench.matrix.capacity import VerifyOptions, verify_capacity
+    from ghbench.timefmt import format_duration
+
+    options = VerifyOptions(
+        # absolute: the emulator and the orchestrator run in directories of their own
+        out_dir=unique_path(out_dir.resolve(), f"verify-{cell.scenario}-{cell.topology}", ""),
+        driver=driver,
+        ao=ao_command,
+        transport=transport,
+        scale=scale,
+    )
+    timing, counts = verify_capacity(
+        cell,
+        result,
+        options,
+        clock=SystemClock(),
+        env=dict(os.environ),
+        log=lambda line: click.echo(line, err=True),
+    )
+    poll = timing.tick_s or timing.poll_s
+    how = (
+        f"real time on the emulator ({driver} driver"
+        + (f" over {transport}" if driver == "workload" else "")
+        + f"; warmup {format_duration(timing.warmup_s)}, window {format_duration(timing.window_s)},"
+        f" poll {poll:g} s; the model's latency), against the model at the same timing;"
+        " poll cycles read from each trace (each tick from its Guard 1 on)"
+    )
+    doc = {
+        **verify_json(counts, result.fraction),
+        "scale": scale,
+        "driver": driver,
+        "warmupSeconds": timing.warmup_s,
+        "windowSeconds": timing.window_s,
+        "pollSeconds": poll,
+        "artifacts": str(options.out_dir),
+    }
+    text = verify_text(counts, result.fraction, how=how)
+    if scale != 1.0 and timing.tick_s is not None:
+        text += (
+            f"  note: at ×{scale:g} the model polls every {poll:g} s, not every 30 s, so the"
+            " per-hour figures are far above the full timing's: these verdicts test the\n"
+            "  model's calls against real ones, not the count found; --verify-scale 1 (the"
+            " default) runs the runbook's timing\n"
+        )
+    return doc, text + f"  artifacts: {options.out_dir}\n"

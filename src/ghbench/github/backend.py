@@ -208,6 +208,7 @@ class EmulatorBackend:
     clock: Clock
     name: BackendName = "emulator"
     port: int = 0
+    config: Path | None = None  # ``emulator serve --config`` (e.g. injected latency)
     _handle: _EmulatorHandle | None = field(default=None, repr=False)
     _token: str | None = field(default=None, repr=False)
 
@@ -236,7 +237,9 @@ class EmulatorBackend:
         from ghbench.emulator import start_emulator_process  # noqa: PLC0415
 
         self.state_dir.mkdir(parents=True, exist_ok=True)
-        handle: Any = start_emulator_process(self.state_dir, port=self.port, tokens=[self.token])
+        handle: Any = start_emulator_process(
+            self.state_dir, port=self.port, tokens=[self.token], config=self.config
+        )
         self._handle = handle
 
     def stop(self) -> None:
@@ -305,8 +308,13 @@ def scrub_routing(env: Mapping[str, str]) -> dict[str, str]:
 
 
 def make_backend(
-    name: BackendName, *, env: Mapping[str, str], clock: Clock, state_dir: Path
+    name: BackendName,
+    *,
+    env: Mapping[str, str],
+    clock: Clock,
+    state_dir: Path,
+    emulator_config: Path | None = None,
 ) -> Backend:
     if name == "emulator":
-        return EmulatorBackend(state_dir=state_dir, clock=clock)
+        return EmulatorBackend(state_dir=state_dir, clock=clock, config=emulator_config)
     return RealGitHubBackend(env=env, clock=clock)

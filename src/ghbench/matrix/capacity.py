@@ -1,31 +1,52 @@
-"""``ghbench capacity``'s flow: the workload model in virtual time as the capacity search's probe.
+"""``ghbench capacity``'s flow: the workload model in virtual time as the capacity search's
+probe, and ``--verify``: the answer and the next count in real time on the emulator.
 
 Each count tried is one ``simulate`` run of the cell (same spec, same seed), reduced to
 its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the longest
-poll cycle of the window. So ``ghbench simulate`` with the command ``reproduce`` gives
+poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines say,
 prints the same scorecard figures and poll cycle for any count tried.
+
+``verify_capacity`` runs each of the two counts as a real-time matrix cell (the harness's
+setup and measure, the chosen driver, the scenario's trigger) on an emulator of its own
+whose calls take the model's latency, and the model again at that run's timing, so the
+two are compared like for like; ``--verify-scale`` shortens both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
 
 from ghbench.analysis.capacity import (
     POLL_CEILING_S,
     CapacityResult,
     Probe,
+    VerifiedCount,
     budget_uses,
     find_capacity,
+    longest_poll_cycle,
 )
-from ghbench.matrix.cells import SCENARIOS, TOPOLOGIES
+from ghbench.analysis.load import load_trace
+from ghbench.artifacts.io import write_new
+from ghbench.artifacts.models import load_scorecard
+from ghbench.clock import Clock
+from ghbench.harness.flags import RunFlags
+from ghbench.matrix.cells import SCENARIOS, TOPOLOGIES, Cell
+from ghbench.matrix.hygiene import CellTiming, cell_timing
+from ghbench.matrix.realtime import RealtimeBackend
 from ghbench.simulation.cell import run_cell
 from ghbench.simulation.simulate import cell_scorecard
-from ghbench.timefmt import format_duration
+from ghbench.simulation.world import SIM_LATENCY
+from ghbench.timefmt import format_duration, parse_iso
+from ghbench.trace.frame import TraceFrame
 from ghbench.workload.profiles import ProfileName
 from ghbench.workload.scenarios import CellSpec
 
-__all__ = ["CapacityCell", "model_probe", "run_capacity"]
+__all__ = ["CapacityCell", "VerifyOptions", "model_probe", "run_capacity", "verify_capacity"]
 
 
 @dataclass(frozen=True)
@@ -93,3 +114,125 @@ def model_probe(cell: CapacityCell) -> Callable[[int], Probe]:
 
 def run_capacity(cell: CapacityCell, *, fraction: float, maximum: int) -> CapacityResult:
     return find_capacity(model_probe(cell), fraction=fraction, start=cell.smallest, maximum=maximum)
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """``--verify``: how the counts run in real time on the emulator."""
+
+    out_dir: Path  # OUT/verify-{time}: per count, the emulator state, setup and cell
+    driver: str = "workload"  # workload | ao
+    ao: str | None = None  # --driver ao: the checkout or executable
+    transport: str = "http"  # --driver workload
+    scale: float = 1.0  # the runbook's warmup, window and (model) poll interval times this
+
+
+def _timing(cell: CapacityCell, options: VerifyOptions) -> CellTiming:
+    """What the real run does (``cell_timing``, as the matrix's real-time cells use it)."""
+    return cell_timing(
+        Cell(cell.scenario, cell.topology, cell.smallest),
+        duration_scale=options.scale,
+        scaled_poll=options.driver == "workload",
+    )
+
+
+TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
+
+
+def _cycle(frame: TraceFrame, window: tuple[int, int], poll_s: float) -> float:
+    marks = frame.operation.mask(TICK_MARK)
+    return longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
+
+
+def _model_at(cell: CapacityCell, sessions: int, timing: CellTiming, scale: float) -> Probe:
+    """The model at the real run's timing and triggers, its cycle read like the real one's."""
+    spec = CellSpec(
+        scenario=cell.scenario,
+        topology=cell.topology,
+        sessions=sessions,
+        warmup_s=timing.warmup_s,
+        duration_s=timing.window_s,
+        profile=cell.profile,
+        policy={"tick": timing.tick_s or timing.poll_s},
+        burst_prs=math.ceil(sessions / 2),  # the real-time S4's M = ceil(N/2)
+        dashboard_refresh=max(1.0, 30.0 * scale),  # the real-time S6 reader's, scaled
+        dashboard_click=max(1.0, 10.0 * scale),
+    )
+    run = run_cell(spec, seed=cell.seed)
+    window = (round(run.window_start * 1000), round(run.window_end * 1000))
+    cycle = _cycle(TraceFrame.from_rows(run.rows), window, timing.tick_s or timing.poll_s)
+    return Probe(sessions, budget_uses(cell_scorecard(run), cycle, cell.ceiling_s))
+
+
+def _real_at(
+    cell: CapacityCell,
+    sessions: int,
+    options: VerifyOptions,
+    *,
+    timing: CellTiming,
+    clock: Clock,
+    env: Mapping[str, str],
+    log: Callable[[str], None],
+) -> Probe:
+    """The count as a real-time matrix cell on its own emulator (fresh buckets), whose
+    latency is the model's (``SIM_LATENCY``), with the chosen driver."""
+    root = options.out_dir / f"sessions-{sessions}"
+    config = root / "emulator.yaml"
+    write_new(config, yaml.safe_dump({"faults": dict(SIM_LATENCY)}).encode())
+    flags = RunFlags(
+        driver=options.driver,
+        github="emulator",
+        ao_command=options.ao,
+        transport=options.transport,
+        profile=cell.profile,
+        tick=None if timing.tick_s is None else f"{timing.tick_s:g}s",
+    )
+    backend = RealtimeBackend(
+        name="emulator",
+        driver=options.driver,
+        state_dir=root / "state" / "emulator",
+        clock=clock,
+        env=env,
+        work_dir=root / "realtime",
+        flags=flags,
+        duration_scale=options.scale,
+        seed=cell.seed,
+        log=log,
+        emulator_config=config,
+    )
+    try:
+        arts = backend.run_cell(Cell(cell.scenario, cell.topology, sessions), root / "cell")
+    finally:
+        backend.close()
+    assert arts.scorecard_path is not None
+    artifact = load_scorecard(arts.scorecard_path)
+    frame = load_trace(arts.trace_path, ("ts_ms", "duration_ms", "operation"))
+    start, end = artifact.window.start, artifact.window.end
+    assert start is not None and end is not None
+    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
+    cycle = _cycle(frame, window, timing.tick_s or timing.poll_s)
+    return Probe(sessions, budget_uses(artifact, cycle, cell.ceiling_s))
+
+
+def verify_capacity(
+    cell: CapacityCell,
+    result: CapacityResult,
+    options: VerifyOptions,
+    *,
+    clock: Clock,
+    env: Mapping[str, str],
+    log: Callable[[str], None],
+) -> tuple[CellTiming, list[VerifiedCount]]:
+    """The answer and the next count, each run in real time and by the model at the
+    same timing; both poll cycles are read from the trace (``longest_poll_cycle``: from
+    each tick's Guard 1 on), since a real orchestrator records no ticks."""
+    timing = _timing(cell, options)
+    out = []
+    for probe in (result.at, result.next):
+        if probe is None:
+            continue
+        n = probe.sessions
+        log(f"verify: {n} session(s) in real time on the emulator ({options.driver} driver)")
+        real = _real_at(cell, n, options, timing=timing, clock=clock, env=env, log=log)
+        out.append(VerifiedCount(_model_at(cell, n, timing, options.scale), real))
+    return timing, out

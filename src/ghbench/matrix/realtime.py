@@ -43,6 +43,7 @@ class RealtimeBackend:
     repos: tuple[str, ...] = ()
     seed: int = 0
     poll_interval: float | None = None  # setup's PR polling; default 1 s emulator, 30 s GitHub
+    emulator_config: Path | None = None  # the emulator's --config (capacity --verify's latency)
     log: Callable[[str], None] = _quiet
     _github: Any = field(default=None, repr=False)
 
@@ -53,6 +54,7 @@ class RealtimeBackend:
                 env=self.env,
                 clock=self.clock,
                 state_dir=self.state_dir,
+                emulator_config=self.emulator_config,
             )
             self._github.start()
         return self._github
