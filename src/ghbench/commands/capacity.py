@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import click
 
+from ghbench.artifacts.io import unique_path
+from ghbench.clock import SystemClock
 from ghbench.errors import UsageError
-from ghbench.timefmt import duration_flag
+from ghbench.timefmt import duration_flag, format_duration
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
 __all__ = ["command"]
@@ -187,13 +190,9 @@ def _verify(  # noqa: PLR0917 - the --verify flags, passed on
     scale: float,
 ) -> tuple[dict[str, Any], str]:
     """Run ``--verify``; its JSON object and its console text."""
-    import os
-
-    from ghbench.analysis.capacity_render import verify_json, verify_text
-    from ghbench.artifacts.io import unique_path
-    from ghbench.clock import SystemClock
-    from ghbench.matrix.capacity import VerifyOptions, verify_capacity
-    from ghbench.timefmt import format_duration
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.capacity_render import verify_json, verify_text  # noqa: PLC0415
+    from ghbench.matrix.capacity import VerifyOptions, verify_capacity  # noqa: PLC0415
 
     options = VerifyOptions(
         # absolute: the emulator and the orchestrator run in directories of their own
