@@ -7,35 +7,15 @@ it and the GraphQL operations the ledger recorded.
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 
 import pytest
+from gh_helpers import api, gh, ok, operations
 
 pytestmark = pytest.mark.gh
 
 REPO = "acme/todo"
 HUBOT_TOKEN = "ghp_hubot000000000000000000000000000000001"
-
-
-def gh(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["gh", *args], env=env, capture_output=True, text=True, timeout=60, check=False
-    )
-
-
-def ok(env: dict[str, str], *args: str) -> str:
-    result = gh(env, *args)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
-def api(env: dict[str, str], path: str) -> Any:
-    return json.loads(ok(env, "api", path))
-
-
-def operations(server: Any) -> list[str]:
-    return [e.endpoint for e in server.emulator.ledger_entries(resource="graphql")]
 
 
 @pytest.fixture

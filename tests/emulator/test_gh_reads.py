@@ -7,26 +7,14 @@ repository like the emulator's, or failing as GitHub would.
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 
 import pytest
+from gh_helpers import gh, ok
 
 pytestmark = pytest.mark.gh
 
 REPO = "acme/todo"
-
-
-def gh(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["gh", *args], env=env, capture_output=True, text=True, timeout=60, check=False
-    )
-
-
-def ok(env: dict[str, str], *args: str) -> str:
-    result = gh(env, *args)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 @pytest.fixture
