@@ -152,13 +152,14 @@ def update_issue(call: Call) -> Reply:
     if reason is not None and reason not in _REASONS:
         raise invalid_field("Issue", "state_reason")
     title = body_field(call, "Issue", "title", str, default="") or None
-    text = call.body.get("body") if isinstance(call.body, dict) else None
+    text = body_field(call, "Issue", "body", str, default="")  # "" clears it
+    given = isinstance(call.body, dict) and call.body.get("body") is not None
     store = call.store
     if isinstance(item, PullRequest):
-        changes = {"title": title, "body": text}
+        changes = {"title": title, "body": text if given else None}
         store.update_pull(item, **{k: v for k, v in changes.items() if v is not None})
     else:
-        store.edit_issue(item, title=title, body=text if isinstance(text, str) else None)
+        store.edit_issue(item, title=title, body=text if given else None)
     labels, assignees = _labels_field(call), _assignees(call)
     if labels is not None:
         store.set_labels(item, labels)
