@@ -6,4 +6,6 @@ serving and imports.
              or in a temporary directory when git itself is needed
 ``diff``     ``git diff-tree``: a diff's files, line counts and patches
 ``command``  running git with a clean environment, in its own process group
+``cgi``      ``git http-backend`` behind an ASGI request, streamed (``git_http.py`` decides
+             who may)
 """

@@ -30,6 +30,7 @@ Writes (raise emulator.errors.ApiError subclasses with GitHub's status and messa
     create_repo(owner, name, default_branch="main")
     commit_to_branch(repo, branch, message, files=) / create_commit(repo, msg, parents, tree=)
     create_ref / update_ref / delete_ref / move_branch(repo, branch, sha)
+    import_commits(repo, parsed) / sync_refs(repo, disk_refs)   # a git push (pushes.py)
     create_issue(repo, author, title, body=, labels=) / set_issue_state(issue, state)
     set_issue_labels(issue, labels) / set_labels(issue or pull, names)
     labels(repo) / label(repo, name) / create_label / update_label / delete_label

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 
 from ghbench.emulator.errors import NotFound, invalid_field
-from ghbench.emulator.state.commits import CommitOps
 from ghbench.emulator.state.models import Repo, Token, User
+from ghbench.emulator.state.pushes import PushOps
 
 __all__ = ["RepoOps", "token_digest"]
 
@@ -16,7 +16,7 @@ def token_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-class RepoOps(CommitOps):
+class RepoOps(PushOps):
     # -- users and tokens --------------------------------------------------------
     def user(self, login: str) -> User | None:
         return self.users_by_login.get(login.lower())
