@@ -32,7 +32,7 @@ from ghbench.analysis.capacity import (
 )
 from ghbench.analysis.load import load_trace
 from ghbench.artifacts.io import write_new
-from ghbench.artifacts.models import load_scorecard
+from ghbench.artifacts.models import ScorecardArtifact, load_scorecard
 from ghbench.clock import Clock
 from ghbench.harness.flags import RunFlags
 from ghbench.matrix.cells import SCENARIOS, TOPOLOGIES, Cell
@@ -139,9 +139,16 @@ def _timing(cell: CapacityCell, options: VerifyOptions) -> CellTiming:
 TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
 
 
-def _cycle(frame: TraceFrame, window: tuple[int, int], poll_s: float) -> float:
+def _traced_probe(
+    cell: CapacityCell, artifact: ScorecardArtifact, frame: TraceFrame, poll_s: float
+) -> Probe:
+    """A run's budgets, its poll cycle read from its trace over the scorecard's window."""
+    start, end = artifact.window.start, artifact.window.end
+    assert start is not None and end is not None and artifact.session_count is not None
+    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
     marks = frame.operation.mask(TICK_MARK)
-    return longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
+    cycle = longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
+    return Probe(artifact.session_count, budget_uses(artifact, cycle, cell.ceiling_s))
 
 
 def _model_at(cell: CapacityCell, sessions: int, timing: CellTiming, scale: float) -> Probe:
@@ -159,9 +166,8 @@ def _model_at(cell: CapacityCell, sessions: int, timing: CellTiming, scale: floa
         dashboard_click=max(1.0, 10.0 * scale),
     )
     run = run_cell(spec, seed=cell.seed)
-    window = (round(run.window_start * 1000), round(run.window_end * 1000))
-    cycle = _cycle(TraceFrame.from_rows(run.rows), window, timing.tick_s or timing.poll_s)
-    return Probe(sessions, budget_uses(cell_scorecard(run), cycle, cell.ceiling_s))
+    frame = TraceFrame.from_rows(run.rows)
+    return _traced_probe(cell, cell_scorecard(run), frame, timing.tick_s or timing.poll_s)
 
 
 def _real_at(
@@ -205,13 +211,10 @@ def _real_at(
     finally:
         backend.close()
     assert arts.scorecard_path is not None
-    artifact = load_scorecard(arts.scorecard_path)
     frame = load_trace(arts.trace_path, ("ts_ms", "duration_ms", "operation"))
-    start, end = artifact.window.start, artifact.window.end
-    assert start is not None and end is not None
-    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
-    cycle = _cycle(frame, window, timing.tick_s or timing.poll_s)
-    return Probe(sessions, budget_uses(artifact, cycle, cell.ceiling_s))
+    return _traced_probe(
+        cell, load_scorecard(arts.scorecard_path), frame, timing.tick_s or timing.poll_s
+    )
 
 
 def verify_capacity(
