@@ -40,8 +40,10 @@ $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
 
 node-deps: $(NODE_STAMP)
 
+# the whole suite on 2 workers, with line coverage (subprocesses included) and its floor
+# (pyproject.toml: [tool.coverage.report] fail_under)
 pytest: $(STAMP) system-deps node-deps
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --cov --cov-report=term
 
 test: lint typecheck pytest
 
@@ -52,4 +54,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_DIR)/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .coverage.* $(NODE_DIR)/node_modules

@@ -14,7 +14,7 @@ import subprocess
 import tarfile
 from pathlib import Path
 
-import pytest
+from tools import missing
 
 __all__ = [
     "BENCH_TARBALL",
@@ -28,14 +28,6 @@ __all__ = [
 REPO = Path(__file__).resolve().parents[1]
 BENCH_TARBALL = "ao-bench-1e73a505.tar.gz"
 _CHECKOUT_VARS = {"main": "GHBENCH_AO_MAIN", "bench": "GHBENCH_AO_BENCH"}
-
-
-def missing(what: str, how: str) -> None:
-    """Skip on a developer's machine; fail in CI, where everything must be installed."""
-    message = f"{what} is not available: {how}"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"{message} (CI must provide it)", pytrace=False)
-    pytest.skip(message)
 
 
 def ao_shared_dir() -> Path:

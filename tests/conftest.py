@@ -2,10 +2,15 @@
 
 ``emulator``        in-process core, virtual clock, seed 1234, repo ``acme/todo``,
                     user ``octo`` with token ``TEST_TOKEN``.
-``emulator_server`` that emulator served by uvicorn on a free loopback port in a
-                    thread: ``.url``, ``.port``, ``.token``, ``.emulator``.
+``emulator_server`` that emulator served over a real loopback socket: ``.url``,
+                    ``.port``, ``.token``, ``.emulator``. The server (uvicorn in a
+                    thread) is one per test session; each test plugs its own fresh
+                    emulator into it (``serve``), so no state is shared between tests
+                    and no test waits for a server to start or stop.
+``serve``           ``serve(emulator)``: the session's server, serving ``emulator``
+                    for this test (for tests that build their own emulator).
 ``gh_env``          env vars for running the real ``gh`` against ``emulator_server``
-                    (tmp HOME and GH_CONFIG_DIR); skips when gh is not installed.
+                    (tmp HOME and GH_CONFIG_DIR); gh missing skips, or fails under CI.
 ``ao_env``          env vars for the stand-in ``ao`` (tests/drivers/fake_ao/ao) and the
                     tmux, git and gh it runs: a private HOME, GH_CONFIG_DIR, TMPDIR and
                     tmux server (its own TMUX_TMPDIR, killed afterwards), a 1 s poll
@@ -18,15 +23,17 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ghbench.clock import VirtualClock
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.server import EmulatorServer, gh_environment
+from tools import coverage_env, require_tool
 
 TEST_TOKEN = "ghp_test0000000000000000000000000000000001"
 TEST_USER = "octo"
@@ -43,6 +50,15 @@ def make_emulator(**kwargs: object) -> Emulator:
     return emulator
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``gh`` and ``needs(...)`` markers: a missing program skips, or fails under CI."""
+    programs = [name for mark in item.iter_markers("needs") for name in mark.args]
+    if item.get_closest_marker("gh") is not None:
+        programs.append("gh")
+    for name in dict.fromkeys(programs):
+        require_tool(name)
+
+
 @pytest.fixture
 def emulator() -> Emulator:
     return make_emulator()
@@ -56,20 +72,63 @@ class RunningEmulator:
     emulator: Emulator
 
 
-@pytest.fixture
-def emulator_server(emulator: Emulator) -> Iterator[RunningEmulator]:
-    server = EmulatorServer(emulator, "127.0.0.1", 0)
-    url = server.start()
+class EmulatorSlot:
+    """What the session's server serves: the emulator of the test running now.
+
+    The server holds this slot; every attribute is the current emulator's, so the
+    server's app calls whichever emulator the test plugged in. Between tests it is
+    empty, and a stray request fails instead of reaching another test's state.
+    """
+
+    def __init__(self) -> None:
+        self.current: Emulator | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self.current is None:
+            raise AttributeError(f"no test's emulator is plugged in (asked for {name!r})")
+        return getattr(self.current, name)
+
+
+@pytest.fixture(scope="session")
+def _shared_server() -> Iterator[tuple[EmulatorServer, EmulatorSlot]]:
+    slot = EmulatorSlot()
+    server = EmulatorServer(slot, "127.0.0.1", 0)  # type: ignore[arg-type]
+    server.start()
     try:
-        yield RunningEmulator(url, server.port, TEST_TOKEN, emulator)
+        yield server, slot
     finally:
         server.stop()
 
 
+Serve = Callable[[Emulator], str]
+
+
+@pytest.fixture
+def serve(_shared_server: tuple[EmulatorServer, EmulatorSlot]) -> Iterator[Serve]:
+    """``serve(emulator) -> url``: the session's server, serving ``emulator`` until the
+    test ends (one emulator per test)."""
+    server, slot = _shared_server
+
+    def plug(emulator: Emulator) -> str:
+        assert slot.current is None or slot.current is emulator, "one emulator per test"
+        slot.current = emulator
+        return server.url
+
+    try:
+        yield plug
+    finally:
+        slot.current = None
+
+
+@pytest.fixture
+def emulator_server(emulator: Emulator, serve: Serve) -> RunningEmulator:
+    url = serve(emulator)
+    return RunningEmulator(url, int(url.rsplit(":", 1)[1]), TEST_TOKEN, emulator)
+
+
 @pytest.fixture
 def gh_env(emulator_server: RunningEmulator, tmp_path: Path) -> dict[str, str]:
-    if shutil.which("gh") is None:
-        pytest.skip("the gh CLI is not installed (apt-get install gh); CI installs it")
+    require_tool("gh")
     home = tmp_path / "gh-home"
     for sub in (".config/gh", ".cache", "tmp"):
         (home / sub).mkdir(parents=True)
@@ -85,6 +144,7 @@ def ao_env(tmp_path: Path) -> Iterator[dict[str, str]]:
         d.mkdir(parents=True)
     tmux_dir = Path(tempfile.mkdtemp(prefix="gba", dir="/tmp"))  # socket paths must be short
     env = {
+        **coverage_env(),
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
         "TMPDIR": str(tmp),

@@ -73,6 +73,7 @@ def _simulate(profile: str, out: Path) -> Path:
     return card
 
 
+@pytest.mark.slow
 def test_pre_b1_against_head_fails_the_budget_gate_and_swapped_passes(tmp_path: Path) -> None:
     head = _simulate("head", tmp_path / "head")
     pre_b1 = _simulate("pre-b1", tmp_path / "pre-b1")
@@ -91,6 +92,7 @@ def test_pre_b1_against_head_fails_the_budget_gate_and_swapped_passes(tmp_path: 
     assert better.stderr == ""
 
 
+@pytest.mark.slow
 def test_different_cells_are_refused_unless_allowed(tmp_path: Path) -> None:
     five = _simulate("head", tmp_path / "five")
     proc = ghbench(

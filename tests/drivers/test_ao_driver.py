@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import socket
 import subprocess
 from collections.abc import Iterator
@@ -35,9 +34,7 @@ FAKE_AO = Path(__file__).parent / "fake_ao" / "ao"
 pytestmark = [
     pytest.mark.gh,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not all(shutil.which(t) for t in ("gh", "tmux", "git")), reason="needs gh, tmux, git"
-    ),
+    pytest.mark.needs("tmux", "git"),
 ]
 
 

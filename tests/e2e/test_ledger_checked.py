@@ -22,7 +22,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import threading
 from collections import defaultdict
 from pathlib import Path
@@ -41,11 +40,11 @@ from ghbench.harness.setup import SetupOptions, run_setup
 from ghbench.harness.window import MeasureOptions
 from ghbench.scorecard.jsround import math_round
 from ghbench.timefmt import parse_iso
+from tools import coverage_env
 
 pytestmark = [
     pytest.mark.gh,
     pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("gh") is None, reason="needs the gh CLI (apt-get install gh)"),
 ]
 
 SESSIONS = 5
@@ -97,6 +96,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     home = root / "home"
     (home / ".config" / "gh").mkdir(parents=True)
     base_env = {
+        **coverage_env(),
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
         "GH_CONFIG_DIR": str(home / ".config" / "gh"),

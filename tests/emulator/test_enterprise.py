@@ -35,6 +35,7 @@ from ghbench.emulator.server import (
 )
 from ghbench.emulator.transport import EmulatorTransport
 from ghbench.errors import EmulatorError
+from tools import require_tool
 
 HOST = "ghe.example.com"
 PULLS = "GET /repos/{owner}/{repo}/pulls"
@@ -132,8 +133,7 @@ def enterprise(emulator: Emulator, socket_dir: Path) -> Iterator[Enterprise]:
 
 
 def _gh_env(socket_path: Path, home: Path, **extra: str) -> dict[str, str]:
-    if shutil.which("gh") is None:
-        pytest.skip("the gh CLI is not installed (apt-get install gh); CI installs it")
+    require_tool("gh")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
     return env | gh_enterprise_environment(HOST, socket_path, TOKEN, home) | extra
 
@@ -176,8 +176,7 @@ def test_gh_as_an_enterprise_host_lists_prs_and_runs_graphql(
 def test_gh_to_an_enterprise_host_through_the_proxy_is_refused(
     emulator_server: Any, emulator: Emulator, tmp_path: Path
 ) -> None:
-    if shutil.which("gh") is None:
-        pytest.skip("the gh CLI is not installed (apt-get install gh); CI installs it")
+    require_tool("gh")
     url = emulator_server.url
     home = tmp_path / "home"
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
 import subprocess
 import sys
@@ -59,7 +58,7 @@ def test_connect_is_refused_with_a_message(any_parser: int) -> None:
     assert b"GH_HOST=github.localhost" in reply
 
 
-@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+@pytest.mark.needs("curl")
 def test_curl_through_the_proxy(emulator_server: Any) -> None:
     proxied = subprocess.run(
         ["curl", "-sS", "-x", emulator_server.url, "http://api.github.localhost/rate_limit"],

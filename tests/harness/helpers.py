@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import IO
 
+from tools import coverage_env
+
 CONFIG = """projects:
   todo-app:
     repo: acme/todo
@@ -32,6 +34,7 @@ def make_project(root: Path) -> Path:
 
 def clean_env(root: Path, **extra: str) -> dict[str, str]:
     env = {
+        **coverage_env(),
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(root / "home"),
         "LANG": "C.UTF-8",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -137,9 +136,7 @@ def test_bad_flags_are_one_line_before_anything_starts(
 
 
 @pytest.mark.gh
-@pytest.mark.skipif(
-    not all(shutil.which(t) for t in ("gh", "tmux", "git")), reason="needs gh, tmux, git"
-)
+@pytest.mark.needs("tmux", "git")
 def test_the_smoke_run_refuses_a_build_whose_trace_stays_empty(
     tmp_path: Path, ao_env: dict[str, str]
 ) -> None:

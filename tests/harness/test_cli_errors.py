@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -115,7 +114,7 @@ def test_missing_node_for_an_ao_checkout(root: Path, tmp_path: Path) -> None:
     _one_line_error(proc, 1, "node is not installed")
 
 
-@pytest.mark.skipif(shutil.which("gh") is None, reason="needs gh for 'gh auth token'")
+@pytest.mark.needs("gh")  # for 'gh auth token'
 def test_no_token_for_real_github(root: Path, tmp_path: Path) -> None:
     gh_config = tmp_path / "gh-config"
     gh_config.mkdir()

@@ -7,7 +7,6 @@ the environment the backend gives the orchestrator.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from ghbench.github.backend import RealGitHubBackend
 from ghbench.harness.factory import build_driver
 from ghbench.harness.flags import RunFlags
 
-needs_gh = pytest.mark.skipif(shutil.which("gh") is None, reason="needs the gh CLI")
+needs_gh = pytest.mark.needs("gh")
 
 
 def _backend(**env: str) -> RealGitHubBackend:

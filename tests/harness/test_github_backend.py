@@ -11,13 +11,14 @@ backend offline".
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+
+from tools import require_tool
 
 from .github_server import (
     TOKEN,
@@ -97,8 +98,8 @@ def _env(server: GitHubServer, root: Path, route: str) -> dict[str, str]:
 )
 def run(request: pytest.FixtureRequest, server: GitHubServer, tmp_path_factory: Any) -> Run:
     route = request.param
-    if route == "gh" and shutil.which("gh") is None:
-        pytest.skip("the gh CLI is not installed (apt-get install gh); CI installs it")
+    if route == "gh":
+        require_tool("gh")
     transport = "gh" if route == "gh" else "http"
     repo = f"acme/{route}"
     root = _project(tmp_path_factory.mktemp(f"github-{route}"), repo)
@@ -211,7 +212,6 @@ def test_github_token_is_used_when_gh_token_is_absent(server: GitHubServer, tmp_
 
 
 @pytest.mark.gh
-@pytest.mark.skipif(shutil.which("gh") is None, reason="needs gh for 'gh auth token'")
 def test_gh_login_for_gh_host_is_used_when_no_token_is_set(
     server: GitHubServer, tmp_path: Path
 ) -> None:

@@ -1,7 +1,7 @@
 import pytest
 
+from ghbench.commands.options import parse_issue_list
 from ghbench.errors import UsageError
-from ghbench.harness.setup import parse_issue_list
 
 
 def test_lists_and_ranges() -> None:

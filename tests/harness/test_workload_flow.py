@@ -28,6 +28,10 @@ from .helpers import (
     popen_ghbench,
 )
 
+# setup, then measure windows as real processes: seconds each (make test-fast leaves them
+# out; tests/harness/test_demo.py runs the same flow once there)
+pytestmark = pytest.mark.slow
+
 SETUP = [
     "setup",
     "--project",

@@ -13,7 +13,6 @@ environment.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,15 +28,14 @@ from ghbench.matrix.cells import Cell
 from ghbench.matrix.dashboard import is_dashboard_row
 from ghbench.matrix.record import RunRecord, load_runs
 from ghbench.timefmt import parse_iso
+from tools import require_tool
 
 FAKE_AO = Path(__file__).parents[1] / "drivers" / "fake_ao" / "ao"
 
 pytestmark = [
     pytest.mark.gh,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not all(shutil.which(t) for t in ("gh", "tmux", "git")), reason="needs gh, tmux, git"
-    ),
+    pytest.mark.needs("tmux", "git"),
 ]
 
 
@@ -132,8 +130,8 @@ def test_spread_cell_fails_when_ao_polls_only_the_started_project(
 def test_dashboard_cell_reads_aos_dashboard(
     tmp_path: Path, ao_env: dict[str, str], reader: str
 ) -> None:
-    if reader == "chromium" and shutil.which("chromium") is None:
-        pytest.skip("chromium is not installed (apt-get install chromium)")
+    if reader == "chromium":
+        require_tool("chromium")
     env = {**ao_env, "GHBENCH_CHROMIUM": "none" if reader == "httpx" else "chromium"}
     run = _run(tmp_path, _matrix_run(tmp_path, "S6-T1-2", "2", env))
 

@@ -21,7 +21,6 @@ import json
 import os
 import queue
 import re
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -46,9 +45,7 @@ SEED = 7
 pytestmark = [
     pytest.mark.gh,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not all(shutil.which(t) for t in ("gh", "tmux", "git")), reason="needs gh, tmux, git"
-    ),
+    pytest.mark.needs("tmux", "git"),
 ]
 
 

@@ -70,13 +70,13 @@ def _same(model: dict[str, Any], uses: tuple[BudgetUse, ...]) -> None:
 
 @pytest.mark.parametrize(
     ("scenario", "topology", "profile"),
-    [
-        ("S1", "T1", "pre-b1"),
-        ("S2", "T2", "head"),
-        ("S3", "T1", "pre-b1"),
+    [  # one cell in make test-fast; the others run 5-15 s each
+        pytest.param("S1", "T1", "pre-b1", marks=pytest.mark.slow),
+        pytest.param("S2", "T2", "head", marks=pytest.mark.slow),
+        pytest.param("S3", "T1", "pre-b1", marks=pytest.mark.slow),
         ("S4", "T1", "head"),
-        ("S5", "T2", "pre-b1"),
-        ("S6", "T1", "head"),
+        pytest.param("S5", "T2", "pre-b1", marks=pytest.mark.slow),
+        pytest.param("S6", "T1", "head", marks=pytest.mark.slow),
     ],
 )
 def test_capacity_agrees_with_simulate_at_the_count_and_the_next(

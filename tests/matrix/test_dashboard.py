@@ -5,7 +5,6 @@ local HTTP server."""
 from __future__ import annotations
 
 import http.server
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
@@ -238,7 +237,7 @@ def site() -> Iterator[tuple[str, list[str]]]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed")
+@pytest.mark.needs("chromium")
 def test_chromium_loads_and_clicks_then_leaves_nothing_behind(
     site: tuple[str, list[str]], tmp_path: Path
 ) -> None:

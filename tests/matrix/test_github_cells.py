@@ -25,6 +25,7 @@ import pytest
 
 from ghbench.matrix.record import load_runs
 from harness.github_server import TOKEN, USER, files_holding_a_token, github_server
+from tools import coverage_env
 
 pytestmark = pytest.mark.slow
 
@@ -35,6 +36,7 @@ REPOS = {"o/a": 3, "o/b": 2}
 def _matrix(out: Path, url: str, *cells: str) -> subprocess.CompletedProcess[str]:
     """``matrix run`` with ``--out`` relative to its working directory, as users type it."""
     env = {
+        **coverage_env(),
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(out.parent),
         "LANG": "C.UTF-8",

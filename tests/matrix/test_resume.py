@@ -146,6 +146,7 @@ def _scorecard(out: Path, cell: str) -> dict[str, Any]:
 FLAGS = ("--seed", "3", "--profile", "pre-b1", "--tick", "15s")
 
 
+@pytest.mark.slow
 def test_cli_resume_measures_what_the_interrupted_run_would_have(tmp_path: Path) -> None:
     fresh, resumed, plain = tmp_path / "fresh", tmp_path / "resumed", tmp_path / "plain"
     assert _cli("--cells", "S2-T1-1", *FLAGS, "--out", str(fresh), cwd=tmp_path).returncode == 0
@@ -179,6 +180,7 @@ def test_cli_conflicting_flag_is_one_line_and_changes_nothing(tmp_path: Path) ->
     assert not (tmp_path / "runs").exists()
 
 
+@pytest.mark.slow
 def test_cli_version_1_plan_resumes_with_the_flags_given_again(tmp_path: Path) -> None:
     _write_v1(tmp_path, seed=3)
     proc = _cli("--resume", "--profile", "pre-b1", "--tick", "15s", "--out", str(tmp_path),

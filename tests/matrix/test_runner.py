@@ -103,6 +103,7 @@ def _run(out: Path, backend: FakeBackend, cells: list[str], run: str = "m1") -> 
     return logs
 
 
+@pytest.mark.slow
 def test_failed_cell_is_recorded_and_the_rest_continue(tmp_path: Path) -> None:
     backend = FakeBackend(fail={"S2-T1-5"})
     _run(tmp_path, backend, ["S2-T1-1", "S2-T1-5", "S2-T1-10"])
@@ -217,6 +218,7 @@ def test_refused_record_shows_the_scaled_durations(tmp_path: Path) -> None:
     assert (run.warmup_s, run.duration_s) == pytest.approx((12.0, 90.0))
 
 
+@pytest.mark.slow
 def test_merge_assembles_job_directories(tmp_path: Path) -> None:
     a, b, out = tmp_path / "a", tmp_path / "b", tmp_path / "out"
     _run(a, FakeBackend(), ["S2-T1-1"], run="ja")

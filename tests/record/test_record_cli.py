@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,8 +20,7 @@ from ghbench.record.runner import find_real_gh, shim_script
 from ghbench.record.shim import run_gh
 
 DEADLINE_S = 60
-HAS_GH = shutil.which("gh") is not None
-needs_gh = pytest.mark.skipif(not HAS_GH, reason="ghbench record needs the real gh CLI on PATH")
+needs_gh = pytest.mark.needs("gh")
 
 
 def record_argv(trace: Path, *command: str) -> list[str]:

@@ -1,12 +1,11 @@
 """A real emulator over a real socket, seeded with sessions that have open PRs."""
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
 
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import EmulatorServer
 from ghbench.workload.config import SessionSpec
 
 TOKEN = "ghp_workloadtests000000000000000000000000"
@@ -38,8 +37,7 @@ def seed() -> Callable[[Emulator, str, int], list[SessionSpec]]:
 
 
 @pytest.fixture
-def seeded_server() -> Iterator[Seeded]:
+def seeded_server(serve: Callable[[Emulator], str]) -> Seeded:
     emulator = Emulator(seed=7)
     sessions = seed_sessions(emulator, "acme/todo", 3)
-    with EmulatorServer(emulator) as server:
-        yield Seeded(emulator, server.url, TOKEN, sessions)
+    return Seeded(emulator, serve(emulator), TOKEN, sessions)

@@ -2,7 +2,6 @@
 
 import random
 import re
-import shutil
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -97,7 +96,6 @@ def test_http_and_inprocess_rows_match(seeded_server: Any, seed: Seed) -> None:
 
 
 @pytest.mark.gh
-@pytest.mark.skipif(shutil.which("gh") is None, reason="needs the gh CLI")
 def test_gh_rows_match_inprocess(
     seeded_server: Any, seed: Seed, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

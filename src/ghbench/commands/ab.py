@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import resolve_project
+from ghbench.commands.options import parse_issue_list, resolve_project
 from ghbench.errors import UsageError
 from ghbench.harness.flags import RunFlags
 from ghbench.timefmt import duration_flag
@@ -196,7 +196,6 @@ def _run(args: AbArgs, builds: Any) -> AbOutcome:
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.harness.ab import AbOptions, run_ab  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
-    from ghbench.harness.setup import parse_issue_list  # noqa: PLC0415
 
     issues = parse_issue_list(args.issues or f"1-{args.sessions}")
     if len(issues) != args.sessions:

@@ -10,17 +10,25 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ghbench.clock import SystemClock
+from ghbench.clock import Clock, SystemClock
 from ghbench.errors import UsageError
 from ghbench.harness.flags import RunFlags
+from ghbench.matrix.cells import Cell, parse_scales, select_cells
+from ghbench.matrix.plan import render_plan
+from ghbench.matrix.state import (
+    SETTINGS,
+    STATE_FILE,
+    MatrixPlan,
+    describe_settings,
+    load_plan,
+    resume_plan,
+    save_plan,
+)
 from ghbench.timefmt import duration_flag, iso_s
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
 if TYPE_CHECKING:
-    from ghbench.clock import Clock
-    from ghbench.matrix.cells import Cell
     from ghbench.matrix.runner import CellBackend
-    from ghbench.matrix.state import MatrixPlan
 
 __all__ = ["command"]
 
@@ -30,9 +38,6 @@ _DEFAULT_OUT = Path("ghbench-matrix")
 def _selection(
     cells: tuple[str, ...], priority: bool, everything: bool, scales: str | None
 ) -> list[Cell]:
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.matrix.cells import parse_scales, select_cells  # noqa: PLC0415
-
     return select_cells(
         cells, priority=priority, everything=everything, scales=parse_scales(scales)
     )
@@ -145,9 +150,6 @@ def run(  # noqa: PLR0917 - one parameter per click option
     ao_command: str | None,
 ) -> None:
     """Run cells, rewriting OUT/baseline.md after each one."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.matrix.runner import run_matrix  # noqa: PLC0415
-
     clock = SystemClock()
     ctx = click.get_current_context()
     typed = {
@@ -178,6 +180,9 @@ def run(  # noqa: PLR0917 - one parameter per click option
         if given["driver"] == "ao":
             given["ao_command"] = _resolve_ao(ao_command)
         plan = _new_plan(out_dir, _selection(cells, priority, everything, scales), given, clock)
+    # the flags are checked; the matrix's runner loads now (see ghbench.commands)
+    from ghbench.matrix.runner import run_matrix  # noqa: PLC0415
+
     cell_backend = _cell_backend(plan, out_dir, clock)
     who = operator or os.environ.get("USER") or "unknown"
     if plan.backend == "simulated":
@@ -204,9 +209,6 @@ def run(  # noqa: PLR0917 - one parameter per click option
 def _new_plan(
     out_dir: Path, chosen: Sequence[Cell], given: Mapping[str, Any], clock: Clock
 ) -> MatrixPlan:
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.matrix.state import MatrixPlan, save_plan  # noqa: PLC0415
-
     stamp = iso_s(clock.now()).replace("-", "").replace(":", "")
     plan = MatrixPlan(
         matrix_run=f"m{stamp}-{os.getpid()}",
@@ -220,15 +222,6 @@ def _new_plan(
 
 def _resumed_plan(out_dir: Path, given: dict[str, Any], typed: set[str]) -> MatrixPlan:
     """The stored plan; a typed flag that contradicts it is a usage error."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.matrix.runner import done_cells  # noqa: PLC0415
-    from ghbench.matrix.state import (  # noqa: PLC0415
-        STATE_FILE,
-        describe_settings,
-        load_plan,
-        resume_plan,
-        save_plan,
-    )
 
     stored = load_plan(out_dir)
     if stored.matrix_run == "merged":
@@ -241,6 +234,9 @@ def _resumed_plan(out_dir: Path, given: dict[str, Any], typed: set[str]) -> Matr
     plan = resume_plan(stored, given, typed, out_dir / STATE_FILE)
     if plan is not stored:  # a version-1 plan now records what it runs with
         save_plan(out_dir, plan)
+    # the stored plan and the flags agree; the runner loads now (see ghbench.commands)
+    from ghbench.matrix.runner import done_cells  # noqa: PLC0415
+
     done = len(done_cells(out_dir, plan.matrix_run) & set(plan.cells))
     click.echo(
         f"resuming {plan.matrix_run}: {done} of {len(plan.cells)} cell(s) done;"
@@ -284,8 +280,6 @@ def _cell_backend(plan: MatrixPlan, out_dir: Path, clock: Clock) -> CellBackend:
 
 def _settings(**flags: Any) -> dict[str, Any]:
     """The command line's values as the plan stores them (see ``MatrixPlan``)."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-
     repos = flags["repos"]
     tick = flags["tick"]
     return {
@@ -301,7 +295,6 @@ def _resolve_ao(spec: str | None) -> str | None:
     environment runs the same one: ``--ao``, else ``$GHBENCH_AO``, else ``ao`` on PATH,
     as an absolute path. Unresolvable: as given (None when nothing was), and the cells
     fail with the driver's message saying what to pass."""
-
     chosen = spec or os.environ.get("GHBENCH_AO") or None
     path = Path(chosen or "ao").expanduser()
     if chosen is not None and path.exists():
@@ -332,9 +325,6 @@ _APPLIES: dict[str, tuple[Callable[[Mapping[str, Any]], bool], str]] = {
 
 def _check_applicable(given: Mapping[str, Any], explicit: set[str]) -> None:
     """A typed flag the run would ignore is an error: the user expects it to matter."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.matrix.state import SETTINGS, MatrixPlan  # noqa: PLC0415
-
     flags = dict(SETTINGS)
     plain = MatrixPlan(
         matrix_run="", backend="simulated", driver="workload", seed=0, scales=[], cells=[]
@@ -359,9 +349,6 @@ def plan_cmd(
     cells: tuple[str, ...], priority: bool, everything: bool, scales: str | None, fmt: str
 ) -> None:
     """Print the selected cells in run order (github-actions: one job per cell)."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.matrix.plan import render_plan  # noqa: PLC0415
-
     chosen = _selection(cells, priority, everything, scales)
     click.echo(render_plan(chosen, fmt), nl=False)
 

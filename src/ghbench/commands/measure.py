@@ -12,6 +12,7 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.options import CommonFlags, common_options, resolve_project, run_flags
+from ghbench.harness.setup_record import require_ready_setup
 from ghbench.timefmt import duration_flag
 
 __all__ = ["command"]
@@ -30,24 +31,25 @@ def command(
     no_plot: bool,
 ) -> None:
     """Measure one benchmark window against an existing setup."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    project = resolve_project(common.project, common.config_path)
+    warmup_s = duration_flag("--warmup", warmup)
+    duration_s = duration_flag("--duration", duration, allow_zero=False)
+    require_ready_setup(project, common.sessions, common.out_dir)
+    # the flags and the setup are checked; the flow loads now (see ghbench.commands)
     from ghbench.harness.factory import start_backend  # noqa: PLC0415
     from ghbench.harness.measure import run_measure  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
-    from ghbench.harness.setup_record import require_ready_setup  # noqa: PLC0415
     from ghbench.harness.window import MeasureOptions  # noqa: PLC0415
     from ghbench.scorecard.console import use_color  # noqa: PLC0415
 
-    project = resolve_project(common.project, common.config_path)
     options = MeasureOptions(
         out_dir=common.out_dir,
-        warmup=duration_flag("--warmup", warmup),
-        duration=duration_flag("--duration", duration, allow_zero=False),
+        warmup=warmup_s,
+        duration=duration_s,
         warmup_text=warmup,
         duration_text=duration,
         plot=not no_plot,
     )
-    require_ready_setup(project, common.sessions, common.out_dir)
     clock = SystemClock()
     backend, driver = start_backend(run_flags(common), project, common.out_dir, clock)
     progress = make_progress()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from ghbench.drivers.project import Project, load_project
+from ghbench.errors import UsageError
 from ghbench.github.names import BACKEND_NAMES, BackendName
 from ghbench.harness.flags import RunFlags
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
@@ -20,11 +22,13 @@ __all__ = [
     "DEFAULT_OUT",
     "CommonFlags",
     "common_options",
+    "parse_issue_list",
     "resolve_project",
     "run_flags",
 ]
 
 DEFAULT_OUT = Path("ghbench-out")
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -157,3 +161,29 @@ def resolve_project(project_id: str, config_path: Path | None) -> Project:
         home=Path.home(),
         explicit=config_path,
     )
+
+
+def parse_issue_list(text: str) -> list[int]:
+    """``1,2,5-9`` -> [1, 2, 5, 6, 7, 8, 9]; duplicates are an error."""
+    out: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        m = _RANGE.match(part)
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if lo > hi:
+                raise UsageError(f"--issues: range {part} runs backwards; write {hi}-{lo}")
+            out.extend(range(lo, hi + 1))
+        elif part.isdigit():
+            out.append(int(part))
+        else:
+            raise UsageError(f"--issues: {part!r} is not an issue number or range like 5-9")
+    if not out:
+        raise UsageError("--issues: give at least one issue number, e.g. --issues 1,2,5-9")
+    if any(n <= 0 for n in out):
+        raise UsageError("--issues: issue numbers start at 1")
+    dupes = sorted({n for n in out if out.count(n) > 1})
+    if dupes:
+        raise UsageError(f"--issues: issue {dupes[0]} is listed twice; list each issue once")
+    return out

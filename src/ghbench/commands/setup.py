@@ -10,7 +10,13 @@ from __future__ import annotations
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import CommonFlags, common_options, resolve_project, run_flags
+from ghbench.commands.options import (
+    CommonFlags,
+    common_options,
+    parse_issue_list,
+    resolve_project,
+    run_flags,
+)
 from ghbench.errors import GhbenchError, UsageError
 from ghbench.timefmt import duration_flag
 
@@ -30,11 +36,6 @@ def command(
     timeout: str,
 ) -> None:
     """Create the scenario: spawn sessions and wait for their PRs."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.harness.factory import start_backend  # noqa: PLC0415
-    from ghbench.harness.progress import make_progress  # noqa: PLC0415
-    from ghbench.harness.setup import SetupOptions, parse_issue_list, run_setup  # noqa: PLC0415
-
     project = resolve_project(common.project, common.config_path)
     issue_list = parse_issue_list(issues)
     if len(issue_list) != common.sessions:
@@ -42,11 +43,14 @@ def command(
             f"--issues lists {len(issue_list)} issues but --sessions is {common.sessions};"
             " give exactly one issue per session"
         )
-    options = SetupOptions(
-        out_dir=common.out_dir,
-        poll_interval=duration_flag("--poll-interval", poll_interval),
-        timeout=duration_flag("--timeout", timeout, allow_zero=False),
-    )
+    poll = duration_flag("--poll-interval", poll_interval)
+    wait = duration_flag("--timeout", timeout, allow_zero=False)
+    # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
+    from ghbench.harness.factory import start_backend  # noqa: PLC0415
+    from ghbench.harness.progress import make_progress  # noqa: PLC0415
+    from ghbench.harness.setup import SetupOptions, run_setup  # noqa: PLC0415
+
+    options = SetupOptions(out_dir=common.out_dir, poll_interval=poll, timeout=wait)
     clock = SystemClock()
     backend, driver = start_backend(run_flags(common), project, common.out_dir, clock)
     progress = make_progress()

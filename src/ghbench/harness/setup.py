@@ -15,7 +15,6 @@ rather than one query per session; every such call is a counted control call.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,35 +34,7 @@ from ghbench.harness.setup_record import (
     write_setup,
 )
 
-__all__ = ["SetupOptions", "SetupOutcome", "parse_issue_list", "run_setup", "validate_setup"]
-
-_RANGE = re.compile(r"^(\d+)-(\d+)$")
-
-
-def parse_issue_list(text: str) -> list[int]:
-    """``1,2,5-9`` -> [1, 2, 5, 6, 7, 8, 9]; duplicates are an error."""
-    out: list[int] = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        m = _RANGE.match(part)
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            if lo > hi:
-                raise UsageError(f"--issues: range {part} runs backwards; write {hi}-{lo}")
-            out.extend(range(lo, hi + 1))
-        elif part.isdigit():
-            out.append(int(part))
-        else:
-            raise UsageError(f"--issues: {part!r} is not an issue number or range like 5-9")
-    if not out:
-        raise UsageError("--issues: give at least one issue number, e.g. --issues 1,2,5-9")
-    if any(n <= 0 for n in out):
-        raise UsageError("--issues: issue numbers start at 1")
-    dupes = sorted({n for n in out if out.count(n) > 1})
-    if dupes:
-        raise UsageError(f"--issues: issue {dupes[0]} is listed twice; list each issue once")
-    return out
+__all__ = ["SetupOptions", "SetupOutcome", "run_setup", "validate_setup"]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,46 @@
+"""``ghbench demo``, the README's first command, as a user runs it (a 1-second window).
+
+A real process with a clean environment and no config or token: it writes its own
+agent-orchestrator.yaml, starts the emulator, runs setup and measure of the workload
+model (through the real gh when installed, HTTP otherwise) and prints the scorecard.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .helpers import clean_env, ghbench
+
+TOKEN = re.compile(rb"gh[pousr]_[A-Za-z0-9]{20,}")
+
+
+def test_demo_runs_setup_and_measure_and_says_where_everything_went(tmp_path: Path) -> None:
+    (tmp_path / "home").mkdir()
+    out = tmp_path / "out"
+    proc = ghbench(
+        "demo", "--warmup", "1s", "--duration", "1s", "--out", str(out),
+        cwd=tmp_path, env=clean_env(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "demo: 5 sessions of the workload model" in proc.stderr
+    assert "GH Rate-Limit Benchmark" in proc.stdout
+    setup_line = re.search(r"setup artifact:\s+(\S+)", proc.stdout)
+    config_line = re.search(r"demo config:\s+(\S+)", proc.stdout)
+    assert setup_line and config_line
+    setup = json.loads(Path(setup_line.group(1)).read_text())
+    assert setup["ready"] is True and len(setup["sessions"]) == 5
+    assert Path(config_line.group(1)) == out / "agent-orchestrator.yaml"
+    (card_path,) = out.glob("scorecard-*.json")
+    card = json.loads(card_path.read_text())
+    assert card["incomplete"] is False
+    assert card["sessionCount"] == 5
+    assert card["scorecard"]["benchmarkControlCalls"] == 2
+    assert card["rateLimitSnapshots"]["before"] and card["rateLimitSnapshots"]["after"]
+    assert str(card_path) in proc.stdout
+    # how many rows a 2-second run gets depends on the machine's load; that it has its
+    # own fresh trace does not
+    assert Path(card["trace"]).parent == out and Path(card["trace"]).is_file()
+    written = [p for p in out.rglob("*") if p.is_file()]
+    assert not [p for p in written if TOKEN.search(p.read_bytes())]
