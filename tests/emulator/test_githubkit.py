@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import githubkit  # a dev dependency: missing is an error, never a skip
 import pytest
-
-githubkit = pytest.importorskip("githubkit")
 
 
 @pytest.fixture

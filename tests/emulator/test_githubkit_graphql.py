@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import githubkit  # a dev dependency: missing is an error, never a skip
 import pytest
-
-githubkit = pytest.importorskip("githubkit")
-from githubkit.exception import GraphQLFailed, PrimaryRateLimitExceeded  # noqa: E402
+from githubkit.exception import GraphQLFailed, PrimaryRateLimitExceeded
 
 PULLS_PAGE = """
 query Pulls($owner: String!, $name: String!, $cursor: String) {
