@@ -16,24 +16,22 @@ import pytest
 from ghbench.clock import VirtualClock
 from ghbench.errors import GhbenchError
 from ghbench.matrix.cells import Cell
-from ghbench.matrix.hygiene import BucketLike
 from ghbench.matrix.merge import merge_dirs
 from ghbench.matrix.plan import render_plan
 from ghbench.matrix.record import load_runs
 from ghbench.matrix.runner import CellArtifacts, run_matrix
 from ghbench.matrix.state import MatrixPlan, load_plan, save_plan
+from ghbench.ratelimit import Bucket
 from ghbench.timefmt import iso_ms
 from ghbench.trace.schema import TraceRow
 
 T0 = 1_776_416_700.0
 
 
-@dataclass(frozen=True)
-class Bucket:
-    limit: int = 5000
-    remaining: int = 4000
-    used: int = 1000
-    reset: int = int(T0) + 1800
+def bucket(
+    limit: int = 5000, remaining: int = 4000, used: int = 1000, reset: int = int(T0) + 1800
+) -> Bucket:
+    return Bucket(limit=limit, remaining=remaining, used=used, reset=reset)
 
 
 @dataclass
@@ -42,12 +40,12 @@ class FakeBackend:
 
     fail: set[str] = field(default_factory=set)
     interrupt: set[str] = field(default_factory=set)
-    buckets: Mapping[str, BucketLike] | None = None
+    buckets: Mapping[str, Bucket] | None = None
     ran: list[str] = field(default_factory=list)
     name: str = "fake"
     driver: str = "workload"
 
-    def rate_limit(self) -> Mapping[str, BucketLike] | None:
+    def rate_limit(self) -> Mapping[str, Bucket] | None:
         return self.buckets
 
     def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
@@ -155,16 +153,16 @@ def test_resume_skips_completed_cells(tmp_path: Path) -> None:
 
 
 def test_hygiene_waits_on_the_clock_then_runs(tmp_path: Path) -> None:
-    soon = Bucket(reset=int(T0) + 600)
+    soon = bucket(reset=int(T0) + 600)
     clock = VirtualClock(T0)
     logs: list[str] = []
     plan = _plan(["S2-T1-1"])
     save_plan(tmp_path, plan)
 
     class Refreshing(FakeBackend):
-        def rate_limit(self) -> Mapping[str, BucketLike] | None:
+        def rate_limit(self) -> Mapping[str, Bucket] | None:
             # after the reset the bucket is fresh
-            return {"core": soon if clock.now() < soon.reset else Bucket(used=0, remaining=5000)}
+            return {"core": soon if clock.now() < soon.reset else bucket(used=0, remaining=5000)}
 
     backend = Refreshing()
     run_matrix(plan, backend, tmp_path, clock=clock, operator="t", log=logs.append)
@@ -174,7 +172,7 @@ def test_hygiene_waits_on_the_clock_then_runs(tmp_path: Path) -> None:
 
 
 def test_hygiene_refusal_is_recorded(tmp_path: Path) -> None:
-    backend = FakeBackend(buckets={"graphql": Bucket(remaining=3)})
+    backend = FakeBackend(buckets={"graphql": bucket(remaining=3)})
     _run(tmp_path, backend, ["S2-T1-50"])
     (run,) = load_runs(tmp_path)
     assert run.status == "refused" and "graphql: 3 of 5,000 remaining" in (run.reason or "")
@@ -186,7 +184,7 @@ def test_hygiene_fits_the_scaled_run_not_the_runbooks(tmp_path: Path) -> None:
     clock = VirtualClock(T0)
     plan = _plan(["S2-T1-1"], duration_scale=0.1)
     save_plan(tmp_path, plan)
-    backend = FakeBackend(buckets={"core": Bucket(reset=int(T0) + 600)})
+    backend = FakeBackend(buckets={"core": bucket(reset=int(T0) + 600)})
     logs: list[str] = []
     run_matrix(plan, backend, tmp_path, clock=clock, operator="t", log=logs.append)
     assert backend.ran == ["S2-T1-1"] and clock.now() == T0
@@ -196,7 +194,7 @@ def test_hygiene_fits_the_scaled_run_not_the_runbooks(tmp_path: Path) -> None:
 def test_budget_estimate_uses_the_scaled_run(tmp_path: Path) -> None:
     # AO polls every 30 s however short the run: 50 sessions for a tenth of a minute
     # cost far less than for 17 minutes
-    low = {"graphql": Bucket(remaining=300)}
+    low = {"graphql": bucket(remaining=300)}
     for scale, out in ((0.01, tmp_path / "short"), (1.0, tmp_path / "full")):
         plan = _plan(["S2-T1-50"], driver="ao", duration_scale=scale)
         save_plan(out, plan)
@@ -211,7 +209,7 @@ def test_budget_estimate_uses_the_scaled_run(tmp_path: Path) -> None:
 def test_refused_record_shows_the_scaled_durations(tmp_path: Path) -> None:
     plan = _plan(["S2-T1-50"], duration_scale=0.1)
     save_plan(tmp_path, plan)
-    backend = FakeBackend(buckets={"graphql": Bucket(remaining=3)})
+    backend = FakeBackend(buckets={"graphql": bucket(remaining=3)})
     run_matrix(plan, backend, tmp_path, clock=VirtualClock(T0), operator="t", log=lambda _: None)
     (run,) = load_runs(tmp_path)
     assert run.status == "refused"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ghbench.artifacts.models import ScorecardArtifact
-from ghbench.scorecard import build_scorecard_artifact
+from ghbench.ratelimit import Bucket, RateLimitSnapshot
+from ghbench.scorecard import Snapshots, build_scorecard_artifact
 from ghbench.timefmt import iso_ms
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import TraceRow
@@ -101,22 +102,18 @@ def snapshots(
     graphql: tuple[int, int] | None = None,
     *,
     reset: tuple[int, int] = (RESET_A, RESET_A),
-) -> dict[str, Any]:
-    """Before/after ``/rate_limit`` snapshots in the artifact's JSON shape.
+) -> Snapshots:
+    """Before/after ``/rate_limit`` snapshots, an hour apart from T0.
 
     ``core=(before_remaining, after_remaining)``; ``used`` follows from a 5,000 limit.
     """
 
-    def snap(i: int) -> dict[str, Any]:
-        out: dict[str, Any] = {"capturedAt": iso_ms(T0 + i * 3600)}
-        for name, pair in (("core", core), ("graphql", graphql)):
-            if pair is not None:
-                out[name] = {
-                    "limit": 5000,
-                    "remaining": pair[i],
-                    "used": 5000 - pair[i],
-                    "reset": reset[i],
-                }
-        return out
+    def snap(i: int) -> RateLimitSnapshot:
+        buckets = {
+            name: Bucket(limit=5000, remaining=pair[i], used=5000 - pair[i], reset=reset[i])
+            for name, pair in (("core", core), ("graphql", graphql))
+            if pair is not None
+        }
+        return RateLimitSnapshot(captured_at=T0 + i * 3600, resources=buckets)
 
-    return {"before": snap(0), "after": snap(1)}
+    return Snapshots(before=snap(0), after=snap(1))

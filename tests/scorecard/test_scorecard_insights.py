@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ghbench.github.control import Bucket
-from ghbench.github.control import RateLimitSnapshot as ControlSnapshot
-from ghbench.scorecard import RateLimitSnapshot, ResourceSnapshot, Snapshots
+from ghbench.ratelimit import Bucket, RateLimitSnapshot
+from ghbench.scorecard import Snapshots
 from ghbench.scorecard.insights import peak_concurrency
 
 from .helpers import RESET_B, T0, T0_MS, gql, opaque, rest, row, score, snapshots
@@ -137,37 +136,20 @@ def test_operation_and_session_breakdowns() -> None:
     assert score([opaque(1.0)]).insights.sessions is None
 
 
-def test_snapshot_inputs_of_every_accepted_shape_agree() -> None:
-    def engine(at: float, remaining: int) -> RateLimitSnapshot:
-        return RateLimitSnapshot(
-            captured_at=at,
-            resources={"core": ResourceSnapshot(5000, remaining, 5000 - remaining, RESET_B)},
-        )
-
-    def control(at: float, remaining: int) -> ControlSnapshot:
-        bucket = Bucket(limit=5000, remaining=remaining, used=5000 - remaining, reset=RESET_B)
+def test_snapshots_become_the_artifacts_core_and_graphql_in_whole_seconds() -> None:
+    def snap(at: float, remaining: int) -> RateLimitSnapshot:
+        core = Bucket(limit=5000, remaining=remaining, used=5000 - remaining, reset=RESET_B)
         search = Bucket(limit=30, remaining=30, used=0, reset=RESET_B)
-        return ControlSnapshot(captured_at=at, resources={"core": bucket, "search": search})
+        return RateLimitSnapshot(captured_at=at, resources={"core": core, "search": search})
 
-    shapes = [
-        Snapshots(before=engine(T0, 4990), after=engine(T0 + 3600, 4970)),
-        Snapshots(before=control(T0, 4990), after=control(T0 + 3600, 4970)),
-        {
-            "before": {
-                "capturedAt": "2026-04-16T14:00:00Z",
-                "core": {"limit": 5000, "remaining": 4990, "used": 10, "reset": RESET_B},
-            },
-            "after": {
-                "capturedAt": "2026-04-16T15:00:00Z",
-                "core": {"limit": 5000, "remaining": 4970, "used": 30, "reset": RESET_B},
-            },
-        },
-    ]
-    results = [score([opaque(1.0)], snapshots=s) for s in shapes]
-    for a in results:
-        assert a.scorecard.bracket_delta.core == 20
-        assert a.scorecard.rest_core_requests_per_hr == 20.0
-        assert a.rate_limit_snapshots == results[0].rate_limit_snapshots
-    snap = results[0].rate_limit_snapshots
-    assert snap is not None and snap.before is not None
-    assert snap.before.captured_at == "2026-04-16T14:00:00Z" and snap.before.graphql is None
+    a = score(
+        [opaque(1.0)], snapshots=Snapshots(before=snap(T0 + 0.4, 4990), after=snap(T0 + 3600, 4970))
+    )
+    assert a.scorecard.bracket_delta.core == 20
+    assert a.scorecard.rest_core_requests_per_hr == 20.0
+    snap_record = a.rate_limit_snapshots
+    assert snap_record is not None and snap_record.before is not None
+    assert snap_record.before.captured_at == "2026-04-16T14:00:00Z"
+    assert snap_record.before.graphql is None
+    assert snap_record.before.core is not None and snap_record.before.core.reset == RESET_B
+    assert score([opaque(1.0)], snapshots=Snapshots()).rate_limit_snapshots is None

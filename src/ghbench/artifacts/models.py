@@ -32,7 +32,6 @@ __all__ = [
     "ConsumptionByResource",
     "ExactFigures",
     "Insights",
-    "RateLimitSnapshot",
     "RateLimitSnapshots",
     "ReadWarningRecord",
     "ResourceWindow",
@@ -46,6 +45,7 @@ __all__ = [
     "SetupArtifact",
     "SetupSession",
     "SnapshotBucket",
+    "SnapshotRecord",
     "Supplemental",
     "Warmup",
     "Window",
@@ -111,15 +111,18 @@ class SnapshotBucket(_Model):
     reset: int | None = None
 
 
-class RateLimitSnapshot(_Model):
+class SnapshotRecord(_Model):
+    """A ``/rate_limit`` snapshot as the artifact keeps it (``ghbench.ratelimit`` is the
+    snapshot itself; ``ghbench.scorecard.inputs`` converts one to the other)."""
+
     captured_at: str
     core: SnapshotBucket | None = None
     graphql: SnapshotBucket | None = None
 
 
 class RateLimitSnapshots(_Model):
-    before: RateLimitSnapshot | None = None
-    after: RateLimitSnapshot | None = None
+    before: SnapshotRecord | None = None
+    after: SnapshotRecord | None = None
 
 
 class BracketDelta(_Model):

@@ -20,33 +20,13 @@ import httpx
 from ghbench import __version__
 from ghbench.clock import Clock
 from ghbench.errors import GitHubError
+from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 
-__all__ = ["Bucket", "ControlClient", "OpenPullRequest", "RateLimitSnapshot"]
+__all__ = ["ControlClient", "OpenPullRequest"]
 
 USER_AGENT = f"ghbench-control/{__version__}"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 SNAPSHOT_RESOURCES = ("core", "graphql", "search")
-
-
-@dataclass(frozen=True)
-class Bucket:
-    """One resource's budget as ``/rate_limit`` reported it."""
-
-    limit: int
-    remaining: int
-    used: int
-    reset: int  # epoch seconds
-
-
-@dataclass(frozen=True)
-class RateLimitSnapshot:
-    """``GET /rate_limit`` at one moment: ``captured_at`` is epoch seconds."""
-
-    captured_at: float
-    resources: dict[str, Bucket]
-
-    def get(self, resource: str) -> Bucket | None:
-        return self.resources.get(resource)
 
 
 @dataclass(frozen=True)
@@ -149,21 +129,10 @@ class ControlClient:
     def rate_limit(self) -> RateLimitSnapshot:
         """One ``/rate_limit`` snapshot (free on GitHub: it spends no budget)."""
         captured = self.clock.now()
-        body = self._get_json("rate_limit")
-        resources = body.get("resources", {}) if isinstance(body, dict) else {}
-        out: dict[str, Bucket] = {}
-        for name in SNAPSHOT_RESOURCES:
-            raw = resources.get(name)
-            if isinstance(raw, dict):
-                out[name] = Bucket(
-                    limit=int(raw.get("limit", 0)),
-                    remaining=int(raw.get("remaining", 0)),
-                    used=int(raw.get("used", 0)),
-                    reset=int(raw.get("reset", 0)),
-                )
-        if "core" not in out or "graphql" not in out:
+        snapshot = parse_rate_limit(self._get_json("rate_limit"), captured, SNAPSHOT_RESOURCES)
+        if snapshot.get("core") is None or snapshot.get("graphql") is None:
             raise GitHubError("GET rate_limit: the answer has no core/graphql resources")
-        return RateLimitSnapshot(captured_at=captured, resources=out)
+        return snapshot
 
     def pr_state(self, repo: str, number: int) -> str:
         """``OPEN``, ``CLOSED``, ``MERGED`` (gh's names), or ``MISSING`` for a 404."""

@@ -22,12 +22,10 @@ from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.drivers.base import Driver
 from ghbench.errors import TraceError
-from ghbench.github.control import RateLimitSnapshot
 from ghbench.harness.plot import burn_points, render_burn_png
 from ghbench.harness.setup_record import SetupRecord
 from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
-from ghbench.scorecard import build_scorecard_artifact, render_console, write_scorecard
-from ghbench.timefmt import iso_ms
+from ghbench.scorecard import Snapshots, build_scorecard_artifact, render_console, write_scorecard
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.reader import read_trace
 
@@ -36,7 +34,6 @@ __all__ = [
     "build_artifact",
     "console_text",
     "load_frame",
-    "snapshot_json",
     "write_outputs",
 ]
 
@@ -89,14 +86,6 @@ def _plot(frame: TraceFrame, record: WindowRecord, scenario: str, out_dir: Path)
     return path
 
 
-def snapshot_json(snap: RateLimitSnapshot) -> dict[str, object]:
-    """The spec's snapshot shape: ``capturedAt`` plus ``{limit, remaining, used, reset}``."""
-    out: dict[str, object] = {"capturedAt": iso_ms(snap.captured_at)}
-    for name, b in snap.resources.items():
-        out[name] = {"limit": b.limit, "remaining": b.remaining, "used": b.used, "reset": b.reset}
-    return out
-
-
 def build_artifact(
     frame: TraceFrame,
     *,
@@ -109,12 +98,6 @@ def build_artifact(
     supplemental: Mapping[str, str],
 ) -> ScorecardArtifact:
     assert record.start is not None and record.end is not None
-    snapshots: dict[str, object] | None = None
-    if record.before is not None or record.after is not None:
-        snapshots = {
-            "before": None if record.before is None else snapshot_json(record.before),
-            "after": None if record.after is None else snapshot_json(record.after),
-        }
     return build_scorecard_artifact(
         frame,
         window_start_ms=round(record.start * 1000),
@@ -124,7 +107,7 @@ def build_artifact(
         warmup_requested=options.warmup_text,
         duration_requested=options.duration_text,
         warmup_end_ms=None if record.warmup_end is None else round(record.warmup_end * 1000),
-        snapshots=snapshots,
+        snapshots=Snapshots(before=record.before, after=record.after),
         control_calls=record.control_calls_in_window,
         session_count=sessions,
         git_sha=git_sha,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ghbench.github.control import RateLimitSnapshot
+from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.trace.frame import NA, TraceFrame
 
 __all__ = ["BurnSeries", "burn_points", "render_burn_png"]

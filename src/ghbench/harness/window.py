@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ghbench.errors import GhbenchError, Interrupted
-from ghbench.github.control import RateLimitSnapshot
+from ghbench.ratelimit import RateLimitSnapshot
 
 __all__ = ["MeasureOptions", "MeasureResult", "WindowRecord", "WindowTrigger"]
 

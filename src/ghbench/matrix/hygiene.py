@@ -11,9 +11,9 @@ The run's length and the budget estimate come from :class:`CellTiming`: the warm
 and window as the run will really last (``--duration-scale`` shortens both) and the
 orchestrator's poll interval (the workload model's shrinks with them, AO's does not).
 
-Pure: the caller passes the buckets (``ghbench.github.control.Bucket`` or anything
-with the same four fields), the time and the run's length, and acts on the decision
-(sleep on the injected clock and ask again, or record a refused cell).
+Pure: the caller passes the buckets (``ghbench.ratelimit.Bucket``), the time and the
+run's length, and acts on the decision (sleep on the injected clock and ask again, or
+record a refused cell).
 """
 
 from __future__ import annotations
@@ -21,16 +21,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
 from ghbench.matrix.cells import Cell
+from ghbench.ratelimit import Bucket
 from ghbench.timefmt import format_duration, iso_s
 
 __all__ = [
     "AO_POLL_S",
     "MARGIN_S",
     "WINDOW_S",
-    "BucketLike",
     "CellTiming",
     "Decision",
     "Go",
@@ -87,17 +86,6 @@ def cell_timing(
     return CellTiming(warmup, window)
 
 
-class BucketLike(Protocol):
-    @property
-    def limit(self) -> int: ...
-    @property
-    def remaining(self) -> int: ...
-    @property
-    def used(self) -> int: ...
-    @property
-    def reset(self) -> int: ...
-
-
 @dataclass(frozen=True)
 class Go:
     reason: str
@@ -148,12 +136,12 @@ def estimate_cost(cell: Cell, timing: CellTiming | None = None) -> dict[str, int
     }
 
 
-def _fresh(bucket: BucketLike, now: float) -> bool:
+def _fresh(bucket: Bucket, now: float) -> bool:
     return bucket.used == 0 or bucket.reset <= now
 
 
 def decide(
-    buckets: Mapping[str, BucketLike],
+    buckets: Mapping[str, Bucket],
     now: float,
     run_s: float,
     estimate: Mapping[str, int],

@@ -19,9 +19,9 @@ from ghbench.clock import Clock
 from ghbench.github.backend import make_backend
 from ghbench.harness.flags import RunFlags
 from ghbench.matrix.cells import Cell
-from ghbench.matrix.hygiene import BucketLike
 from ghbench.matrix.realtime_cell import RealtimeOptions, run_realtime_cell
 from ghbench.matrix.runner import CellArtifacts
+from ghbench.ratelimit import Bucket
 
 __all__ = ["RealtimeBackend"]
 
@@ -64,9 +64,9 @@ class RealtimeBackend:
             self._github.stop()
             self._github = None
 
-    def rate_limit(self) -> Mapping[str, BucketLike] | None:
+    def rate_limit(self) -> Mapping[str, Bucket] | None:
         with self._backend().control_client() as control:
-            resources: Mapping[str, BucketLike] = control.rate_limit().resources
+            resources: Mapping[str, Bucket] = control.rate_limit().resources
             return resources
 
     def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:

@@ -30,7 +30,6 @@ from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
 from ghbench.matrix.cells import Cell, cell_from_id
 from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
 from ghbench.matrix.hygiene import (
-    BucketLike,
     CellTiming,
     Go,
     Refuse,
@@ -41,6 +40,7 @@ from ghbench.matrix.hygiene import (
 )
 from ghbench.matrix.record import RunRecord, RunStatus, load_runs, save_run
 from ghbench.matrix.state import MatrixPlan
+from ghbench.ratelimit import Bucket
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
 from ghbench.workload.profiles import ProfileName
@@ -80,7 +80,7 @@ class CellBackend(Protocol):
     name: str  # simulated | emulator | github
     driver: str  # workload | ao
 
-    def rate_limit(self) -> Mapping[str, BucketLike] | None:
+    def rate_limit(self) -> Mapping[str, Bucket] | None:
         """The buckets now, or None when the backend runs in virtual time (no hygiene)."""
         ...
 
@@ -103,7 +103,7 @@ class SimulatedBackend:
     name: str = "simulated"
     driver: str = "workload"
 
-    def rate_limit(self) -> Mapping[str, BucketLike] | None:
+    def rate_limit(self) -> Mapping[str, Bucket] | None:
         return None
 
     def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:

@@ -16,13 +16,11 @@ from ghbench.artifacts.io import unique_path
 from ghbench.artifacts.models import ScorecardArtifact, write_scorecard_file
 from ghbench.scorecard.console import render_console, use_color
 from ghbench.scorecard.engine import SCORECARD_COLUMNS, build_scorecard_artifact
-from ghbench.scorecard.inputs import RateLimitSnapshot, ResourceSnapshot, Snapshots
+from ghbench.scorecard.inputs import Snapshots
 from ghbench.timefmt import parse_iso
 
 __all__ = [
     "SCORECARD_COLUMNS",
-    "RateLimitSnapshot",
-    "ResourceSnapshot",
     "Snapshots",
     "build_scorecard_artifact",
     "render_console",

@@ -19,7 +19,7 @@ from ghbench.artifacts.models import (
 )
 from ghbench.scorecard.burn import CostColumns, resource_burn
 from ghbench.scorecard.costs import row_costs
-from ghbench.scorecard.inputs import SnapshotsInput, coerce_snapshots, epoch_seconds
+from ghbench.scorecard.inputs import Snapshots, epoch_seconds, snapshot_records
 from ghbench.scorecard.insights import compute_insights
 from ghbench.scorecard.metrics import (
     ao_resource_window,
@@ -63,7 +63,7 @@ def build_scorecard_artifact(
     warmup_requested: str | None = None,
     duration_requested: str | None = None,
     warmup_end_ms: int | None = None,
-    snapshots: SnapshotsInput = None,
+    snapshots: Snapshots | None = None,
     control_calls: int | None = None,
     session_count: int | None = None,
     git_sha: str | None = None,
@@ -75,15 +75,14 @@ def build_scorecard_artifact(
     """The scorecard artifact for ``frame`` over ``[window_start_ms, window_end_ms]``.
 
     ``measured_at`` is epoch seconds or ISO text. ``snapshots`` is ``Snapshots(before,
-    after)`` of ``RateLimitSnapshot`` (or the control client's snapshots), the artifact
-    model, or its JSON shape as a dict. ``warmup_end_ms`` defaults to the window start when
-    a warmup was requested (measure mode); ``report`` passes ``--warmup-end``. Missing
-    inputs (snapshots, control-call count, git) become nulls, as the spec's report mode
-    requires. ``incomplete_reason`` marks a run that was cut short.
+    after)`` of ``ghbench.ratelimit.RateLimitSnapshot``. ``warmup_end_ms`` defaults to the
+    window start when a warmup was requested (measure mode); ``report`` passes
+    ``--warmup-end``. Missing inputs (snapshots, control-call count, git) become nulls,
+    as the spec's report mode requires. ``incomplete_reason`` marks a run cut short.
     """
     frame.require(SCORECARD_COLUMNS)
     window = MeasureWindow(window_start_ms, window_end_ms)
-    snaps = coerce_snapshots(snapshots)
+    snaps = snapshot_records(snapshots)
     rows, selection = window_rows(frame, window)
 
     costs = row_costs(rows)

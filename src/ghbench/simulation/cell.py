@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 
+from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.simulation.world import SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
@@ -48,7 +49,7 @@ class CellRun:
     window_start: float
     window_end: float
     warmup_start: float
-    snapshots: dict[str, Any]
+    snapshots: dict[str, RateLimitSnapshot]  # before, after
     ledger: dict[str, Any]
     control_calls: int
     ticks: int = 0

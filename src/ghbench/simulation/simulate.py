@@ -10,13 +10,7 @@ import msgspec
 
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
-from ghbench.scorecard import (
-    RateLimitSnapshot,
-    ResourceSnapshot,
-    Snapshots,
-    build_scorecard_artifact,
-    write_scorecard,
-)
+from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
 from ghbench.simulation.cell import CellRun, run_cell
 from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
@@ -38,22 +32,6 @@ class SimulationResult:
     longest_poll_cycle: float = 0.0
 
 
-def _snapshot(snap: dict[str, Any] | None) -> RateLimitSnapshot | None:
-    if not snap:
-        return None
-    resources = {
-        name: ResourceSnapshot(
-            limit=int(b["limit"]),
-            remaining=int(b["remaining"]),
-            used=int(b["used"]),
-            reset=int(b["reset"]) if b.get("reset") is not None else None,
-        )
-        for name, b in snap["resources"].items()
-        if isinstance(b, dict) and "limit" in b
-    }
-    return RateLimitSnapshot(captured_at=float(snap["capturedAt"]), resources=resources)
-
-
 def cell_scorecard(run: CellRun, *, trace_path: str | None = None) -> ScorecardArtifact:
     """The scorecard of a cell run in memory, as ``write_cell_artifacts`` writes it."""
     spec = run.spec
@@ -65,10 +43,7 @@ def cell_scorecard(run: CellRun, *, trace_path: str | None = None) -> ScorecardA
         measured_at=run.window_end,
         warmup_requested=format_duration(spec.warmup_s),
         duration_requested=format_duration(spec.duration_s),
-        snapshots=Snapshots(
-            before=_snapshot(run.snapshots.get("before")),
-            after=_snapshot(run.snapshots.get("after")),
-        ),
+        snapshots=Snapshots(before=run.snapshots.get("before"), after=run.snapshots.get("after")),
         control_calls=run.control_calls,
         session_count=spec.sessions,
         trace_path=trace_path,

@@ -14,6 +14,7 @@ from ghbench.clock import VirtualClock
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
+from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
@@ -96,13 +97,12 @@ class SimWorld:
 
     # -- measurements ---------------------------------------------------------------
 
-    def rate_limit_snapshot(self) -> dict[str, Any]:
+    def rate_limit_snapshot(self) -> RateLimitSnapshot:
         """``GET /rate_limit`` in-process with the workload's token (free, untraced)."""
         resp = self.handle(
             HttpRequest("GET", "/rate_limit", {"Authorization": f"token {self.token}"})
         )
-        doc = json.loads(resp.body)
-        return {"capturedAt": self.clock.now(), "resources": doc.get("resources", {})}
+        return parse_rate_limit(json.loads(resp.body), self.clock.now())
 
     def ledger_summary(self, start: float, end: float) -> dict[str, Any]:
         """Points charged per resource in ``[start, end]`` and the charge count."""
