@@ -84,5 +84,5 @@ def test_unknown_project_lists_the_known_ones(tmp_path: Path) -> None:
 
 def test_repo_must_be_owner_name(tmp_path: Path) -> None:
     _write(tmp_path / "agent-orchestrator.yaml", "projects:\n  p: {repo: nope, path: /x}\n")
-    with pytest.raises(ConfigError, match=r"projects\.p\.repo must be owner/name"):
+    with pytest.raises(ConfigError, match=r"projects\.p\.repo: 'nope' is not owner/name"):
         load_project("p", env={}, cwd=tmp_path, home=tmp_path)

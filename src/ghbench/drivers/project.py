@@ -12,7 +12,8 @@ AO's search order (AO reference §2), first hit wins:
 A project is ``projects.<id>`` with ``path`` (required, ``~`` expanded), ``repo``
 (``owner/name``), ``defaultBranch`` (``main``) and ``sessionPrefix`` (derived from the
 basename of ``path``, as AO derives it, not from the project id). Other keys are AO's
-and are kept untouched.
+and are kept untouched. The keys ghbench reads are declared once, on ``_Entry``, and
+checked by ``ghbench.validation``.
 """
 
 from __future__ import annotations
@@ -21,17 +22,28 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 import yaml
 
 from ghbench.errors import ConfigError
+from ghbench.validation import convert
 
 __all__ = ["Project", "config_candidates", "find_config", "load_project", "session_prefix"]
 
 CONFIG_NAMES = ("agent-orchestrator.yaml", "agent-orchestrator.yml")
 _PROJECT_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+class _Entry(msgspec.Struct, kw_only=True, rename="camel"):
+    """``projects.<id>`` as ghbench reads it; AO's other keys are AO's and are ignored."""
+
+    path: Annotated[str, msgspec.Meta(pattern=r"\S", description="a directory path")]
+    repo: Annotated[str, msgspec.Meta(pattern=_REPO.pattern, description="owner/name")]
+    default_branch: Annotated[str, msgspec.Meta(min_length=1, description="a branch name")] = "main"
+    session_prefix: str | None = None  # checked once derived too (see parse_project)
 
 
 @dataclass(frozen=True)
@@ -131,21 +143,17 @@ def parse_project(raw: Mapping[str, Any], project_id: str, source: Path | None) 
         )
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: projects.{project_id} must be a mapping")
-    path_text = entry.get("path")
-    if not isinstance(path_text, str) or not path_text.strip():
-        raise ConfigError(f"{where}: projects.{project_id}.path is required")
-    path = Path(path_text).expanduser()
+    fields = convert(entry, _Entry, source=where, prefix=f"projects.{project_id}")
+    path = Path(fields.path).expanduser()
     if not path.is_absolute() and source is not None:
         path = (source.parent / path).resolve()
-    repo = entry.get("repo")
-    if not isinstance(repo, str) or not _REPO.match(repo):
-        raise ConfigError(f"{where}: projects.{project_id}.repo must be owner/name, got {repo!r}")
-    branch = entry.get("defaultBranch", "main")
-    if not isinstance(branch, str) or not branch:
-        raise ConfigError(f"{where}: projects.{project_id}.defaultBranch must be a branch name")
-    prefix = entry.get("sessionPrefix") or session_prefix(path.name)
-    if not isinstance(prefix, str) or not _PROJECT_ID.match(prefix):
-        raise ConfigError(f"{where}: projects.{project_id}.sessionPrefix {prefix!r} is not valid")
+    repo, branch = fields.repo, fields.default_branch
+    prefix = fields.session_prefix or session_prefix(path.name)
+    if not _PROJECT_ID.match(prefix):
+        raise ConfigError(
+            f"{where}: projects.{project_id}.sessionPrefix: {prefix!r} may only use letters,"
+            " digits, - and _"
+        )
     return Project(
         id=project_id,
         path=path,

@@ -30,22 +30,23 @@ Example, with every key (only ``sessions`` or ``repos`` is needed)::
       batch_max_prs: 25
 
 Unknown keys are errors, and every error names the key (``sessions[3].pr``,
-``policy.tick``) and the file. ``load_workload_config`` returns a resolved
-``WorkloadConfig`` whose ``policy`` is the profile with the overrides applied;
+``policy.tick``), the file and what is allowed (``ghbench.validation``): the file's
+shape and limits are declared once, on the structs below. ``load_workload_config``
+returns a resolved ``WorkloadConfig`` whose ``policy`` is the profile with the overrides applied;
 ``dump_workload_config`` writes a file that loads back to the same config.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 import yaml
 
 from ghbench.errors import ConfigError
 from ghbench.timefmt import parse_duration
+from ghbench.validation import convert
 from ghbench.workload.profiles import DURATION_FIELDS, PROFILES, PolicyParams, ProfileName
 
 __all__ = [
@@ -60,20 +61,29 @@ __all__ = [
     "resolve_policy",
 ]
 
-TransportName = Literal["gh", "http", "inprocess"]
+# ``ghbench simulate`` runs the model in-process; a config file names a real transport
+TransportName = Literal["gh", "http"]
 
-_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-_SESSION_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
+Repo = Annotated[
+    str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", description="owner/name")
+]
+SessionId = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[A-Za-z0-9_.-]+$", description="a session id AO accepts (letters, digits, . _ -)"
+    ),
+]
+Positive = Annotated[int, msgspec.Meta(gt=0)]
 
 
 class SessionSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One AO session: its id, repo, issue, branch and (once it has one) its PR."""
 
-    id: str
-    repo: str
-    issue: int | None = None
+    id: SessionId
+    repo: Repo
+    issue: Positive | None = None
     branch: str | None = None
-    pr: int | None = None
+    pr: Positive | None = None
 
     @property
     def branch_name(self) -> str:
@@ -89,8 +99,9 @@ class TraceOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     origin: str | None = "workload"
 
 
-class _File(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    version: int = 1
+class _Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Every key of the file but ``version`` and ``policy``, declared once."""
+
     profile: ProfileName = "head"
     transport: TransportName = "gh"
     host: str = "github.localhost"
@@ -99,26 +110,21 @@ class _File(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     gh_path: str = "gh"
     project: str = "default"
     seed: int = 0
-    repos: list[str] = msgspec.field(default_factory=list)
-    sessions: list[SessionSpec] = msgspec.field(default_factory=list)
-    trace: TraceOptions = msgspec.field(default_factory=TraceOptions)
+    repos: tuple[Repo, ...] = ()
+    sessions: tuple[SessionSpec, ...] = ()
+    trace: TraceOptions = TraceOptions()
+
+
+class _File(_Settings, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The file as written: ``policy`` holds overrides of the profile."""
+
+    version: Literal[1] = 1
     policy: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-class WorkloadConfig(msgspec.Struct, frozen=True, kw_only=True):
+class WorkloadConfig(_Settings, frozen=True, kw_only=True):
     """A resolved config: ``policy`` is the profile's parameters with overrides applied."""
 
-    profile: ProfileName = "head"
-    transport: TransportName = "gh"
-    host: str = "github.localhost"
-    api_url: str | None = None
-    token_env: str = "GH_TOKEN"
-    gh_path: str = "gh"
-    project: str = "default"
-    seed: int = 0
-    repos: tuple[str, ...] = ()
-    sessions: tuple[SessionSpec, ...] = ()
-    trace: TraceOptions = TraceOptions()
     policy: PolicyParams = PolicyParams()
 
     @property
@@ -144,83 +150,29 @@ def default_api_url(host: str) -> str:
     return f"https://{host}/api/v3/"
 
 
-def _where(msgspec_path: str) -> str:
-    # msgspec says "at `$.sessions[0].pr`"; users wrote "sessions[0].pr"
-    return msgspec_path.removeprefix("$.").removeprefix("$")
-
-
-def _convert_error(source: str, exc: msgspec.ValidationError, prefix: str = "") -> ConfigError:
-    text = str(exc)
-    m = re.search(r" - at `([^`]*)`$", text)
-    if m:
-        key = prefix + _where(m.group(1))
-        detail = text[: m.start()]
-    else:
-        key = prefix.rstrip(".") or "(top level)"
-        detail = text
-    m2 = re.match(r"Object contains unknown field `([^`]*)`", detail)
-    if m2:
-        key = f"{key}.{m2.group(1)}" if key and key != "(top level)" else m2.group(1)
-        return ConfigError(f"{source}: unknown key {key}; check the spelling against the docs")
-    return ConfigError(f"{source}: {key}: {detail}")
-
-
 def resolve_policy(source: str, profile: ProfileName, raw: dict[str, Any]) -> PolicyParams:
+    """The profile's parameters with ``raw``'s overrides (durations may be ``2m``)."""
     values = msgspec.structs.asdict(PROFILES[profile])
     for key, given in raw.items():
-        if not isinstance(key, str) or key not in values:
-            raise ConfigError(
-                f"{source}: unknown key policy.{key}; known keys: {', '.join(sorted(values))}"
-            )
         value = given
         if key in DURATION_FIELDS and isinstance(given, str):
             try:
                 value = parse_duration(given)
             except ValueError as exc:
                 raise ConfigError(f"{source}: policy.{key}: {exc}") from None
-        values[key] = value
-    try:
-        params = msgspec.convert(values, PolicyParams)
-    except msgspec.ValidationError as exc:
-        raise _convert_error(source, exc, "policy.") from None
-    _check_policy(source, params)
-    return params
-
-
-def _check_policy(source: str, p: PolicyParams) -> None:
-    positive = {"tick": p.tick, "batch_max_prs": p.batch_max_prs}
-    for key, value in positive.items():
-        if value <= 0:
-            raise ConfigError(f"{source}: policy.{key} must be positive, got {value}")
-    for key, value in msgspec.structs.asdict(p).items():
-        if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
-            raise ConfigError(f"{source}: policy.{key} cannot be negative, got {value}")
+        values[str(key)] = value
+    return convert(values, PolicyParams, source=source, prefix="policy")
 
 
 def _check(source: str, f: _File) -> None:
-    if f.version != 1:
-        raise ConfigError(f"{source}: version: only version 1 is known, got {f.version}")
-    for i, repo in enumerate(f.repos):
-        if not _REPO.match(repo):
-            raise ConfigError(f"{source}: repos[{i}]: {repo!r} is not owner/name")
+    """What one key's type cannot say: ids unique, something to poll."""
     seen: set[str] = set()
     for i, s in enumerate(f.sessions):
-        if not _SESSION_ID.match(s.id):
-            raise ConfigError(f"{source}: sessions[{i}].id: {s.id!r} has characters AO rejects")
         if s.id in seen:
             raise ConfigError(f"{source}: sessions[{i}].id: {s.id!r} appears twice")
         seen.add(s.id)
-        if not _REPO.match(s.repo):
-            raise ConfigError(f"{source}: sessions[{i}].repo: {s.repo!r} is not owner/name")
-        for key, value in (("issue", s.issue), ("pr", s.pr)):
-            if value is not None and value <= 0:
-                raise ConfigError(f"{source}: sessions[{i}].{key} must be positive, got {value}")
     if not f.repos and not f.sessions:
         raise ConfigError(f"{source}: sessions: give at least one session or one entry in repos")
-    if f.transport == "inprocess":
-        raise ConfigError(
-            f"{source}: transport: inprocess runs only inside 'ghbench simulate'; use gh or http"
-        )
 
 
 def parse_workload_config(data: bytes | str, *, source: str = "<config>") -> WorkloadConfig:
@@ -233,26 +185,11 @@ def parse_workload_config(data: bytes | str, *, source: str = "<config>") -> Wor
         raw = {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{source}: the top level must be a mapping of keys")
-    try:
-        f = msgspec.convert(raw, _File)
-    except msgspec.ValidationError as exc:
-        raise _convert_error(source, exc) from None
+    f = convert(raw, _File, source=source)
     policy = resolve_policy(source, f.profile, f.policy)
     _check(source, f)
-    return WorkloadConfig(
-        profile=f.profile,
-        transport=f.transport,
-        host=f.host,
-        api_url=f.api_url,
-        token_env=f.token_env,
-        gh_path=f.gh_path,
-        project=f.project,
-        seed=f.seed,
-        repos=tuple(f.repos),
-        sessions=tuple(f.sessions),
-        trace=f.trace,
-        policy=policy,
-    )
+    settings = {name: getattr(f, name) for name in _Settings.__struct_fields__}
+    return WorkloadConfig(**settings, policy=policy)
 
 
 def load_workload_config(path: Path | str) -> WorkloadConfig:
@@ -273,20 +210,6 @@ def dump_workload_config(cfg: WorkloadConfig) -> bytes:
     The whole resolved policy is written, so the file does not depend on a
     profile's defaults changing later.
     """
-    doc: dict[str, Any] = {
-        "version": 1,
-        "profile": cfg.profile,
-        "transport": cfg.transport,
-        "host": cfg.host,
-        "api_url": cfg.api_url,
-        "token_env": cfg.token_env,
-        "gh_path": cfg.gh_path,
-        "project": cfg.project,
-        "seed": cfg.seed,
-        "repos": list(cfg.repos),
-        "sessions": [msgspec.to_builtins(s) for s in cfg.sessions],
-        "trace": msgspec.to_builtins(cfg.trace),
-        "policy": msgspec.structs.asdict(cfg.policy),
-    }
+    doc: dict[str, Any] = {"version": 1, **msgspec.to_builtins(cfg)}
     text = yaml.safe_dump(doc, sort_keys=False, default_flow_style=False)
     return text.encode()

@@ -23,11 +23,12 @@ Profiles:
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
 import msgspec
 
 __all__ = [
+    "DURATION_FIELDS",
     "PROFILES",
     "PROFILE_NAMES",
     "GuardCommit",
@@ -42,12 +43,17 @@ PROFILE_NAMES: tuple[ProfileName, ...] = get_args(ProfileName)
 GuardCommit = Literal["check-runs", "status", "none"]
 ReviewThreads = Literal["on-change", "always", "never"]
 
+# The constraints a config's overrides are held to (ghbench.validation reports them).
+# A Seconds field may be written as a duration (90s, 2m) in a config file.
+Seconds = Annotated[float, msgspec.Meta(ge=0, extra={"duration": True})]
+Count = Annotated[int, msgspec.Meta(ge=0)]
+
 
 class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Every tunable of the model. Field names are the config file's ``policy:`` keys."""
 
     # tick
-    tick: float = 30.0  # seconds between tick starts; AO's setInterval
+    tick: Annotated[float, msgspec.Meta(gt=0, extra={"duration": True})] = 30.0  # AO's setInterval
     skip_overlapping_ticks: bool = True  # a tick due while one runs is dropped
     # Guard 1: GET repos/{o}/{r}/pulls?state=open&sort=updated&direction=desc&per_page=1
     guard_pr_list: bool = True
@@ -56,48 +62,41 @@ class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     # pre-B1: a 304 made gh exit 1 and AO counted it as an error, i.e. "changed"
     count_304_as_change: bool = False
     # GraphQL batch (aliases pr0…): at most this many PRs per call
-    batch_max_prs: int = 25
-    batch_timeout: float = 30.0
-    batch_timeout_per_extra_pr: float = 2.0
-    batch_timeout_free_prs: int = 10
+    batch_max_prs: Annotated[int, msgspec.Meta(gt=0)] = 25
+    batch_timeout: Seconds = 30.0
+    batch_timeout_per_extra_pr: Seconds = 2.0
+    batch_timeout_free_prs: Count = 10
     # statusCheckRollup contexts(first:N) in the batch query; 0 leaves them out
-    batch_contexts_first: int = 0
+    batch_contexts_first: Count = 0
     # PR detection: gh pr list --head B --repo R --json number,url --limit 1
     detect_pr: bool = True
     detect_pr_only_on_repo_change: bool = True  # only when that repo's Guard 1 was not 304
-    detect_pr_cache_ttl: float = 30.0  # positive results only
+    detect_pr_cache_ttl: Seconds = 30.0  # positive results only
     # gh pr view N --repo R --json state, when the batch has no data for a PR
     pr_view_on_batch_miss: bool = True
-    pr_state_ttl: float = 5.0
-    resolve_pr_ttl: float = 60.0
-    reviews_ttl: float = 10.0
+    pr_state_ttl: Seconds = 5.0
+    resolve_pr_ttl: Seconds = 60.0
+    reviews_ttl: Seconds = 10.0
     # Guard 3: GET repos/{o}/{r}/pulls/{n}/comments, at most once per review_interval per PR
-    review_interval: float = 120.0
+    review_interval: Seconds = 120.0
     review_comments_etag: bool = True  # -i and If-None-Match (HEAD); bench-era: opaque
     review_threads: ReviewThreads = "on-change"  # the gh api graphql thread query
     review_threads_include: bool = True  # -i on the thread query (HEAD); opaque at bench-era
     # gh issue view: spawn, dashboard titles, cleanup; cached
-    issue_cache_ttl: float = 300.0
+    issue_cache_ttl: Seconds = 300.0
     issue_view_on_spawn: bool = True
     # LRU sizes of AO's in-memory caches
-    etag_cache_repos: int = 100
-    etag_cache_commits: int = 500
-    etag_cache_prs: int = 500
-    enrichment_cache_size: int = 200
+    etag_cache_repos: Count = 100
+    etag_cache_commits: Count = 500
+    etag_cache_prs: Count = 500
+    enrichment_cache_size: Count = 200
 
 
+# the fields a config may write as durations: those declared with extra={"duration": True}
 DURATION_FIELDS: frozenset[str] = frozenset(
-    {
-        "tick",
-        "batch_timeout",
-        "batch_timeout_per_extra_pr",
-        "detect_pr_cache_ttl",
-        "pr_state_ttl",
-        "resolve_pr_ttl",
-        "reviews_ttl",
-        "review_interval",
-        "issue_cache_ttl",
-    }
+    f.name
+    for f in msgspec.inspect.type_info(PolicyParams).fields  # type: ignore[attr-defined]
+    if isinstance(f.type, msgspec.inspect.Metadata) and (f.type.extra or {}).get("duration")
 )
 
 _HEAD = PolicyParams()
