@@ -25,6 +25,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from ghbench.clock import VirtualClock
+from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
 from ghbench.emulator.server import start_emulator_process
@@ -141,6 +142,7 @@ def over_loopback(n: int, tmp: Path) -> None:
             c.post(
                 "/_ghbench/seed",
                 json={"repos": [{"name": "acme/todo", "pulls": 25, "ci": "success"}]},
+                headers={CONTROL_KEY_HEADER: proc.control_key},
             )
             etag = c.get(GUARD).headers["etag"]
             numbers = [p["number"] for p in c.get("/repos/acme/todo/pulls?per_page=25").json()]

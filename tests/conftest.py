@@ -151,6 +151,9 @@ def ao_env(tmp_path: Path) -> Iterator[dict[str, str]]:
         "TMUX_TMPDIR": str(tmux_dir),
         "GH_CONFIG_DIR": str(home / ".config" / "gh"),
         "FAKE_AO_TICK": "1",
+        # the stand-in agent pushes through the control API: the ghbench runs these
+        # tests start give their emulator this key (EmulatorBackend reads it)
+        "GHBENCH_EMULATOR_CONTROL_KEY": "ghbench-tests-control-key",
         "LANG": "C.UTF-8",
     }
     try:

@@ -68,7 +68,9 @@ def world(
     home = Path(env["HOME"])
     project = load_project("todo-app", env={}, cwd=tmp_path, home=home, explicit=config)
     backend = EmulatorBackend(
-        state_dir=tmp_path / "out" / "state" / "emulator", clock=SystemClock()
+        state_dir=tmp_path / "out" / "state" / "emulator",
+        clock=SystemClock(),
+        control_key=env["GHBENCH_EMULATOR_CONTROL_KEY"],
     )
     backend.start()
     try:

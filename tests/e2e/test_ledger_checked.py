@@ -27,13 +27,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from ghbench.clock import SystemClock
 from ghbench.drivers.project import Project
 from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
 from ghbench.github.backend import EmulatorBackend
+from ghbench.github.seed import EmulatorControl
 from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import LineProgress
 from ghbench.harness.setup import SetupOptions, run_setup
@@ -84,8 +84,8 @@ def _per_hour(points: int, card: dict[str, Any]) -> float:
     return points * 3600 / seconds
 
 
-def _churn(url: str, stop: threading.Event) -> None:
-    with httpx.Client(base_url=url, trust_env=False) as c:
+def _churn(control: EmulatorControl, stop: threading.Event) -> None:
+    with control.client() as c:
         while not stop.wait(1.5):
             c.post("/_ghbench/repos/acme/todo/push", json={"branch": "feat/issue-1"})
 
@@ -136,7 +136,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert setup.record.ready
     backend.start()
     stop = threading.Event()
-    churn = threading.Thread(target=_churn, args=(backend.url, stop), daemon=True)
+    churn = threading.Thread(target=_churn, args=(backend.control(), stop), daemon=True)
     try:
         churn.start()
         result = run_measure(
@@ -152,7 +152,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         )
         stop.set()
         churn.join()
-        ledger = httpx.get(f"{backend.url}/_ghbench/ledger", trust_env=False).json()
+        with backend.control().client() as c:
+            ledger = c.get("_ghbench/ledger").json()
     finally:
         stop.set()
         backend.stop()

@@ -8,17 +8,21 @@ import httpx
 import pytest
 from emu_helpers import API, TOKEN, ClientFactory
 
+from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.transport import EmulatorTransport
 
 
 @pytest.fixture
 def make_client(emulator: Emulator) -> Iterator[ClientFactory]:
-    """``make_client(token=TOKEN, address="127.0.0.1")``: a sync httpx client, in-process."""
+    """``make_client(token=TOKEN, address="127.0.0.1")``: a sync httpx client, in-process;
+    it also sends the emulator's control key, so it may use the control API."""
     made: list[httpx.Client] = []
 
     def make(token: str | None = TOKEN, address: str = "127.0.0.1") -> httpx.Client:
-        headers = {"Authorization": f"token {token}"} if token else {}
+        headers = {CONTROL_KEY_HEADER: emulator.control_key}
+        if token:
+            headers["Authorization"] = f"token {token}"
         c = httpx.Client(
             transport=EmulatorTransport(emulator, client_address=address),
             base_url=API,

@@ -26,6 +26,7 @@ import httpx
 import pytest
 from emu_helpers import TOKEN
 
+from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.server import (
     EmulatorServer,
@@ -242,7 +243,11 @@ def test_serve_uds_lets_gh_reach_it_as_an_enterprise_host(socket_dir: Path, tmp_
         assert f"gh config set http_unix_socket {path}," in line and TOKEN[:8] not in line
         with _over(path) as control:  # the control API answers on the socket too
             for head in ("feat/a", "feat/b"):
-                made = control.post("/_ghbench/repos/acme/todo/pulls", json={"head": head})
+                made = control.post(
+                    "http://localhost/_ghbench/repos/acme/todo/pulls",  # a loopback Host
+                    json={"head": head},
+                    headers={CONTROL_KEY_HEADER: first.control_key},
+                )
                 assert made.status_code == 200, made.text
         listed = gh(env, "pr", "list", "-R", f"{HOST}/acme/todo")
         assert listed.returncode == 0, listed.stderr
@@ -253,7 +258,8 @@ def test_serve_uds_lets_gh_reach_it_as_an_enterprise_host(socket_dir: Path, tmp_
         viewed = gh(env, "pr", "view", "2", "-R", f"{HOST}/acme/todo", "--json", "headRefName")
         assert viewed.returncode == 0, viewed.stderr
         assert json.loads(viewed.stdout) == {"headRefName": "feat/b"}
-        ledger = httpx.get(f"{again.url}/_ghbench/ledger").json()["entries"]
+        key = {CONTROL_KEY_HEADER: again.control_key}
+        ledger = httpx.get(f"{again.url}/_ghbench/ledger", headers=key).json()["entries"]
         assert [(e["endpoint"], e["resource"]) for e in ledger] == [
             ("PullRequestList", "graphql"),
             ("PullRequestByNumber", "graphql"),

@@ -9,6 +9,7 @@ import pytest
 from emu_helpers import API, new_emulator
 
 from ghbench.clock import VirtualClock
+from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.transport import EmulatorTransport
 
@@ -123,13 +124,17 @@ def test_control_ledger_clock_limits_faults_reset(emulator: Emulator, api: httpx
 def test_control_errors(
     api: httpx.Client, method: str, path: str, body: bytes, status: int
 ) -> None:
-    response = api.request(method, path, content=body)
+    json_type = {"content-type": "application/json"}
+    response = api.request(method, path, content=body, headers=json_type)
     assert response.status_code == status
     assert response.json()["message"]
 
 
 def test_clock_control_needs_a_virtual_clock() -> None:
     emulator = Emulator()  # system clock
-    with httpx.Client(transport=EmulatorTransport(emulator), base_url=API) as client:
+    headers = {CONTROL_KEY_HEADER: emulator.control_key}
+    with httpx.Client(
+        transport=EmulatorTransport(emulator), base_url=API, headers=headers
+    ) as client:
         refused = client.post("/_ghbench/clock", json={"advance": 5})
     assert refused.status_code == 400 and "virtual clock" in refused.json()["message"]

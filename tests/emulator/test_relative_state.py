@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ghbench.emulator.server import start_emulator_process
-from ghbench.github.seed import push_branch, seed_repo
+from ghbench.github.seed import EmulatorControl, push_branch, seed_repo
 from ghbench.workload.setup_actions import create_session_prs, open_api_client
 
 TOKEN = "ghp_relativestate000000000000000000000001"
@@ -20,8 +20,9 @@ def test_a_pr_opens_on_an_emulator_whose_state_path_is_relative(
     monkeypatch.chdir(tmp_path)
     emulator = start_emulator_process(Path("state"), tokens=[TOKEN])
     try:
-        seed_repo(emulator.url, "acme/todo", [1], lambda n: False)
-        push_branch(emulator.url, "acme/todo", "feat/issue-1", "Work on #1")
+        control = EmulatorControl(emulator.url, emulator.control_key)
+        seed_repo(control, "acme/todo", [1], lambda n: False)
+        push_branch(control, "acme/todo", "feat/issue-1", "Work on #1")
         with open_api_client(emulator.url, TOKEN) as client:
             (spec,) = create_session_prs(client, "acme/todo", [("ta-1", 1)])
     finally:

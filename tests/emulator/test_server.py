@@ -14,6 +14,7 @@ import httpx
 import pytest
 from emu_helpers import TOKEN
 
+from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.server import EmulatorServer, start_emulator_process
 
@@ -113,7 +114,11 @@ def test_process_survives_kill_9_and_resumes(tmp_path: Path) -> None:
     with start_emulator_process(state, tokens=[TOKEN], repos=["acme/todo"]) as proc:
         headers = {"Authorization": f"token {TOKEN}"}
         with httpx.Client(base_url=proc.url, headers=headers) as client:
-            made = client.post("/_ghbench/repos/acme/todo/pulls", json={"head": "feat/a"})
+            made = client.post(
+                "/_ghbench/repos/acme/todo/pulls",
+                json={"head": "feat/a"},
+                headers={CONTROL_KEY_HEADER: proc.control_key},
+            )
             assert made.json() == {"number": 1}
             used = client.get("/repos/acme/todo/pulls/1").headers["x-ratelimit-used"]
         proc.kill()  # no clean shutdown: every acknowledged write must already be on disk

@@ -9,6 +9,7 @@ from types import FrameType
 
 import click
 
+from ghbench.emulator.control_access import CONTROL_KEY_ENV, is_loopback_host
 from ghbench.errors import UsageError
 
 __all__ = ["command"]
@@ -37,7 +38,18 @@ def command() -> None:
 
 
 @command.command(name="serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on: a loopback address unless --allow-remote.",
+)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Let --host be an address other machines can reach (the API then answers "
+    "anyone who can connect; the control API still answers only loopback callers).",
+)
 @click.option("--port", default=0, show_default=True, type=int, help="Port; 0 picks a free one.")
 @click.option(
     "--state",
@@ -73,6 +85,7 @@ def command() -> None:
 def serve(
     *,
     host: str,
+    allow_remote: bool,
     port: int,
     state_dir: Path | None,
     tokens: tuple[str, ...],
@@ -101,8 +114,22 @@ def serve(
 
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: use 0..65535")
+    if not is_loopback_host(host):
+        if not allow_remote:
+            raise UsageError(
+                f"--host {host}: not a loopback address, so other machines could use the "
+                "emulator's API and its tokens; use 127.0.0.1, or add --allow-remote"
+            )
+        click.echo(
+            f"warning: --host {host} --allow-remote: the emulator's API answers anyone who "
+            "can reach this address (its tokens are not secret from them)",
+            err=True,
+        )
     config = load_config(config_path) if config_path else EmulatorConfig()
-    pairs = _parse_tokens(tokens, os.environ.get(TOKENS_ENV, ""))
+    # Secrets come in the environment; taken out of ours so nothing we start (git
+    # http-backend) inherits them.
+    pairs = _parse_tokens(tokens, os.environ.pop(TOKENS_ENV, ""))
+    control_key = os.environ.pop(CONTROL_KEY_ENV, "") or None
     for login, token in pairs:
         config.users.setdefault(login, []).append(token)
     for repo in repos:
@@ -129,8 +156,8 @@ def serve(
                 unix = listen_unix(uds)
             except UnixSocketError as exc:
                 raise UsageError(f"--uds {uds}: {exc.reason}") from exc
-        emulator = Emulator(seed=seed, state_dir=state_dir, config=config)
-        line = _ready_line(host, sock.getsockname()[1], uds, pairs)
+        emulator = Emulator(seed=seed, state_dir=state_dir, config=config, control_key=control_key)
+        line = _ready_line(host, sock.getsockname()[1], uds, pairs, control_key is not None)
 
         def ready() -> None:
             click.echo(line)
@@ -160,13 +187,20 @@ def _exit_now(_signum: int, _frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
-def _ready_line(host: str, port: int, uds: Path | None, pairs: list[tuple[str, str]]) -> str:
-    """The one line ``serve`` prints when it listens (never the token itself)."""
+def _ready_line(
+    host: str, port: int, uds: Path | None, pairs: list[tuple[str, str]], has_key: bool
+) -> str:
+    """The one line ``serve`` prints when it listens (never a token or the key)."""
     url = f"http://{host}:{port}"
     token_hint = _redact(pairs[0][1]) if pairs else "<a token given with --token>"
+    control = (
+        f"control API: the key in {CONTROL_KEY_ENV}"
+        if has_key
+        else f"control API closed: set {CONTROL_KEY_ENV} before serve to use it"
+    )
     hint = (
         f"point gh at it: GH_HOST=github.localhost HTTP_PROXY={url} HTTPS_PROXY={url} "
-        f"GH_TOKEN={token_hint}"
+        f"GH_TOKEN={token_hint}; {control}"
     )
     if uds is None:
         return f"ghbench emulator listening on {url}  ({hint})"

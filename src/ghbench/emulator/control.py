@@ -26,8 +26,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
+from ghbench.emulator.control_access import refusal
 from ghbench.emulator.errors import ApiError
-from ghbench.emulator.http import EmuResponse
+from ghbench.emulator.http import EmuRequest, EmuResponse
 from ghbench.errors import GhbenchError
 
 if TYPE_CHECKING:
@@ -243,9 +244,13 @@ class ControlApi:
             routes.append(Route(method, pattern, _unused, resource=None))
         self.router = Router(routes)
 
-    def handle(self, method: str, path: str, query: str, body: bytes) -> EmuResponse:
+    def handle(self, request: EmuRequest, path: str, query: str) -> EmuResponse:
         from ghbench.emulator.core import JSON_TYPE, encode_json
 
+        refused = refusal(request, self.emulator.control_key)
+        if refused is not None:
+            return _message(refused.status, refused.message)
+        method, body = request.method, request.body
         found = self.router.match(method, path)
         if found is None:
             return _message(404, f"no control endpoint {method} {path}")

@@ -32,6 +32,7 @@ import msgspec
 from ghbench.clock import Clock, SystemClock, VirtualClock
 from ghbench.emulator.api import EmulatorApi
 from ghbench.emulator.config import EmulatorConfig
+from ghbench.emulator.control_access import new_control_key
 from ghbench.emulator.errors import (
     ApiError,
     BadCredentials,
@@ -118,7 +119,8 @@ class Emulator(EmulatorApi):
     ``clock``: a ``VirtualClock`` makes injected latency advance virtual time (the
     in-process simulation); a real clock leaves ``delay_s`` on the response for the
     transport to wait. ``state_dir``: durable SQLite state resumed on restart; None
-    keeps everything in memory.
+    keeps everything in memory. ``control_key``: the secret the control API asks for
+    (``control_access.py``); None mints one, readable as ``control_key``.
     """
 
     def __init__(
@@ -129,8 +131,11 @@ class Emulator(EmulatorApi):
         seed: int = 0,
         state_dir: Path | None = None,
         config: EmulatorConfig | None = None,
+        control_key: str | None = None,
     ) -> None:
         self.clock: Clock = clock or SystemClock()
+        # the control API's secret (control_access.py); a fresh one unless given
+        self.control_key = control_key or new_control_key()
         self.rng = rng or random.Random(seed)
         self.config = config or EmulatorConfig()
         git_root = Path(state_dir) / "git" if state_dir else None
@@ -205,7 +210,7 @@ class Emulator(EmulatorApi):
             return connect_refusal(request.path or request.headers.get("host", "?"))
         path, query_string, api_base = self._split_target(request)
         if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
-            return self.control.handle(method, path, query_string, request.body)
+            return self.control.handle(request, path, query_string)
         urls = Urls(api=api_base, web=self.config.web_url)
         try:
             caller = self._authenticate(request)

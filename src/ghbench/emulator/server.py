@@ -5,7 +5,8 @@
 flag, and stops by asking uvicorn to exit. ``start_emulator_process`` starts
 ``ghbench emulator serve`` in its own process group, reads the one ready line from
 its stdout, and stops it with SIGTERM, a deadline, then SIGKILL to the group.
-Tokens go to the child through the environment, never the command line. Both may
+Tokens and the control API's key go to the child through the environment, never
+the command line. Both may
 also listen on a unix socket (``listen_unix``), the way gh reaches an enterprise host.
 """
 
@@ -29,6 +30,7 @@ from types import TracebackType
 from typing import Any
 
 from ghbench.emulator.asgi import EmulatorApp
+from ghbench.emulator.control_access import CONTROL_KEY_ENV, new_control_key
 from ghbench.emulator.core import Emulator
 from ghbench.errors import EmulatorError
 from ghbench.procs import kill_group, stop_group
@@ -355,6 +357,12 @@ class EmulatorServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
+    @property
+    def control_key(self) -> str:
+        """The served emulator's control-API key (``control_access.py``)."""
+        key: str = self.emulator.control_key
+        return key
+
     def start(self, timeout: float = 10.0) -> str:
         import uvicorn
 
@@ -471,9 +479,12 @@ class EmulatorProcess:
     """A ``ghbench emulator serve`` child process (own process group); ``ready_line`` is
     the line it printed when it started listening."""
 
-    def __init__(self, process: subprocess.Popen[bytes], url: str, pipes: _Pipes) -> None:
+    def __init__(
+        self, process: subprocess.Popen[bytes], url: str, pipes: _Pipes, control_key: str
+    ) -> None:
         self.process = process
         self.url = url
+        self.control_key = control_key  # held in memory; the child got it in its environment
         self.port = int(url.rsplit(":", 1)[1])
         self.ready_line = pipes.line
         self._pipes = pipes
@@ -516,13 +527,17 @@ def start_emulator_process(
     config: Path | None = None,
     repos: list[str] | tuple[str, ...] = (),
     uds: Path | None = None,
+    control_key: str | None = None,
     timeout: float = 30.0,
 ) -> EmulatorProcess:
     """Start ``ghbench emulator serve`` and wait for its ready line.
 
     ``tokens``: a list of tokens (user ``octo``) or ``{token: login}``. ``uds``: also
-    serve on this unix socket (``--uds``).
+    serve on this unix socket (``--uds``). ``control_key``: the control API's secret
+    (None: a fresh one), passed in the child's environment like the tokens and kept
+    on the handle (``.control_key``).
     """
+    key = control_key or new_control_key()
     argv = [sys.executable, "-m", "ghbench", "emulator", "serve", "--host", host]
     argv += ["--port", str(port), "--seed", str(seed)]
     if state_dir is not None:
@@ -536,6 +551,7 @@ def start_emulator_process(
     pairs = tokens.items() if isinstance(tokens, dict) else ((t, "octo") for t in tokens)
     env = dict(os.environ)
     env[TOKENS_ENV] = ",".join(f"{login}:{token}" for token, login in pairs)
+    env[CONTROL_KEY_ENV] = key
     try:
         process = subprocess.Popen(
             argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True
@@ -544,7 +560,7 @@ def start_emulator_process(
         raise EmulatorError(f"cannot start the emulator process: {exc.strerror}") from exc
     pipes = _Pipes(process)
     pipes.ready.wait(timeout)
-    handle = EmulatorProcess(process, pipes.url or "http://127.0.0.1:0", pipes)
+    handle = EmulatorProcess(process, pipes.url or "http://127.0.0.1:0", pipes, key)
     if pipes.url is None:
         handle.stop(5)
         err = pipes.stderr_tail.decode(errors="replace").strip().splitlines()

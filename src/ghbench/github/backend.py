@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ghbench.clock import Clock
+from ghbench.emulator.control_access import CONTROL_KEY_ENV
 from ghbench.errors import EmulatorError, GitHubError
 from ghbench.github.auth import (
     GitHubToken,
@@ -32,7 +33,7 @@ from ghbench.github.auth import (
 )
 from ghbench.github.control import ControlClient
 from ghbench.github.names import BackendName
-from ghbench.github.seed import push_branch, seed_repo
+from ghbench.github.seed import EmulatorControl, push_branch, seed_repo
 
 __all__ = [
     "Backend",
@@ -202,13 +203,20 @@ class _AttachedHandle:
 
 @dataclass
 class EmulatorBackend:
-    """The embedded emulator as a subprocess with durable state in ``state_dir``."""
+    """The embedded emulator as a subprocess with durable state in ``state_dir``.
+
+    Its token and the control API's key are minted here, in memory, and reach the
+    emulator process in its environment only. ``control_key``: use this key instead
+    (``GHBENCH_EMULATOR_CONTROL_KEY`` from ghbench's own environment, which is how
+    a user shares one with a standalone ``ghbench emulator serve``).
+    """
 
     state_dir: Path
     clock: Clock
     name: BackendName = "emulator"
     port: int = 0
     config: Path | None = None  # ``emulator serve --config`` (e.g. injected latency)
+    control_key: str | None = field(default=None, repr=False)
     _handle: _EmulatorHandle | None = field(default=None, repr=False)
     _token: str | None = field(default=None, repr=False)
 
@@ -218,6 +226,12 @@ class EmulatorBackend:
             self._token = _emulator_token()
         return self._token
 
+    def control(self) -> EmulatorControl:
+        """The running emulator's control API (its URL and key)."""
+        if self.control_key is None:
+            self.control_key = _emulator_token()
+        return EmulatorControl(self.url, self.control_key)
+
     @property
     def url(self) -> str:
         if self._handle is None:
@@ -225,9 +239,17 @@ class EmulatorBackend:
         return self._handle.url.rstrip("/")
 
     @classmethod
-    def attach(cls, url: str, token: str, clock: Clock, state_dir: Path) -> EmulatorBackend:
-        """Use an emulator that is already running at ``url``."""
-        return cls(state_dir=state_dir, clock=clock, _handle=_AttachedHandle(url), _token=token)
+    def attach(
+        cls, url: str, token: str, clock: Clock, state_dir: Path, *, control_key: str
+    ) -> EmulatorBackend:
+        """Use an emulator that is already running at ``url`` (with that control key)."""
+        return cls(
+            state_dir=state_dir,
+            clock=clock,
+            control_key=control_key,
+            _handle=_AttachedHandle(url),
+            _token=token,
+        )
 
     def start(self) -> None:
         if self._handle is not None:
@@ -237,8 +259,14 @@ class EmulatorBackend:
         from ghbench.emulator import start_emulator_process  # noqa: PLC0415
 
         self.state_dir.mkdir(parents=True, exist_ok=True)
+        if self.control_key is None:
+            self.control_key = _emulator_token()
         handle: Any = start_emulator_process(
-            self.state_dir, port=self.port, tokens=[self.token], config=self.config
+            self.state_dir,
+            port=self.port,
+            tokens=[self.token],
+            config=self.config,
+            control_key=self.control_key,
         )
         self._handle = handle
 
@@ -286,14 +314,14 @@ class EmulatorBackend:
         return f"embedded emulator at {self.url} (state {self.state_dir})"
 
     def push_branch(self, repo: str, branch: str, message: str) -> None:
-        push_branch(self.url, repo, branch, message)
+        push_branch(self.control(), repo, branch, message)
 
     def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
-        seed_repo(self.url, repo, issues, lambda n: control.issue_exists(repo, n))
+        seed_repo(self.control(), repo, issues, lambda n: control.issue_exists(repo, n))
 
 
 def _emulator_token() -> str:
-    """A fresh token for this process's emulator, held in memory only.
+    """A fresh token (or control key) for this process's emulator, held in memory only.
 
     The emulator keys rate-limit buckets by user, as GitHub does for personal tokens,
     so setup and measure (separate processes, separate tokens for the same user) share
@@ -316,5 +344,10 @@ def make_backend(
     emulator_config: Path | None = None,
 ) -> Backend:
     if name == "emulator":
-        return EmulatorBackend(state_dir=state_dir, clock=clock, config=emulator_config)
+        return EmulatorBackend(
+            state_dir=state_dir,
+            clock=clock,
+            config=emulator_config,
+            control_key=env.get(CONTROL_KEY_ENV) or None,
+        )
     return RealGitHubBackend(env=env, clock=clock)

@@ -1,20 +1,41 @@
-"""Make the emulator hold the repo and issues a setup names, through its control API.
+"""The emulator's control API as ghbench calls it: seeding repos and issues, pushes.
 
-Control-API requests (``/_ghbench/...``) are never rate-limited nor in the ledger.
-Issues and PRs share one number sequence, so issues are created one at a time
-until the highest requested number exists; a repo that already has them is left
-as it is, which keeps repeated setups idempotent.
+Control-API requests (``/_ghbench/...``) are never rate-limited nor in the ledger. They
+carry the emulator's control key, which only the process that started the emulator
+holds (``EmulatorControl``; ``ghbench.emulator.control_access``). Issues and PRs share
+one number sequence, so issues are created one at a time until the highest requested
+number exists; a repo that already has them is left as it is, which keeps repeated
+setups idempotent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import httpx
 
+from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.errors import EmulatorError
 
-__all__ = ["push_branch", "seed_repo"]
+__all__ = ["EmulatorControl", "push_branch", "seed_repo"]
+
+
+@dataclass(frozen=True)
+class EmulatorControl:
+    """Where an emulator's control API is and its key (in memory, never printed)."""
+
+    url: str
+    key: str = field(repr=False)
+
+    def client(self, timeout: float = 30.0) -> httpx.Client:
+        """An httpx client for ``/_ghbench/...`` paths (relative), key attached."""
+        return httpx.Client(
+            base_url=self.url.rstrip("/") + "/",
+            headers={CONTROL_KEY_HEADER: self.key},
+            timeout=timeout,
+            trust_env=False,
+        )
 
 
 def _check(resp: httpx.Response, what: str) -> httpx.Response:
@@ -24,14 +45,17 @@ def _check(resp: httpx.Response, what: str) -> httpx.Response:
 
 
 def seed_repo(
-    base_url: str, repo: str, issues: Sequence[int], issue_exists: Callable[[int], bool]
+    control: EmulatorControl,
+    repo: str,
+    issues: Sequence[int],
+    issue_exists: Callable[[int], bool],
 ) -> None:
     """Create ``repo`` (if missing) and issues up to ``max(issues)``.
 
     ``issue_exists(n)`` asks the API (a counted control call) whether issue ``n`` exists.
     """
     wanted = max(issues, default=0)
-    with httpx.Client(base_url=base_url.rstrip("/") + "/", timeout=30.0, trust_env=False) as c:
+    with control.client() as c:
         _check(c.post("_ghbench/seed", json={"repos": [{"name": repo, "issues": 0}]}), "seeding")
         if wanted == 0 or issue_exists(wanted):
             return
@@ -47,9 +71,9 @@ def seed_repo(
             highest = number
 
 
-def push_branch(base_url: str, repo: str, branch: str, message: str) -> None:
+def push_branch(control: EmulatorControl, repo: str, branch: str, message: str) -> None:
     """A commit on ``branch`` (created from the default branch when new), like a push."""
-    with httpx.Client(base_url=base_url.rstrip("/") + "/", timeout=30.0, trust_env=False) as c:
+    with control.client() as c:
         _check(
             c.post(f"_ghbench/repos/{repo}/push", json={"branch": branch, "message": message}),
             f"pushing {branch} to {repo}",

@@ -318,7 +318,7 @@ def _comment_burst(c: _Cell, rec: WindowRecord) -> None:
     rng = random.Random(cell_seed(c.options.seed, c.cell))
     prs = [(c.session_repos[s.session_id], s.pr_number) for s in c.sessions]
     plan = comment_burst_plan(prs, rng)
-    added = post_review_comments(c.backend.name, c.backend.api_url, c.backend.token, plan)
+    added = post_review_comments(c.backend, plan)
     c.notes.append(f"S4: {added} review comments on {len(plan)} PRs at window start")
 
 

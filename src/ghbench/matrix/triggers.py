@@ -30,6 +30,7 @@ import httpx
 
 from ghbench.clock import SystemClock
 from ghbench.errors import GhbenchError
+from ghbench.github.backend import Backend, EmulatorBackend
 from ghbench.harness.window import WindowRecord, WindowTrigger
 from ghbench.matrix.dashboard import ReaderThread
 from ghbench.workload import calls as ao
@@ -98,9 +99,7 @@ def comment_burst_plan(
     return [(repo, number, rng.randint(5, 10)) for repo, number in sorted(chosen)]
 
 
-def post_review_comments(
-    backend_name: str, api_url: str, token: str, plan: Sequence[tuple[str, int, int]]
-) -> int:
+def post_review_comments(backend: Backend, plan: Sequence[tuple[str, int, int]]) -> int:
     """Post the burst; returns how many comments were added.
 
     The emulator takes them through its free control API; on GitHub each is a
@@ -110,9 +109,8 @@ def post_review_comments(
     minutes (``ghbench.workload.setup_actions.send_within_limits``).
     """
     added = 0
-    base = api_url.rstrip("/") + "/"
-    if backend_name == "emulator":
-        with httpx.Client(base_url=base, timeout=30.0, trust_env=False) as c:
+    if isinstance(backend, EmulatorBackend):
+        with backend.control().client() as c:
             for repo, number, count in plan:
                 resp = c.post(
                     f"_ghbench/repos/{repo}/review-comments", json={"count": count, "prs": [number]}
@@ -124,7 +122,11 @@ def post_review_comments(
                 added += int(resp.json().get("added", 0))
         return added
 
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json"}
+    headers = {
+        "Authorization": f"Bearer {backend.token}",
+        "Accept": "application/vnd.github+json",
+    }
+    base = backend.api_url.rstrip("/") + "/"
     with httpx.Client(base_url=base, timeout=30.0, headers=headers) as c:
 
         def send(method: str, url: str, **kw: Any) -> httpx.Response:
