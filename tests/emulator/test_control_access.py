@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.server
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -150,7 +149,7 @@ def page_elsewhere(emulator_server: Any) -> Iterator[str]:
         server.server_close()
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed")
+@pytest.mark.needs("chromium")
 def test_a_web_page_in_chromium_cannot_use_the_control_api(
     emulator_server: Any, page_elsewhere: str, tmp_path: Path
 ) -> None:
