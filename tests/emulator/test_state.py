@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -12,9 +14,11 @@ from emu_helpers import API, TOKEN, new_emulator
 from ghbench.clock import VirtualClock
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.errors import ApiError
+from ghbench.emulator.server import start_emulator_process
 from ghbench.emulator.state import MemoryDatabase, Store
 from ghbench.emulator.transport import EmulatorTransport
 from ghbench.errors import EmulatorError
+from ghbench.locks import LockHeld
 
 
 def _client(emulator: Emulator) -> httpx.Client:
@@ -97,3 +101,32 @@ def test_a_damaged_state_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "emulator.sqlite3").write_bytes(b"not a database" * 100)
     with pytest.raises(EmulatorError, match="--state"):
         Emulator(state_dir=tmp_path)
+
+
+def test_one_emulator_per_state_directory(tmp_path: Path) -> None:
+    """Issue 12 case 3: two emulators on one state handed out the same numbers and lost
+    acknowledged writes; the second is now refused, naming the first one's pid."""
+    first = Emulator(state_dir=tmp_path)
+    try:
+        with pytest.raises(LockHeld, match=rf"--state {tmp_path} is in use by another emulator"):
+            Emulator(state_dir=tmp_path)
+    finally:
+        first.close()
+    Emulator(state_dir=tmp_path).close()  # free again once the first is closed
+
+
+def test_a_second_serve_on_one_state_is_refused_and_a_killed_ones_is_taken_over(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    with start_emulator_process(state, tokens=[TOKEN]) as running:
+        argv = [sys.executable, "-m", "ghbench", "emulator", "serve", "--state", str(state)]
+        second = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1
+        assert second.stderr == (
+            f"error: --state {state} is in use by another emulator; stop it or choose another "
+            f"directory (pid {running.pid} holds {state / 'emulator.lock'})\n"
+        )
+        running.kill()  # kill -9 leaves the lock file naming it: taken over
+    with start_emulator_process(state, tokens=[TOKEN]) as again:
+        assert (state / "emulator.lock").read_text() == f"{again.pid}\n"

@@ -23,6 +23,7 @@ import msgspec
 
 from ghbench.emulator.state.models import RECORD_TYPES, Record
 from ghbench.errors import EmulatorError
+from ghbench.locks import hold_lock
 
 __all__ = ["BucketRow", "Database", "LedgerRow", "MemoryDatabase", "SqliteDatabase"]
 
@@ -112,12 +113,26 @@ class SqliteDatabase(Database):
         self.path = directory / "emulator.sqlite3"
         try:
             directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise EmulatorError(
+                f"--state {directory}: cannot create it ({exc.strerror}); choose a writable "
+                "directory"
+            ) from exc
+        # One emulator per state directory: two would hand out the same numbers and lose
+        # each other's writes. Released by close(), or by the kernel if we die.
+        self._state_lock = hold_lock(
+            directory / "emulator.lock",
+            f"--state {directory} is in use by another emulator; stop it or choose another "
+            "directory",
+        )
+        try:
             # Autocommit mode: transactions are explicit BEGIN/COMMIT in _flush.
             self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
+            self._state_lock.release()
             raise EmulatorError(
                 f"--state {directory}: cannot open the emulator's state database ({exc}); "
                 "choose a writable directory, or remove a damaged emulator.sqlite3"
@@ -231,5 +246,10 @@ class SqliteDatabase(Database):
 
     def close(self) -> None:
         with self._lock:
-            self._flush()
-            self._conn.close()
+            if not self._state_lock.held:
+                return
+            try:
+                self._flush()
+                self._conn.close()
+            finally:
+                self._state_lock.release()
