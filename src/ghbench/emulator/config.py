@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ghbench.emulator.faults import FaultConfig
 from ghbench.emulator.graphql_contract import COST_RULES, DEFAULT_COST_RULE
 from ghbench.emulator.secondary import SecondaryConfig
@@ -119,8 +121,6 @@ def load_config(path: Path) -> EmulatorConfig:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"--config {path}: cannot read ({exc.strerror})") from exc
-    import yaml
-
     try:
         raw = json.loads(text) if Path(path).suffix == ".json" else yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:

@@ -23,21 +23,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl
 
 from ghbench.emulator.control_access import refusal
 from ghbench.emulator.errors import ApiError
-from ghbench.emulator.http import EmuRequest, EmuResponse
+from ghbench.emulator.http import JSON_TYPE, EmuRequest, EmuResponse, encode_json, json_message
+from ghbench.emulator.operations import ControlOperations
+from ghbench.emulator.rest.routing import Route, Router
 from ghbench.errors import GhbenchError
-
-if TYPE_CHECKING:
-    from ghbench.emulator.core import Emulator
 
 __all__ = ["ControlApi"]
 
 Params = dict[str, str]
-ControlHandler = Callable[["Emulator", Params, Params, Any], Any]
+ControlHandler = Callable[[ControlOperations, Params, Params, Any], Any]
 
 
 def _float(query: Params, name: str) -> float | None:
@@ -61,11 +60,11 @@ def _body(body: Any) -> dict[str, Any]:
     return body
 
 
-def _health(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _health(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     return {"ok": True, "now": emu.clock.now(), "requests": emu.request_count}
 
 
-def _users(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _users(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     scopes = b.get("scopes")
     return {
@@ -78,7 +77,7 @@ def _users(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     }
 
 
-def _seed(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _seed(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     return emu.seed(_body(body))
 
 
@@ -86,7 +85,7 @@ def _full(p: Params) -> str:
     return f"{p['owner']}/{p['repo']}"
 
 
-def _pulls(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _pulls(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     number = emu.create_pull(
         _full(p),
@@ -108,7 +107,7 @@ def _labels(b: dict[str, Any]) -> list[str]:
     return [str(label) for label in labels]
 
 
-def _issues(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _issues(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     return {
         "number": emu.create_issue(
@@ -117,13 +116,13 @@ def _issues(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     }
 
 
-def _set_labels(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _set_labels(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     emu.set_labels(_full(p), int(b["number"]), _labels(b))
     return {"number": int(b["number"]), "labels": _labels(b)}
 
 
-def _ci(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _ci(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     pr = b.get("pr")
     sha = emu.set_ci(
@@ -136,7 +135,7 @@ def _ci(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     return {"sha": sha, "state": b["state"]}
 
 
-def _push(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _push(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     files = b.get("files")
     if files is not None and not (
@@ -148,7 +147,7 @@ def _push(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     return {"sha": emu.push(_full(p), str(b["branch"]), message, files=files)}
 
 
-def _review_comments(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _review_comments(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     prs = b.get("prs")
     added = emu.add_review_comments(
@@ -160,7 +159,7 @@ def _review_comments(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     return {"added": added}
 
 
-def _clock(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _clock(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     if "advance" in b:
         emu.advance_clock(float(b["advance"]))
@@ -169,7 +168,7 @@ def _clock(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     return {"now": emu.clock.now()}
 
 
-def _ledger(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _ledger(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     entries = emu.ledger_entries(**_ledger_filters(q))
     return {
         "entries": [e.to_json() for e in entries],
@@ -178,24 +177,24 @@ def _ledger(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     }
 
 
-def _ledger_jsonl(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _ledger_jsonl(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     return emu.limiter.export_jsonl(emu.ledger_entries(**_ledger_filters(q)))
 
 
-def _reset(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _reset(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     emu.reset()
     return {"ok": True}
 
 
-def _faults(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _faults(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     return emu.set_faults(**_body(body))
 
 
-def _secondary(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _secondary(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     return emu.set_secondary(**_body(body))
 
 
-def _limits(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _limits(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     b = _body(body)
     emu.set_limit(
         str(b["resource"]), int(b["limit"]), int(b.get("window_s", 3600)), owner=b.get("owner")
@@ -203,7 +202,7 @@ def _limits(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
     return {"ok": True}
 
 
-def _rate_limit(emu: Emulator, p: Params, q: Params, body: Any) -> Any:
+def _rate_limit(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
     return emu.rate_limit_document(q.get("owner", "ip:127.0.0.1"))
 
 
@@ -233,9 +232,7 @@ ROUTES: list[tuple[str, str, ControlHandler]] = [
 
 
 class ControlApi:
-    def __init__(self, emulator: Emulator) -> None:
-        from ghbench.emulator.routing import Route, Router
-
+    def __init__(self, emulator: ControlOperations) -> None:
         self.emulator = emulator
         self._handlers: dict[tuple[str, str], ControlHandler] = {}
         routes = []
@@ -245,8 +242,6 @@ class ControlApi:
         self.router = Router(routes)
 
     def handle(self, request: EmuRequest, path: str, query: str) -> EmuResponse:
-        from ghbench.emulator.core import JSON_TYPE, encode_json
-
         refused = refusal(request, self.emulator.control_key)
         if refused is not None:
             return _message(refused.status, refused.message)
@@ -274,6 +269,4 @@ def _unused(call: Any) -> Any:  # the control router only matches; handlers are 
 
 
 def _message(status: int, message: str) -> EmuResponse:
-    from ghbench.emulator.core import JSON_TYPE, encode_json
-
-    return EmuResponse(status, {"content-type": JSON_TYPE}, encode_json({"message": message}))
+    return json_message(status, message)

@@ -22,17 +22,14 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-import msgspec
-
-from ghbench.clock import Clock, SystemClock, VirtualClock
-from ghbench.emulator.api import EmulatorApi
+from ghbench.clock import Clock, VirtualClock
 from ghbench.emulator.config import EmulatorConfig
-from ghbench.emulator.control_access import new_control_key
+from ghbench.emulator.connect import connect_refusal
+from ghbench.emulator.control import ControlApi
 from ghbench.emulator.errors import (
     ApiError,
     BadCredentials,
@@ -45,22 +42,20 @@ from ghbench.emulator.errors import (
 )
 from ghbench.emulator.etag import etag_matches, make_etag
 from ghbench.emulator.faults import draw_fault
-from ghbench.emulator.git.storage import GitStorage
+from ghbench.emulator.git_http import import_push
+from ghbench.emulator.graphql_bridge import run_graphql
 from ghbench.emulator.graphql_contract import BucketView, RateLimited
-from ghbench.emulator.http import EmuRequest, EmuResponse
-from ghbench.emulator.ratelimit import RateLimiter, is_anonymous
+from ghbench.emulator.http import EmuRequest, EmuResponse, encode_json
+from ghbench.emulator.operations import ControlOperations
 from ghbench.emulator.rest import ROUTES
-from ghbench.emulator.rest.render import Urls
-from ghbench.emulator.routing import Call, Reply, Route, Router
-from ghbench.emulator.secondary import SecondaryLimiter
-from ghbench.emulator.state import Database, MemoryDatabase, SqliteDatabase, Store, User
+from ghbench.emulator.rest.render import RestRenderer
+from ghbench.emulator.rest.routing import Call, Reply, Route, Router
+from ghbench.emulator.state import User
 from ghbench.emulator.versions import UnsupportedApiVersion, select_version
-from ghbench.errors import EmulatorError
 
-__all__ = ["CONTROL_PREFIX", "JSON_TYPE", "Emulator", "connect_refusal", "encode_json"]
+__all__ = ["CONTROL_PREFIX", "Emulator"]
 
 CONTROL_PREFIX = "/_ghbench"
-JSON_TYPE = "application/json; charset=utf-8"
 _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _ETAG_CACHE_MAX = 100_000
@@ -82,7 +77,7 @@ _UNKNOWN_ROUTES = {
 class _Target:
     """The matched route and the parts of the request target it needs."""
 
-    __slots__ = ("api_version", "params", "path", "query", "route", "urls")
+    __slots__ = ("api_version", "params", "path", "query", "render", "route")
 
     def __init__(
         self,
@@ -90,7 +85,7 @@ class _Target:
         params: dict[str, str],
         path: str,
         query: str,
-        urls: Urls,
+        render: RestRenderer,
         *,
         api_version: str,
     ) -> None:
@@ -98,7 +93,7 @@ class _Target:
         self.params = params
         self.path = path
         self.query = query
-        self.urls = urls
+        self.render = render
         self.api_version = api_version
 
 
@@ -113,7 +108,7 @@ class _Caller:
         self.user = user
 
 
-class Emulator(EmulatorApi):
+class Emulator(ControlOperations):
     """An emulated GitHub API. Thread-safe: one lock around each request.
 
     ``clock``: a ``VirtualClock`` makes injected latency advance virtual time (the
@@ -133,47 +128,23 @@ class Emulator(EmulatorApi):
         config: EmulatorConfig | None = None,
         control_key: str | None = None,
     ) -> None:
-        self.clock: Clock = clock or SystemClock()
-        # the control API's secret (control_access.py); a fresh one unless given
-        self.control_key = control_key or new_control_key()
-        self.rng = rng or random.Random(seed)
-        self.config = config or EmulatorConfig()
-        git_root = Path(state_dir) / "git" if state_dir else None
-        had_git = git_root is not None and git_root.is_dir()
-        self.db: Database = SqliteDatabase(Path(state_dir)) if state_dir else MemoryDatabase()
-        self.git = GitStorage(git_root)
-        self.store = Store(self.db, self.clock, self.rng, self.git)
-        if git_root is not None and not had_git and self.store.commits:
-            self.db.close()
-            raise EmulatorError(
-                f"--state {state_dir}: written by an older ghbench whose commits have no git "
-                "repositories; remove the directory or choose another one"
-            )
-        self.limiter = RateLimiter(
-            self.db,
-            self.clock,
-            limits=self.config.limits,
-            anonymous_limits=self.config.anonymous_limits,
+        super().__init__(
+            clock=clock,
+            rng=rng,
+            seed=seed,
+            state_dir=state_dir,
+            config=config,
+            control_key=control_key,
         )
-        self.secondary = SecondaryLimiter(self.clock, self.config.secondary)
         self.router = Router(ROUTES)
-        self.lock = threading.RLock()
-        # (token id, api base, path, query, accept) -> (version, etag)
-        self._etags: dict[tuple[str, str, str, str, str], tuple[tuple[int, int], str]] = {}
-        self.request_count = 0
-        self.status_counts: dict[int, int] = {}
-        from ghbench.emulator.control import ControlApi
-
         self.control = ControlApi(self)
         self.apply_config_seed()
-        if git_root is not None:
+        if state_dir is not None:
             self._import_unrecorded_pushes()
 
     def _import_unrecorded_pushes(self) -> None:
         """A push git accepted but the emulator stopped before recording (killed
         mid-push) is recorded now: the repositories on disk are what clients saw."""
-        from ghbench.emulator.git_http import import_push
-
         for repo in list(self.store.repos.values()):
             git = self.git.repo(repo.id)
             if not git.path.is_dir():
@@ -185,12 +156,6 @@ class Emulator(EmulatorApi):
             }
             if git.disk_refs() != recorded:
                 import_push(self, repo)
-
-    def close(self) -> None:
-        """Commit and close the state database; remove temporary git repositories."""
-        with self.lock:
-            self.db.close()
-            self.git.close()
 
     # -- entry point -------------------------------------------------------------
     def handle(self, request: EmuRequest) -> EmuResponse:
@@ -211,7 +176,7 @@ class Emulator(EmulatorApi):
         path, query_string, api_base = self._split_target(request)
         if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
             return self.control.handle(request, path, query_string)
-        urls = Urls(api=api_base, web=self.config.web_url)
+        render = RestRenderer(api=api_base, web=self.config.web_url)
         try:
             caller = self._authenticate(request)
         except ApiError as exc:
@@ -227,7 +192,7 @@ class Emulator(EmulatorApi):
         if found is None:
             found = (_UNKNOWN_ROUTES.get(method) or Route(method, "(unknown)", _not_found), {})
         route, params = found
-        target = _Target(route, params, path, query_string, urls, api_version=version)
+        target = _Target(route, params, path, query_string, render, api_version=version)
         response = self._rest(request, caller, target)
         response.headers["x-github-api-version-selected"] = version
         return response
@@ -318,13 +283,13 @@ class Emulator(EmulatorApi):
 
     def _rest_answer(self, request: EmuRequest, caller: _Caller, target: _Target) -> EmuResponse:
         method = request.method
-        route, params, urls = target.route, target.params, target.urls
+        route, params, render = target.route, target.params, target.render
         bucket_name = route.resource or "core"
         if_none_match = request.headers.get("if-none-match")
         conditional = route.etag and method in ("GET", "HEAD")
         accept = request.headers.get("accept", "")
         # the same URL has one representation per media type (GitHub varies on Accept)
-        cache_key = (caller.token_id, urls.api, target.path, target.query, accept)
+        cache_key = (caller.token_id, render.api, target.path, target.query, accept)
         version = self._version_for(params)
         if conditional and if_none_match:
             cached = self._etags.get(cache_key)
@@ -333,7 +298,7 @@ class Emulator(EmulatorApi):
                 and cached[0] == version
                 and etag_matches(if_none_match, cached[1])
             ):
-                return self._not_modified(cached[1], self.limiter.view(caller.owner, bucket_name))
+                return self.not_modified(cached[1], self.limiter.view(caller.owner, bucket_name))
         if len(request.body) > self.config.max_body_bytes:
             return self._charged_error(PayloadTooLarge(), caller, route)
         try:
@@ -344,7 +309,7 @@ class Emulator(EmulatorApi):
         call = Call(
             self,
             self.store,
-            urls,
+            render,
             target.path,
             params,
             query,
@@ -370,7 +335,7 @@ class Emulator(EmulatorApi):
                     self._etags.clear()  # a cold cache only costs a re-render
                 self._etags[cache_key] = (version, etag)
                 if if_none_match and etag_matches(if_none_match, etag):
-                    return self._not_modified(etag, self.limiter.view(caller.owner, bucket_name))
+                    return self.not_modified(etag, self.limiter.view(caller.owner, bucket_name))
                 headers["etag"] = etag
             view = self._charge(caller, route, reply.status)
         if method == "HEAD":
@@ -423,76 +388,4 @@ class Emulator(EmulatorApi):
 
     # -- GraphQL -----------------------------------------------------------------
     def _graphql(self, request: EmuRequest, caller: _Caller) -> EmuResponse:
-        from ghbench.emulator.graphql_bridge import run_graphql
-
         return run_graphql(self, request, caller.owner, caller.token_id, caller.user)
-
-    # -- responses ---------------------------------------------------------------
-    @staticmethod
-    def rate_headers(view: BucketView) -> dict[str, str]:
-        return {
-            "x-ratelimit-limit": str(view.limit),
-            "x-ratelimit-remaining": str(view.remaining),
-            "x-ratelimit-used": str(view.used),
-            "x-ratelimit-reset": str(view.reset),
-            "x-ratelimit-resource": view.resource,
-        }
-
-    def respond(
-        self, status: int, payload: bytes, view: BucketView, extra: dict[str, str]
-    ) -> EmuResponse:
-        headers = {"content-type": JSON_TYPE, **self.rate_headers(view)}
-        headers["x-github-media-type"] = "github.v3; format=json"
-        headers["x-github-request-id"] = f"GHB:{self.request_count:08X}"
-        headers["vary"] = "Accept, Authorization, Cookie, X-GitHub-OTP"
-        headers.update(extra)
-        return EmuResponse(status, headers, payload)
-
-    def _not_modified(self, etag: str, view: BucketView) -> EmuResponse:
-        response = self.respond(304, b"", view, {"etag": etag})
-        del response.headers["content-type"]
-        return response
-
-    def error_response(self, exc: ApiError, view: BucketView) -> EmuResponse:
-        if isinstance(exc, PrimaryRateLimited):
-            view = BucketView(view.resource, view.limit, 0, view.used, view.reset)
-        return self.respond(exc.status, encode_json(exc.body()), view, exc.headers)
-
-    def rate_limit_document(self, owner: str) -> dict[str, Any]:
-        """``GET /rate_limit``'s body for ``owner`` (a login or ``ip:<addr>``)."""
-        resources = {}
-        names = ["core", "graphql", "search"] if is_anonymous(owner) else self.limiter.resources()
-        for name in names:
-            view = self.limiter.view(owner, name)
-            resources[name] = {
-                "limit": view.limit,
-                "used": view.used,
-                "remaining": view.remaining,
-                "reset": view.reset,
-            }
-        return {"resources": resources, "rate": resources["core"]}
-
-
-def connect_refusal(target: str) -> EmuResponse:
-    """The answer to ``CONNECT host:port``: nothing is tunnelled, and the message says
-    how to point gh at the emulator instead. (gh itself shows only the status text.)"""
-    message = (
-        f"ghbench emulator: refusing CONNECT {target} — only plain HTTP is served; set "
-        "GH_HOST=github.localhost (and HTTP_PROXY to this emulator) so gh talks plain HTTP "
-        "to the emulator"
-    )
-    host = target.rpartition(":")[0] if target.count(":") == 1 else target
-    if host.lower() not in ("api.github.com", "github.com", "uploads.github.com", "?"):
-        # gh speaks HTTPS to every enterprise host; through a proxy that is this CONNECT
-        message += (
-            f", or, for an enterprise host such as {host}, serve the emulator on a unix "
-            "socket and point gh's http_unix_socket setting at it (gh then sends plain "
-            "HTTP over the socket)"
-        )
-    body = encode_json({"message": message, "documentation_url": "ghbench emulator"})
-    headers = {"content-type": JSON_TYPE, "allow": "GET, HEAD, POST, PUT, PATCH, DELETE"}
-    return EmuResponse(405, headers, body)
-
-
-def encode_json(body: Any) -> bytes:
-    return msgspec.json.encode(body)

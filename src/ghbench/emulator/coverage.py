@@ -17,7 +17,7 @@ from typing import Any
 
 from graphql import GraphQLInterfaceType, GraphQLObjectType, GraphQLSchema
 
-from ghbench.emulator.routing import JSON_MEDIA, Route
+from ghbench.emulator.rest.routing import JSON_MEDIA, Route
 
 __all__ = ["BEGIN", "END", "endpoint_tables", "operation_for", "operations"]
 

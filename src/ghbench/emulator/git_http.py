@@ -36,17 +36,15 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ghbench.emulator.git.cgi import cgi_environment, plain_answer, run_http_backend
 from ghbench.emulator.git.command import run_git
 from ghbench.emulator.git.objects import ParsedCommit, parse_commit
+from ghbench.emulator.parts import EmulatorParts
 from ghbench.emulator.state import Repo, Token, User
 from ghbench.errors import EmulatorError
-
-if TYPE_CHECKING:
-    from ghbench.emulator.core import Emulator
 
 __all__ = ["GitHttp", "GitTarget", "git_target", "import_push"]
 
@@ -129,7 +127,9 @@ class _Grant:
     root: Path
 
 
-def _decide(emulator: Emulator, target: GitTarget, authorization: str | None) -> _Refusal | _Grant:
+def _decide(
+    emulator: EmulatorParts, target: GitTarget, authorization: str | None
+) -> _Refusal | _Grant:
     """Who may do what, as GitHub answers it (module docstring). Under the lock."""
     if not target.service:
         return _Refusal(
@@ -162,7 +162,7 @@ def _decide(emulator: Emulator, target: GitTarget, authorization: str | None) ->
 class GitHttp:
     """Serves git's smart HTTP protocol for one emulator (see the module docstring)."""
 
-    def __init__(self, emulator: Emulator) -> None:
+    def __init__(self, emulator: EmulatorParts) -> None:
         self.emulator = emulator
 
     async def __call__(
@@ -207,7 +207,7 @@ async def _refuse(refusal: _Refusal, send: Send) -> None:
     )
 
 
-def import_push(emulator: Emulator, repo: Repo) -> list[str]:
+def import_push(emulator: EmulatorParts, repo: Repo) -> list[str]:
     """Bring what a push left in ``repo``'s git repository into the records: the new
     commits (read with git), then the refs as they are on disk. Returns the refs that
     changed. git runs outside the emulator's lock; the records change under it."""

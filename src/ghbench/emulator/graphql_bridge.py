@@ -10,21 +10,20 @@ escape, GitHub's 200 + ``RATE_LIMITED`` body is produced here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ghbench.emulator.errors import ApiError, PayloadTooLarge, ServerError
 from ghbench.emulator.faults import draw_fault
+from ghbench.emulator.graphql import handle_graphql
 from ghbench.emulator.graphql_contract import (
     BucketView,
     GraphQLRequestContext,
     GraphQLResult,
     RateLimited,
 )
-from ghbench.emulator.http import EmuRequest, EmuResponse
-
-if TYPE_CHECKING:
-    from ghbench.emulator.core import Emulator
-    from ghbench.emulator.state import User
+from ghbench.emulator.http import EmuRequest, EmuResponse, encode_json
+from ghbench.emulator.parts import EmulatorParts
+from ghbench.emulator.state import User
 
 __all__ = ["run_graphql"]
 
@@ -46,10 +45,8 @@ def rate_limited_body(bucket: BucketView, user: User) -> dict[str, Any]:
 
 
 def run_graphql(
-    emulator: Emulator, request: EmuRequest, owner: str, token_id: str, user: User | None
+    emulator: EmulatorParts, request: EmuRequest, owner: str, token_id: str, user: User | None
 ) -> EmuResponse:
-    from ghbench.emulator.core import encode_json
-
     limiter = emulator.limiter
     if user is None:
         body = encode_json({"message": _AUTH_MESSAGE, "documentation_url": _AUTH_DOCS})
@@ -88,7 +85,7 @@ def run_graphql(
     )
     with emulator.db.transaction():
         try:
-            result = _call_layer(request.body, ctx)
+            result = handle_graphql(request.body, ctx)
         except RateLimited as exc:
             result = GraphQLResult(200, rate_limited_body(exc.bucket, user), None, False, 0)
     emulator.secondary.record(
@@ -101,12 +98,3 @@ def run_graphql(
     response = emulator.respond(result.status, encode_json(result.body), view, {})
     response.delay_s = fault.delay_s
     return response
-
-
-def _call_layer(body: bytes, ctx: GraphQLRequestContext) -> GraphQLResult:
-    try:
-        from ghbench.emulator.graphql import handle_graphql
-    except ImportError:
-        message = "GraphQL is not available in this build of the ghbench emulator"
-        return GraphQLResult(200, {"errors": [{"message": message}]}, None, False, 0)
-    return handle_graphql(body, ctx)

@@ -1,11 +1,17 @@
-"""The transport-neutral request and response the core handles."""
+"""The transport-neutral request and response the core handles, and JSON bodies."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["EmuRequest", "EmuResponse"]
+import msgspec
+
+__all__ = ["JSON_TYPE", "EmuRequest", "EmuResponse", "encode_json", "json_message"]
+
+JSON_TYPE = "application/json; charset=utf-8"
 
 
 @dataclass
@@ -57,6 +63,13 @@ class EmuResponse:
     delay_s: float = 0.0
 
     def json(self) -> object:
-        import json
-
         return json.loads(self.body) if self.body else None
+
+
+def encode_json(body: Any) -> bytes:
+    return msgspec.json.encode(body)
+
+
+def json_message(status: int, message: str) -> EmuResponse:
+    """A bare ``{"message"}`` answer (the control API's, the CONNECT refusal's shape)."""
+    return EmuResponse(status, {"content-type": JSON_TYPE}, encode_json({"message": message}))

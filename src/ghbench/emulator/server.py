@@ -29,7 +29,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
 from ghbench.emulator.asgi import EmulatorApp
+from ghbench.emulator.connect import connect_refusal
 from ghbench.emulator.control_access import CONTROL_KEY_ENV, new_control_key
 from ghbench.emulator.core import Emulator
 from ghbench.errors import EmulatorError
@@ -62,9 +66,6 @@ def _connect_aware_httptools() -> type:
     (curl, Go's proxy dialer) send CONNECT as the first request of a new connection,
     so a chunk that starts with it is answered with the emulator's refusal.
     """
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-    from ghbench.emulator.core import connect_refusal
 
     class ConnectAwareHttpToolsProtocol(HttpToolsProtocol):
         def data_received(self, data: bytes) -> None:
@@ -102,7 +103,6 @@ def quiet_exit_server(config: Any, on_ready: Callable[[], None] | None = None) -
     ``on_ready`` runs once the server accepts connections and handles those signals,
     so a caller that stops it as soon as it said so still gets a clean exit.
     """
-    import uvicorn
 
     class _Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -364,8 +364,6 @@ class EmulatorServer:
         return key
 
     def start(self, timeout: float = 10.0) -> str:
-        import uvicorn
-
         # proto=IPPROTO_TCP: asyncio only sets TCP_NODELAY on accepted sockets whose proto
         # says TCP; without it every response waits ~40 ms for a delayed ACK (Nagle).
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)

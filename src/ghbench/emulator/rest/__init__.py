@@ -15,7 +15,7 @@ from ghbench.emulator.rest import (
     repos,
     search,
 )
-from ghbench.emulator.routing import Route
+from ghbench.emulator.rest.routing import Route
 
 __all__ = ["ROUTES"]
 

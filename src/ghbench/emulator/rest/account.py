@@ -13,7 +13,7 @@ from typing import Any
 
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.rest.common import paginate, viewer
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Repo
 
 __all__ = ["ROUTES"]
@@ -37,7 +37,7 @@ def _listed(call: Call, repos: list[Repo]) -> Reply:
     if visibility in ("public", "private"):
         repos = [r for r in repos if r.private == (visibility == "private")]
     page, headers = paginate(call, repos)
-    return Reply([call.urls.repo(call.store, r) for r in page], headers=headers)
+    return Reply([call.render.repo(call.store, r) for r in page], headers=headers)
 
 
 def viewer_repos(call: Call) -> Reply:

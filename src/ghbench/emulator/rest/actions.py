@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound
 from ghbench.emulator.rest.common import repo_of
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Reply, Route
 
 __all__ = ["ROUTES"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Repo
 
 __all__ = ["ROUTES"]
@@ -36,7 +36,7 @@ def combined_status(call: Call) -> Reply:
     """The worst of the latest status per context; `{ref}` a sha, branch or tag (`/`
     in names, encoded or not)."""
     repo = repo_of(call)
-    return Reply(call.urls.combined_status(call.store, repo, _sha(call, repo)))
+    return Reply(call.render.combined_status(call.store, repo, _sha(call, repo)))
 
 
 def list_statuses(call: Call) -> Reply:
@@ -44,7 +44,7 @@ def list_statuses(call: Call) -> Reply:
     repo = repo_of(call)
     page, headers = paginate(call, call.store.statuses(repo, _sha(call, repo)))
     return Reply(
-        [call.urls.status(call.store, repo, s, creator=True) for s in page], headers=headers
+        [call.render.status(call.store, repo, s, creator=True) for s in page], headers=headers
     )
 
 
@@ -66,7 +66,7 @@ def create_status(call: Call) -> Reply:
         description=body_field(call, "Status", "description", str, default="") or None,
         target_url=body_field(call, "Status", "target_url", str, default="") or None,
     )
-    return Reply(call.urls.status(call.store, repo, status, creator=True), status=201)
+    return Reply(call.render.status(call.store, repo, status, creator=True), status=201)
 
 
 def list_check_runs(call: Call) -> Reply:
@@ -81,7 +81,7 @@ def list_check_runs(call: Call) -> Reply:
     return Reply(
         {
             "total_count": len(runs),
-            "check_runs": [call.urls.check_run(call.store, repo, r) for r in page],
+            "check_runs": [call.render.check_run(call.store, repo, r) for r in page],
         },
         headers=headers,
     )
@@ -118,7 +118,7 @@ def create_check_run(call: Call) -> Reply:
         output_title=str(output.get("title")) if output.get("title") else None,
         output_summary=str(output.get("summary")) if output.get("summary") else None,
     )
-    return Reply(call.urls.check_run(call.store, repo, run), status=201)
+    return Reply(call.render.check_run(call.store, repo, run), status=201)
 
 
 def get_check_run(call: Call) -> Reply:
@@ -127,7 +127,7 @@ def get_check_run(call: Call) -> Reply:
     run = call.store.check_run(repo, call.param_int("run_id"))
     if run is None:
         raise NotFound()
-    return Reply(call.urls.check_run(call.store, repo, run))
+    return Reply(call.render.check_run(call.store, repo, run))
 
 
 def update_check_run(call: Call) -> Reply:
@@ -139,7 +139,7 @@ def update_check_run(call: Call) -> Reply:
         raise NotFound()
     status, conclusion = _run_fields(call)
     call.store.update_check_run(run, status=status, conclusion=conclusion)
-    return Reply(call.urls.check_run(call.store, repo, run))
+    return Reply(call.render.check_run(call.store, repo, run))
 
 
 _R = "/repos/{owner}/{repo}"

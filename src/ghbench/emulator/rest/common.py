@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from ghbench.emulator.errors import NotFound, RequiresAuthentication, invalid_field, missing_field
-from ghbench.emulator.routing import Call
+from ghbench.emulator.rest.routing import Call
 from ghbench.emulator.state import PullRequest, Repo, User
 
 __all__ = ["body_field", "page_params", "paginate", "pull_of", "repo_of", "viewer"]
@@ -66,7 +66,7 @@ def paginate(call: Call, items: list[Any]) -> tuple[list[Any], dict[str, str]]:
     links = []
 
     def url(n: int) -> str:
-        return f"{call.urls.api}{call.path}?{urlencode(call.query | {'page': str(n)})}"
+        return f"{call.render.api}{call.path}?{urlencode(call.query | {'page': str(n)})}"
 
     if page < last:
         links += [f'<{url(page + 1)}>; rel="next"', f'<{url(last)}>; rel="last"']

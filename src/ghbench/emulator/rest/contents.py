@@ -20,7 +20,7 @@ from ghbench.emulator.git.objects import TREE_MODE
 from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
 from ghbench.emulator.rest.media import RAW, media_param, text_reply
-from ghbench.emulator.routing import JSON_MEDIA, Call, Reply, Route
+from ghbench.emulator.rest.routing import JSON_MEDIA, Call, Reply, Route
 from ghbench.emulator.state.commits import blob_id
 
 __all__ = ["ROUTES"]
@@ -70,8 +70,8 @@ def put_contents(call: Call) -> Reply:
         repo, branch, message, author=author.login, files={path: data}
     )
     blob_sha = blob_id(data)
-    api = f"{call.urls.api}/repos/{repo.full_name}"
-    html = f"{call.urls.web}/{repo.full_name}"
+    api = f"{call.render.api}/repos/{repo.full_name}"
+    html = f"{call.render.web}/{repo.full_name}"
     content = {
         "name": path.rsplit("/", 1)[-1],
         "path": path,
@@ -114,7 +114,7 @@ def get_contents(call: Call) -> Reply:
     if found is None:
         raise NotFound()
     mode, oid = found
-    contents = git_render.Contents(call.urls, repo, ref)
+    contents = git_render.Contents(call.render, repo, ref)
     if mode != TREE_MODE:
         data = call.store.blob(repo, oid) or b""
         media = media_param(call, ("raw",))

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ghbench.emulator.git.diff import FileChange
-from ghbench.emulator.rest.render import Urls
+from ghbench.emulator.rest.render import RestRenderer
 from ghbench.emulator.state import Commit, Repo, Store, User
 from ghbench.emulator.state.commits import API_COMMITTER
 from ghbench.emulator.state.trees import diff_stat
@@ -47,7 +47,7 @@ _WEB_FLOW = User(id=19864447, login="web-flow", node_id="MDQ6VXNlcjE5ODY0NDQ3")
 _TYPES = {"040000": "dir", "40000": "dir", "120000": "symlink", "160000": "submodule"}
 
 
-def diff_entry(urls: Urls, repo: Repo, at: str, change: FileChange) -> Json:
+def diff_entry(render: RestRenderer, repo: Repo, at: str, change: FileChange) -> Json:
     """GitHub's ``diff-entry`` for a file of a diff whose new side is commit ``at``:
     ``patch`` is git's hunks (absent when there are none, as for a binary file),
     ``previous_filename`` a rename's old path."""
@@ -59,9 +59,9 @@ def diff_entry(urls: Urls, repo: Repo, at: str, change: FileChange) -> Json:
         "additions": change.additions,
         "deletions": change.deletions,
         "changes": change.additions + change.deletions,
-        "blob_url": f"{urls.web}/{repo.full_name}/blob/{at}/{path}",
-        "raw_url": f"{urls.web}/{repo.full_name}/raw/{at}/{path}",
-        "contents_url": f"{urls.api}/repos/{repo.full_name}/contents/{path}?ref={at}",
+        "blob_url": f"{render.web}/{repo.full_name}/blob/{at}/{path}",
+        "raw_url": f"{render.web}/{repo.full_name}/raw/{at}/{path}",
+        "contents_url": f"{render.api}/repos/{repo.full_name}/contents/{path}?ref={at}",
     }
     if change.patch is not None:
         entry["patch"] = change.patch
@@ -74,11 +74,13 @@ def _git_user(name: str, email: str, when: float) -> Json:
     return {"name": name, "email": email, "date": iso_s(when)}
 
 
-def commit(urls: Urls, store: Store, repo: Repo, c: Commit, *, files: bool = False) -> Json:
+def commit(
+    render: RestRenderer, store: Store, repo: Repo, c: Commit, *, files: bool = False
+) -> Json:
     """GitHub's ``commit``; with ``files``, its ``stats`` and first page of ``files``
     (git's diff against its first parent)."""
-    api = f"{urls.api}/repos/{repo.full_name}"
-    html = f"{urls.web}/{repo.full_name}"
+    api = f"{render.api}/repos/{repo.full_name}"
+    html = f"{render.web}/{repo.full_name}"
     author = store.user(c.author_login) if c.author_login else None
     committer = _WEB_FLOW if c.committer_email == API_COMMITTER[1] else None
     committer = committer or store.user_for_email(c.committer_email)
@@ -97,8 +99,8 @@ def commit(urls: Urls, store: Store, repo: Repo, c: Commit, *, files: bool = Fal
         "url": f"{api}/commits/{c.sha}",
         "html_url": f"{html}/commit/{c.sha}",
         "comments_url": f"{api}/commits/{c.sha}/comments",
-        "author": urls.user(author) if author else None,
-        "committer": urls.user(committer) if committer else None,
+        "author": render.user(author) if author else None,
+        "committer": render.user(committer) if committer else None,
         "parents": [
             {"sha": p, "url": f"{api}/commits/{p}", "html_url": f"{html}/commit/{p}"}
             for p in c.parents
@@ -112,26 +114,26 @@ def commit(urls: Urls, store: Store, repo: Repo, c: Commit, *, files: bool = Fal
             "additions": stat.additions,
             "deletions": stat.deletions,
         }
-        out["files"] = [diff_entry(urls, repo, c.sha, f) for f in changes[:MAX_COMMIT_FILES]]
+        out["files"] = [diff_entry(render, repo, c.sha, f) for f in changes[:MAX_COMMIT_FILES]]
     return out
 
 
-def short_branch(urls: Urls, repo: Repo, name: str, sha: str) -> Json:
+def short_branch(render: RestRenderer, repo: Repo, name: str, sha: str) -> Json:
     return {
         "name": name,
-        "commit": {"sha": sha, "url": f"{urls.api}/repos/{repo.full_name}/commits/{sha}"},
+        "commit": {"sha": sha, "url": f"{render.api}/repos/{repo.full_name}/commits/{sha}"},
         "protected": False,
     }
 
 
-def branch(urls: Urls, store: Store, repo: Repo, name: str, c: Commit) -> Json:
+def branch(render: RestRenderer, store: Store, repo: Repo, name: str, c: Commit) -> Json:
     """GitHub's ``branch-with-protection`` for an unprotected branch (no branch
     protection is modelled)."""
-    api = f"{urls.api}/repos/{repo.full_name}/branches/{quote(name)}"
+    api = f"{render.api}/repos/{repo.full_name}/branches/{quote(name)}"
     return {
         "name": name,
-        "commit": commit(urls, store, repo, c),
-        "_links": {"self": api, "html": f"{urls.web}/{repo.full_name}/tree/{name}"},
+        "commit": commit(render, store, repo, c),
+        "_links": {"self": api, "html": f"{render.web}/{repo.full_name}/tree/{name}"},
         "protected": False,
         "protection": {
             "enabled": False,
@@ -149,17 +151,17 @@ def branch(urls: Urls, store: Store, repo: Repo, name: str, c: Commit) -> Json:
 class Contents:
     """The contents API's shapes for files of ``repo`` at ``ref`` (as asked)."""
 
-    urls: Urls
+    render: RestRenderer
     repo: Repo
     ref: str
 
     def _links(self, path: str, kind: str, oid: str) -> Json:
-        api = f"{self.urls.api}/repos/{self.repo.full_name}"
+        api = f"{self.render.api}/repos/{self.repo.full_name}"
         quoted = quote(path)
         self_url = f"{api}/contents/{quoted}?ref={quote(self.ref, safe='')}"
         git_url = f"{api}/git/{'trees' if kind == 'dir' else 'blobs'}/{oid}"
         page = "tree" if kind == "dir" else "blob"
-        html_url = f"{self.urls.web}/{self.repo.full_name}/{page}/{self.ref}/{quoted}"
+        html_url = f"{self.render.web}/{self.repo.full_name}/{page}/{self.ref}/{quoted}"
         download = None
         if kind == "file":
             download = (

@@ -11,7 +11,7 @@ from ghbench.emulator.errors import NotFound, ValidationFailed
 from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import paginate, pull_of, repo_of
 from ghbench.emulator.rest.media import DIFF, PATCH, SHA, media_param, text_reply
-from ghbench.emulator.routing import JSON_MEDIA, Call, Reply, Route
+from ghbench.emulator.rest.routing import JSON_MEDIA, Call, Reply, Route
 from ghbench.emulator.state import Commit, Repo
 
 __all__ = ["ROUTES", "commit_for"]
@@ -43,7 +43,7 @@ def get_commit(call: Call) -> Reply:
             return text_reply(media, call.store.format_patch(repo, None, commit.sha))
         changes = call.store.commit_files(repo, commit)
         return text_reply(media, "".join(c.diff for c in changes))
-    return Reply(git_render.commit(call.urls, call.store, repo, commit, files=True))
+    return Reply(git_render.commit(call.render, call.store, repo, commit, files=True))
 
 
 def list_commits(call: Call) -> Reply:
@@ -65,7 +65,7 @@ def list_commits(call: Call) -> Reply:
             c for c in commits if author in ((c.author_login or "").lower(), c.author_email.lower())
         ]
     page, headers = paginate(call, commits)
-    body = [git_render.commit(call.urls, call.store, repo, c) for c in page]
+    body = [git_render.commit(call.render, call.store, repo, c) for c in page]
     return Reply(body, headers=headers)
 
 
@@ -74,7 +74,7 @@ def pull_commits(call: Call) -> Reply:
     repo, pull = pull_of(call)
     commits = call.store.pull_commits(pull)[:_MAX_PULL_COMMITS]
     page, headers = paginate(call, commits)
-    body = [git_render.commit(call.urls, call.store, repo, c) for c in page]
+    body = [git_render.commit(call.render, call.store, repo, c) for c in page]
     return Reply(body, headers=headers)
 
 
@@ -99,7 +99,7 @@ def list_branches(call: Call) -> Reply:
     if call.query.get("protected", "").lower() == "true":
         refs = []
     page, headers = paginate(call, refs)
-    body = [git_render.short_branch(call.urls, repo, r.name[6:], r.sha) for r in page]
+    body = [git_render.short_branch(call.render, repo, r.name[6:], r.sha) for r in page]
     return Reply(body, headers=headers)
 
 
@@ -112,7 +112,7 @@ def get_branch(call: Call) -> Reply:
     commit = call.store.commit(repo, sha) if sha else None
     if commit is None:
         raise NotFound("Branch not found")
-    return Reply(git_render.branch(call.urls, call.store, repo, name, commit))
+    return Reply(git_render.branch(call.render, call.store, repo, name, commit))
 
 
 def matching_refs(call: Call) -> Reply:
@@ -121,7 +121,7 @@ def matching_refs(call: Call) -> Reply:
     repo = repo_of(call)
     prefix = call.params.get("ref", "").removeprefix("refs/")
     refs = call.store.refs_with_prefix(repo, prefix)
-    return Reply([call.urls.ref(repo, r) for r in refs])
+    return Reply([call.render.ref(repo, r) for r in refs])
 
 
 _R = "/repos/{owner}/{repo}"

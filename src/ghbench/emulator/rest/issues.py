@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
 __all__ = ["ROUTES"]
@@ -25,7 +25,7 @@ def list_issues(call: Call) -> Reply:
     for _, _, number in page:
         issue = store.issue(repo, number)
         if issue is not None:
-            out.append(call.urls.issue(store, repo, issue))
+            out.append(call.render.issue(store, repo, issue))
         else:
             out.append(pull_as_issue(call, repo, number))
     return Reply(out, headers=headers)
@@ -36,13 +36,13 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
     pull = call.store.pull(repo, number)
     if pull is None:
         raise NotFound()
-    rendered = call.urls.pull(call.store, repo, pull)
-    base = f"{call.urls.api}/repos/{repo.full_name}/issues/{number}"
+    rendered = call.render.pull(call.store, repo, pull)
+    base = f"{call.render.api}/repos/{repo.full_name}/issues/{number}"
     return {
         "id": pull.id,
         "node_id": pull.node_id,
         "url": base,
-        "repository_url": f"{call.urls.api}/repos/{repo.full_name}",
+        "repository_url": f"{call.render.api}/repos/{repo.full_name}",
         "labels_url": base + "/labels{/name}",
         "comments_url": base + "/comments",
         "events_url": base + "/events",
@@ -80,14 +80,14 @@ def get_issue(call: Call) -> Reply:
     issue = call.store.issue(repo, number)
     if issue is None:
         return Reply(pull_as_issue(call, repo, number))
-    return Reply(call.urls.issue(call.store, repo, issue))
+    return Reply(call.render.issue(call.store, repo, issue))
 
 
 def issue_or_pull_json(call: Call, repo: Repo, item: Issue | PullRequest) -> dict[str, object]:
     """An issue, or a pull request in the issue shape."""
     if isinstance(item, PullRequest):
         return pull_as_issue(call, repo, item.number)
-    return call.urls.issue(call.store, repo, item)
+    return call.render.issue(call.store, repo, item)
 
 
 def _assignees(call: Call) -> list[User] | None:
@@ -120,7 +120,7 @@ def create_issue(call: Call) -> Reply:
         labels=_labels_field(call) or [],
         assignees=_assignees(call) or [],
     )
-    return Reply(call.urls.issue(call.store, repo, issue), status=201)
+    return Reply(call.render.issue(call.store, repo, issue), status=201)
 
 
 def _labels_field(call: Call) -> list[str] | None:
@@ -191,7 +191,7 @@ def list_issue_comments(call: Call) -> Reply:
     if not exists:
         raise NotFound()
     page, headers = paginate(call, call.store.issue_comments(repo, number))
-    return Reply([call.urls.issue_comment(call.store, repo, c) for c in page], headers=headers)
+    return Reply([call.render.issue_comment(call.store, repo, c) for c in page], headers=headers)
 
 
 def create_issue_comment(call: Call) -> Reply:
@@ -202,7 +202,7 @@ def create_issue_comment(call: Call) -> Reply:
         raise NotFound()
     body = body_field(call, "IssueComment", "body", str)
     comment = call.store.add_issue_comment(repo, number, viewer(call), body)
-    return Reply(call.urls.issue_comment(call.store, repo, comment), status=201)
+    return Reply(call.render.issue_comment(call.store, repo, comment), status=201)
 
 
 _I = "/repos/{owner}/{repo}/issues"

@@ -12,7 +12,7 @@ from typing import Any
 
 from ghbench.emulator.errors import NotFound, ValidationFailed, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Issue, PullRequest, Repo
 
 __all__ = ["ROUTES", "issue_or_pull"]
@@ -46,7 +46,7 @@ def list_labels(call: Call) -> Reply:
     """In creation order; pages of 30."""
     repo = repo_of(call)
     page, headers = paginate(call, call.store.labels(repo))
-    return Reply([call.urls.label(repo, label) for label in page], headers=headers)
+    return Reply([call.render.label(repo, label) for label in page], headers=headers)
 
 
 def create_label(call: Call) -> Reply:
@@ -63,13 +63,13 @@ def create_label(call: Call) -> Reply:
         color=_color(call, required=True) or "ededed",
         description=body_field(call, "Label", "description", str, default="") or None,
     )
-    return Reply(call.urls.label(repo, label), status=201)
+    return Reply(call.render.label(repo, label), status=201)
 
 
 def get_label(call: Call) -> Reply:
     """By name, case-insensitively."""
     repo = repo_of(call)
-    return Reply(call.urls.label(repo, call.store.get_label(repo, call.params["name"])))
+    return Reply(call.render.label(repo, call.store.get_label(repo, call.params["name"])))
 
 
 def update_label(call: Call) -> Reply:
@@ -84,7 +84,7 @@ def update_label(call: Call) -> Reply:
         color=_color(call, required=False),
         description=body_field(call, "Label", "description", str, default="") or None,
     )
-    return Reply(call.urls.label(repo, label))
+    return Reply(call.render.label(repo, label))
 
 
 def delete_label(call: Call) -> Reply:
@@ -112,7 +112,7 @@ def _names(call: Call) -> list[str]:
 
 
 def _item_labels(call: Call, repo: Repo, item: Issue | PullRequest) -> Reply:
-    return Reply(call.urls.labels(call.store, repo, item.labels))
+    return Reply(call.render.labels(call.store, repo, item.labels))
 
 
 def list_item_labels(call: Call) -> Reply:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ghbench.emulator.routing import Call, Reply
+from ghbench.emulator.rest.routing import Call, Reply
 
 __all__ = ["DIFF", "PATCH", "RAW", "SHA", "media_param", "text_reply"]
 

@@ -12,7 +12,7 @@ from ghbench.emulator.errors import NotFound, ValidationFailed, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
 from ghbench.emulator.rest.issues import issue_or_pull_json
 from ghbench.emulator.rest.labels import issue_or_pull
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import PullRequest, Repo, User
 
 __all__ = ["ROUTES", "users_named"]
@@ -30,7 +30,7 @@ def list_assignees(call: Call) -> Reply:
     """Every user account (all are collaborators here), by login."""
     repo = repo_of(call)
     page, headers = paginate(call, call.store.assignable_users(repo))
-    return Reply([call.urls.user(u) for u in page], headers=headers)
+    return Reply([call.render.user(u) for u in page], headers=headers)
 
 
 def check_assignee(call: Call) -> Reply:
@@ -66,7 +66,7 @@ def remove_assignees(call: Call) -> Reply:
 
 def _requested(call: Call, repo: Repo, pull: PullRequest) -> dict[str, object]:
     users = call.store.users
-    reviewers = [call.urls.user(users[i]) for i in pull.requested_reviewers if i in users]
+    reviewers = [call.render.user(users[i]) for i in pull.requested_reviewers if i in users]
     return {"users": reviewers, "teams": []}
 
 
@@ -101,7 +101,7 @@ def request_reviewers(call: Call) -> Reply:
     ):
         raise invalid_field("PullRequest", "reviewers")
     call.store.request_reviews(pull, _reviewers(call, repo, pull))
-    return Reply(call.urls.pull(call.store, repo, pull), status=201)
+    return Reply(call.render.pull(call.store, repo, pull), status=201)
 
 
 def remove_review_requests(call: Call) -> Reply:
@@ -109,7 +109,7 @@ def remove_review_requests(call: Call) -> Reply:
     repo, pull = pull_of(call)
     viewer(call)
     call.store.remove_review_requests(pull, users_named(call, "reviewers"))
-    return Reply(call.urls.pull(call.store, repo, pull))
+    return Reply(call.render.pull(call.store, repo, pull))
 
 
 _R = "/repos/{owner}/{repo}"

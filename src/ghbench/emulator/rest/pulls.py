@@ -7,7 +7,7 @@ from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
 from ghbench.emulator.rest.history import pull_diff
 from ghbench.emulator.rest.media import DIFF, PATCH
-from ghbench.emulator.routing import JSON_MEDIA, Call, Reply, Route
+from ghbench.emulator.rest.routing import JSON_MEDIA, Call, Reply, Route
 from ghbench.emulator.state.trees import MAX_LISTED_FILES
 
 __all__ = ["ROUTES"]
@@ -49,7 +49,7 @@ def list_pulls(call: Call) -> Reply:
     default_direction = "desc" if sort == "created" else "asc"
     pulls.sort(key=key, reverse=q.get("direction", default_direction) == "desc")
     page, headers = paginate(call, pulls)
-    return Reply([call.urls.pull(call.store, repo, p) for p in page], headers=headers)
+    return Reply([call.render.pull(call.store, repo, p) for p in page], headers=headers)
 
 
 def get_pull(call: Call) -> Reply:
@@ -60,7 +60,7 @@ def get_pull(call: Call) -> Reply:
     if as_text is not None:
         return as_text
     repo, pull = pull_of(call)
-    return Reply(call.urls.pull(call.store, repo, pull, full=True))
+    return Reply(call.render.pull(call.store, repo, pull, full=True))
 
 
 def create_pull(call: Call) -> Reply:
@@ -78,7 +78,7 @@ def create_pull(call: Call) -> Reply:
         body=body_field(call, "PullRequest", "body", str, default=""),
         draft=body_field(call, "PullRequest", "draft", bool, default=False),
     )
-    return Reply(call.urls.pull(call.store, repo, pull, full=True), status=201)
+    return Reply(call.render.pull(call.store, repo, pull, full=True), status=201)
 
 
 def merge_pull(call: Call) -> Reply:
@@ -106,7 +106,7 @@ def update_pull(call: Call) -> Reply:
         call.store.close_pull(pull)
     if changes:
         call.store.update_pull(pull, **changes)
-    return Reply(call.urls.pull(call.store, repo, pull, full=True))
+    return Reply(call.render.pull(call.store, repo, pull, full=True))
 
 
 def list_files(call: Call) -> Reply:
@@ -118,7 +118,7 @@ def list_files(call: Call) -> Reply:
     repo, pull = pull_of(call)
     files = call.store.pull_files(pull)[:MAX_LISTED_FILES]
     page, headers = paginate(call, files)
-    body = [git_render.diff_entry(call.urls, repo, pull.head_sha, f) for f in page]
+    body = [git_render.diff_entry(call.render, repo, pull.head_sha, f) for f in page]
     return Reply(body, headers=headers)
 
 
@@ -126,7 +126,7 @@ def list_review_comments(call: Call) -> Reply:
     """Review comments, oldest first."""
     repo, pull = pull_of(call)
     page, headers = paginate(call, call.store.review_comments(pull))
-    return Reply([call.urls.review_comment(call.store, repo, c) for c in page], headers=headers)
+    return Reply([call.render.review_comment(call.store, repo, c) for c in page], headers=headers)
 
 
 def create_review_comment(call: Call) -> Reply:
@@ -144,14 +144,14 @@ def create_review_comment(call: Call) -> Reply:
         commit_id=body_field(call, "PullRequestReviewComment", "commit_id", str, default="")
         or None,
     )
-    return Reply(call.urls.review_comment(call.store, repo, comment), status=201)
+    return Reply(call.render.review_comment(call.store, repo, comment), status=201)
 
 
 def list_reviews(call: Call) -> Reply:
     """Reviews, oldest first."""
     repo, pull = pull_of(call)
     page, headers = paginate(call, call.store.reviews(pull))
-    return Reply([call.urls.review(call.store, repo, r) for r in page], headers=headers)
+    return Reply([call.render.review(call.store, repo, r) for r in page], headers=headers)
 
 
 def create_review(call: Call) -> Reply:
@@ -171,7 +171,7 @@ def create_review(call: Call) -> Reply:
         body=body_field(call, "PullRequestReview", "body", str, default=""),
         commit_id=body_field(call, "PullRequestReview", "commit_id", str, default="") or None,
     )
-    return Reply(call.urls.review(call.store, repo, review))
+    return Reply(call.render.review(call.store, repo, review))
 
 
 _P = "/repos/{owner}/{repo}/pulls"

@@ -31,7 +31,7 @@ from ghbench.emulator.state import (
 from ghbench.emulator.state.trees import diff_stat
 from ghbench.timefmt import iso_s
 
-__all__ = ["Urls"]
+__all__ = ["RestRenderer"]
 
 Json = dict[str, Any]
 
@@ -106,8 +106,9 @@ def _iso(value: float | None) -> str | None:
 
 
 @dataclass(frozen=True)
-class Urls:
-    """The bases URLs are built from, per request."""
+class RestRenderer:
+    """The REST serializer: every record as GitHub's JSON, its URLs built on the
+    request's API base (``api``: the layout the client used) and the web base."""
 
     api: str  # e.g. http://api.github.localhost (no trailing slash)
     web: str  # e.g. https://github.com

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, ValidationFailed
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Reply, Route
 
 __all__ = ["ROUTES"]
 
@@ -49,14 +49,14 @@ _ROOT = {
 def root(call: Call) -> Reply:
     """Root links; `x-oauth-scopes` when authenticated (gh auth login reads it)."""
     return Reply(
-        {k: v if v.startswith("http") else call.urls.api + v for k, v in _ROOT.items()},
+        {k: v if v.startswith("http") else call.render.api + v for k, v in _ROOT.items()},
         headers={"x-oauth-scopes": "repo, read:org, workflow"} if call.user else {},
     )
 
 
 def get_user(call: Call) -> Reply:
     """The token's user (`private-user`); 401 "Requires authentication" without one."""
-    return Reply(call.urls.private_user(viewer(call)))
+    return Reply(call.render.private_user(viewer(call)))
 
 
 def get_named_user(call: Call) -> Reply:
@@ -64,7 +64,7 @@ def get_named_user(call: Call) -> Reply:
     user = call.store.user(call.params["username"])
     if user is None:
         raise NotFound()
-    return Reply(call.urls.public_user(user))
+    return Reply(call.render.public_user(user))
 
 
 def rate_limit(call: Call) -> Reply:
@@ -74,7 +74,7 @@ def rate_limit(call: Call) -> Reply:
 
 def get_repo(call: Call) -> Reply:
     """`full-repository`."""
-    return Reply(call.urls.repo(call.store, repo_of(call), full=True))
+    return Reply(call.render.repo(call.store, repo_of(call), full=True))
 
 
 def _ref_name(call: Call) -> str:
@@ -87,7 +87,7 @@ def get_ref(call: Call) -> Reply:
     ref = call.store.ref(repo, _ref_name(call))
     if ref is None:
         raise NotFound()
-    return Reply(call.urls.ref(repo, ref))
+    return Reply(call.render.ref(repo, ref))
 
 
 def list_refs(call: Call) -> Reply:
@@ -99,14 +99,14 @@ def list_refs(call: Call) -> Reply:
         raise NotFound()
     exact = [r for r in refs if r.name == prefix]
     if exact:
-        return Reply(call.urls.ref(repo, exact[0]))
-    return Reply([call.urls.ref(repo, r) for r in refs])
+        return Reply(call.render.ref(repo, exact[0]))
+    return Reply([call.render.ref(repo, r) for r in refs])
 
 
 def list_all_refs(call: Call) -> Reply:
     """Every ref (GitHub's legacy listing)."""
     repo = repo_of(call)
-    return Reply([call.urls.ref(repo, r) for r in call.store.refs_with_prefix(repo, "")])
+    return Reply([call.render.ref(repo, r) for r in call.store.refs_with_prefix(repo, "")])
 
 
 def create_ref(call: Call) -> Reply:
@@ -119,7 +119,7 @@ def create_ref(call: Call) -> Reply:
     ref = call.store.create_ref(
         repo, name.removeprefix("refs/"), body_field(call, "Reference", "sha", str)
     )
-    return Reply(call.urls.ref(repo, ref), status=201)
+    return Reply(call.render.ref(repo, ref), status=201)
 
 
 def update_ref(call: Call) -> Reply:
@@ -133,7 +133,7 @@ def update_ref(call: Call) -> Reply:
     if call.store.commit(repo, sha) is None:
         raise ValidationFailed("Object does not exist")
     call.store.update_ref(ref, sha)
-    return Reply(call.urls.ref(repo, ref))
+    return Reply(call.render.ref(repo, ref))
 
 
 def delete_ref(call: Call) -> Reply:

@@ -25,7 +25,7 @@ from ghbench.emulator.errors import ValidationFailed
 from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import page_params, paginate
 from ghbench.emulator.rest.issues import pull_as_issue
-from ghbench.emulator.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.search import (
     MAX_RESULTS,
     SearchProblem,
@@ -91,7 +91,7 @@ def search_issues_route(call: Call) -> Reply:
         if isinstance(item, PullRequest):
             found = pull_as_issue(call, repo, item.number)
         else:
-            found = call.urls.issue(store, repo, item)
+            found = call.render.issue(store, repo, item)
         if found["body"] is None:
             del found["body"]  # a string if present (issue-search-result-item)
         items.append(found)
@@ -107,7 +107,7 @@ def search_repositories_route(call: Call) -> Reply:
     q, store = _query(call), call.store
     hits = _hits(lambda: search_repositories(store, q))
     page, headers = _page(call, hits)
-    items = [call.urls.repo(store, repo) for repo in page]
+    items = [call.render.repo(store, repo) for repo in page]
     return Reply(_answer(len(hits), items), headers=headers)
 
 
@@ -116,7 +116,7 @@ def search_users_route(call: Call) -> Reply:
     q = _query(call)
     hits = _hits(lambda: search_users(call.store, q))
     page, headers = _page(call, hits)
-    return Reply(_answer(len(hits), [call.urls.user(u) for u in page]), headers=headers)
+    return Reply(_answer(len(hits), [call.render.user(u) for u in page]), headers=headers)
 
 
 def search_commits_route(call: Call) -> Reply:
@@ -130,10 +130,10 @@ def search_commits_route(call: Call) -> Reply:
     page, headers = _page(call, hits)
     items = []
     for repo, commit in page:
-        found = git_render.commit(call.urls, store, repo, commit)
+        found = git_render.commit(call.render, store, repo, commit)
         # the description types the top-level committer a git user (name, email, date)
         found["committer"] = found["commit"]["committer"]
-        found["repository"] = call.urls.repo(store, repo)
+        found["repository"] = call.render.repo(store, repo)
         items.append(found)
     return Reply(_answer(len(hits), items), headers=headers)
 

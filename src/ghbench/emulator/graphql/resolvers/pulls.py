@@ -11,6 +11,7 @@ from ghbench.emulator.graphql.resolvers.labels import item_labels
 from ghbench.emulator.graphql.resolvers.people import assignees, review_requests
 from ghbench.emulator.graphql.resolvers.repository import actor
 from ghbench.emulator.graphql.resolvers.views import (
+    REACTIONS,
     CommitView,
     PullCommitView,
     ReactionGroupView,
@@ -65,8 +66,6 @@ def pull_url(pull: PullRequest, info: Info) -> str:
 
 
 def reaction_groups(_: object, __: Info) -> list[ReactionGroupView]:
-    from ghbench.emulator.graphql.resolvers.views import REACTIONS
-
     return [ReactionGroupView(content) for content in REACTIONS]
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote
 
-if TYPE_CHECKING:
-    from ghbench.emulator.core import Emulator
-    from ghbench.emulator.rest.render import Urls
-    from ghbench.emulator.state import Store, User
+from ghbench.emulator.errors import NotFound
+from ghbench.emulator.parts import EmulatorParts
+from ghbench.emulator.rest.render import RestRenderer
+from ghbench.emulator.state import Store, User
 
 __all__ = ["JSON_MEDIA", "Call", "Reply", "Route", "Router"]
 
@@ -27,9 +27,9 @@ JSON_MEDIA = "application/json"
 class Call:
     """What a handler gets: the matched parameters, parsed query and body, the caller."""
 
-    emulator: Emulator
+    emulator: EmulatorParts
     store: Store
-    urls: Urls
+    render: RestRenderer  # the REST serializer, on this request's URL bases
     path: str  # origin-form path, without the query
     params: dict[str, str]
     query: dict[str, str]
@@ -40,8 +40,6 @@ class Call:
     api_version: str = "2022-11-28"  # X-GitHub-Api-Version (see versions.py)
 
     def param_int(self, name: str) -> int:
-        from ghbench.emulator.errors import NotFound
-
         value = self.params[name]
         if not value.isdigit():
             raise NotFound()

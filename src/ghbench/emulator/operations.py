@@ -8,36 +8,24 @@ limits, reset. All of them take the emulator's lock and commit before returning.
 
 from __future__ import annotations
 
-import random
-import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ghbench.artifacts.io import write_new
-from ghbench.clock import Clock, VirtualClock
-from ghbench.emulator.config import EmulatorConfig
+from ghbench.clock import VirtualClock
 from ghbench.emulator.errors import NotFound, invalid_field
-from ghbench.emulator.ratelimit import LedgerEntry, RateLimiter
-from ghbench.emulator.secondary import SecondaryLimiter
-from ghbench.emulator.state import CI_STATES, Database, PullRequest, Repo, Store, User
+from ghbench.emulator.parts import EmulatorParts
+from ghbench.emulator.ratelimit import LedgerEntry
+from ghbench.emulator.state import CI_STATES, PullRequest, Repo, User
 from ghbench.errors import UsageError
 
-__all__ = ["EmulatorApi"]
+__all__ = ["ControlOperations"]
 
 
-class EmulatorApi:
-    """Mixin of :class:`~ghbench.emulator.core.Emulator`; see that class for the state."""
-
-    clock: Clock
-    rng: random.Random
-    config: EmulatorConfig
-    db: Database
-    store: Store
-    limiter: RateLimiter
-    secondary: SecondaryLimiter
-    lock: threading.RLock
-    _etags: dict[Any, Any]
+class ControlOperations(EmulatorParts):
+    """What the control API does, as methods; :class:`~ghbench.emulator.core.Emulator`
+    adds answering requests."""
 
     # -- users, tokens, repos ----------------------------------------------------
     def create_user(
