@@ -3,7 +3,9 @@
 Each subcommand lives in ``ghbench.commands.<module>`` as a click command named
 ``command``; it is imported only when invoked, so ``ghbench --help`` stays fast.
 User errors (GhbenchError, click usage errors) become one line ``error: …`` on
-stderr with exit 2 (usage) or 1 (runtime); Ctrl-C exits 130.
+stderr with exit 2 (usage) or 1 (runtime). SIGTERM and SIGHUP stop a command as
+Ctrl-C does (``ghbench.procs.stop_on_signals``); an interrupted command exits 128 +
+the signal: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from typing import Any
 import click
 
 from ghbench import __version__
-from ghbench.errors import GhbenchError
+from ghbench.errors import GhbenchError, interrupt_signal, signal_label
+from ghbench.procs import stop_on_signals
 
 __all__ = ["COMMANDS", "main"]
 
@@ -72,11 +75,17 @@ def _fail(message: str, code: int) -> None:
     sys.exit(code)
 
 
+def _interrupted(exc: BaseException) -> None:
+    signum = interrupt_signal(exc)
+    _fail(f"interrupted ({signal_label(signum)})", 128 + signum)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point for the ``ghbench`` console script and ``python -m ghbench``."""
     args = sys.argv[1:] if argv is None else argv
     if not args:
         args = ["--help"]
+    stop_on_signals()
     try:
         rv: Any = cli.main(args=args, prog_name="ghbench", standalone_mode=False)
     except click.UsageError as exc:
@@ -84,14 +93,15 @@ def main(argv: list[str] | None = None) -> None:
         if exc.ctx is not None:
             hint = f" (see '{exc.ctx.command_path} --help')"
         _fail(f"{exc.format_message()}{hint}", 2)
-    except click.exceptions.Abort:
-        _fail("interrupted", 130)
+    except click.exceptions.Abort as exc:
+        # click turns a KeyboardInterrupt (and so a StopSignal) into Abort
+        _interrupted(exc.__cause__ or exc)
     except click.ClickException as exc:
         _fail(exc.format_message(), exc.exit_code or 1)
     except GhbenchError as exc:
         _fail(str(exc), exc.exit_code)
-    except KeyboardInterrupt:
-        _fail("interrupted", 130)
+    except KeyboardInterrupt as exc:
+        _interrupted(exc)
     except BrokenPipeError:
         # `ghbench report ... | head`: stop quietly, as other CLI tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)

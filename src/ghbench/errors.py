@@ -9,7 +9,11 @@
     ├── EmulatorError            exit 1, the embedded emulator failed to start or answer
     ├── GitHubError              exit 1, a control call to GitHub (or the emulator) failed
     ├── ToolMissingError         exit 1, an external program (gh, node, tmux, ao) is not installed
-    └── Interrupted              exit 130, the user pressed Ctrl-C
+    └── Interrupted              exit 128 + the signal: Ctrl-C (130), SIGTERM (143), SIGHUP (129)
+
+    StopSignal (a KeyboardInterrupt) SIGTERM or SIGHUP arriving, raised where Ctrl-C's
+                                     KeyboardInterrupt would be, so every path that stops
+                                     cleanly on Ctrl-C does on them too
 
 The CLI catches only GhbenchError (and click's usage errors), prints one line
 ``error: <message>`` on stderr and exits with ``exit_code``. Anything else is a bug
@@ -18,6 +22,8 @@ and keeps its traceback.
 
 from __future__ import annotations
 
+import signal
+
 __all__ = [
     "ArtifactError",
     "ConfigError",
@@ -25,9 +31,12 @@ __all__ = [
     "GhbenchError",
     "GitHubError",
     "Interrupted",
+    "StopSignal",
     "ToolMissingError",
     "TraceError",
     "UsageError",
+    "interrupt_signal",
+    "signal_label",
 ]
 
 
@@ -70,6 +79,32 @@ class ToolMissingError(GhbenchError):
 
 
 class Interrupted(GhbenchError):
-    """The user interrupted the run (Ctrl-C)."""
+    """The run was interrupted: Ctrl-C, SIGTERM or SIGHUP; exits 128 + that signal."""
 
-    exit_code = 130
+    def __init__(self, message: str, signum: int = signal.SIGINT) -> None:
+        super().__init__(message)
+        self.signum = signum
+        self.exit_code = 128 + signum
+
+
+class StopSignal(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived (``ghbench.procs.stop_on_signals`` raises it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def interrupt_signal(exc: BaseException) -> int:
+    """The signal behind a KeyboardInterrupt: its own for a StopSignal, else SIGINT."""
+    return exc.signum if isinstance(exc, StopSignal) else signal.SIGINT
+
+
+def signal_label(signum: int) -> str:
+    """How a stop is named to the user: ``Ctrl-C`` for SIGINT, else ``SIGTERM``..."""
+    if signum == signal.SIGINT:
+        return "Ctrl-C"
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"

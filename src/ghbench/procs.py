@@ -13,6 +13,14 @@ the child included, so those are forwarded only when we are not in that group
 (someone signalled our pid directly). Other signals are forwarded always; a
 process-group kill therefore reaches the child twice, which gh and typical
 orchestrators treat like one.
+
+Being stopped: SIGTERM and SIGHUP raise ``StopSignal`` (a KeyboardInterrupt) where
+Ctrl-C would raise KeyboardInterrupt (``stop_on_signals``), so every flow that stops
+cleanly on Ctrl-C does on them too; ``uninterruptible`` holds all three off while
+a flow cleans up. When ghbench cannot clean up (SIGKILL, the OOM killer), the
+lifeline does: every group ``start_process`` starts is ``guard``ed, and a reaper
+stops what is still guarded when ghbench dies (``ghbench.lifeline``,
+``stop_orphans``).
 """
 
 from __future__ import annotations
@@ -22,12 +30,16 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn
+
+from ghbench import lifeline
+from ghbench.errors import StopSignal
 
 __all__ = [
     "FORWARDED_SIGNALS",
@@ -37,11 +49,17 @@ __all__ = [
     "exit_like",
     "forward_signals",
     "group_alive",
+    "guard",
     "kill_group",
+    "popen_guarded",
     "signal_name",
     "start_process",
     "stop_group",
+    "stop_on_signals",
+    "stop_orphans",
     "tool_output",
+    "unguard",
+    "uninterruptible",
 ]
 
 FORWARDED_SIGNALS: tuple[signal.Signals, ...] = (
@@ -53,6 +71,8 @@ FORWARDED_SIGNALS: tuple[signal.Signals, ...] = (
     signal.SIGUSR2,
 )
 _TERMINAL_SIGNALS = frozenset({signal.SIGINT, signal.SIGQUIT})
+STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGHUP)
+_ORPHAN_GRACE_S = 5.0  # how long the reaper lets what ghbench left stop on SIGTERM
 _STDERR_FD = 2
 _REAP_S = 5.0  # how long a SIGKILLed group may take to disappear
 
@@ -88,6 +108,48 @@ def forward_signals(proc: subprocess.Popen[bytes]) -> Callable[[], None]:
             signal.signal(sig, old)
 
     return restore
+
+
+def _raise_stop(signum: int, _frame: FrameType | None) -> None:
+    raise StopSignal(signum)
+
+
+def stop_on_signals() -> None:
+    """From now on SIGTERM and SIGHUP raise ``StopSignal`` in the main thread (called
+    from another thread, where handlers cannot be set, it does nothing)."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, _raise_stop)
+
+
+@contextlib.contextmanager
+def uninterruptible(*, defer: bool = True) -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP off while cleanup runs, so a signal cannot cut a
+    stop short and leave orphans or lose what was measured.
+
+    ``defer``: the first signal that arrives is sent again, to whatever handles it
+    outside, when the block ends; without, signals are ignored (a flow already
+    stopping on a signal ignores a second one). Outside the main thread (where
+    handlers cannot be set) it does nothing.
+    """
+    held = (signal.SIGINT, *STOP_SIGNALS)
+    arrived: list[int] = []
+
+    def remember(signum: int, _frame: FrameType | None) -> None:
+        arrived.append(signum)
+
+    try:
+        previous = {sig: signal.signal(sig, remember if defer else signal.SIG_IGN) for sig in held}
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if arrived:
+            signal.raise_signal(arrived[0])
 
 
 def signal_name(returncode: int) -> str | None:
@@ -160,12 +222,14 @@ class ManagedProcess:
 
     def stop(self, grace: float = 10.0) -> StopResult:
         """SIGTERM the group, wait up to ``grace`` seconds, then SIGKILL it."""
-        try:
-            return stop_group(self.popen, grace)
-        finally:
-            if self._log is not None:
-                self._log.close()
-                self._log = None
+        with uninterruptible():
+            try:
+                return stop_group(self.popen, grace)
+            finally:
+                _unguard_if_gone(self.popen.pid)
+                if self._log is not None:
+                    self._log.close()
+                    self._log = None
 
     def kill(self) -> None:
         """SIGKILL the group at once (a crash, not a stop) and reap it; the log stays open."""
@@ -179,6 +243,22 @@ class ManagedProcess:
         except OSError:
             return ""
         return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def popen_guarded(
+    argv: Sequence[str], *, group: bool = True, **kwargs: Any
+) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen`` (in a new session unless ``group`` is False), guarded by the
+    lifeline before any signal to ghbench is let through: a Ctrl-C or SIGTERM that
+    arrives while the child starts is delivered once it is guarded, so the child can
+    never be left running unknown to anyone."""
+    lifeline.ready()
+    with uninterruptible():
+        popen: subprocess.Popen[bytes] = subprocess.Popen(
+            list(argv), start_new_session=group, **kwargs
+        )
+        guard(popen.pid, group=group)
+    return popen
 
 
 def start_process(
@@ -195,20 +275,86 @@ def start_process(
         log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(log_path, "ab")  # noqa: SIM115 - closed by ManagedProcess.stop
     try:
-        popen = subprocess.Popen(
-            list(argv),
+        popen = popen_guarded(
+            argv,
             env=dict(env),
             cwd=cwd,
             stdin=subprocess.DEVNULL,
             stdout=log if log is not None else subprocess.DEVNULL,
             stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
-            start_new_session=True,
         )
     except BaseException:
         if log is not None:
             log.close()
         raise
     return ManagedProcess(popen=popen, name=name, log_path=log_path, _log=log)
+
+
+def _start_time(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks since boot); None when it does not exist (or is
+    a zombie), 0 where /proc cannot say."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return 0
+    # "pid (comm) state ppid ... starttime" (field 22): comm may hold spaces and ')'
+    fields = stat.rsplit(")", 1)[-1].split()
+    if not fields or fields[0] == "Z":
+        return None
+    return int(fields[19]) if len(fields) > 19 and fields[19].isdigit() else 0
+
+
+def guard(pid: int, *, group: bool = True) -> None:
+    """Stop ``pid``'s process group (or, with ``group=False``, the process alone) if
+    ghbench dies before ``unguard``. ``start_process`` guards what it starts; a child
+    started otherwise (a daemon such as a tmux server) is guarded by whoever starts it."""
+    start = _start_time(pid)
+    if start is not None:
+        lifeline.hold("g" if group else "p", pid, start)
+
+
+def unguard(pid: int, *, group: bool = True) -> None:
+    """``pid`` was stopped (or is meant to outlive ghbench): the lifeline forgets it."""
+    lifeline.release("g" if group else "p", pid)
+
+
+def _unguard_if_gone(pgid: int) -> None:
+    if not group_alive(pgid):
+        unguard(pgid)
+
+
+def _held_alive(held: lifeline.Held) -> bool:
+    """Still running and still the process that was guarded (its pid not reused)."""
+    start = _start_time(held.pid)
+    if start is not None:
+        if held.start and start and start != held.start:
+            return False  # the number now belongs to someone else
+        return True if held.kind == "p" else group_alive(held.pid)
+    # the process is gone; a group can outlive its leader
+    return held.kind == "g" and group_alive(held.pid)
+
+
+def _signal_held(held: lifeline.Held, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if held.kind == "g":
+            os.killpg(held.pid, sig)
+        else:
+            os.kill(held.pid, sig)
+
+
+def stop_orphans(held: Iterable[lifeline.Held], grace: float = _ORPHAN_GRACE_S) -> None:
+    """The reaper's one act: SIGTERM what ghbench left, a deadline, SIGKILL the rest."""
+    left = [h for h in held if _held_alive(h)]
+    for h in left:
+        _signal_held(h, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = [h for h in left if _held_alive(h)]
+    for h in left:
+        _signal_held(h, signal.SIGKILL)
 
 
 def _live_members(pgid: int) -> bool | None:
@@ -252,16 +398,24 @@ def kill_group(popen: subprocess.Popen[bytes]) -> None:
     if popen.poll() is None:
         _signal_group(popen.pid, signal.SIGKILL)
         popen.wait()
+    _unguard_if_gone(popen.pid)
 
 
 def stop_group(popen: subprocess.Popen[bytes], grace: float) -> StopResult:
-    """Stop ``popen``'s process group (its pid is the group id: it was started in a new session)."""
+    """Stop ``popen``'s process group (its pid is the group id: it was started in a new
+    session); a signal to ghbench meanwhile waits (``uninterruptible``)."""
+    with uninterruptible():
+        return _stop_group(popen, grace)
+
+
+def _stop_group(popen: subprocess.Popen[bytes], grace: float) -> StopResult:
     pgid = popen.pid
     if popen.poll() is None or group_alive(pgid):
         _signal_group(pgid, signal.SIGTERM)
     deadline = time.monotonic() + max(grace, 0.0)
     while time.monotonic() < deadline:
         if popen.poll() is not None and not group_alive(pgid):
+            unguard(pgid)
             return StopResult(popen.returncode, killed=False)
         time.sleep(0.05)
     killed = popen.poll() is None or group_alive(pgid)
@@ -276,6 +430,7 @@ def stop_group(popen: subprocess.Popen[bytes], grace: float) -> StopResult:
     # member down yet: wait for the group to go, so "stopped" means gone
     while group_alive(pgid) and time.monotonic() < reap_deadline:
         time.sleep(0.01)
+    _unguard_if_gone(pgid)
     return StopResult(popen.returncode, killed=killed)
 
 

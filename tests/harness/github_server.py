@@ -89,10 +89,16 @@ class GitHubServer:
 
 
 @contextmanager
-def github_server(repos: Mapping[str, int], *, behind_s: float = 0.0) -> Iterator[GitHubServer]:
-    """Serve ``repos`` (``owner/name`` -> number of issues, #1..k) to ``USER``'s token."""
+def github_server(
+    repos: Mapping[str, int],
+    *,
+    behind_s: float = 0.0,
+    emulator_type: type[ProbedEmulator] = ProbedEmulator,
+) -> Iterator[GitHubServer]:
+    """Serve ``repos`` (``owner/name`` -> number of issues, #1..k) to ``USER``'s token;
+    ``emulator_type``: a ProbedEmulator that also steers some requests (a test's)."""
     clock = BehindClock(behind_s) if behind_s else SystemClock()
-    emulator = ProbedEmulator(clock=clock, seed=11)
+    emulator = emulator_type(clock=clock, seed=11)
     emulator.create_user(USER, [TOKEN])
     for repo, issues in repos.items():
         emulator.create_repo(repo)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -153,3 +154,66 @@ def children(pid: int) -> list[int]:
 
 def cmdline(pid: int) -> str:
     return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """/proc/PID/stat after the command name: state, ppid, pgrp, ...; None if gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[-1].split()
+
+
+def _running(pid: int) -> bool:
+    fields = _stat_fields(pid)
+    return fields is not None and fields[0] != "Z"
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, children first."""
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        with contextlib.suppress(OSError):
+            for child in children(todo.pop()):
+                out.append(child)
+                todo.append(child)
+    return out
+
+
+class Family:
+    """What a ghbench process started, by pid and process group (never by name), so a
+    test can check that all of it stopped after ghbench did, however ghbench ended."""
+
+    def __init__(self, root: int) -> None:
+        self.members: dict[int, int] = {}  # pid -> its process group
+        self.names: dict[int, str] = {}
+        # ghbench's own group is the test's (or the shell's): its members are checked
+        # one by one, the group is not
+        root_fields = _stat_fields(root)
+        self.shared = {os.getpgrp(), int(root_fields[2]) if root_fields else -1}
+        for pid in descendants(root):
+            fields = _stat_fields(pid)
+            if fields is not None:
+                self.members[pid] = int(fields[2])
+                with contextlib.suppress(OSError):
+                    self.names[pid] = cmdline(pid)[:120]
+
+    def running(self) -> list[str]:
+        """Members still running, and any process in one of their groups."""
+        groups = set(self.members.values()) - self.shared
+        found = {pid for pid in self.members if _running(pid)}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                fields = _stat_fields(int(entry.name))
+                if fields is not None and fields[0] != "Z" and int(fields[2]) in groups:
+                    found.add(int(entry.name))
+        return [f"{pid} {self.names.get(pid, '')}".strip() for pid in sorted(found)]
+
+    def left_after(self, timeout: float) -> list[str]:
+        """Wait up to ``timeout`` for every member to stop; what still runs then."""
+        deadline = time.monotonic() + timeout
+        while (left := self.running()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return left

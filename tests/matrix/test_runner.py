@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from ghbench.clock import VirtualClock
-from ghbench.errors import GhbenchError
+from ghbench.errors import GhbenchError, Interrupted
 from ghbench.matrix.cells import Cell
 from ghbench.matrix.merge import merge_dirs
 from ghbench.matrix.plan import render_plan
@@ -40,6 +40,7 @@ class FakeBackend:
 
     fail: set[str] = field(default_factory=set)
     interrupt: set[str] = field(default_factory=set)
+    unreadable: set[str] = field(default_factory=set)  # cells whose trace is a directory
     buckets: Mapping[str, Bucket] | None = None
     ran: list[str] = field(default_factory=list)
     name: str = "fake"
@@ -67,7 +68,10 @@ class FakeBackend:
             for i in range(cell.scale)
         ]
         trace = cell_dir / "trace.jsonl"
-        trace.write_bytes(b"".join(msgspec.json.encode(r) + b"\n" for r in rows))
+        if cell.id in self.unreadable:
+            trace.mkdir()
+        else:
+            trace.write_bytes(b"".join(msgspec.json.encode(r) + b"\n" for r in rows))
         artifact = {
             "schemaVersion": 1,
             "window": {"start": "2026-04-17T09:07:00Z", "end": "2026-04-17T09:22:00Z"},
@@ -142,14 +146,41 @@ def test_rerun_adds_a_run_and_keeps_the_first(tmp_path: Path) -> None:
     assert "#### Run 1 — tester" in md and "#### Run 2 — tester" in md
 
 
+def test_an_interrupt_records_the_cell_and_stops_the_loop(tmp_path: Path) -> None:
+    backend = FakeBackend(interrupt={"S2-T1-5"})
+    with pytest.raises(Interrupted) as caught:
+        _run(tmp_path, backend, ["S2-T1-1", "S2-T1-5", "S2-T1-10"])
+    assert caught.value.exit_code == 130
+    assert backend.ran == ["S2-T1-1", "S2-T1-5"]
+    runs = {r.cell: r for r in load_runs(tmp_path)}
+    assert runs["S2-T1-5"].status == "failed"
+    assert runs["S2-T1-5"].reason == "S2-T1-5: interrupted (Ctrl-C)"
+    assert "S2-T1-5" in (tmp_path / "baseline.md").read_text()
+
+
 def test_resume_skips_completed_cells(tmp_path: Path) -> None:
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Interrupted):
         _run(tmp_path, FakeBackend(interrupt={"S2-T1-5"}), ["S2-T1-1", "S2-T1-5"])
     plan = load_plan(tmp_path)
     backend = FakeBackend()
     run_matrix(plan, backend, tmp_path, clock=VirtualClock(T0), operator="t", log=lambda _: None)
     assert backend.ran == ["S2-T1-5"]
-    assert sorted(r.cell for r in load_runs(tmp_path)) == ["S2-T1-1", "S2-T1-5"]
+    assert [(r.cell, r.status) for r in load_runs(tmp_path)] == [
+        ("S2-T1-1", "ok"),
+        ("S2-T1-5", "failed"),
+        ("S2-T1-5", "ok"),
+    ]
+
+
+def test_a_cell_whose_trace_cannot_be_analysed_keeps_its_scorecard(tmp_path: Path) -> None:
+    backend = FakeBackend(unreadable={"S2-T1-5"})
+    _run(tmp_path, backend, ["S2-T1-5"])
+    (run,) = load_runs(tmp_path)
+    assert run.status == "ok" and run.scorecard is not None
+    assert run.scorecard["totalCalls"] == 5
+    assert run.analysis_text is None
+    (note,) = run.notes
+    assert note.startswith("no summary or analysis: ") and "trace.jsonl" in note
 
 
 def test_hygiene_waits_on_the_clock_then_runs(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from ghbench.workload.setup_actions import create_session_prs, open_api_client
@@ -22,7 +23,12 @@ def _wait_rows(path: Path, count: int, deadline: float) -> int:
     return len(path.read_bytes().splitlines()) if path.exists() else 0
 
 
-def test_sigterm_flushes_and_exits_0(seeded_server: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["SIGTERM", "SIGHUP", "SIGINT"]
+)
+def test_a_stop_signal_flushes_and_exits_0(
+    seeded_server: Any, tmp_path: Path, sig: signal.Signals
+) -> None:
     cfg = {
         "transport": "http",
         "api_url": seeded_server.url,
@@ -48,7 +54,7 @@ def test_sigterm_flushes_and_exits_0(seeded_server: Any, tmp_path: Path) -> None
     try:
         seen = _wait_rows(trace, 12, time.monotonic() + 30)
         assert seen >= 12
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:

@@ -1,7 +1,8 @@
 """``ghbench workload run --config FILE``: the built-in AO model as a real-time process.
 
-Rows go to ``$AO_GH_TRACE_FILE`` (AO's variable). SIGTERM lets the call in
-flight finish, flushes the trace and exits 0, as the workload driver expects.
+Rows go to ``$AO_GH_TRACE_FILE`` (AO's variable). SIGTERM (or SIGHUP, or Ctrl-C)
+lets the call in flight finish, flushes the trace and exits 0, as the workload
+driver expects.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ def run(config_path: Path, max_ticks: int | None) -> None:
     token = os.environ.get(cfg.token_env, "")
     secrets = (token,) if token else ()
     write, close = open_trace_sink(Path(trace), secrets)
-    previous = signal.signal(signal.SIGTERM, on_term)
+    # SIGHUP and SIGINT stop it as SIGTERM does (the call in flight finishes)
+    stops = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+    previous = {sig: signal.signal(sig, on_term) for sig in stops}
     try:
         summary = run_workload(
             cfg,
@@ -70,7 +73,8 @@ def run(config_path: Path, max_ticks: int | None) -> None:
     finally:
         close()
         transport.close()
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     click.echo(
         f"workload: {summary.ticks} ticks, {summary.calls} calls, "
         f"{summary.skipped_ticks} ticks skipped (overlap)",

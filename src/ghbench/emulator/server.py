@@ -37,7 +37,7 @@ from ghbench.emulator.connect import connect_refusal
 from ghbench.emulator.control_access import CONTROL_KEY_ENV, new_control_key
 from ghbench.emulator.core import Emulator
 from ghbench.errors import EmulatorError
-from ghbench.procs import kill_group, stop_group
+from ghbench.procs import kill_group, popen_guarded, stop_group
 
 __all__ = [
     "GITHUB_REMOTE_PREFIXES",
@@ -550,14 +550,16 @@ def start_emulator_process(
     env = dict(os.environ)
     env[TOKENS_ENV] = ",".join(f"{login}:{token}" for token, login in pairs)
     env[CONTROL_KEY_ENV] = key
-    try:
-        process = subprocess.Popen(
-            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True
-        )
+    try:  # guarded: stopped by the lifeline if we die; stop_group releases it
+        process = popen_guarded(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     except OSError as exc:
         raise EmulatorError(f"cannot start the emulator process: {exc.strerror}") from exc
     pipes = _Pipes(process)
-    pipes.ready.wait(timeout)
+    try:
+        pipes.ready.wait(timeout)
+    except BaseException:  # Ctrl-C or SIGTERM while it starts: it must not outlive us
+        EmulatorProcess(process, "http://127.0.0.1:0", pipes, key).stop(5)
+        raise
     handle = EmulatorProcess(process, pipes.url or "http://127.0.0.1:0", pipes, key)
     if pipes.url is None:
         handle.stop(5)

@@ -6,23 +6,22 @@ bracket the window) are direct HTTPS requests, never in the trace. The scorecard
 ``benchmarkControlCalls`` counts the control calls made while the trace was being
 recorded, which is the two snapshots; the validation calls are reported on stderr.
 
-An interrupted run (Ctrl-C) or an orchestrator that dies mid-run still gets a
-scorecard, marked ``incomplete`` with the reason, computed from what was measured.
+An interrupted run (Ctrl-C, SIGTERM, SIGHUP) or an orchestrator that dies mid-run
+still gets a scorecard, marked ``incomplete`` with the reason, computed from what
+was measured.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
 from ghbench.drivers.project import Project
-from ghbench.errors import ArtifactError, GhbenchError
+from ghbench.errors import ArtifactError, GhbenchError, interrupt_signal, signal_label
 from ghbench.github.backend import Backend
 from ghbench.github.control import ControlClient
 from ghbench.harness.measure_outputs import write_outputs
@@ -30,6 +29,7 @@ from ghbench.harness.progress import Progress
 from ghbench.harness.setup import validate_setup
 from ghbench.harness.setup_record import SetupRecord, make_scenario_id, read_setup, setup_path
 from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
+from ghbench.procs import uninterruptible
 from ghbench.timefmt import format_duration
 
 __all__ = ["load_validated_setup", "new_trace_path", "run_measure"]
@@ -61,20 +61,6 @@ def new_trace_path(out_dir: Path, stamp: int) -> Path:
             continue
         os.close(fd)
         return path
-
-
-@contextmanager
-def _no_interrupts() -> Iterator[None]:
-    """Let cleanup finish: a second Ctrl-C while stopping must not leave orphans."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def load_validated_setup(
@@ -159,7 +145,7 @@ def run_measure(
     """
     driver.check_tools()
     control = backend.control_client()
-    interrupted = False
+    interrupted: int | None = None  # the signal, when one cut the run short
     try:
         if setup is None:
             _, setup = load_validated_setup(project, sessions, options.out_dir, driver, control)
@@ -171,30 +157,32 @@ def run_measure(
         run = _Run(setup, record, driver, backend, control, clock, options, progress)
         try:
             _measure_window(run)
-        except KeyboardInterrupt:
-            interrupted = True
-            with _no_interrupts():
-                _finish_early(run, "interrupted (Ctrl-C)")
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP as StopSignal
+            interrupted = interrupt_signal(exc)
+            with uninterruptible(defer=False):  # a second signal is ignored while stopping
+                _finish_early(run, f"interrupted ({signal_label(interrupted)})")
         except _OrchestratorDied as died:
-            with _no_interrupts():
+            with uninterruptible(defer=False):
                 code = driver.exit_code()
                 record.orchestrator_exit = code
                 record.orchestrator_died = True
                 _finish_early(run, f"the orchestrator exited (code {code}) during the {died}")
         except BaseException:
-            with _no_interrupts():
+            with uninterruptible():
                 _stop(run)
             raise
         finally:
             progress.close()
     finally:
         control.close()
-    with _no_interrupts():
+    # the scorecard is written whatever arrives meanwhile; a first signal (the run was
+    # complete) is delivered after it
+    with uninterruptible(defer=interrupted is None):
         return write_outputs(
             setup,
             record,
             sessions=sessions,
-            driver=driver,
+            version=driver.version(),
             options=options,
             color=color,
             validation_calls=validation_calls,

@@ -12,7 +12,7 @@ File names (never overwritten; a ``-2`` suffix is added if one is taken):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ghbench.analysis.analyze import analyze
@@ -20,8 +20,7 @@ from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
-from ghbench.drivers.base import Driver
-from ghbench.errors import TraceError
+from ghbench.errors import ArtifactError, GhbenchError, TraceError
 from ghbench.harness.plot import burn_points, render_burn_png
 from ghbench.harness.setup_record import SetupRecord
 from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
@@ -59,17 +58,23 @@ def load_frame(path: Path) -> TraceFrame:
         raise
 
 
-def _supplemental(frame: TraceFrame, out_dir: Path, stamp: int) -> dict[str, Path]:
-    texts = {
-        "summarizerOutput": ("summary", summary_lines(summarize(frame))),
-        "analyzerOutput": ("analysis", analysis_lines(analyze(frame))),
+def _supplemental_texts(frame: TraceFrame, warnings: list[str]) -> dict[str, tuple[str, str]]:
+    """``{key: (file stem, text)}`` of the summaries that could be computed."""
+    makers: dict[str, tuple[str, Callable[[], list[str]]]] = {
+        "summarizerOutput": ("summary", lambda: summary_lines(summarize(frame))),
+        "analyzerOutput": ("analysis", lambda: analysis_lines(analyze(frame))),
     }
-    paths: dict[str, Path] = {}
-    for key, (stem, lines) in texts.items():
-        path = unique_path(out_dir, f"{stem}-bench-{stamp}", ".txt")
-        write_new(path, ("\n".join(lines) + "\n").encode())
-        paths[key] = path
-    return paths
+    texts: dict[str, tuple[str, str]] = {}
+    for key, (stem, make) in makers.items():
+        try:
+            texts[key] = (stem, "\n".join(make()) + "\n")
+        except Exception as exc:  # optional: the scorecard stands without it
+            warnings.append(f"no {stem} written: {_why(exc)}")
+    return texts
+
+
+def _why(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
 
 
 def _plot(frame: TraceFrame, record: WindowRecord, scenario: str, out_dir: Path) -> Path:
@@ -124,7 +129,8 @@ def console_text(
     shown = {CONSOLE_LABELS.get(k, k): str(v) for k, v in paths.items()}
     text = render_console(artifact, color=color, paths=shown).rstrip("\n")
     notes = [f"  note: {e}" for e in record.events]
-    return "\n".join([text, *notes])
+    warnings = [f"  warning: {w}" for w in record.warnings]
+    return "\n".join([text, *notes, *warnings])
 
 
 def write_outputs(
@@ -132,18 +138,25 @@ def write_outputs(
     record: WindowRecord,
     *,
     sessions: int,
-    driver: Driver,
+    version: tuple[str | None, str | None],
     options: MeasureOptions,
     color: bool,
     validation_calls: int,
-    interrupted: bool,
+    interrupted: int | None,
 ) -> MeasureResult:
-    out_dir = options.out_dir
+    """The scorecard first; then the plot and the summaries, each of which may fail
+    with a warning (in the console's notes), never losing the scorecard. A scorecard
+    that cannot be written still reaches the console (``raise_for_outcome`` then
+    fails with why)."""
+    out_dir, stamp, warnings = options.out_dir, record.stamp, record.warnings
     frame = load_frame(record.trace_path)
-    supplemental: dict[str, Path] = {}
-    if options.supplemental:
-        supplemental = _supplemental(frame, out_dir, record.stamp)
-    sha, branch = driver.version()
+    texts = _supplemental_texts(frame, warnings) if options.supplemental else {}
+    # --out is locked for the run (ghbench.artifacts.lock), so a free name stays free
+    supplemental = {
+        key: unique_path(out_dir, f"{stem}-bench-{stamp}", ".txt")
+        for key, (stem, _) in texts.items()
+    }
+    sha, branch = version  # the orchestrator's checkout: git sha and branch
     artifact = build_artifact(
         frame,
         record=record,
@@ -154,12 +167,25 @@ def write_outputs(
         branch=branch,
         supplemental={k: str(v) for k, v in supplemental.items()},
     )
-    scorecard_path = unique_path(out_dir, f"scorecard-{setup.scenario_id}-{record.stamp}", ".json")
-    write_scorecard(artifact, scorecard_path)
-    paths: dict[str, Path] = {"trace": record.trace_path, "scorecard": scorecard_path}
-    if options.plot:
-        paths["burn"] = _plot(frame, record, setup.scenario_id, out_dir)
-    paths.update(supplemental)
+    scorecard_path = unique_path(out_dir, f"scorecard-{setup.scenario_id}-{stamp}", ".json")
+    paths: dict[str, Path] = {"trace": record.trace_path}
+    scorecard_error: str | None = None
+    try:
+        write_scorecard(artifact, scorecard_path)
+        paths["scorecard"] = scorecard_path
+    except ArtifactError as exc:
+        scorecard_error = str(exc)
+    if scorecard_error is None:
+        if options.plot:
+            try:
+                paths["burn"] = _plot(frame, record, setup.scenario_id, out_dir)
+            except Exception as exc:  # optional, as the summaries
+                warnings.append(f"no burn curve written: {_why(exc)}")
+        for key, path in supplemental.items():
+            try:
+                paths[key] = write_new(path, texts[key][1].encode())
+            except ArtifactError as exc:
+                warnings.append(f"{exc} (the scorecard names it)")
     console = console_text(artifact, color=color, paths=paths, record=record)
     return MeasureResult(
         scorecard_path=scorecard_path,
@@ -169,4 +195,5 @@ def write_outputs(
         record=record,
         validation_calls=validation_calls,
         interrupted=interrupted,
+        scorecard_error=scorecard_error,
     )

@@ -22,7 +22,14 @@ from pathlib import Path
 from ghbench.clock import Clock
 from ghbench.drivers.base import BenchSession, Driver, SessionInfo
 from ghbench.drivers.project import Project
-from ghbench.errors import ArtifactError, GhbenchError, Interrupted, UsageError
+from ghbench.errors import (
+    ArtifactError,
+    GhbenchError,
+    Interrupted,
+    UsageError,
+    interrupt_signal,
+    signal_label,
+)
 from ghbench.github.backend import Backend
 from ghbench.github.control import ControlClient, OpenPullRequest
 from ghbench.harness.progress import Progress
@@ -33,6 +40,7 @@ from ghbench.harness.setup_record import (
     setup_path,
     write_setup,
 )
+from ghbench.procs import uninterruptible
 
 __all__ = ["SetupOptions", "SetupOutcome", "run_setup", "validate_setup"]
 
@@ -189,13 +197,19 @@ def _spawn_and_wait(run: _Run, issues: Sequence[int], scenario: str) -> SetupRec
                 run.progress.note(f"issue #{n}: no session was spawned for it")
         ready = _wait_for_prs(run, by_issue)
         driver.stop_agents()
-    except KeyboardInterrupt:
-        driver.stop(grace)
-        raise Interrupted("setup interrupted; no artifact written") from None
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP as StopSignal
+        signum = interrupt_signal(exc)
+        with uninterruptible(defer=False):  # a second signal is ignored while stopping
+            driver.stop(grace)
+        raise Interrupted(
+            f"setup interrupted ({signal_label(signum)}); no artifact written", signum
+        ) from None
     except BaseException:
-        driver.stop(grace)
+        with uninterruptible():
+            driver.stop(grace)
         raise
-    driver.stop(grace)
+    with uninterruptible():
+        driver.stop(grace)
     sessions = tuple(
         BenchSession(
             session_id=by_issue[n].session_id,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ghbench.errors import GhbenchError, Interrupted
+from ghbench.errors import ArtifactError, GhbenchError, Interrupted, signal_label
 from ghbench.ratelimit import RateLimitSnapshot
 
 __all__ = ["MeasureOptions", "MeasureResult", "WindowRecord", "WindowTrigger"]
@@ -58,6 +58,7 @@ class WindowRecord:
     orchestrator_exit: int | None = None
     orchestrator_died: bool = False
     events: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # optional outputs that failed
 
 
 @dataclass(frozen=True)
@@ -70,12 +71,20 @@ class MeasureResult:
     paths: dict[str, Path]
     record: WindowRecord
     validation_calls: int
-    interrupted: bool = False
+    interrupted: int | None = None  # the signal that cut the run short: SIGINT, SIGTERM...
+    scorecard_error: str | None = None  # the scorecard could not be written (console only)
 
     def raise_for_outcome(self) -> None:
-        if self.interrupted:
+        if self.scorecard_error is not None:
+            raise ArtifactError(
+                f"the scorecard was not written ({self.scorecard_error}); its figures are"
+                f" above, the trace is kept at {self.trace_path}"
+            )
+        if self.interrupted is not None:
             raise Interrupted(
-                f"measurement interrupted; incomplete scorecard written to {self.scorecard_path}"
+                f"measurement interrupted ({signal_label(self.interrupted)}); incomplete"
+                f" scorecard written to {self.scorecard_path}",
+                self.interrupted,
             )
         if self.record.orchestrator_died:
             raise GhbenchError(

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.errors import GhbenchError
-from ghbench.procs import ManagedProcess
+from ghbench.procs import ManagedProcess, popen_guarded
 
 __all__ = ["Chromium", "ChromiumError"]
 
@@ -125,14 +125,13 @@ class Chromium:
         }
         log = open(self.log_path, "ab")  # noqa: SIM115 - closed by ManagedProcess.stop
         try:
-            popen = subprocess.Popen(
+            popen = popen_guarded(  # stopped by the lifeline if ghbench dies
                 [*argv, *flags, "about:blank"],
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 pass_fds=(child_r, child_w),
-                start_new_session=True,
             )
         except BaseException:
             log.close()

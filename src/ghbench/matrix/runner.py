@@ -5,8 +5,12 @@ run, as long as the plan's ``--duration-scale`` makes it, fits inside one reset
 window, or refuse), the backend's run (fresh trace, config, ``/rate_limit`` bracket,
 scenario triggers, durations), then summarize and analyze of its trace, a run record
 written once, and ``baseline.md`` rewritten. A cell that fails is recorded as failed
-with the reason and the next cell runs. Ctrl-C stops the loop; ``--resume`` continues
-with the cells this invocation has not finished, with the plan's stored settings.
+with the reason and the next cell runs. Ctrl-C (SIGTERM, SIGHUP) stops the loop: the
+cell it cut short is recorded as failed (its incomplete scorecard is kept), the
+baseline rewritten, and the interrupt raised; ``--resume`` continues with the cells
+this invocation has not finished, with the plan's stored settings. The run record
+comes first: a summary or analysis that cannot be made is a note on it, never a lost
+cell.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import replace_atomic, unique_path, write_new
 from ghbench.clock import Clock
-from ghbench.errors import GhbenchError
+from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_label
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
 from ghbench.matrix.cells import Cell, cell_from_id
 from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
@@ -40,6 +44,7 @@ from ghbench.matrix.hygiene import (
 )
 from ghbench.matrix.record import RunRecord, RunStatus, load_runs, save_run
 from ghbench.matrix.state import MatrixPlan
+from ghbench.procs import uninterruptible
 from ghbench.ratelimit import Bucket
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
@@ -183,6 +188,14 @@ def _hygiene(
     return f"refused by rate-limit hygiene: still no fitting window after {MAX_WAITS} waits"
 
 
+class _CellInterrupted(Exception):
+    """A cell cut short by a signal: its record, and the interrupt to raise once saved."""
+
+    def __init__(self, record: RunRecord, interrupt: Interrupted) -> None:
+        super().__init__(str(interrupt))
+        self.record, self.interrupt = record, interrupt
+
+
 def _analyse(arts: CellArtifacts, cell_dir: Path) -> dict[str, Any]:
     frame = load_trace(arts.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
@@ -238,11 +251,23 @@ def _run_one(  # noqa: PLR0917 - private, called once
     cell_dir.mkdir(parents=True)
     try:
         arts = backend.run_cell(cell, cell_dir)
-        extra = _analyse(arts, cell_dir)
+    except Interrupted as exc:
+        raise _CellInterrupted(failed("failed", str(exc)), exc) from exc
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP, outside the window
+        signum = interrupt_signal(exc)
+        interrupt = Interrupted(f"{cell.id}: interrupted ({signal_label(signum)})", signum)
+        raise _CellInterrupted(failed("failed", str(interrupt)), interrupt) from exc
     except GhbenchError as exc:
         return failed("failed", str(exc))
     except Exception as exc:  # a bug in one cell must not lose the rest of the matrix
         return failed("failed", f"internal error {type(exc).__name__}: {exc}")
+    extra: dict[str, Any] = {}
+    notes = list(arts.notes)
+    try:
+        extra = _analyse(arts, cell_dir)
+    except Exception as exc:  # optional: the cell's scorecard stands without them
+        why = str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
+        notes.append(f"no summary or analysis: {why}")
     if arts.durations is not None:
         base["warmup_s"], base["duration_s"] = arts.durations
     art = arts.scorecard_artifact
@@ -259,17 +284,25 @@ def _run_one(  # noqa: PLR0917 - private, called once
         scorecard_path=_rel(arts.scorecard_path, matrix_dir),
         rate_limit_snapshots=art.get("rateLimitSnapshots"),
         scorecard=art.get("scorecard"),
-        notes=list(arts.notes),
+        notes=notes,
         **base,
         **extra,
     )
 
 
-def write_outputs(matrix_dir: Path, planned: Sequence[Cell], *, chart: bool) -> None:
-    """Re-render ``baseline.md`` and ``baseline.json`` (and ``scaling.png`` when asked)."""
+def write_outputs(
+    matrix_dir: Path, planned: Sequence[Cell], *, chart: bool, log: Log | None = None
+) -> None:
+    """Re-render ``baseline.md`` and ``baseline.json`` (and ``scaling.png`` when asked;
+    a chart that cannot be drawn or written is a warning in ``log``, the runs stand)."""
     runs = load_runs(matrix_dir)
     if chart:
-        replace_atomic(matrix_dir / CHART_NAME, scaling_chart_png(latest_ok(runs)))
+        try:
+            replace_atomic(matrix_dir / CHART_NAME, scaling_chart_png(latest_ok(runs)))
+        except Exception as exc:  # optional: the baseline is rendered without it
+            if log is None:
+                raise
+            log(f"warning: {CHART_NAME} not written: {type(exc).__name__}: {exc}")
     has_chart = (matrix_dir / CHART_NAME).exists()
     md = render_baseline(runs, planned, chart=CHART_NAME if has_chart else None)
     replace_atomic(matrix_dir / "baseline.md", md.encode())
@@ -303,11 +336,18 @@ def run_matrix(
             outcome.skipped.append(cell.id)
             continue
         log(f"[{n}/{len(cells)}] {cell.id}: {cell.title}")
-        record = _run_one(cell, backend, matrix_dir, plan, clock, operator, log)
+        try:
+            record = _run_one(cell, backend, matrix_dir, plan, clock, operator, log)
+        except _CellInterrupted as cut:
+            with uninterruptible(defer=False):  # a second signal is ignored while saving
+                saved, _ = save_run(matrix_dir, cut.record)
+                outcome.ran.append(saved)
+                write_outputs(matrix_dir, cells, chart=False)
+            raise cut.interrupt from None
         saved, _ = save_run(matrix_dir, record)
         outcome.ran.append(saved)
         if saved.status != "ok":
             log(f"{cell.id}: {saved.status}: {saved.reason}")
         write_outputs(matrix_dir, cells, chart=False)
-    write_outputs(matrix_dir, cells, chart=True)
+    write_outputs(matrix_dir, cells, chart=True, log=log)
     return outcome

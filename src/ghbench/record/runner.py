@@ -4,7 +4,8 @@ The run gets a temporary directory holding ``bin/gh`` (a two-line shell script t
 execs ``ghbench.record.shim`` with the real gh's path and the sinks baked in) and
 ``state/`` (the once-only warning markers). Every process of the command's tree
 inherits ``PATH``, so each ``gh`` it runs, however deep, is traced. The command's
-exit code or fatal signal becomes ours; signals sent to us are forwarded to it.
+exit code or fatal signal becomes ours; signals sent to us are forwarded to it, and
+if we are killed (SIGKILL) the lifeline stops it (``ghbench.procs.guard``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import os
 import shlex
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -25,7 +25,7 @@ import ghbench
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import Clock, SystemClock
 from ghbench.errors import ToolMissingError, UsageError
-from ghbench.procs import forward_signals
+from ghbench.procs import forward_signals, popen_guarded, unguard
 from ghbench.record.contract import (
     ENV_REAL_GH,
     ENV_SINKS,
@@ -192,7 +192,9 @@ def _run(command: Sequence[str], env: dict[str, str]) -> int:
     if os.sep not in program and shutil.which(program, path=env["PATH"]) is None:
         raise ToolMissingError(f"cannot run {program!r}: it is not on PATH")
     try:
-        proc = subprocess.Popen(list(command), env=env, close_fds=False)
+        # the command shares our process group (it is the terminal's job as we are), so
+        # only it, not the group, is stopped if we are killed
+        proc = popen_guarded(command, group=False, env=env, close_fds=False)
     except OSError as exc:
         raise ToolMissingError(f"cannot run {program!r}: {exc.strerror}") from exc
     restore = forward_signals(proc)
@@ -200,3 +202,4 @@ def _run(command: Sequence[str], env: dict[str, str]) -> int:
         return proc.wait()
     finally:
         restore()
+        unguard(proc.pid, group=False)
