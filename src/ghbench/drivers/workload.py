@@ -27,8 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.base import BenchSession, OwnsProcess, SessionInfo
 from ghbench.drivers.env import orchestrator_env
@@ -36,15 +34,11 @@ from ghbench.errors import ToolMissingError
 from ghbench.github.backend import Backend
 from ghbench.gitinfo import git_head
 from ghbench.procs import ManagedProcess, start_process
-from ghbench.workload.config import (
-    SessionSpec,
-    dump_workload_config,
-    parse_workload_config,
-)
+from ghbench.workload.config import WorkloadConfig, dump_workload_config, workload_config_from
 from ghbench.workload.profiles import ProfileName
 from ghbench.workload.setup_actions import create_session_prs, open_api_client
 
-__all__ = ["WorkloadDriver", "WorkloadOptions"]
+__all__ = ["SpreadWorkloadDriver", "WorkloadDriver", "WorkloadOptions"]
 
 
 @dataclass(frozen=True)
@@ -126,11 +120,19 @@ class WorkloadDriver(OwnsProcess):
     def version(self) -> tuple[str | None, str | None]:
         return git_head(Path(__file__).resolve().parents[3])
 
-    def _write_config(self, sessions: Sequence[BenchSession]) -> Path:
+    def _repos(self) -> list[str]:
+        """The repos the model polls (Guard 1)."""
+        return [self.repo]
+
+    def _repo_of(self, session_id: str) -> str:
+        return self.repo
+
+    def workload_config(self, sessions: Sequence[BenchSession]) -> WorkloadConfig:
+        """The model's config for ``sessions`` against this driver's backend."""
         specs = [
             {
                 "id": s.session_id,
-                "repo": self.repo,
+                "repo": self._repo_of(s.session_id),
                 "issue": s.issue,
                 "branch": s.branch,
                 "pr": s.pr_number,
@@ -147,15 +149,15 @@ class WorkloadDriver(OwnsProcess):
             "gh_path": self.options.gh_path,
             "project": self.project_id,
             "seed": self.options.seed,
-            "repos": [self.repo],
+            "repos": self._repos(),
             "sessions": specs,
             "policy": dict(self.options.policy),
         }
+        return workload_config_from(raw, source="workload config")
 
-        cfg = parse_workload_config(yaml.safe_dump(raw), source="workload config")
-        assert all(isinstance(s, SessionSpec) for s in cfg.sessions)
+    def _write_config(self, sessions: Sequence[BenchSession]) -> Path:
         path = self.work_dir / "workload.yaml"
-        replace_atomic(path, dump_workload_config(cfg))
+        replace_atomic(path, dump_workload_config(self.workload_config(sessions)))
         return path
 
     def start(self, trace_path: Path | None, env: Mapping[str, str]) -> None:
@@ -257,3 +259,17 @@ class WorkloadDriver(OwnsProcess):
 
     def finish_measure(self) -> None:
         return None
+
+
+@dataclass
+class SpreadWorkloadDriver(WorkloadDriver):
+    """The workload model over several repos (T2): each session polls its own repo."""
+
+    session_repos: Mapping[str, str] = field(default_factory=dict)
+    all_repos: tuple[str, ...] = ()
+
+    def _repos(self) -> list[str]:
+        return list(self.all_repos or (self.repo,))
+
+    def _repo_of(self, session_id: str) -> str:
+        return self.session_repos.get(session_id, self.repo)

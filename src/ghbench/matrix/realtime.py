@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ghbench.clock import Clock
-from ghbench.github.backend import make_backend
+from ghbench.github.backend import Backend, make_backend
+from ghbench.github.names import backend_name
 from ghbench.harness.flags import RunFlags
 from ghbench.matrix.cells import Cell
 from ghbench.matrix.realtime_cell import RealtimeOptions, run_realtime_cell
@@ -45,12 +45,12 @@ class RealtimeBackend:
     poll_interval: float | None = None  # setup's PR polling; default 1 s emulator, 30 s GitHub
     emulator_config: Path | None = None  # the emulator's --config (capacity --verify's latency)
     log: Callable[[str], None] = _quiet
-    _github: Any = field(default=None, repr=False)
+    _github: Backend | None = field(default=None, repr=False)
 
-    def _backend(self) -> Any:
+    def _backend(self) -> Backend:
         if self._github is None:
             self._github = make_backend(
-                self.name,  # type: ignore[arg-type]
+                backend_name(self.name),
                 env=self.env,
                 clock=self.clock,
                 state_dir=self.state_dir,

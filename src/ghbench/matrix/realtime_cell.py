@@ -22,24 +22,21 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import msgspec
-import yaml
 
-from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
 from ghbench.drivers.ao import AoDriver
 from ghbench.drivers.ao_spread import AoSpreadDriver
 from ghbench.drivers.base import BenchSession, Driver
 from ghbench.drivers.project import Project
-from ghbench.drivers.workload import WorkloadDriver
-from ghbench.errors import GhbenchError
+from ghbench.drivers.workload import SpreadWorkloadDriver, WorkloadDriver
+from ghbench.errors import GhbenchError, TraceError
 from ghbench.github.backend import Backend
 from ghbench.harness.factory import build_driver
 from ghbench.harness.flags import RunFlags
@@ -55,6 +52,7 @@ from ghbench.matrix.runner import CellArtifacts, cell_seed
 from ghbench.matrix.topology import cell_repos, project_id, sessions_per_repo
 from ghbench.matrix.triggers import (
     CellHooks,
+    CrashableDriver,
     DashboardReader,
     comment_burst_plan,
     hard_kill,
@@ -62,9 +60,9 @@ from ghbench.matrix.triggers import (
     scenario_triggers,
 )
 from ghbench.timefmt import duration_flag, format_duration
-from ghbench.workload.config import dump_workload_config, parse_workload_config
+from ghbench.trace.reader import iter_rows
 
-__all__ = ["EMULATOR_OWNER", "RealtimeOptions", "SpreadWorkloadDriver", "run_realtime_cell"]
+__all__ = ["EMULATOR_OWNER", "RealtimeCell", "RealtimeOptions", "run_realtime_cell"]
 
 EMULATOR_OWNER = "ghbench-matrix"
 Log = Callable[[str], None]
@@ -80,25 +78,6 @@ class RealtimeOptions:
     setup_timeout: float = 600.0
     poll_interval: float = 30.0
     stop_grace: float = 10.0
-
-
-@dataclass
-class SpreadWorkloadDriver(WorkloadDriver):
-    """The workload model over several repos (T2): each session polls its own repo."""
-
-    session_repos: Mapping[str, str] = field(default_factory=dict)
-    all_repos: tuple[str, ...] = ()
-
-    def _write_config(self, sessions: Sequence[BenchSession]) -> Path:
-
-        path = super()._write_config(sessions)
-        raw = yaml.safe_load(path.read_text())
-        raw["repos"] = list(self.all_repos or (self.repo,))
-        for spec in raw.get("sessions") or []:
-            spec["repo"] = self.session_repos.get(spec["id"], self.repo)
-        cfg = parse_workload_config(yaml.safe_dump(raw), source="workload config")
-        replace_atomic(path, dump_workload_config(cfg))
-        return path
 
 
 class _LogProgress:
@@ -168,195 +147,8 @@ def _scenario_id(cell: Cell) -> str:
     return f"{scenario}.{topology}.{cell.scale}"
 
 
-@dataclass
-class _Cell:
-    """One cell's collaborators while it runs."""
-
-    cell: Cell
-    backend: Backend
-    clock: Clock
-    env: Mapping[str, str]
-    options: RealtimeOptions
-    log: Log
-    projects: list[Project]
-    counts: dict[str, int]
-    setup_drivers: list[Driver] = field(default_factory=list)
-    sessions: list[BenchSession] = field(default_factory=list)
-    session_repos: dict[str, str] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    driver: Any = None  # the measuring driver
-    reader: DashboardReader | AoDashboardReader | None = None
-
-    @property
-    def scale(self) -> float:
-        return self.options.duration_scale
-
-    def progress(self) -> _LogProgress:
-        return _LogProgress(self.log, self.cell.id)
-
-
 def _issues(count: int) -> list[int]:
     return list(range(1, count + 1))
-
-
-def _setup_all(c: _Cell) -> None:
-    """Setup per repo (reused when valid); S3 only seeds repos and issues."""
-    opts = c.options
-    for project in c.projects:
-        driver = build_driver(opts.flags, project, c.backend, opts.work_dir, c.env)
-        c.setup_drivers.append(driver)
-        issues = _issues(c.counts[project.repo])
-        if c.cell.scenario == "S3":
-            with c.backend.control_client() as control:
-                c.backend.ensure_repo(project.repo, issues, control)
-            continue
-        outcome = run_setup(
-            project,
-            issues,
-            sessions=len(issues),
-            driver=driver,
-            backend=c.backend,
-            clock=c.clock,
-            options=SetupOptions(
-                out_dir=opts.work_dir,
-                poll_interval=opts.poll_interval,
-                timeout=opts.setup_timeout,
-                stop_grace=opts.stop_grace,
-            ),
-            progress=c.progress(),
-        )
-        if not outcome.record.ready:
-            raise GhbenchError(
-                f"setup for {project.repo} timed out with {len(outcome.record.sessions)} of"
-                f" {len(issues)} PRs open ({outcome.path})"
-            )
-        c.sessions.extend(outcome.record.sessions)
-        c.session_repos.update({s.session_id: project.repo for s in outcome.record.sessions})
-
-
-def _ao_driver(c: _Cell, project: Project) -> AoDriver:
-    driver = build_driver(c.options.flags, project, c.backend, c.options.work_dir, c.env)
-    assert isinstance(driver, AoDriver)
-    driver.dashboard = c.cell.scenario == "S6"
-    return driver
-
-
-def _measuring_driver(c: _Cell) -> Any:
-    first = c.projects[0]
-    if c.options.flags.driver == "ao":
-        drivers = tuple(_ao_driver(c, p) for p in c.projects)
-        return drivers[0] if len(drivers) == 1 else AoSpreadDriver(drivers)
-    if len(c.projects) == 1:
-        return build_driver(c.options.flags, first, c.backend, c.options.work_dir, c.env)
-    combined = dataclasses.replace(first, id=f"{first.id.rsplit('-r', 1)[0]}-spread")
-    base = build_driver(c.options.flags, combined, c.backend, c.options.work_dir, c.env)
-    assert isinstance(base, WorkloadDriver)
-    return SpreadWorkloadDriver(
-        project_id=base.project_id,
-        repo=first.repo,
-        prefix=base.prefix,
-        work_dir=base.work_dir,
-        backend=c.backend,
-        options=base.options,
-        base_env=base.base_env,
-        session_repos=c.session_repos,
-        all_repos=tuple(p.repo for p in c.projects),
-    )
-
-
-# -- trigger actions ------------------------------------------------------------
-
-
-def _restart(c: _Cell, trace: Path, hard: bool) -> None:
-    if hard:
-        hard_kill(c.driver)
-    else:
-        c.driver.stop(c.options.stop_grace)
-    c.driver.finish_measure()
-    c.driver.prepare_measure(tuple(c.sessions), c.projects[0].repo)
-    c.driver.start(trace, c.backend.orchestrator_env())
-
-
-def _ao_drivers(c: _Cell) -> tuple[AoDriver, ...]:
-    return c.driver.drivers if isinstance(c.driver, AoSpreadDriver) else (c.driver,)
-
-
-def _spawn_all(c: _Cell, rec: WindowRecord) -> None:
-    """S3 at t0: the agents' branches and PRs for every session, then the orchestrator
-    sees them (AO: ``batch-spawn`` into the running orchestrator; the workload model
-    restarts on a config that lists them)."""
-    if c.options.flags.driver == "ao":
-        spawned = spawn_storm(c.projects, _ao_drivers(c), c.counts)
-        c.notes.append(
-            f"S3: {len(spawned)} sessions spawned at t0 by 'ao batch-spawn' ({', '.join(spawned)})"
-        )
-        return
-    with c.backend.control_client() as control:
-        for project, driver in zip(c.projects, c.setup_drivers, strict=True):
-            driver.spawn(_issues(c.counts[project.repo]))
-            open_prs = control.open_pull_requests(project.repo)
-            for info in driver.discover_sessions():
-                pr = open_prs.get(info.branch or "")
-                if pr is None or info.worktree_path is None:
-                    raise GhbenchError(f"S3: session {info.session_id} opened no PR")
-                c.sessions.append(
-                    BenchSession(
-                        info.session_id,
-                        info.issue,
-                        pr.branch,
-                        info.worktree_path,
-                        pr.number,
-                        pr.url,
-                    )
-                )
-                c.session_repos[info.session_id] = project.repo
-    c.notes.append(f"S3: {len(c.sessions)} sessions spawned at t0")
-    _restart(c, rec.trace_path, hard=False)
-
-
-def _comment_burst(c: _Cell, rec: WindowRecord) -> None:
-    rng = random.Random(cell_seed(c.options.seed, c.cell))
-    prs = [(c.session_repos[s.session_id], s.pr_number) for s in c.sessions]
-    plan = comment_burst_plan(prs, rng)
-    added = post_review_comments(c.backend, plan)
-    c.notes.append(f"S4: {added} review comments on {len(plan)} PRs at window start")
-
-
-def _start_dashboard(c: _Cell, rec: WindowRecord) -> None:
-    refresh_s, click_s = max(1.0, 30.0 * c.scale), max(1.0, 10.0 * c.scale)
-    if c.options.flags.driver == "ao":
-        c.reader = AoDashboardReader(
-            c.driver.dashboard_url(),
-            [s.session_id for s in c.sessions],
-            choose_reader(c.env),
-            log_path=c.options.work_dir / "dashboard" / f"chromium-{rec.stamp}.log",
-            refresh_s=refresh_s,
-            click_s=click_s,
-        )
-        c.reader.start()
-        return
-    env = {**c.env, **c.backend.orchestrator_env()}
-    c.reader = DashboardReader(
-        c.driver.work_dir / "workload.yaml",
-        rec.trace_path,
-        env,
-        refresh_s=refresh_s,
-        click_s=click_s,
-    )
-    c.reader.start()
-
-
-def _stop_dashboard(c: _Cell, rec: WindowRecord | None = None) -> None:
-    reader, c.reader = c.reader, None
-    if reader is None:
-        return
-    reader.stop()
-    if reader.error is not None:
-        raise GhbenchError(f"S6: the dashboard reader failed: {reader.error}")
-    if isinstance(reader, AoDashboardReader):
-        c.notes.extend(reader.notes())
-        return
-    c.notes.append(f"S6: the dashboard reader made {reader.calls} calls (component dashboard)")
 
 
 def _check_scenario(cell: Cell, flags: RunFlags, env: Mapping[str, str]) -> None:
@@ -366,41 +158,280 @@ def _check_scenario(cell: Cell, flags: RunFlags, env: Mapping[str, str]) -> None
 
 
 def _trace_rows(path: Path) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for line in path.read_text(errors="replace").splitlines():
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(row, dict):
-            rows.append(row)
-    return rows
+    """The trace's rows as the scorecard reads them (``iter_rows``), as mappings."""
+    if path.stat().st_size == 0:
+        return []
+    try:
+        return [msgspec.to_builtins(row) for _, row in iter_rows(path)]
+    except TraceError:  # no valid row: the checks report what the trace lacks
+        return []
 
 
-def _check_trace(c: _Cell, repos: tuple[str, ...], trace: Path, record: WindowRecord) -> None:
-    """T2 with AO: every spread repo polled; S6: the window's dashboard/lifecycle split."""
-    spread_ao = len(repos) > 1 and c.options.flags.driver == "ao"
-    if not spread_ao and c.cell.scenario != "S6":
-        return
-    rows = _trace_rows(trace)
-    if spread_ao:
-        missing = unpolled_repos(rows, repos)
-        if missing:
-            raise GhbenchError(
-                f"{c.cell.id}: AO's trace has no call for {', '.join(missing)}: this AO polled"
-                f" only some of the config's projects (it may poll just the one 'ao start'"
-                f" names, {c.projects[0].id}), so the cell did not measure a spread;"
-                f" the trace is {trace}"
+class RealtimeCell:
+    """One cell while it runs: its repos' projects and setups, the measuring driver (the
+    ``Driver`` the window measures), the scenario's trigger actions and the notes."""
+
+    def __init__(
+        self,
+        cell: Cell,
+        *,
+        backend: Backend,
+        clock: Clock,
+        env: Mapping[str, str],
+        options: RealtimeOptions,
+        log: Log,
+        projects: Sequence[Project],
+        counts: Mapping[str, int],
+    ) -> None:
+        self.cell, self.backend, self.clock, self.env = cell, backend, clock, env
+        self.options, self.log = options, log
+        self.projects, self.counts = list(projects), dict(counts)
+        self.setup_drivers: list[Driver] = []
+        self.sessions: list[BenchSession] = []
+        self.session_repos: dict[str, str] = {}
+        self.notes: list[str] = []
+        self.reader: DashboardReader | AoDashboardReader | None = None
+        self._driver: CrashableDriver | None = None
+
+    @property
+    def scale(self) -> float:
+        return self.options.duration_scale
+
+    @property
+    def ao(self) -> bool:
+        return self.options.flags.driver == "ao"
+
+    @property
+    def driver(self) -> CrashableDriver:
+        """The measuring driver (set by ``start_measuring``)."""
+        assert self._driver is not None, "the measuring driver is chosen after setup"
+        return self._driver
+
+    def progress(self) -> _LogProgress:
+        return _LogProgress(self.log, self.cell.id)
+
+    def _build_driver(self, project: Project) -> Driver:
+        opts = self.options
+        return build_driver(opts.flags, project, self.backend, opts.work_dir, self.env)
+
+    # -- setup and the measuring driver ---------------------------------------------
+
+    def setup_all(self) -> None:
+        """Setup per repo (reused when valid); S3 only seeds repos and issues."""
+        opts = self.options
+        for project in self.projects:
+            driver = self._build_driver(project)
+            self.setup_drivers.append(driver)
+            issues = _issues(self.counts[project.repo])
+            if self.cell.scenario == "S3":
+                with self.backend.control_client() as control:
+                    self.backend.ensure_repo(project.repo, issues, control)
+                continue
+            outcome = run_setup(
+                project,
+                issues,
+                sessions=len(issues),
+                driver=driver,
+                backend=self.backend,
+                clock=self.clock,
+                options=SetupOptions(
+                    out_dir=opts.work_dir,
+                    poll_interval=opts.poll_interval,
+                    timeout=opts.setup_timeout,
+                    stop_grace=opts.stop_grace,
+                ),
+                progress=self.progress(),
             )
-    if c.cell.scenario == "S6" and record.start is not None and record.end is not None:
-        # the scorecard's own window (harness.measure_outputs rounds it to milliseconds)
-        split = split_dashboard_traffic(rows, round(record.start * 1000), round(record.end * 1000))
-        c.notes.append(split.note())
-        if split.dashboard == 0:
-            c.notes.append(
-                "S6: no dashboard calls in the window's trace: the dashboard made none, or"
-                " the orchestrator does not trace them"
+            if not outcome.record.ready:
+                raise GhbenchError(
+                    f"setup for {project.repo} timed out with {len(outcome.record.sessions)}"
+                    f" of {len(issues)} PRs open ({outcome.path})"
+                )
+            self.sessions.extend(outcome.record.sessions)
+            self.session_repos.update({s.session_id: project.repo for s in outcome.record.sessions})
+
+    def _ao_driver(self, project: Project) -> AoDriver:
+        driver = self._build_driver(project)
+        assert isinstance(driver, AoDriver)
+        driver.dashboard = self.cell.scenario == "S6"
+        return driver
+
+    def choose_measuring_driver(self) -> CrashableDriver:
+        """AO over every project (``AoSpreadDriver`` for T2), or the workload model, over
+        several repos with ``SpreadWorkloadDriver``."""
+        first = self.projects[0]
+        driver: CrashableDriver
+        if self.ao:
+            drivers = tuple(self._ao_driver(p) for p in self.projects)
+            driver = drivers[0] if len(drivers) == 1 else AoSpreadDriver(drivers)
+        elif len(self.projects) == 1:
+            only = self._build_driver(first)
+            assert isinstance(only, WorkloadDriver)
+            driver = only
+        else:
+            combined = dataclasses.replace(first, id=f"{first.id.rsplit('-r', 1)[0]}-spread")
+            base = self._build_driver(combined)
+            assert isinstance(base, WorkloadDriver)
+            driver = SpreadWorkloadDriver(
+                project_id=base.project_id,
+                repo=first.repo,
+                prefix=base.prefix,
+                work_dir=base.work_dir,
+                backend=self.backend,
+                options=base.options,
+                base_env=base.base_env,
+                session_repos=self.session_repos,
+                all_repos=tuple(p.repo for p in self.projects),
             )
+        self._driver = driver
+        return driver
+
+    def measured_project_id(self) -> str:
+        if len(self.projects) == 1:
+            return self.projects[0].id
+        driver = self.driver
+        assert isinstance(driver, AoSpreadDriver | WorkloadDriver)
+        return driver.project_id
+
+    def _ao_drivers(self) -> tuple[AoDriver, ...]:
+        driver = self.driver
+        if isinstance(driver, AoSpreadDriver):
+            return driver.drivers
+        assert isinstance(driver, AoDriver)
+        return (driver,)
+
+    # -- trigger actions ------------------------------------------------------------
+
+    def hooks(self) -> CellHooks:
+        return CellHooks(
+            restart=self.restart,
+            spawn_all=self.spawn_all,
+            comment_burst=self.comment_burst,
+            start_dashboard=self.start_dashboard,
+            stop_dashboard=self.stop_dashboard,
+        )
+
+    def restart(self, trace: Path, hard: bool) -> None:
+        driver = self.driver
+        if hard:
+            hard_kill(driver)
+        else:
+            driver.stop(self.options.stop_grace)
+        driver.finish_measure()
+        driver.prepare_measure(tuple(self.sessions), self.projects[0].repo)
+        driver.start(trace, self.backend.orchestrator_env())
+
+    def spawn_all(self, rec: WindowRecord) -> None:
+        """S3 at t0: the agents' branches and PRs for every session, then the orchestrator
+        sees them (AO: ``batch-spawn`` into the running orchestrator; the workload model
+        restarts on a config that lists them)."""
+        if self.ao:
+            spawned = spawn_storm(self.projects, self._ao_drivers(), self.counts)
+            self.notes.append(
+                f"S3: {len(spawned)} sessions spawned at t0 by 'ao batch-spawn'"
+                f" ({', '.join(spawned)})"
+            )
+            return
+        with self.backend.control_client() as control:
+            for project, driver in zip(self.projects, self.setup_drivers, strict=True):
+                driver.spawn(_issues(self.counts[project.repo]))
+                open_prs = control.open_pull_requests(project.repo)
+                for info in driver.discover_sessions():
+                    pr = open_prs.get(info.branch or "")
+                    if pr is None or info.worktree_path is None:
+                        raise GhbenchError(f"S3: session {info.session_id} opened no PR")
+                    self.sessions.append(
+                        BenchSession(
+                            info.session_id,
+                            info.issue,
+                            pr.branch,
+                            info.worktree_path,
+                            pr.number,
+                            pr.url,
+                        )
+                    )
+                    self.session_repos[info.session_id] = project.repo
+        self.notes.append(f"S3: {len(self.sessions)} sessions spawned at t0")
+        self.restart(rec.trace_path, hard=False)
+
+    def comment_burst(self, rec: WindowRecord) -> None:
+        rng = random.Random(cell_seed(self.options.seed, self.cell))
+        prs = [(self.session_repos[s.session_id], s.pr_number) for s in self.sessions]
+        plan = comment_burst_plan(prs, rng)
+        added = post_review_comments(self.backend, plan)
+        self.notes.append(f"S4: {added} review comments on {len(plan)} PRs at window start")
+
+    def start_dashboard(self, rec: WindowRecord) -> None:
+        refresh_s, click_s = max(1.0, 30.0 * self.scale), max(1.0, 10.0 * self.scale)
+        driver = self.driver
+        if isinstance(driver, AoDriver | AoSpreadDriver):
+            self.reader = AoDashboardReader(
+                driver.dashboard_url(),
+                [s.session_id for s in self.sessions],
+                choose_reader(self.env),
+                log_path=self.options.work_dir / "dashboard" / f"chromium-{rec.stamp}.log",
+                refresh_s=refresh_s,
+                click_s=click_s,
+            )
+        else:
+            assert isinstance(driver, WorkloadDriver)
+            self.reader = DashboardReader(
+                driver.work_dir / "workload.yaml",
+                rec.trace_path,
+                {**self.env, **self.backend.orchestrator_env()},
+                refresh_s=refresh_s,
+                click_s=click_s,
+            )
+        self.reader.start()
+
+    def stop_dashboard(self, rec: WindowRecord | None = None) -> None:
+        reader, self.reader = self.reader, None
+        if reader is None:
+            return
+        reader.stop()
+        if reader.error is not None:
+            raise GhbenchError(f"S6: the dashboard reader failed: {reader.error}")
+        if isinstance(reader, AoDashboardReader):
+            self.notes.extend(reader.notes())
+            return
+        self.notes.append(
+            f"S6: the dashboard reader made {reader.calls} calls (component dashboard)"
+        )
+
+    def stop_spawned_agents(self) -> None:
+        """S3's agents, spawned in the window, outlive a bench-era AO's stop (it just
+        exits, AO reference §9); setup stops the agents it spawns the same way."""
+        if self.ao and self.cell.scenario == "S3":
+            for driver in self._ao_drivers():
+                driver.stop_agents()
+
+    # -- after the window ---------------------------------------------------------------
+
+    def check_trace(self, repos: tuple[str, ...], trace: Path, record: WindowRecord) -> None:
+        """T2 with AO: every spread repo polled; S6: the window's dashboard/lifecycle split."""
+        spread_ao = len(repos) > 1 and self.ao
+        if not spread_ao and self.cell.scenario != "S6":
+            return
+        rows = _trace_rows(trace)
+        if spread_ao:
+            missing = unpolled_repos(rows, repos)
+            if missing:
+                raise GhbenchError(
+                    f"{self.cell.id}: AO's trace has no call for {', '.join(missing)}: this AO"
+                    f" polled only some of the config's projects (it may poll just the one"
+                    f" 'ao start' names, {self.projects[0].id}), so the cell did not measure"
+                    f" a spread; the trace is {trace}"
+                )
+        if self.cell.scenario == "S6" and record.start is not None and record.end is not None:
+            # the scorecard's own window (harness.measure_outputs rounds it to milliseconds)
+            start_ms, end_ms = round(record.start * 1000), round(record.end * 1000)
+            split = split_dashboard_traffic(rows, start_ms, end_ms)
+            self.notes.append(split.note())
+            if split.dashboard == 0:
+                self.notes.append(
+                    "S6: no dashboard calls in the window's trace: the dashboard made none,"
+                    " or the orchestrator does not trace them"
+                )
 
 
 def run_realtime_cell(
@@ -430,19 +461,21 @@ def run_realtime_cell(
         projects = [_project(r, i, options.work_dir) for i, r in enumerate(repos, start=1)]
     timing, options = _run_timing(cell, options)
     warmup, duration = timing.warmup_s, timing.window_s
-    c = _Cell(cell, backend, clock, env, options, log, projects, counts)
-    _setup_all(c)
-    c.driver = _measuring_driver(c)
-    hooks = CellHooks(
-        restart=lambda trace, hard: _restart(c, trace, hard),
-        spawn_all=lambda rec: _spawn_all(c, rec),
-        comment_burst=lambda rec: _comment_burst(c, rec),
-        start_dashboard=lambda rec: _start_dashboard(c, rec),
-        stop_dashboard=lambda rec: _stop_dashboard(c, rec),
+    c = RealtimeCell(
+        cell,
+        backend=backend,
+        clock=clock,
+        env=env,
+        options=options,
+        log=log,
+        projects=projects,
+        counts=counts,
     )
+    c.setup_all()
+    driver = c.choose_measuring_driver()
     setup = SetupRecord(
         scenario_id=_scenario_id(cell),
-        project=projects[0].id if len(projects) == 1 else c.driver.project_id,
+        project=c.measured_project_id(),
         repo=repos[0],
         session_count=cell.scale,
         ready=True,
@@ -459,13 +492,13 @@ def run_realtime_cell(
         stop_grace=options.stop_grace,
         plot=False,
         supplemental=False,
-        triggers=scenario_triggers(cell.scenario, duration, hooks),
+        triggers=scenario_triggers(cell.scenario, duration, c.hooks()),
     )
     try:
         result = run_measure(
             projects[0],
             sessions=cell.scale,
-            driver=c.driver,
+            driver=driver,
             backend=backend,
             clock=clock,
             options=measure_options,
@@ -473,16 +506,12 @@ def run_realtime_cell(
             setup=setup,
         )
     finally:
-        _stop_dashboard(c)
-        if options.flags.driver == "ao" and cell.scenario == "S3":
-            # S3's agents, spawned in the window, outlive a bench-era AO's stop (it just
-            # exits, AO reference §9); setup stops the agents it spawns the same way
-            for driver in _ao_drivers(c):
-                driver.stop_agents()
+        c.stop_dashboard()
+        c.stop_spawned_agents()
     result.raise_for_outcome()
     if result.record.incomplete_reason:
         raise GhbenchError(f"{cell.id}: {result.record.incomplete_reason}")
-    _check_trace(c, repos, result.trace_path, result.record)
+    c.check_trace(repos, result.trace_path, result.record)
     if options.duration_scale != 1.0:
         c.notes.insert(
             0,

@@ -24,11 +24,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
 from ghbench.clock import SystemClock
+from ghbench.drivers.base import Driver
 from ghbench.errors import GhbenchError
 from ghbench.github.backend import Backend, EmulatorBackend
 from ghbench.harness.window import WindowRecord, WindowTrigger
@@ -42,6 +43,7 @@ from ghbench.workload.transport import make_transport
 
 __all__ = [
     "CellHooks",
+    "CrashableDriver",
     "DashboardReader",
     "comment_burst_plan",
     "hard_kill",
@@ -157,7 +159,13 @@ def post_review_comments(backend: Backend, plan: Sequence[tuple[str, int, int]])
     return added
 
 
-def hard_kill(driver: Any) -> None:
+class CrashableDriver(Driver, Protocol):
+    """A driver whose orchestrator can be crashed: its process group SIGKILLed (S5)."""
+
+    def kill(self) -> None: ...
+
+
+def hard_kill(driver: CrashableDriver) -> None:
     """``kill -9`` the orchestrator's process group (S5), then let the driver reap it.
 
     The drivers' own ``stop`` sends SIGTERM first, which lets an orchestrator flush and

@@ -59,6 +59,7 @@ __all__ = [
     "load_workload_config",
     "parse_workload_config",
     "resolve_policy",
+    "workload_config_from",
 ]
 
 # ``ghbench simulate`` runs the model in-process; a config file names a real transport
@@ -185,6 +186,11 @@ def parse_workload_config(data: bytes | str, *, source: str = "<config>") -> Wor
         raw = {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{source}: the top level must be a mapping of keys")
+    return workload_config_from(raw, source=source)
+
+
+def workload_config_from(raw: dict[str, Any], *, source: str) -> WorkloadConfig:
+    """A config given as the file's keys and values (already parsed), resolved."""
     f = convert(raw, _File, source=source)
     policy = resolve_policy(source, f.profile, f.policy)
     _check(source, f)
