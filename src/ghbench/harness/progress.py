@@ -8,11 +8,12 @@ readable. stdout carries only the results.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
 from ghbench.timefmt import format_duration
 
-__all__ = ["LineProgress", "Progress", "RichProgress", "make_progress"]
+__all__ = ["LineProgress", "LogProgress", "Progress", "RichProgress", "make_progress"]
 
 
 class Progress(Protocol):
@@ -62,6 +63,28 @@ class LineProgress:
             self.note(f"{self._phase}: {format_duration(left)} left")
             while self._next <= elapsed:
                 self._next += self.every
+
+    def close(self) -> None:
+        return None
+
+
+class LogProgress:
+    """Only the notes, as ``prefix: text`` lines to ``log`` (the matrix prints its own)."""
+
+    def __init__(self, log: Callable[[str], None], prefix: str) -> None:
+        self.log, self.prefix = log, prefix
+
+    def note(self, text: str) -> None:
+        self.log(f"{self.prefix}: {text}")
+
+    def sessions_ready(self, ready: int, total: int, elapsed: float, timeout: float) -> None:
+        return None
+
+    def phase(self, name: str, total: float) -> None:
+        return None
+
+    def tick(self, elapsed: float) -> None:
+        return None
 
     def close(self) -> None:
         return None

@@ -41,6 +41,7 @@ from ghbench.github.backend import Backend
 from ghbench.harness.factory import build_driver
 from ghbench.harness.flags import RunFlags
 from ghbench.harness.measure import run_measure
+from ghbench.harness.progress import LogProgress
 from ghbench.harness.setup import SetupOptions, run_setup
 from ghbench.harness.setup_record import SetupRecord
 from ghbench.harness.window import MeasureOptions, WindowRecord
@@ -78,28 +79,6 @@ class RealtimeOptions:
     setup_timeout: float = 600.0
     poll_interval: float = 30.0
     stop_grace: float = 10.0
-
-
-class _LogProgress:
-    """The harness's progress reports as plain log lines (the matrix prints its own)."""
-
-    def __init__(self, log: Log, prefix: str) -> None:
-        self.log, self.prefix = log, prefix
-
-    def note(self, text: str) -> None:
-        self.log(f"{self.prefix}: {text}")
-
-    def sessions_ready(self, ready: int, total: int, elapsed: float, timeout: float) -> None:
-        return None
-
-    def phase(self, name: str, total: float) -> None:
-        return None
-
-    def tick(self, elapsed: float) -> None:
-        return None
-
-    def close(self) -> None:
-        return None
 
 
 def _repos(cell: Cell, backend: Backend, options: RealtimeOptions, stamp: int) -> tuple[str, ...]:
@@ -207,8 +186,8 @@ class RealtimeCell:
         assert self._driver is not None, "the measuring driver is chosen after setup"
         return self._driver
 
-    def progress(self) -> _LogProgress:
-        return _LogProgress(self.log, self.cell.id)
+    def progress(self) -> LogProgress:
+        return LogProgress(self.log, self.cell.id)
 
     def _build_driver(self, project: Project) -> Driver:
         opts = self.options
