@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -387,3 +390,32 @@ def test_integers_beyond_int32_keep_their_value(tmp_path: Path, fast: bool | Non
     assert frame.http_status.tolist()[2] == -(2**31)
     assert frame.exit_code.tolist()[2] == 2**31 - 1
     assert frame.exit_code.tolist()[3] == frame.http_status.tolist()[0] == NA
+
+
+def test_without_duckdb_and_pyarrow_a_big_trace_is_read_by_the_line_reader(
+    tmp_path: Path,
+) -> None:
+    # a row whose unused field is wrong-typed: kept by the frame rules, skipped by iter_rows'
+    odd = b'{"timestamp":"2026-04-16T14:00:02Z","operation":"gh.pr.view","cwd":7}'
+    path = _write(tmp_path, b"\n".join([GOOD, GOOD2, odd, b"{broken"]) + b"\n")
+    # a child where the two cannot be imported, as on an install without ghbench[fast];
+    # every trace counts as big there, so the fast path would be taken if it could
+    code = (
+        "import sys, json\n"
+        "sys.modules['duckdb'] = None\nsys.modules['pyarrow'] = None\n"
+        "from ghbench.errors import TraceError\n"
+        "from ghbench.trace import reader\n"
+        "reader.FAST_PATH_MIN_BYTES = 1\n"
+        "f = reader.read_trace(sys.argv[1])\n"
+        "try:\n    reader.read_trace(sys.argv[1], fast=True)\n    refused = ''\n"
+        "except TraceError as exc:\n    refused = str(exc)\n"
+        "print(json.dumps([reader.fast_reader_available(), len(f), f.skipped_lines, refused]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
+    )
+    available, rows, skipped, refused = json.loads(proc.stdout)
+    assert available is False
+    frame = read_trace(path, fast=True)  # this process has them: the columnar pass
+    assert (rows, skipped) == (len(frame), frame.skipped_lines) == (3, 1)
+    assert "pip install 'ghbench[fast]'" in refused

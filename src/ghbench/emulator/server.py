@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import importlib.util
 import os
 import re
 import signal
@@ -86,13 +85,14 @@ def _connect_aware_httptools() -> type:
 
 
 def uvicorn_options() -> dict[str, Any]:
-    """Fastest available loop and parser (httptools, uvloop); no access log."""
-    options: dict[str, Any] = {"log_level": "warning", "access_log": False, "lifespan": "off"}
-    if importlib.util.find_spec("httptools") is not None:
-        options["http"] = _connect_aware_httptools()
-    if importlib.util.find_spec("uvloop") is not None:
-        options["loop"] = "uvloop"
-    return options
+    """uvloop's loop and httptools' parser (both required dependencies); no access log."""
+    return {
+        "log_level": "warning",
+        "access_log": False,
+        "lifespan": "off",
+        "http": _connect_aware_httptools(),
+        "loop": "uvloop",
+    }
 
 
 def quiet_exit_server(config: Any, on_ready: Callable[[], None] | None = None) -> Any:
@@ -338,7 +338,7 @@ class EmulatorServer:
         http: str = "auto",
         uds: Path | None = None,
     ) -> None:
-        """``http``: "auto" (httptools if installed) or "h11". ``uds``: also serve on
+        """``http``: "auto" (httptools) or "h11". ``uds``: also serve on
         this unix socket (see ``listen_unix``; removed on stop). gh's ``http_unix_socket``
         sends every request over it as plain HTTP, https URLs included: the one way
         gh reaches the emulator as a GitHub Enterprise host (see ``gh_enterprise_environment``)."""

@@ -24,14 +24,17 @@ Which wrong-typed fields skip a row differs between the two, on purpose:
   endpoint is a number counts in its scorecard and is skipped by ``analyze``.
 
 Type checks are strict in both (``"12"`` is not 12, ``1.5`` not an integer, ``"yes"``
-not a boolean). ``read_trace`` reads through a DuckDB columnar pass
+not a boolean). ``read_trace`` reads a big trace through a DuckDB columnar pass
 (``ghbench.trace.fast``); any line that pass cannot vouch for is decided, with its line
 number, by the line reader's ``FrameRowCheck`` (``ghbench.trace.exact``), which is the
-definition of what ``read_trace`` accepts.
+definition of what ``read_trace`` accepts. DuckDB and pyarrow are an extra
+(``ghbench[fast]``): without them a big trace is read by the line reader, with the same
+result, about ten times slower (docs/performance.md).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from collections.abc import Collection, Iterator
@@ -49,12 +52,31 @@ from ghbench.trace.fast import read_fast
 from ghbench.trace.frame import COLUMNS, ReadWarning, TraceFrame
 from ghbench.trace.schema import TraceRow
 
-__all__ = ["FAST_PATH_MIN_BYTES", "MAX_WARNINGS", "ReadWarning", "iter_rows", "read_trace"]
+__all__ = [
+    "FAST_PATH_MIN_BYTES",
+    "MAX_WARNINGS",
+    "ReadWarning",
+    "fast_reader_available",
+    "iter_rows",
+    "read_trace",
+]
 
 # Below this size (about 17,000 AO rows) the line reader is as quick as DuckDB with its
 # start-up: measured 0.21 s vs 0.24 s at 9.7 MB, 0.52 s vs 0.30 s at 29 MB.
 FAST_PATH_MIN_BYTES: int | None = 8 << 20
 _HINT = "pass --trace with the path of an AO_GH_TRACE_FILE trace"
+
+
+@functools.cache
+def fast_reader_available() -> bool:
+    """Whether DuckDB and pyarrow (the ``fast`` extra) can be imported."""
+    try:
+        # a probe, run once and only for a big trace: the fast path imports them anyway
+        import duckdb  # noqa: F401, PLC0415
+        import pyarrow  # noqa: F401, PLC0415
+    except ImportError:
+        return False
+    return True
 
 
 def check_trace_path(path: Path) -> int:
@@ -91,13 +113,18 @@ def read_trace(
     ``fast=True`` uses the DuckDB columnar pass, ``False`` the full-row line reader
     (``iter_rows``' rules); they give the same frame except on rows with a wrong-typed
     field the columns do not use (module doc). ``None`` (default) picks the columnar
-    pass for files of ``FAST_PATH_MIN_BYTES`` or more, and the line reader with the
-    same column-field rules below that.
+    pass for files of ``FAST_PATH_MIN_BYTES`` or more when DuckDB and pyarrow are
+    installed, and the line reader with the same column-field rules otherwise.
     """
     path = Path(path)
     size = check_trace_path(path)
+    if fast and not fast_reader_available():
+        raise TraceError(
+            "the columnar trace reader needs DuckDB and pyarrow; pip install 'ghbench[fast]'"
+        )
+    small = FAST_PATH_MIN_BYTES is None or size < FAST_PATH_MIN_BYTES
     try:
-        if fast is None and (FAST_PATH_MIN_BYTES is None or size < FAST_PATH_MIN_BYTES):
+        if fast is None and (small or not fast_reader_available()):
             frame = read_exact(path, FrameRowCheck(columns), columns)
         elif fast is False:
             frame = read_exact(path, columns=columns)
