@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
+import sys
 from pathlib import Path
 from types import FrameType
 
@@ -95,15 +97,13 @@ def serve(
     uds: Path | None,
 ) -> None:
     """Serve the emulator over HTTP until SIGTERM or Ctrl-C."""
-    import socket
-    import sys
+    # the emulator loads when the command runs, not for --help (see ghbench.commands)
+    import uvicorn  # noqa: PLC0415
 
-    import uvicorn
-
-    from ghbench.emulator.asgi import EmulatorApp
-    from ghbench.emulator.config import EmulatorConfig, load_config
-    from ghbench.emulator.core import Emulator
-    from ghbench.emulator.server import (
+    from ghbench.emulator.asgi import EmulatorApp  # noqa: PLC0415
+    from ghbench.emulator.config import EmulatorConfig, load_config  # noqa: PLC0415
+    from ghbench.emulator.core import Emulator  # noqa: PLC0415
+    from ghbench.emulator.server import (  # noqa: PLC0415
         TOKENS_ENV,
         UnixListener,
         UnixSocketError,
