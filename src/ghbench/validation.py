@@ -12,6 +12,7 @@ the bound of a number.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import msgspec
@@ -19,7 +20,7 @@ from msgspec import inspect as mi
 
 from ghbench.errors import ConfigError
 
-__all__ = ["convert", "describe_error"]
+__all__ = ["convert", "describe_error", "updated"]
 
 T = TypeVar("T")
 
@@ -42,16 +43,23 @@ def convert(data: Any, type_: type[T], *, source: str, prefix: str = "") -> T:
         raise ConfigError(f"{source}: {describe_error(exc, data, type_, prefix)}") from None
 
 
+def updated(struct: T, changes: Mapping[str, Any], *, source: str, prefix: str = "") -> T:
+    """A copy of ``struct`` with ``changes`` applied, validated as a whole (the same
+    errors as ``convert``, keys named under ``prefix``); ``struct`` is left alone."""
+    merged = {**msgspec.structs.asdict(struct), **changes}  # type: ignore[arg-type]
+    return convert(merged, type(struct), source=source, prefix=prefix)
+
+
 def describe_error(exc: msgspec.ValidationError, data: Any, type_: Any, prefix: str = "") -> str:
     """msgspec's message as ``key: what is wrong, what is allowed``."""
     text = str(exc)
     at = _AT.search(text)
-    path = _segments(at.group("path")) if at else []
+    path = _name_mapping_keys(_segments(at.group("path")) if at else [], data, type_)
     detail = text[: at.start()] if at else text
     node, value = _walk(mi.type_info(type_), data, path)
     key = ".".join(k for k in (prefix, _key(path)) if k).replace(".[", "[")
     if m := _UNKNOWN.match(detail):
-        known = ", ".join(f.encode_name for f in _fields(node))
+        known = ", ".join(f.encode_name for f in getattr(_member(node, value), "fields", ()))
         name = f"{key}.{m['name']}" if key else m["name"]
         return f"unknown key {name}; known keys: {known}"
     if m := _MISSING.match(detail):
@@ -70,6 +78,53 @@ def _segments(path: str) -> list[str | int]:
         name if name else (_ANY_KEY if index == "..." else int(index))
         for name, index in _SEGMENT.findall(path)
     ]
+
+
+def _error_path(data: Any, type_: Any) -> list[str | int] | None:
+    """Where converting ``data`` fails (msgspec's path), or None when it does not."""
+    try:
+        msgspec.convert(data, type_)
+    except msgspec.ValidationError as exc:
+        at = _AT.search(str(exc))
+        return _segments(at.group("path")) if at else []
+    return None
+
+
+def _at(data: Any, path: list[str | int]) -> Any:
+    for seg in path:
+        if isinstance(data, dict):
+            data = data.get(seg)
+        elif isinstance(data, list) and isinstance(seg, int) and 0 <= seg < len(data):
+            data = data[seg]
+        else:
+            return None
+    return data
+
+
+def _with(data: Any, path: list[str | int], value: Any) -> Any:
+    """A copy of ``data`` with ``value`` at ``path`` (containers on the way copied)."""
+    if not path:
+        return value
+    copy: Any = dict(data) if isinstance(data, dict) else list(data)
+    copy[path[0]] = _with(data[path[0]], path[1:], value)
+    return copy
+
+
+def _name_mapping_keys(path: list[str | int], data: Any, type_: Any) -> list[str | int]:
+    """msgspec names no key inside a mapping (``[...]``): find the entry that fails by
+    converting ``data`` with that mapping cut down to one entry at a time."""
+    out: list[str | int] = []
+    for i, seg in enumerate(path):
+        named = seg
+        mapping = _at(data, out) if seg == _ANY_KEY else None
+        if isinstance(mapping, dict):
+            for key, value in mapping.items():
+                failed = _error_path(_with(data, out, {key: value}), type_)
+                if failed is not None and failed[: i + 1] == path[: i + 1]:
+                    named = key
+                    break
+        out.append(named)
+    return out
 
 
 def _key(path: list[str | int]) -> str:
@@ -98,17 +153,16 @@ def _unwrap(node: Any) -> tuple[Any, dict[str, Any]]:
             return node, extra
 
 
-def _fields(node: Any) -> tuple[Any, ...]:
-    inner, _ = _unwrap(node)
-    return tuple(getattr(inner, "fields", ()))
-
-
 def _walk(node: Any, value: Any, path: list[str | int]) -> tuple[Any, Any]:
     """The declared type and the given value at ``path`` (either may end up unknown)."""
     for seg in path:
-        inner, _ = _unwrap(node)
+        inner = _member(node, value)
         if isinstance(seg, int):
-            node = getattr(inner, "item_type", getattr(inner, "value_type", None))
+            items = getattr(inner, "item_types", None)  # a tuple: one type per place
+            if items is not None:
+                node = items[seg] if 0 <= seg < len(items) else None
+            else:
+                node = getattr(inner, "item_type", getattr(inner, "value_type", None))
             listed = isinstance(value, list | tuple) and 0 <= seg < len(value)
             value = value[seg] if listed else None
         else:
@@ -116,6 +170,18 @@ def _walk(node: Any, value: Any, path: list[str | int]) -> tuple[Any, Any]:
             node = field.type if field else getattr(inner, "value_type", None)
             value = value.get(seg) if isinstance(value, dict) else None
     return node, value
+
+
+def _member(node: Any, value: Any) -> Any:
+    """``node`` unwrapped; of a union, the member a value of this kind decodes as."""
+    inner, _ = _unwrap(node)
+    if isinstance(inner, mi.UnionType):
+        wanted = (mi.StructType, mi.DictType) if isinstance(value, dict) else (mi.StrType,)
+        for member in inner.types:
+            candidate, _ = _unwrap(member)
+            if isinstance(candidate, wanted):
+                return candidate
+    return inner
 
 
 def _allowed(node: Any, value: Any) -> str | None:
@@ -133,4 +199,8 @@ def _allowed(node: Any, value: Any) -> str | None:
             return f"must be more than {inner.gt}{shown}"
         if inner.ge is not None and value < inner.ge:
             return f"must be at least {inner.ge}{shown}"
+        if inner.lt is not None and value >= inner.lt:
+            return f"must be less than {inner.lt}{shown}"
+        if inner.le is not None and value > inner.le:
+            return f"must be at most {inner.le}{shown}"
     return None

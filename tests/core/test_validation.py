@@ -39,7 +39,7 @@ class Doc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
             {"items": [{"id": "x", "colour": 1}]},
             "f.yaml: unknown key items[0].colour; known keys: id, size",
         ),
-        ({"named": {"k": {"id": 3}}}, "f.yaml: named[...].id: Expected `str`, got `int`"),
+        ({"named": {"k": {"id": "x"}, "j": {"id": 3}}}, "f.yaml: named.j.id: expected str, got 3"),
         ({"note": 5}, "f.yaml: note: expected str or null, got 5"),
         (
             {"extra": 1},

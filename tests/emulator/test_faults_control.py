@@ -12,6 +12,7 @@ from ghbench.clock import VirtualClock
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.transport import EmulatorTransport
+from ghbench.errors import ConfigError
 
 REPO = "/repos/acme/todo"
 
@@ -60,10 +61,16 @@ def test_timeouts_hang_then_fail() -> None:
 
 
 def test_bad_fault_settings(emulator: Emulator) -> None:
-    with pytest.raises(ValueError, match="latency"):
+    kinds = "fixed, lognormal, none, uniform"
+    with pytest.raises(ConfigError, match=f"latency: 'gaussian' is not one of {kinds}"):
         emulator.set_faults(latency="gaussian")
-    with pytest.raises(ValueError, match="range"):
+    with pytest.raises(ConfigError, match="error_rate: must be at most 1, got 2"):
         emulator.set_faults(error_rate=2)
+    with pytest.raises(ConfigError, match="timeout_s: must be at most 3600, got inf"):
+        emulator.set_faults(timeout_s=float("inf"))
+    with pytest.raises(ConfigError, match="unknown key jitter; known keys: latency"):
+        emulator.set_faults(jitter=1, error_rate=0.5)
+    assert emulator.config.faults.error_rate == 0  # all or nothing
 
 
 # -- control API ---------------------------------------------------------------------
@@ -116,7 +123,7 @@ def test_control_ledger_clock_limits_faults_reset(emulator: Emulator, api: httpx
         ("GET", "/_ghbench/nope", b"", 404),
         ("POST", "/_ghbench/seed", b"{bad", 400),
         ("POST", "/_ghbench/users", b"{}", 400),
-        ("POST", "/_ghbench/repos/acme/todo/ci", b'{"state": "weird", "pr": 1}', 422),
+        ("POST", "/_ghbench/repos/acme/todo/ci", b'{"state": "weird", "pr": 1}', 400),
         ("POST", "/_ghbench/repos/acme/none/ci", b'{"state": "success", "pr": 1}', 404),
         ("POST", "/_ghbench/faults", b'{"latency": 3}', 400),
     ],
@@ -137,4 +144,4 @@ def test_clock_control_needs_a_virtual_clock() -> None:
         transport=EmulatorTransport(emulator), base_url=API, headers=headers
     ) as client:
         refused = client.post("/_ghbench/clock", json={"advance": 5})
-    assert refused.status_code == 400 and "virtual clock" in refused.json()["message"]
+    assert refused.status_code == 409 and "virtual clock" in refused.json()["message"]

@@ -8,6 +8,7 @@ from emu_helpers import TOKEN
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
+from ghbench.errors import ConfigError
 
 REPO = "/repos/acme/todo"
 AUTH = {"Authorization": f"token {TOKEN}"}
@@ -79,7 +80,7 @@ def test_the_refusal_status_is_429_or_403_as_set(emulator: Emulator, api: httpx.
     assert _secondary(api.get(REPO), 429)
     emulator.set_secondary(status=403)
     assert _secondary(api.get(REPO), 403)
-    with pytest.raises(ValueError, match="403 or 429"):
+    with pytest.raises(ConfigError, match="status: 500 is not one of 403, 429"):
         emulator.set_secondary(status=500)
 
 
@@ -89,9 +90,9 @@ def test_switched_off(emulator: Emulator, api: httpx.Client) -> None:
 
 
 def test_bad_settings_are_rejected(emulator: Emulator) -> None:
-    with pytest.raises(KeyError):
+    with pytest.raises(ConfigError, match="unknown key bogus; known keys: enabled, max_concurrent"):
         emulator.set_secondary(bogus=1)
-    with pytest.raises(TypeError):
+    with pytest.raises(ConfigError, match="max_concurrent: must be at least 0, got -1"):
         emulator.set_secondary(max_concurrent=-1)
 
 

@@ -21,189 +21,178 @@ GET  /_ghbench/rate_limit?owner=LOGIN       the /rate_limit document, free
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl
 
+import msgspec
+
 from ghbench.emulator.control_access import refusal
+from ghbench.emulator.control_bodies import (
+    CiBody,
+    ClockBody,
+    IssueBody,
+    LabelsBody,
+    LedgerQuery,
+    LimitsBody,
+    PullBody,
+    PushBody,
+    ReviewCommentsBody,
+    UserBody,
+)
 from ghbench.emulator.errors import ApiError
 from ghbench.emulator.http import JSON_TYPE, EmuRequest, EmuResponse, encode_json, json_message
 from ghbench.emulator.operations import ControlOperations
 from ghbench.emulator.rest.routing import Route, Router
-from ghbench.errors import GhbenchError
+from ghbench.errors import ConfigError, GhbenchError
+from ghbench.validation import convert, describe_error
 
 __all__ = ["ControlApi"]
 
-Params = dict[str, str]
-ControlHandler = Callable[[ControlOperations, Params, Params, Any], Any]
+B = TypeVar("B")
 
 
-def _float(query: Params, name: str) -> float | None:
-    return float(query[name]) if query.get(name) else None
+@dataclass(frozen=True)
+class _Request:
+    """One control request as a handler sees it; ``body`` and ``query`` validate it."""
+
+    where: str  # "POST /_ghbench/users", for error messages
+    params: dict[str, str]
+    raw_query: dict[str, str]
+    data: Any  # the parsed JSON body, None when empty
+
+    def body(self, kind: type[B]) -> B:
+        return convert({} if self.data is None else self.data, kind, source=self.where)
+
+    def query(self, kind: type[B]) -> B:
+        # query values are strings: msgspec converts "12.5" to a float when not strict
+        try:
+            return msgspec.convert(self.raw_query, kind, strict=False)
+        except msgspec.ValidationError as exc:
+            problem = describe_error(exc, self.raw_query, kind)
+            raise ConfigError(f"{self.where} query: {problem}") from None
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.params['owner']}/{self.params['repo']}"
 
 
-def _ledger_filters(query: Params) -> dict[str, Any]:
-    return {
-        "since": _float(query, "since"),
-        "until": _float(query, "until"),
-        "token": query.get("token") or None,
-        "resource": query.get("resource") or None,
-    }
+ControlHandler = Callable[[ControlOperations, _Request], Any]
 
 
-def _body(body: Any) -> dict[str, Any]:
-    if body is None:
-        return {}
-    if not isinstance(body, dict):
-        raise ValueError("expected a JSON object")
-    return body
-
-
-def _health(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
+def _health(emu: ControlOperations, r: _Request) -> Any:
     return {"ok": True, "now": emu.clock.now(), "requests": emu.request_count}
 
 
-def _users(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
-    scopes = b.get("scopes")
-    return {
-        "login": b["login"],
-        "tokens": emu.create_user(
-            str(b["login"]),
-            list(b.get("tokens", [])),
-            scopes=None if scopes is None else str(scopes),
-        ),
-    }
+def _users(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(UserBody)
+    return {"login": b.login, "tokens": emu.create_user(b.login, b.tokens, scopes=b.scopes)}
 
 
-def _seed(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    return emu.seed(_body(body))
+def _seed(emu: ControlOperations, r: _Request) -> Any:
+    return emu.seed({} if r.data is None else r.data, source=r.where)
 
 
-def _full(p: Params) -> str:
-    return f"{p['owner']}/{p['repo']}"
-
-
-def _pulls(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
+def _pulls(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(PullBody)
     number = emu.create_pull(
-        _full(p),
-        str(b["head"]),
-        base=b.get("base"),
-        title=b.get("title"),
-        author=b.get("author"),
-        draft=bool(b.get("draft", False)),
-        body=b.get("body"),
-        labels=_labels(b),
+        r.full_name,
+        b.head,
+        base=b.base,
+        title=b.title,
+        author=b.author,
+        draft=b.draft,
+        body=b.body,
+        labels=b.labels,
     )
     return {"number": number}
 
 
-def _labels(b: dict[str, Any]) -> list[str]:
-    labels = b.get("labels") or []
-    if not isinstance(labels, list):
-        raise ValueError("labels must be a list of names")
-    return [str(label) for label in labels]
+def _issues(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(IssueBody)
+    number = emu.create_issue(r.full_name, b.title, body=b.body, author=b.author, labels=b.labels)
+    return {"number": number}
 
 
-def _issues(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
-    return {
-        "number": emu.create_issue(
-            _full(p), str(b["title"]), body=b.get("body"), author=b.get("author"), labels=_labels(b)
-        )
-    }
+def _set_labels(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(LabelsBody)
+    emu.set_labels(r.full_name, b.number, b.labels)
+    return {"number": b.number, "labels": b.labels}
 
 
-def _set_labels(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
-    emu.set_labels(_full(p), int(b["number"]), _labels(b))
-    return {"number": int(b["number"]), "labels": _labels(b)}
+def _ci(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(CiBody)
+    sha = emu.set_ci(r.full_name, b.state, sha=b.sha, pr=b.pr, name=b.name)
+    return {"sha": sha, "state": b.state}
 
 
-def _ci(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
-    pr = b.get("pr")
-    sha = emu.set_ci(
-        _full(p),
-        str(b["state"]),
-        sha=b.get("sha"),
-        pr=int(pr) if pr is not None else None,
-        name=str(b.get("name", "ci")),
-    )
-    return {"sha": sha, "state": b["state"]}
+def _push(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(PushBody)
+    return {"sha": emu.push(r.full_name, b.branch, b.message, files=b.files)}
 
 
-def _push(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
-    files = b.get("files")
-    if files is not None and not (
-        isinstance(files, dict)
-        and all(isinstance(k, str) and k and isinstance(v, str) for k, v in files.items())
-    ):
-        raise ValueError("files must map each path to its text")
-    message = str(b.get("message", "Update"))
-    return {"sha": emu.push(_full(p), str(b["branch"]), message, files=files)}
-
-
-def _review_comments(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
-    prs = b.get("prs")
-    added = emu.add_review_comments(
-        _full(p),
-        count=int(b.get("count", 1)),
-        prs=[int(n) for n in prs] if prs is not None else None,
-        author=str(b.get("author", "reviewer")),
-    )
+def _review_comments(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(ReviewCommentsBody)
+    added = emu.add_review_comments(r.full_name, count=b.count, prs=b.prs, author=b.author)
     return {"added": added}
 
 
-def _clock(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
-    if "advance" in b:
-        emu.advance_clock(float(b["advance"]))
-    elif "set" in b:
-        emu.set_clock(float(b["set"]))
+def _clock(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(ClockBody)
+    if b.advance is not None:
+        emu.advance_clock(b.advance)
+    elif b.set is not None:
+        emu.set_clock(b.set)
     return {"now": emu.clock.now()}
 
 
-def _ledger(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    entries = emu.ledger_entries(**_ledger_filters(q))
+def _ledger_filters(r: _Request) -> dict[str, Any]:
+    return msgspec.structs.asdict(r.query(LedgerQuery))
+
+
+def _ledger(emu: ControlOperations, r: _Request) -> Any:
+    filters = _ledger_filters(r)
     return {
-        "entries": [e.to_json() for e in entries],
-        "totals": emu.limiter.totals(entries),
-        "count": len(entries),
+        "entries": [e.to_json() for e in emu.ledger_entries(**filters)],
+        "totals": emu.ledger_totals(**filters),
+        "count": emu.ledger_count(**filters),
     }
 
 
-def _ledger_jsonl(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    return emu.limiter.export_jsonl(emu.ledger_entries(**_ledger_filters(q)))
+def _ledger_jsonl(emu: ControlOperations, r: _Request) -> Any:
+    return emu.limiter.export_jsonl(emu.ledger_entries(**_ledger_filters(r)))
 
 
-def _reset(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
+def _reset(emu: ControlOperations, r: _Request) -> Any:
     emu.reset()
     return {"ok": True}
 
 
-def _faults(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    return emu.set_faults(**_body(body))
+def _faults(emu: ControlOperations, r: _Request) -> Any:
+    return emu.set_faults(_settings(r), source=r.where)
 
 
-def _secondary(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    return emu.set_secondary(**_body(body))
+def _secondary(emu: ControlOperations, r: _Request) -> Any:
+    return emu.set_secondary(_settings(r), source=r.where)
 
 
-def _limits(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    b = _body(body)
-    emu.set_limit(
-        str(b["resource"]), int(b["limit"]), int(b.get("window_s", 3600)), owner=b.get("owner")
-    )
+def _settings(r: _Request) -> dict[str, Any]:
+    if r.data is None:
+        return {}
+    if not isinstance(r.data, dict):
+        raise ConfigError(f"{r.where}: expected a JSON object of settings to change")
+    return r.data
+
+
+def _limits(emu: ControlOperations, r: _Request) -> Any:
+    b = r.body(LimitsBody)
+    emu.set_limit(b.resource, b.limit, b.window_s, owner=b.owner)
     return {"ok": True}
 
 
-def _rate_limit(emu: ControlOperations, p: Params, q: Params, body: Any) -> Any:
-    return emu.rate_limit_document(q.get("owner", "ip:127.0.0.1"))
+def _rate_limit(emu: ControlOperations, r: _Request) -> Any:
+    return emu.rate_limit_document(r.raw_query.get("owner", "ip:127.0.0.1"))
 
 
 _R = "/_ghbench/repos/{owner}/{repo}"
@@ -232,6 +221,13 @@ ROUTES: list[tuple[str, str, ControlHandler]] = [
 
 
 class ControlApi:
+    """The HTTP face of :class:`ControlOperations` (module docstring for the routes).
+
+    A body or query that does not fit its struct is a 400 naming the key; a domain
+    error is GitHub's status (404 for a missing repository, ...); a request the
+    emulator cannot do in its state (moving a real clock) is a 409. Anything else is a
+    bug and raises, so it is never mistaken for bad input."""
+
     def __init__(self, emulator: ControlOperations) -> None:
         self.emulator = emulator
         self._handlers: dict[tuple[str, str], ControlHandler] = {}
@@ -244,21 +240,27 @@ class ControlApi:
     def handle(self, request: EmuRequest, path: str, query: str) -> EmuResponse:
         refused = refusal(request, self.emulator.control_key)
         if refused is not None:
-            return _message(refused.status, refused.message)
-        method, body = request.method, request.body
+            return json_message(refused.status, refused.message)
+        method = request.method
         found = self.router.match(method, path)
         if found is None:
-            return _message(404, f"no control endpoint {method} {path}")
+            return json_message(404, f"no control endpoint {method} {path}")
         route, params = found
         handler = self._handlers[(route.method, route.pattern)]
+        where = f"{method} {path}"
         try:
-            parsed = json.loads(body) if body.strip() else None
-            result = handler(self.emulator, params, dict(parse_qsl(query)), parsed)
+            data = msgspec.json.decode(request.body) if request.body.strip() else None
+        except msgspec.DecodeError as exc:
+            return json_message(400, f"{where}: the body is not JSON ({exc})")
+        call = _Request(where, params, dict(parse_qsl(query)), data)
+        try:
+            result = handler(self.emulator, call)
+        except ConfigError as exc:  # validation: the one 400
+            return json_message(400, str(exc))
         except ApiError as exc:
             return EmuResponse(exc.status, {"content-type": JSON_TYPE}, encode_json(exc.body()))
-        except (GhbenchError, KeyError, ValueError, TypeError, RecursionError) as exc:
-            detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-            return _message(400, f"bad control request: {detail}")
+        except GhbenchError as exc:
+            return json_message(409, str(exc))
         if isinstance(result, bytes):
             return EmuResponse(200, {"content-type": "application/x-ndjson"}, result)
         return EmuResponse(200, {"content-type": JSON_TYPE}, encode_json(result))
@@ -266,7 +268,3 @@ class ControlApi:
 
 def _unused(call: Any) -> Any:  # the control router only matches; handlers are above
     raise NotImplementedError
-
-
-def _message(status: int, message: str) -> EmuResponse:
-    return json_message(status, message)

@@ -9,51 +9,47 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Literal, get_args
+
+import msgspec
+from msgspec import Meta
+
+from ghbench.validation import updated
 
 __all__ = ["LATENCY_KINDS", "FaultConfig", "FaultDraw", "draw_fault"]
 
-LATENCY_KINDS = ("none", "fixed", "uniform", "lognormal")
+LatencyKind = Literal["none", "fixed", "uniform", "lognormal"]
+LATENCY_KINDS: tuple[str, ...] = get_args(LatencyKind)
 TIMEOUT_MESSAGE = (
     "We couldn't respond to your request in time. Sorry about that. Please try "
     "resubmitting your request and contact us if the problem persists."
 )
+_HOUR_MS = 3_600_000.0
+Millis = Annotated[float, Meta(ge=0, le=_HOUR_MS)]
+Share = Annotated[float, Meta(ge=0, le=1)]
 
 
-@dataclass
-class FaultConfig:
+class FaultConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """``latency``: none | fixed (``latency_ms``) | uniform (``latency_min_ms``..
-    ``latency_ms``) | lognormal (median ``latency_ms``, shape ``latency_sigma``)."""
+    ``latency_ms``) | lognormal (median ``latency_ms``, shape ``latency_sigma``).
+    Every number is bounded (an hour at most), so no setting can hang the emulator."""
 
-    latency: str = "none"
-    latency_ms: float = 0.0
-    latency_min_ms: float = 0.0
-    latency_sigma: float = 0.5
-    error_rate: float = 0.0  # share of requests answered with error_status
-    error_status: int = 502
-    timeout_rate: float = 0.0  # share of requests that hang timeout_s then fail
-    timeout_s: float = 10.0
+    latency: LatencyKind = "none"
+    latency_ms: Millis = 0.0
+    latency_min_ms: Millis = 0.0
+    latency_sigma: Annotated[float, Meta(ge=0, le=10)] = 0.5
+    error_rate: Share = 0.0  # share of requests answered with error_status
+    error_status: Annotated[int, Meta(ge=500, le=599)] = 502
+    timeout_rate: Share = 0.0  # share of requests that hang timeout_s then fail
+    timeout_s: Annotated[float, Meta(ge=0, le=3600)] = 10.0
 
-    def update(self, values: dict[str, object]) -> None:
-        """Apply changes; raises KeyError (unknown key) or ValueError (bad value)."""
-        kinds = {f.name: f.default for f in fields(self)}
-        for key, value in values.items():
-            if key not in kinds:
-                raise KeyError(key)
-            default = kinds[key]
-            if isinstance(default, str):
-                if value not in LATENCY_KINDS:
-                    raise ValueError(f"latency must be one of {', '.join(LATENCY_KINDS)}")
-                setattr(self, key, value)
-                continue
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"{key} must be a number")
-            number = float(value)
-            if number < 0 or (key.endswith("_rate") and number > 1):
-                raise ValueError(f"{key} out of range")
-            if key == "error_status" and not 500 <= number <= 599:
-                raise ValueError("error_status must be a 5xx status")
-            setattr(self, key, int(number) if isinstance(default, int) else number)
+    def update(self, values: Mapping[str, object], *, source: str = "faults") -> None:
+        """Apply changes, all or none; ConfigError names the key and what is allowed."""
+        new = updated(self, values, source=source)
+        for name in self.__struct_fields__:
+            setattr(self, name, getattr(new, name))
 
     @property
     def active(self) -> bool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ghbench.clock import Clock
 
@@ -38,14 +38,16 @@ __all__ = [
     "COST_RULES",
     "DEFAULT_COST_RULE",
     "BucketView",
+    "CostRule",
     "GraphQLRequestContext",
     "GraphQLResult",
     "RateLimited",
 ]
 
 # How a connection without first/last counts (graphql/cost.py explains both).
-COST_RULES = ("page-size", "every-connection")
-DEFAULT_COST_RULE = "page-size"
+CostRule = Literal["page-size", "every-connection"]
+COST_RULES: tuple[str, ...] = get_args(CostRule)
+DEFAULT_COST_RULE: CostRule = "page-size"
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ghbench.artifacts.io import write_new
 from ghbench.clock import VirtualClock
+from ghbench.emulator.control_bodies import SeedRepo, SeedSpec
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.parts import EmulatorParts
 from ghbench.emulator.ratelimit import LedgerEntry
 from ghbench.emulator.state import CI_STATES, PullRequest, Repo, User
 from ghbench.errors import UsageError
+from ghbench.validation import convert
 
 __all__ = ["ControlOperations"]
 
@@ -109,8 +113,9 @@ class ControlOperations(EmulatorParts):
             item = self.store.issue(repo, number) or self._pull(repo, number)
             self.store.set_labels(item, list(labels))
 
-    def seed(self, spec: dict[str, Any]) -> dict[str, Any]:
-        """Bulk seeding in one transaction. ``spec``::
+    def seed(self, spec: Mapping[str, Any], *, source: str = "seed") -> dict[str, Any]:
+        """Bulk seeding in one transaction. ``spec`` (``control_bodies.SeedSpec``; a
+        ConfigError names a bad key)::
 
             {"users": {"octo": ["ghp_..."]},
              "repos": [{"name": "acme/todo", "issues": 5, "pulls": 3, "ci": "success"}]}
@@ -118,28 +123,26 @@ class ControlOperations(EmulatorParts):
         Each repo gets ``issues`` issues and ``pulls`` PRs from branches
         ``feat/issue-N``; ``ci`` (optional) sets CI on every PR head.
         """
+        valid = convert(spec, SeedSpec, source=source)
         summary: dict[str, Any] = {"users": [], "repos": []}
         with self.lock, self.db.transaction():
-            for login, tokens in (spec.get("users") or {}).items():
+            for login, tokens in valid.users.items():
                 summary["users"].append({"login": login, "tokens": self.create_user(login, tokens)})
-            for raw in spec.get("repos") or []:
-                entry = {"name": raw} if isinstance(raw, str) else raw
-                repo = self.create_repo(
-                    entry["name"], default_branch=entry.get("default_branch", "main")
-                )
+            for raw in valid.repos:
+                entry = SeedRepo(name=raw) if isinstance(raw, str) else raw
+                repo = self.create_repo(entry.name, default_branch=entry.default_branch)
                 issues = [
-                    self.create_issue(repo.full_name, f"Task {i + 1}")
-                    for i in range(int(entry.get("issues", 0)))
+                    self.create_issue(repo.full_name, f"Task {i + 1}") for i in range(entry.issues)
                 ]
                 pulls = []
-                for i in range(int(entry.get("pulls", 0))):
+                for i in range(entry.pulls):
                     issue_no = issues[i] if i < len(issues) else i + 1
                     number = self.create_pull(
                         repo.full_name, f"feat/issue-{issue_no}", title=f"Fix #{issue_no}"
                     )
                     pulls.append(number)
-                    if entry.get("ci"):
-                        self.set_ci(repo.full_name, str(entry["ci"]), pr=number)
+                    if entry.ci:
+                        self.set_ci(repo.full_name, entry.ci, pr=number)
                 summary["repos"].append({"name": repo.full_name, "issues": issues, "pulls": pulls})
         return summary
 
@@ -234,22 +237,40 @@ class ControlOperations(EmulatorParts):
 
     def ledger_totals(self, **filters: Any) -> dict[str, int]:
         """Points per resource for the filtered entries (filters as ``ledger_entries``)."""
-        return self.limiter.totals(self.ledger_entries(**filters))
+        with self.lock:
+            return self.limiter.totals(self.limiter.entries(**filters))
+
+    def ledger_count(self, **filters: Any) -> int:
+        """How many entries match (filters as ``ledger_entries``)."""
+        with self.lock:
+            return len(self.limiter.entries(**filters))
 
     def export_ledger(self, path: Path, **filters: Any) -> Path:
         """Write the (filtered) ledger as JSONL; never overwrites."""
         return write_new(Path(path), self.limiter.export_jsonl(self.ledger_entries(**filters)))
 
     # -- tuning ------------------------------------------------------------------
-    def set_faults(self, **settings: Any) -> dict[str, Any]:
+    def set_faults(
+        self, changes: Mapping[str, Any] | None = None, /, *, source: str = "faults", **more: Any
+    ) -> dict[str, Any]:
+        """Change fault settings (all or none; a ConfigError names a bad one, prefixed with
+        ``source``); returns them all."""
         with self.lock:
-            self.config.faults.update(settings)
-            return dict(vars(self.config.faults))
+            self.config.faults.update({**(changes or {}), **more}, source=source)
+            return msgspec.structs.asdict(self.config.faults)
 
-    def set_secondary(self, **settings: Any) -> dict[str, Any]:
+    def set_secondary(
+        self,
+        changes: Mapping[str, Any] | None = None,
+        /,
+        *,
+        source: str = "secondary",
+        **more: Any,
+    ) -> dict[str, Any]:
+        """Change secondary-limit settings (all or none), as ``set_faults``."""
         with self.lock:
-            self.config.secondary.update(settings)
-            return dict(vars(self.config.secondary))
+            self.config.secondary.update({**(changes or {}), **more}, source=source)
+            return msgspec.structs.asdict(self.config.secondary)
 
     def set_limit(
         self, resource: str, limit: int, window_s: int = 3600, *, owner: str | None = None

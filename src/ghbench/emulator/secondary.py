@@ -18,10 +18,15 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
 
 from ghbench.clock import Clock
 from ghbench.emulator.errors import SecondaryRateLimited
+from ghbench.validation import updated
 
 __all__ = ["SecondaryConfig", "SecondaryLimiter"]
 
@@ -30,36 +35,26 @@ CONTENT_CREATION_MESSAGE = (
     "content creation. Please retry your request again later. If you reach out to GitHub "
     "Support for help, please include the request ID."
 )
+Count = Annotated[int, Meta(ge=0)]
 
 
-@dataclass
-class SecondaryConfig:
+class SecondaryConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Limits; 0 switches one rule off, ``enabled=False`` all of them."""
 
     enabled: bool = True
-    max_concurrent: int = 100
-    rest_points_per_minute: int = 900
-    graphql_points_per_minute: int = 2000
-    content_per_minute: int = 80
-    content_per_hour: int = 500
-    concurrent_retry_after: int = 5
-    status: int = 429  # 429 or 403 (see the module doc)
+    max_concurrent: Count = 100
+    rest_points_per_minute: Count = 900
+    graphql_points_per_minute: Count = 2000
+    content_per_minute: Count = 80
+    content_per_hour: Count = 500
+    concurrent_retry_after: Count = 5
+    status: Literal[429, 403] = 429  # see the module doc
 
-    def update(self, values: dict[str, object]) -> None:
-        """Apply control-API/config changes; unknown keys raise KeyError, bad types TypeError."""
-        names = {f.name: f.type for f in fields(self)}
-        for key, value in values.items():
-            if key not in names:
-                raise KeyError(key)
-            if key == "enabled":
-                if not isinstance(value, bool):
-                    raise TypeError(key)
-            elif key == "status":
-                if value not in (403, 429) or isinstance(value, bool):
-                    raise ValueError(f"{key}: 403 or 429")
-            elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise TypeError(key)
-            setattr(self, key, value)
+    def update(self, values: Mapping[str, object], *, source: str = "secondary") -> None:
+        """Apply changes, all or none; ConfigError names the key and what is allowed."""
+        new = updated(self, values, source=source)
+        for name in self.__struct_fields__:
+            setattr(self, name, getattr(new, name))
 
 
 class _Window:
