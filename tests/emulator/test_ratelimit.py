@@ -28,7 +28,7 @@ def test_each_charge_is_one_ledger_entry_without_the_token(
         ("octo", "core", 1, 200)
     ] * 3
     assert entries[0].endpoint == "GET /repos/{owner}/{repo}"
-    assert TOKEN not in emulator.limiter.export_jsonl().decode()
+    assert TOKEN not in emulator.limiter.export_jsonl(emulator.ledger_entries()).decode()
     assert entries[0].token_id.startswith("token-")
 
 
@@ -132,7 +132,7 @@ def test_ledger_queries_and_jsonl(emulator: Emulator, api: httpx.Client) -> None
     assert len(emulator.ledger_entries(token="octo")) == 3
     totals = emulator.ledger_totals()
     assert totals["core"] == 2 and totals["graphql"] >= 1
-    lines = emulator.limiter.export_jsonl().decode().splitlines()
+    lines = emulator.limiter.export_jsonl(emulator.ledger_entries()).decode().splitlines()
     assert [json.loads(line)["resource"] for line in lines] == ["core", "core", "graphql"]
 
 

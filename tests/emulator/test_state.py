@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.errors import ApiError
 from ghbench.emulator.server import start_emulator_process
 from ghbench.emulator.state import MemoryDatabase, Store
+from ghbench.emulator.state.db import SCHEMA_VERSION
 from ghbench.emulator.transport import EmulatorTransport
 from ghbench.errors import EmulatorError
 from ghbench.locks import LockHeld
@@ -130,3 +132,94 @@ def test_a_second_serve_on_one_state_is_refused_and_a_killed_ones_is_taken_over(
         running.kill()  # kill -9 leaves the lock file naming it: taken over
     with start_emulator_process(state, tokens=[TOKEN]) as again:
         assert (state / "emulator.lock").read_text() == f"{again.pid}\n"
+
+
+# -- versioned state, the ledger in SQL, secondary windows ---------------------------
+def _sql(state: Path, statement: str, *args: object) -> list[tuple[object, ...]]:
+    with sqlite3.connect(state / "emulator.sqlite3") as conn:
+        rows = conn.execute(statement, args).fetchall()
+    conn.close()
+    return rows
+
+
+def test_the_state_carries_its_schema_version(tmp_path: Path) -> None:
+    new_emulator(state_dir=tmp_path).close()
+    assert _sql(tmp_path, "SELECT value FROM meta WHERE key = 'schema_version'") == [
+        (str(SCHEMA_VERSION),)
+    ]
+
+
+def test_a_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
+    new_emulator(state_dir=tmp_path).close()
+    _sql(tmp_path, "UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(EmulatorError) as caught:
+        Emulator(state_dir=tmp_path)
+    assert str(caught.value) == (
+        f"--state {tmp_path}: its state schema version is 99, this ghbench reads "
+        f"{SCHEMA_VERSION}; it was written by another ghbench: use that one, or choose "
+        "another directory"
+    )
+    assert _sql(tmp_path, "SELECT value FROM meta WHERE key = 'schema_version'") == [("99",)]
+    Emulator(state_dir=tmp_path / "other").close()  # the lock was released
+
+
+def test_an_unknown_record_kind_is_refused_not_dropped(tmp_path: Path) -> None:
+    new_emulator(state_dir=tmp_path).close()
+    _sql(tmp_path, "INSERT INTO records(kind, id, data) VALUES ('hologram', 1, '{}')")
+    with pytest.raises(EmulatorError, match="holds 'hologram' records, which this ghbench"):
+        Emulator(state_dir=tmp_path)
+
+
+def test_an_unversioned_state_is_brought_up_to_date(tmp_path: Path) -> None:
+    emulator = new_emulator(state_dir=tmp_path)
+    emulator.create_issue("acme/todo", "kept")
+    emulator.close()
+    # the layout before versioning: no meta, no secondary table
+    _sql(tmp_path, "DROP TABLE meta")
+    _sql(tmp_path, "DROP TABLE secondary")
+    again = Emulator(state_dir=tmp_path)
+    try:
+        repo = again.store.repo("acme", "todo")
+        assert repo is not None and again.store.issue(repo, 1) is not None
+    finally:
+        again.close()
+    assert _sql(tmp_path, "SELECT value FROM meta") == [(str(SCHEMA_VERSION),)]
+
+
+def test_the_ledger_is_queried_in_sql_on_its_index(tmp_path: Path) -> None:
+    emulator = new_emulator(state_dir=tmp_path)
+    try:
+        with _client(emulator) as api:
+            for _ in range(3):
+                api.get("/repos/acme/todo")
+        assert not hasattr(emulator.limiter, "ledger")  # nothing held in memory
+        assert len(emulator.ledger_entries(resource="core")) == 3
+        assert emulator.ledger_totals(token="octo") == {"core": 3}
+        assert emulator.ledger_count(since=emulator.clock.now() + 1) == 0
+    finally:
+        emulator.close()
+    query = "EXPLAIN QUERY PLAN SELECT * FROM ledger WHERE resource = ? AND ts >= ?"
+    plan = _sql(tmp_path, query, "core", 0.0)
+    assert "ledger_resource_ts" in str(plan)
+
+
+def test_secondary_windows_survive_a_restart(tmp_path: Path) -> None:
+    """Issue 12 case 11: 80 creates, a restart, and 10 more were accepted in the minute."""
+    clock = VirtualClock()
+    first = new_emulator(clock=clock, state_dir=tmp_path)
+    with _client(first) as api:
+        made = [api.post("/repos/acme/todo/issues", json={"title": f"t{i}"}) for i in range(80)]
+        assert {r.status_code for r in made} == {201}
+        assert api.post("/repos/acme/todo/issues", json={"title": "81"}).status_code == 429
+    first.close()
+    clock.advance(5)
+    second = Emulator(clock=clock, state_dir=tmp_path)
+    try:
+        with _client(second) as api:
+            refused = api.post("/repos/acme/todo/issues", json={"title": "after the restart"})
+            assert refused.status_code == 429
+            assert "content creation" in refused.json()["message"]
+            clock.advance(60)  # the minute has passed
+            assert api.post("/repos/acme/todo/issues", json={"title": "later"}).status_code == 201
+    finally:
+        second.close()

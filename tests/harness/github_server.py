@@ -53,14 +53,14 @@ class ProbedEmulator(Emulator):
     def rate_limit_document(self, owner: str) -> dict[str, Any]:
         document = super().rate_limit_document(owner)
         with self.lock:  # the request's own lock: no charge can land in between
-            self.answers.append(Answer(owner, len(self.limiter.ledger), copy.deepcopy(document)))
+            self.answers.append(Answer(owner, self.ledger_count(), copy.deepcopy(document)))
         return document
 
     def charges_between(self, first: Answer, second: Answer) -> dict[str, int]:
         """Points the ledger charged ``first.owner`` after ``first`` and before ``second``."""
         out: dict[str, int] = {}
         with self.lock:
-            for e in self.limiter.ledger[first.ledger_len : second.ledger_len]:
+            for e in self.ledger_entries()[first.ledger_len : second.ledger_len]:
                 if e.owner == first.owner:
                     out[e.resource] = out.get(e.resource, 0) + e.cost
         return out

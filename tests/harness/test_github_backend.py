@@ -105,12 +105,12 @@ def run(request: pytest.FixtureRequest, server: GitHubServer, tmp_path_factory: 
     root = _project(tmp_path_factory.mktemp(f"github-{route}"), repo)
     env = _env(server, root, route)
     emulator = server.emulator
-    ledger_before = len(emulator.limiter.ledger)
+    ledger_before = emulator.ledger_count()
     setup = _setup(root, env, transport, 3)
     assert setup.returncode == 0, setup.stderr
-    setup_charges = emulator.limiter.ledger[ledger_before:]
+    setup_charges = emulator.ledger_entries()[ledger_before:]
     answers_before = len(emulator.answers)
-    ledger_mid = len(emulator.limiter.ledger)
+    ledger_mid = emulator.ledger_count()
     measure = ghbench(
         *("measure", "--project", "bench", "--sessions", "3", "--tick", "1s"),
         *("--driver", "workload", "--github", "github", "--transport", transport),
@@ -121,7 +121,7 @@ def run(request: pytest.FixtureRequest, server: GitHubServer, tmp_path_factory: 
     assert measure.returncode == 0, measure.stderr
     outputs = setup.stdout + setup.stderr + measure.stdout + measure.stderr
     window = emulator.answers[answers_before:]
-    measure_charges = emulator.limiter.ledger[ledger_mid:]
+    measure_charges = emulator.ledger_entries()[ledger_mid:]
     return Run(root, repo, route, outputs, setup_charges, window, measure_charges)
 
 
@@ -196,14 +196,14 @@ def _token_root(tmp_path: Path) -> Path:
 
 
 def _owners_since(server: GitHubServer, start: int) -> set[str]:
-    return {e.owner for e in server.emulator.limiter.ledger[start:]}
+    return {e.owner for e in server.emulator.ledger_entries()[start:]}
 
 
 def test_github_token_is_used_when_gh_token_is_absent(server: GitHubServer, tmp_path: Path) -> None:
     token = "ghp_" + "GithubTokenOnly" * 3
     server.emulator.create_user("hubot", [token])
     root = _token_root(tmp_path)
-    start = len(server.emulator.limiter.ledger)
+    start = server.emulator.ledger_count()
     env = clean_env(root, GITHUB_TOKEN=token, GITHUB_API_URL=server.url)
     proc = _setup(root, env, "http", 1)
     assert proc.returncode == 0, proc.stderr
@@ -227,7 +227,7 @@ def test_gh_login_for_gh_host_is_used_when_no_token_is_set(
         f"github.localhost:\n    oauth_token: {token}\n    user: mona\n"
     )
     assert "GH_TOKEN" not in env and "GITHUB_TOKEN" not in env
-    start = len(server.emulator.limiter.ledger)
+    start = server.emulator.ledger_count()
     proc = _setup(root, env, "gh", 1)
     assert proc.returncode == 0, proc.stderr
     assert _owners_since(server, start) == {"mona"}

@@ -131,7 +131,7 @@ def test_the_s4_burst_comments_on_the_file_the_pr_changed(matrix: Any) -> None:
     added = int(found.group(1))
     assert 5 <= added <= 10
     # on GitHub the burst reads the PR's files to find a path, then posts file comments
-    ledger = server.emulator.limiter.ledger
+    ledger = server.emulator.ledger_entries()
     files = [e for e in ledger if e.endpoint.endswith("/pulls/{number}/files")]
     posts = [
         e for e in ledger if e.endpoint == "POST /repos/{owner}/{repo}/pulls/{number}/comments"

@@ -21,6 +21,7 @@ from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.parts import EmulatorParts
 from ghbench.emulator.ratelimit import LedgerEntry
 from ghbench.emulator.state import CI_STATES, PullRequest, Repo, User
+from ghbench.emulator.state.db import LedgerFilter
 from ghbench.errors import UsageError
 from ghbench.validation import convert
 
@@ -232,18 +233,21 @@ class ControlOperations(EmulatorParts):
         token: str | None = None,
         resource: str | None = None,
     ) -> list[LedgerEntry]:
+        """Charges with ``since <= ts < until``; ``token`` matches the owner or the token
+        id; ``resource`` the bucket. Queried in the database (SQL with ``--state``)."""
+        which = LedgerFilter(since=since, until=until, token=token, resource=resource)
         with self.lock:
-            return self.limiter.entries(since=since, until=until, token=token, resource=resource)
+            return self.limiter.entries(which)
 
     def ledger_totals(self, **filters: Any) -> dict[str, int]:
         """Points per resource for the filtered entries (filters as ``ledger_entries``)."""
         with self.lock:
-            return self.limiter.totals(self.limiter.entries(**filters))
+            return self.limiter.totals(LedgerFilter(**filters))
 
     def ledger_count(self, **filters: Any) -> int:
         """How many entries match (filters as ``ledger_entries``)."""
         with self.lock:
-            return len(self.limiter.entries(**filters))
+            return self.limiter.count(LedgerFilter(**filters))
 
     def export_ledger(self, path: Path, **filters: Any) -> Path:
         """Write the (filtered) ledger as JSONL; never overwrites."""

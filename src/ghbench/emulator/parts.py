@@ -81,7 +81,7 @@ class EmulatorParts:
         except BaseException:
             self.db.close()
             raise
-        self.secondary = SecondaryLimiter(self.clock, self.config.secondary)
+        self.secondary = SecondaryLimiter(self.clock, self.config.secondary, self.db)
         self.lock = threading.RLock()
         self._etags: dict[EtagKey, tuple[tuple[int, int], str]] = {}
         self.request_count = 0

@@ -10,7 +10,8 @@ charges nothing, so ``used`` exceeds ``limit`` only when the limit is lowered.
 
 Every charge is a :class:`LedgerEntry` (time, owner, token id, resource, cost,
 endpoint or GraphQL operation, status), persisted with the bucket in the same
-transaction. The ledger is the ground truth scorecards are checked against.
+transaction. The ledger is the ground truth scorecards are checked against; it lives
+in the database and is queried there (in SQL with ``--state``), never held here.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import asdict, dataclass
 
 from ghbench.clock import Clock
 from ghbench.emulator.graphql_contract import BucketView, RateLimited
-from ghbench.emulator.state.db import Database
+from ghbench.emulator.state.db import Database, LedgerFilter
 
 __all__ = [
     "AUTHENTICATED_LIMITS",
@@ -107,10 +108,8 @@ class RateLimiter:
         # owner -> resource -> (limit, window): per-owner overrides (control API)
         self.owner_limits: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
         self._buckets: dict[tuple[str, str], _Bucket] = {}
-        self.ledger: list[LedgerEntry] = []
         for owner, resource, used, start in db.load_buckets():
             self._buckets[(owner, resource)] = _Bucket(used, start)
-        self.ledger.extend(LedgerEntry(*row) for row in db.load_ledger())
 
     # -- limits ------------------------------------------------------------------
     def limit_for(self, owner: str, resource: str) -> tuple[int, int]:
@@ -164,8 +163,6 @@ class RateLimiter:
         if limit - bucket.used < cost:
             raise RateLimited(self.view(owner, resource))
         bucket.used += cost
-        entry = LedgerEntry(now, owner, token_id, resource, cost, endpoint, status)
-        self.ledger.append(entry)
         self.db.put_bucket((owner, resource, bucket.used, bucket.window_start))
         self.db.add_ledger((now, owner, token_id, resource, cost, endpoint, status))
         reset = int(bucket.window_start) + window
@@ -175,37 +172,22 @@ class RateLimiter:
         return sorted({owner for owner, _ in self._buckets})
 
     def reset(self) -> None:
-        """Forget buckets and ledger (the database is cleared by the store)."""
+        """Forget buckets (the database, ledger included, is cleared by the store)."""
         self._buckets.clear()
-        self.ledger.clear()
 
-    # -- ledger queries ----------------------------------------------------------
-    def entries(
-        self,
-        *,
-        since: float | None = None,
-        until: float | None = None,
-        token: str | None = None,
-        resource: str | None = None,
-    ) -> list[LedgerEntry]:
-        """Charges with ``since <= ts < until``; ``token`` matches owner or token id."""
-        return [
-            e
-            for e in self.ledger
-            if (since is None or e.ts >= since)
-            and (until is None or e.ts < until)
-            and (token is None or token in (e.owner, e.token_id))
-            and (resource is None or e.resource == resource)
-        ]
+    # -- ledger queries (in the database) -----------------------------------------
+    def entries(self, which: LedgerFilter | None = None) -> list[LedgerEntry]:
+        """Charges matching ``which`` (all by default), in charge order."""
+        return [LedgerEntry(*row) for row in self.db.ledger(which or LedgerFilter())]
 
-    def totals(self, entries: Iterable[LedgerEntry] | None = None) -> dict[str, int]:
-        """Points per resource."""
-        out: dict[str, int] = defaultdict(int)
-        for e in self.ledger if entries is None else entries:
-            out[e.resource] += e.cost
-        return dict(out)
+    def totals(self, which: LedgerFilter | None = None) -> dict[str, int]:
+        """Points per resource of the matching charges."""
+        return self.db.ledger_totals(which or LedgerFilter())
 
-    def export_jsonl(self, entries: Iterable[LedgerEntry] | None = None) -> bytes:
-        """The ledger as JSON Lines, one charge per line, in charge order."""
-        rows = self.ledger if entries is None else entries
-        return b"".join((json.dumps(e.to_json(), sort_keys=True) + "\n").encode() for e in rows)
+    def count(self, which: LedgerFilter | None = None) -> int:
+        return self.db.ledger_count(which or LedgerFilter())
+
+    @staticmethod
+    def export_jsonl(entries: Iterable[LedgerEntry]) -> bytes:
+        """Charges as JSON Lines, one per line, in the order given."""
+        return b"".join((json.dumps(e.to_json(), sort_keys=True) + "\n").encode() for e in entries)

@@ -26,6 +26,7 @@ from msgspec import Meta
 
 from ghbench.clock import Clock
 from ghbench.emulator.errors import SecondaryRateLimited
+from ghbench.emulator.state.db import Database
 from ghbench.validation import updated
 
 __all__ = ["SecondaryConfig", "SecondaryLimiter"]
@@ -87,13 +88,26 @@ class _Window:
         self.total += points
 
 
-class SecondaryLimiter:
-    """Per-owner sliding windows; called under the emulator's lock."""
+# each window kind's span in seconds: points per minute, content per minute and per hour
+_SPANS = {"rest": 60, "graphql": 60, "content/60": 60, "content/3600": 3600}
 
-    def __init__(self, clock: Clock, config: SecondaryConfig | None = None) -> None:
+
+class SecondaryLimiter:
+    """Per-owner sliding windows; called under the emulator's lock.
+
+    Every event also goes to ``db`` (with ``--state``), and a new limiter reloads the
+    last hour's, so a restart does not open the windows again."""
+
+    def __init__(
+        self, clock: Clock, config: SecondaryConfig | None = None, db: Database | None = None
+    ) -> None:
         self.clock = clock
         self.config = config or SecondaryConfig()
+        self.db = db or Database()
         self._windows: dict[tuple[str, str], _Window] = {}
+        for owner, kind, ts, points in self.db.load_secondary(since=clock.now() - 3600):
+            self._window(owner, kind, _SPANS.get(kind, 3600)).events.append((ts, points))
+            self._windows[(owner, kind)].total += points
 
     def _window(self, owner: str, kind: str, span: float) -> _Window:
         key = (owner, kind)
@@ -135,10 +149,14 @@ class SecondaryLimiter:
         if not self.config.enabled:
             return
         now = self.clock.now()
-        self._window(owner, kind, 60).add(now, points)
+        self._add(owner, kind, now, points)
         if creates_content:
-            self._window(owner, "content/60", 60).add(now, 1)
-            self._window(owner, "content/3600", 3600).add(now, 1)
+            self._add(owner, "content/60", now, 1)
+            self._add(owner, "content/3600", now, 1)
+
+    def _add(self, owner: str, kind: str, now: float, points: int) -> None:
+        self._window(owner, kind, _SPANS[kind]).add(now, points)
+        self.db.add_secondary((owner, kind, now, points))
 
     def reset(self) -> None:
         self._windows.clear()

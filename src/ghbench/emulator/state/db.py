@@ -1,13 +1,21 @@
-"""Durability: every record, rate-limit bucket and ledger entry goes to SQLite.
+"""Durability: every record, rate-limit bucket, ledger entry and secondary-limit event
+goes to SQLite.
 
 The in-memory indexes in :class:`~ghbench.emulator.state.Store` are the working
 copy; this module is the write-through log behind them. Writes made inside
 ``transaction()`` are buffered and committed together when the outermost
 transaction ends, and the core ends it before it answers, so an acknowledged
 request survives ``kill -9`` (WAL with ``synchronous=NORMAL`` loses nothing on a
-process crash; only a power cut could lose the last commits).
+process crash; only a power cut could lose the last commits). Secondary-limit events
+ride along with the next commit (or every ``_SECONDARY_BATCH`` events), so a 304,
+which writes nothing else, costs no commit of its own.
 
-``MemoryDatabase`` has the same interface and keeps nothing: the simulation mode.
+The file carries its schema version (``meta``); a file written by a newer ghbench
+(a higher version, or a record kind this one does not know) is refused with a clear
+message instead of being half read. Ledger queries run in SQL, on its indexes.
+
+``MemoryDatabase`` has the same interface and keeps only the ledger, in memory: the
+simulation mode.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +34,30 @@ from ghbench.emulator.state.models import RECORD_TYPES, Record
 from ghbench.errors import EmulatorError
 from ghbench.locks import hold_lock
 
-__all__ = ["BucketRow", "Database", "LedgerRow", "MemoryDatabase", "SqliteDatabase"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "BucketRow",
+    "Database",
+    "LedgerFilter",
+    "LedgerRow",
+    "MemoryDatabase",
+    "SecondaryRow",
+    "SqliteDatabase",
+]
 
 # (owner, resource, used, window_start)
 BucketRow = tuple[str, str, int, float | None]
 # (ts, owner, token_id, resource, cost, endpoint, status)
 LedgerRow = tuple[float, str, str, str, int, str, int]
+# (owner, window kind, ts, points)
+SecondaryRow = tuple[str, str, float, int]
 
+# 1: records, buckets, ledger (+ its ts index), secondary-limit events, meta. A file
+# without meta is the unversioned layout before it (0): the same tables but the last
+# two, which are added.
+SCHEMA_VERSION = 1
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records(
     kind TEXT NOT NULL, id INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(kind, id)
 ) WITHOUT ROWID;
@@ -45,12 +70,58 @@ CREATE TABLE IF NOT EXISTS ledger(
     resource TEXT NOT NULL, cost INTEGER NOT NULL, endpoint TEXT NOT NULL, status INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ledger_resource_ts ON ledger(resource, ts);
+CREATE INDEX IF NOT EXISTS ledger_ts ON ledger(ts);
+CREATE TABLE IF NOT EXISTS secondary(
+    seq INTEGER PRIMARY KEY, owner TEXT NOT NULL, kind TEXT NOT NULL, ts REAL NOT NULL,
+    points INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS secondary_ts ON secondary(ts);
 """
 _TYPES: dict[str, type[Record]] = {t.KIND: t for t in RECORD_TYPES}
+_SECONDARY_BATCH = 512
+_LEDGER_COLUMNS = "ts, owner, token_id, resource, cost, endpoint, status"
+
+
+@dataclass(frozen=True)
+class LedgerFilter:
+    """Which ledger entries: ``since <= ts < until``; ``token`` matches the owner or the
+    token id; ``resource`` the bucket. None: no bound."""
+
+    since: float | None = None
+    until: float | None = None
+    token: str | None = None
+    resource: str | None = None
+
+    def matches(self, row: LedgerRow) -> bool:
+        ts, owner, token_id, resource = row[0], row[1], row[2], row[3]
+        return (
+            (self.since is None or ts >= self.since)
+            and (self.until is None or ts < self.until)
+            and (self.token is None or self.token in (owner, token_id))
+            and (self.resource is None or resource == self.resource)
+        )
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL ``WHERE`` clause (or "") and its parameters."""
+        clauses: list[str] = []
+        args: list[Any] = []
+        if self.resource is not None:
+            clauses.append("resource = ?")
+            args.append(self.resource)
+        if self.since is not None:
+            clauses.append("ts >= ?")
+            args.append(self.since)
+        if self.until is not None:
+            clauses.append("ts < ?")
+            args.append(self.until)
+        if self.token is not None:
+            clauses.append("(owner = ? OR token_id = ?)")
+            args += [self.token, self.token]
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
 
 
 class Database:
-    """The interface both backends share; the base class keeps nothing."""
+    """The interface both backends share."""
 
     path: Path | None = None
 
@@ -82,14 +153,29 @@ class Database:
     def add_ledger(self, row: LedgerRow) -> None:
         """Append one ledger entry."""
 
+    def add_secondary(self, row: SecondaryRow) -> None:
+        """Note one secondary-limit event (written with the next commit)."""
+
     def load_records(self) -> list[Record]:
         return []
 
     def load_buckets(self) -> list[BucketRow]:
         return []
 
-    def load_ledger(self) -> list[LedgerRow]:
+    def load_secondary(self, since: float) -> list[SecondaryRow]:
+        """Events at or after ``since``, oldest first (older ones are dropped)."""
         return []
+
+    def ledger(self, which: LedgerFilter) -> list[LedgerRow]:
+        """Matching entries in charge order."""
+        raise NotImplementedError
+
+    def ledger_totals(self, which: LedgerFilter) -> dict[str, int]:
+        """Points per resource of the matching entries."""
+        raise NotImplementedError
+
+    def ledger_count(self, which: LedgerFilter) -> int:
+        raise NotImplementedError
 
     def clear(self) -> None:
         """Forget everything (control API reset)."""
@@ -102,7 +188,31 @@ class Database:
 
 
 class MemoryDatabase(Database):
-    """No durability: the simulation mode."""
+    """No durability: the simulation mode. The ledger is kept (it is the ground truth)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ledger: list[LedgerRow] = []
+
+    def add_ledger(self, row: LedgerRow) -> None:
+        self._ledger.append(row)
+
+    def ledger(self, which: LedgerFilter) -> list[LedgerRow]:
+        with self._lock:
+            return [row for row in self._ledger if which.matches(row)]
+
+    def ledger_totals(self, which: LedgerFilter) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for row in self.ledger(which):
+            out[row[3]] = out.get(row[3], 0) + row[4]
+        return out
+
+    def ledger_count(self, which: LedgerFilter) -> int:
+        return len(self.ledger(which))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._ledger.clear()
 
 
 class SqliteDatabase(Database):
@@ -130,18 +240,48 @@ class SqliteDatabase(Database):
             self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.executescript(_SCHEMA)
+            self._open_schema(directory)
         except (OSError, sqlite3.Error) as exc:
             self._state_lock.release()
             raise EmulatorError(
                 f"--state {directory}: cannot open the emulator's state database ({exc}); "
                 "choose a writable directory, or remove a damaged emulator.sqlite3"
             ) from exc
+        except BaseException:
+            self._conn.close()
+            self._state_lock.release()
+            raise
         self._puts: dict[tuple[str, int], Record] = {}
         self._deletes: set[tuple[str, int]] = set()
         self._buckets: dict[tuple[str, str], BucketRow] = {}
         self._ledger: list[LedgerRow] = []
+        self._secondary: list[SecondaryRow] = []
         self._encoder = msgspec.json.Encoder()
+
+    def _open_schema(self, directory: Path) -> None:
+        """Create the tables, or check an existing file's version and bring a version-0
+        file up to this one (it only lacks tables)."""
+        conn = self._conn
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        version = 0
+        if "meta" in tables:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            try:
+                version = int(row[0]) if row else -1
+            except ValueError:
+                version = -1
+        if version < 0 or version > SCHEMA_VERSION:
+            shown = "unreadable" if version < 0 else str(version)
+            raise EmulatorError(
+                f"--state {directory}: its state schema version is {shown}, this ghbench "
+                f"reads {SCHEMA_VERSION}; it was written by another ghbench: use that one, "
+                "or choose another directory"
+            )
+        conn.executescript(_SCHEMA)
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)",
+            (str(SCHEMA_VERSION),),
+        )
 
     def put(self, record: Record) -> None:
         with self._lock:
@@ -171,8 +311,14 @@ class SqliteDatabase(Database):
             if self._depth == 0:
                 self._flush()
 
+    def add_secondary(self, row: SecondaryRow) -> None:
+        with self._lock:
+            self._secondary.append(row)
+            if self._depth == 0 and len(self._secondary) >= _SECONDARY_BATCH:
+                self._flush()
+
     def _flush(self) -> None:
-        if not (self._puts or self._deletes or self._buckets or self._ledger):
+        if not (self._puts or self._deletes or self._buckets or self._ledger or self._secondary):
             return
         conn = self._conn
         conn.execute("BEGIN")
@@ -192,9 +338,13 @@ class SqliteDatabase(Database):
                 )
             if self._ledger:
                 conn.executemany(
-                    "INSERT INTO ledger(ts, owner, token_id, resource, cost, endpoint, status)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO ledger({_LEDGER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     self._ledger,
+                )
+            if self._secondary:
+                conn.executemany(
+                    "INSERT INTO secondary(owner, kind, ts, points) VALUES (?, ?, ?, ?)",
+                    self._secondary,
                 )
             conn.execute("COMMIT")
         except BaseException:
@@ -205,6 +355,7 @@ class SqliteDatabase(Database):
             self._deletes.clear()
             self._buckets.clear()
             self._ledger.clear()
+            self._secondary.clear()
 
     def load_records(self) -> list[Record]:
         with self._lock:
@@ -214,8 +365,19 @@ class SqliteDatabase(Database):
         out: list[Record] = []
         for kind, data in rows:
             record_type = _TYPES.get(kind)
-            if record_type is not None:
+            if record_type is None:
+                raise EmulatorError(
+                    f"--state {self.path}: holds {kind!r} records, which this ghbench does not "
+                    "know (a newer ghbench wrote them): use that one, or choose another "
+                    "directory"
+                )
+            try:
                 out.append(msgspec.json.decode(data, type=record_type))
+            except msgspec.DecodeError as exc:
+                raise EmulatorError(
+                    f"--state {self.path}: a {kind!r} record cannot be read ({exc}); the file "
+                    "is damaged or from another ghbench: choose another directory"
+                ) from exc
         return out
 
     def load_buckets(self) -> list[BucketRow]:
@@ -225,13 +387,39 @@ class SqliteDatabase(Database):
             ).fetchall()
         return rows
 
-    def load_ledger(self) -> list[LedgerRow]:
+    def load_secondary(self, since: float) -> list[SecondaryRow]:
         with self._lock:
-            rows: list[LedgerRow] = self._conn.execute(
-                "SELECT ts, owner, token_id, resource, cost, endpoint, status FROM ledger"
-                " ORDER BY seq"
+            self._flush()
+            self._conn.execute("DELETE FROM secondary WHERE ts < ?", (since,))
+            rows: list[SecondaryRow] = self._conn.execute(
+                "SELECT owner, kind, ts, points FROM secondary ORDER BY seq"
             ).fetchall()
         return rows
+
+    def ledger(self, which: LedgerFilter) -> list[LedgerRow]:
+        where, args = which.where()
+        with self._lock:
+            self._flush()
+            rows: list[LedgerRow] = self._conn.execute(
+                f"SELECT {_LEDGER_COLUMNS} FROM ledger{where} ORDER BY seq", args
+            ).fetchall()
+        return rows
+
+    def ledger_totals(self, which: LedgerFilter) -> dict[str, int]:
+        where, args = which.where()
+        with self._lock:
+            self._flush()
+            rows = self._conn.execute(
+                f"SELECT resource, SUM(cost) FROM ledger{where} GROUP BY resource", args
+            ).fetchall()
+        return {resource: int(total) for resource, total in rows}
+
+    def ledger_count(self, which: LedgerFilter) -> int:
+        where, args = which.where()
+        with self._lock:
+            self._flush()
+            (count,) = self._conn.execute(f"SELECT COUNT(*) FROM ledger{where}", args).fetchone()
+        return int(count)
 
     def clear(self) -> None:
         with self._lock:
@@ -239,8 +427,9 @@ class SqliteDatabase(Database):
             self._deletes.clear()
             self._buckets.clear()
             self._ledger.clear()
+            self._secondary.clear()
             self._conn.execute("BEGIN")
-            for table in ("records", "buckets", "ledger"):
+            for table in ("records", "buckets", "ledger", "secondary"):
                 self._conn.execute(f"DELETE FROM {table}")
             self._conn.execute("COMMIT")
 
