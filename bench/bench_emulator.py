@@ -28,7 +28,7 @@ from ghbench.clock import VirtualClock
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
-from ghbench.emulator.server import start_emulator_process
+from ghbench.emulator.process import start_emulator_process
 
 TOKEN = "ghp_bench000000000000000000000000000000000"
 GUARD = "/repos/acme/todo/pulls?state=open&sort=updated&direction=desc&per_page=1"

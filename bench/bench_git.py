@@ -28,8 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from ghbench.clock import VirtualClock
+from ghbench.emulator.client_env import git_environment
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import git_environment, start_emulator_process
+from ghbench.emulator.process import start_emulator_process
 
 TOKEN = "ghp_benchgit0000000000000000000000000000"
 

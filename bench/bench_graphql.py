@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "emulator
 from test_graphql_support import batch_query
 
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import EmulatorServer
+from ghbench.emulator.thread_server import EmulatorServer
 
 TOKEN = "ghp_bench00000000000000000000000000000000"
 

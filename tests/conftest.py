@@ -31,8 +31,9 @@ from typing import Any
 import pytest
 
 from ghbench.clock import VirtualClock
+from ghbench.emulator.client_env import gh_environment
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import EmulatorServer, gh_environment
+from ghbench.emulator.thread_server import EmulatorServer
 from tools import coverage_env, require_tool
 
 TEST_TOKEN = "ghp_test0000000000000000000000000000000001"

@@ -7,7 +7,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from ghbench.emulator.server import git_environment
+from ghbench.emulator.client_env import git_environment
 
 
 def base_env(home: Path) -> dict[str, str]:

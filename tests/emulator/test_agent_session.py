@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from git_helpers import base_env, commit_file, git
 
-from ghbench.emulator.server import git_environment
+from ghbench.emulator.client_env import git_environment
 
 pytestmark = pytest.mark.gh
 

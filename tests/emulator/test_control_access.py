@@ -20,7 +20,7 @@ from emu_helpers import API, TOKEN
 from ghbench.emulator.control_access import CONTROL_KEY_ENV, CONTROL_KEY_HEADER, is_loopback_host
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
-from ghbench.emulator.server import start_emulator_process
+from ghbench.emulator.process import start_emulator_process
 from ghbench.emulator.transport import EmulatorTransport
 
 

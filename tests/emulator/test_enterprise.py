@@ -26,14 +26,11 @@ import httpx
 import pytest
 from emu_helpers import TOKEN
 
+from ghbench.emulator.client_env import gh_enterprise_environment, gh_environment
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import (
-    EmulatorServer,
-    gh_enterprise_environment,
-    gh_environment,
-    start_emulator_process,
-)
+from ghbench.emulator.process import start_emulator_process
+from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.emulator.transport import EmulatorTransport
 from ghbench.errors import EmulatorError
 from tools import require_tool

@@ -16,8 +16,8 @@ import pytest
 from git_helpers import base_env, commit_file, git, with_token
 from github_descriptions import NODE_MODULES, need_node
 
+from ghbench.emulator.client_env import gh_environment
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import gh_environment
 
 PROXIED = "http://github.localhost/acme/todo.git"
 BRANCH = "feat/login"

@@ -180,7 +180,7 @@ def test_a_pushed_branch_is_a_branch_for_the_whole_api(
 
 
 def test_a_state_dir_keeps_pushes_across_a_restart(tmp_path: Path) -> None:
-    from ghbench.emulator.server import start_emulator_process
+    from ghbench.emulator.process import start_emulator_process
 
     token = "ghp_restart00000000000000000000000000000"
     state = tmp_path / "state"

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from git_helpers import base_env, commit_file, git
 
-from ghbench.emulator.server import gh_environment, git_environment
+from ghbench.emulator.client_env import gh_environment, git_environment
 
 REMOTES = ["https://github.com/acme/todo.git", "git@github.com:acme/todo.git"]
 

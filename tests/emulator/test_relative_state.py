@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ghbench.emulator.server import start_emulator_process
+from ghbench.emulator.process import start_emulator_process
 from ghbench.github.seed import EmulatorControl, push_branch, seed_repo
 from ghbench.workload.setup_actions import create_session_prs, open_api_client
 

@@ -15,7 +15,7 @@ from emu_helpers import API, TOKEN, new_emulator
 from ghbench.clock import VirtualClock
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.errors import ApiError
-from ghbench.emulator.server import start_emulator_process
+from ghbench.emulator.process import start_emulator_process
 from ghbench.emulator.state import MemoryDatabase, Store
 from ghbench.emulator.state.db import SCHEMA_VERSION
 from ghbench.emulator.transport import EmulatorTransport

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.clock import SystemClock
+from ghbench.emulator.client_env import gh_environment
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import EmulatorServer, gh_environment
+from ghbench.emulator.thread_server import EmulatorServer
 
 USER = "octo"
 TOKEN = "ghp_" + "G1thubBackend" * 3  # registered for USER; never to be written

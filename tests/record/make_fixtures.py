@@ -18,9 +18,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ghbench.emulator.client_env import gh_environment
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import EmulatorServer, gh_environment
+from ghbench.emulator.thread_server import EmulatorServer
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TOKEN = "ghp_recordfixture0123456789abcdef0123"

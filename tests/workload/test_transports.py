@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from ghbench.clock import SystemClock
+from ghbench.emulator.client_env import gh_environment
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import gh_environment
 from ghbench.simulation.world import SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.config import SessionSpec

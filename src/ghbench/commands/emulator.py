@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sys
 from pathlib import Path
 from types import FrameType
@@ -98,19 +97,17 @@ def serve(
 ) -> None:
     """Serve the emulator over HTTP until SIGTERM or Ctrl-C."""
     # the emulator loads when the command runs, not for --help (see ghbench.commands)
-    import uvicorn  # noqa: PLC0415
-
     from ghbench.emulator.asgi import EmulatorApp  # noqa: PLC0415
+    from ghbench.emulator.bootstrap import (  # noqa: PLC0415
+        EmulatorUvicorn,
+        ListenError,
+        Listeners,
+        uvicorn_config,
+    )
     from ghbench.emulator.config import EmulatorConfig, load_config  # noqa: PLC0415
     from ghbench.emulator.core import Emulator  # noqa: PLC0415
-    from ghbench.emulator.server import (  # noqa: PLC0415
-        TOKENS_ENV,
-        UnixListener,
-        UnixSocketError,
-        listen_unix,
-        quiet_exit_server,
-        uvicorn_options,
-    )
+    from ghbench.emulator.process import TOKENS_ENV  # noqa: PLC0415
+    from ghbench.emulator.unix_socket import UnixSocketError  # noqa: PLC0415
 
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: use 0..65535")
@@ -136,44 +133,35 @@ def serve(
         if repo.count("/") != 1:
             raise UsageError(f"--repo {repo!r}: expected owner/name")
         config.repos.append(repo)
-    # Both listeners before the emulator: a bad --port or --uds leaves no state behind.
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise UsageError(f"--port {port}: cannot listen on {host} ({exc.strerror})") from exc
-    sock.listen(2048)
     # Until uvicorn handles SIGTERM/SIGINT (while the state loads), they exit through the
     # finally below too, so the socket file never outlives a stop.
     previous = {sig: signal.signal(sig, _exit_now) for sig in _STOP_SIGNALS}
-    unix: UnixListener | None = None
+    listeners: Listeners | None = None
     emulator: Emulator | None = None
     try:
-        if uds is not None:
-            try:
-                unix = listen_unix(uds)
-            except UnixSocketError as exc:
-                raise UsageError(f"--uds {uds}: {exc.reason}") from exc
+        # the listeners before the emulator: a bad --port or --uds leaves no state behind
+        try:
+            listeners = Listeners.open(host, port, uds)
+        except ListenError as exc:
+            raise UsageError(f"--port {port}: cannot listen on {host} ({exc.reason})") from exc
+        except UnixSocketError as exc:
+            raise UsageError(f"--uds {uds}: {exc.reason}") from exc
         emulator = Emulator(seed=seed, state_dir=state_dir, config=config, control_key=control_key)
-        line = _ready_line(host, sock.getsockname()[1], uds, pairs, control_key is not None)
+        line = _ready_line(listeners.url, uds, pairs, control_key is not None)
 
         def ready() -> None:
             click.echo(line)
             sys.stdout.flush()
 
-        app = EmulatorApp(emulator)
-        server = quiet_exit_server(uvicorn.Config(app, **uvicorn_options()), on_ready=ready)
-        server.run(sockets=[sock] if unix is None else [sock, unix.socket])
+        server = EmulatorUvicorn(uvicorn_config(EmulatorApp(emulator)), on_ready=ready)
+        server.run(sockets=listeners.sockets)
     finally:
-        # quiet_exit_server returns on SIGTERM/SIGINT, so a stop ends here; a second
-        # signal must not cut the cleanup short
+        # the server returns on SIGTERM/SIGINT, so a stop ends here; a second signal
+        # must not cut the cleanup short
         for sig in _STOP_SIGNALS:
             signal.signal(sig, signal.SIG_IGN)
-        sock.close()
-        if unix is not None:
-            unix.close()
+        if listeners is not None:
+            listeners.close()
         if emulator is not None:
             emulator.close()
         for sig, handler in previous.items():
@@ -187,11 +175,8 @@ def _exit_now(_signum: int, _frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
-def _ready_line(
-    host: str, port: int, uds: Path | None, pairs: list[tuple[str, str]], has_key: bool
-) -> str:
+def _ready_line(url: str, uds: Path | None, pairs: list[tuple[str, str]], has_key: bool) -> str:
     """The one line ``serve`` prints when it listens (never a token or the key)."""
-    url = f"http://{host}:{port}"
     token_hint = _redact(pairs[0][1]) if pairs else "<a token given with --token>"
     control = (
         f"control API: the key in {CONTROL_KEY_ENV}"
