@@ -55,6 +55,7 @@ __all__ = [
     "signal_name",
     "start_process",
     "stop_group",
+    "stop_leader_first",
     "stop_on_signals",
     "stop_orphans",
     "tool_output",
@@ -220,10 +221,17 @@ class ManagedProcess:
     def returncode(self) -> int | None:
         return self.popen.poll()
 
-    def stop(self, grace: float = 10.0) -> StopResult:
-        """SIGTERM the group, wait up to ``grace`` seconds, then SIGKILL it."""
+    def stop(self, grace: float = 10.0, *, drain: float | None = None) -> StopResult:
+        """SIGTERM the group, wait up to ``grace`` seconds, then SIGKILL it.
+
+        With ``drain``, the leader alone gets SIGTERM first (``stop_leader_first``), so a
+        program that shuts itself down cleanly on SIGTERM does, and its children in
+        flight get ``drain`` seconds to finish before the group is stopped.
+        """
         with uninterruptible():
             try:
+                if drain is not None:
+                    return stop_leader_first(self.popen, grace, drain)
                 return stop_group(self.popen, grace)
             finally:
                 _unguard_if_gone(self.popen.pid)
@@ -432,6 +440,37 @@ def _stop_group(popen: subprocess.Popen[bytes], grace: float) -> StopResult:
         time.sleep(0.01)
     _unguard_if_gone(pgid)
     return StopResult(popen.returncode, killed=killed)
+
+
+def _wait_until(done: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + max(seconds, 0.0)
+    while not done():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def stop_leader_first(popen: subprocess.Popen[bytes], grace: float, drain: float) -> StopResult:
+    """SIGTERM the leader only and give it ``grace`` seconds to run its own shutdown;
+    then let what it left in its group (calls in flight) finish for up to ``drain``
+    seconds; then stop whatever remains as ``stop_group`` does.
+
+    Signalling the whole group at once would kill the leader's children mid-call
+    (each one then a failure in the leader's records) and, for a leader that cleans up
+    after its children exit, race its shutdown.
+    """
+    pgid = popen.pid
+    if popen.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            popen.send_signal(signal.SIGTERM)
+    leader_exited = _wait_until(lambda: popen.poll() is not None, grace)
+    if leader_exited:
+        _wait_until(lambda: not group_alive(pgid), drain)
+        if not group_alive(pgid):
+            return StopResult(popen.returncode, killed=False)
+    result = stop_group(popen, grace if not leader_exited else min(grace, 5.0))
+    return StopResult(result.returncode, killed=result.killed and not leader_exited)
 
 
 def tool_output(

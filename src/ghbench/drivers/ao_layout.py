@@ -34,6 +34,7 @@ __all__ = [
     "KvLayout",
     "Layout",
     "detect_layout",
+    "layout_of_checkout",
     "parse_kv",
     "render_kv",
     "storage_key",
@@ -80,6 +81,15 @@ class Layout(Protocol):
         """Write (or rewrite) the session's metadata as alive with an open PR."""
         ...
 
+    def orchestrator_id(self, prefix: str) -> str:
+        """The id AO gives the project's orchestrator session."""
+        ...
+
+    def mark_orchestrator_live(self, prefix: str, workspace: Path, branch: str) -> str:
+        """Write the orchestrator session's metadata as live (AO then reuses it and
+        launches no orchestrator agent); return its tmux name."""
+        ...
+
 
 @dataclass(frozen=True)
 class JsonLayout:
@@ -116,11 +126,23 @@ class JsonLayout:
         body = json.dumps(current, indent=2) + "\n"
         replace_atomic(self.metadata_path(sid), body.encode())
 
+    def orchestrator_id(self, prefix: str) -> str:
+        return f"{prefix}-orchestrator"  # AO main: one canonical orchestrator per project
+
+    def mark_orchestrator_live(self, prefix: str, workspace: Path, branch: str) -> str:
+        sid = self.orchestrator_id(prefix)
+        tmux = self.tmux_name(sid)
+        meta = _orchestrator_fields(self.project_id, tmux, workspace, branch)
+        meta["runtimeHandle"] = {"id": tmux, "runtimeName": "tmux", "data": {}}
+        replace_atomic(self.metadata_path(sid), (json.dumps(meta, indent=2) + "\n").encode())
+        return tmux
+
 
 @dataclass(frozen=True)
 class KvLayout:
     home: Path
     key: str
+    project_id: str = ""
     name: str = "kv"
 
     @property
@@ -154,20 +176,77 @@ class KvLayout:
         )
         replace_atomic(self.metadata_path(sid), render_kv(current).encode())
 
+    def orchestrator_id(self, prefix: str) -> str:
+        return f"{prefix}-orchestrator-1"  # bench-era AO numbers its orchestrators
+
+    def mark_orchestrator_live(self, prefix: str, workspace: Path, branch: str) -> str:
+        sid = self.orchestrator_id(prefix)
+        tmux = self.tmux_name(sid)
+        fields = _orchestrator_fields(self.project_id, tmux, workspace, branch)
+        meta: dict[str, str] = {k: str(v) for k, v in fields.items()}
+        meta["runtimeHandle"] = json.dumps({"id": tmux, "runtimeName": "tmux", "data": {}})
+        replace_atomic(self.metadata_path(sid), render_kv(meta).encode())
+        return tmux
+
+
+def _orchestrator_fields(
+    project: str, tmux: str, workspace: Path, branch: str
+) -> dict[str, object]:
+    """A live orchestrator session as AO writes one, minus the lifecycle AO derives.
+
+    The workspace is a directory of ghbench's, never a checkout: stopping AO destroys
+    each session's workspace, deleting the directory when it is not a git worktree.
+    """
+    return {
+        "worktree": str(workspace),
+        "branch": branch,
+        "status": "working",
+        "tmuxName": tmux,
+        "project": project,
+        "agent": "claude-code",
+        "role": "orchestrator",
+        "createdAt": "2026-01-01T00:00:00.000Z",
+    }
+
+
+# AO's storage redesign (36fed87b2) added this function to its core's paths module.
+_JSON_LAYOUT_MARK = b"getProjectSessionsDir"
+
+
+def layout_of_checkout(checkout: Path | None) -> str | None:
+    """``json`` or ``kv`` for a built AO checkout, from what its core exports; None
+    when there is no checkout to look at (an ``ao`` executable elsewhere)."""
+    if checkout is None:
+        return None
+    paths = checkout / "packages" / "core" / "dist" / "paths.js"
+    try:
+        return "json" if _JSON_LAYOUT_MARK in paths.read_bytes() else "kv"
+    except OSError:
+        return None
+
 
 def detect_layout(
-    requested: str, *, home: Path, project_id: str, config_path: Path | None, project_path: Path
+    requested: str,
+    *,
+    home: Path,
+    project_id: str,
+    config_path: Path | None,
+    project_path: Path,
+    checkout: Path | None = None,
 ) -> Layout | None:
-    """The layout to use; ``auto`` looks on disk and returns None while nothing exists yet."""
+    """The layout to use. ``auto`` looks on disk, then at the AO checkout; None when
+    neither tells (nothing written yet, and no checkout to look at)."""
     json_layout = JsonLayout(home, project_id)
-    kv_layout = KvLayout(home, _kv_key(home, config_path, project_path, project_id))
+    kv_layout = KvLayout(home, _kv_key(home, config_path, project_path, project_id), project_id)
+    if requested == "auto":
+        if json_layout.sessions_dir.is_dir():
+            return json_layout
+        if kv_layout.sessions_dir.is_dir():
+            return kv_layout
+        requested = layout_of_checkout(checkout) or "auto"
     if requested == "json":
         return json_layout
     if requested == "kv":
-        return kv_layout
-    if json_layout.sessions_dir.is_dir():
-        return json_layout
-    if kv_layout.sessions_dir.is_dir():
         return kv_layout
     return None
 

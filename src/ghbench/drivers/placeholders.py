@@ -44,6 +44,17 @@ class Tmux:
             stdin=subprocess.DEVNULL,
         )
 
+    def start_server(self) -> None:
+        """Start this env's server now, so its global environment is ``env``; it stays up
+        with no session (``exit-empty off``) until ``kill_server``."""
+        proc = self._run("start-server", ";", "set-option", "-g", "exit-empty", "off")
+        if proc.returncode != 0:
+            raise GhbenchError(f"tmux could not start a server: {proc.stderr.strip()}")
+
+    def kill_server(self) -> None:
+        """Kill this env's server and every session on it (nothing if none runs)."""
+        self._run("kill-server")
+
     def has_session(self, name: str) -> bool:
         return self._run("has-session", "-t", f"={name}").returncode == 0
 

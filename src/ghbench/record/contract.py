@@ -8,6 +8,9 @@ deeply nested, is the shim and knows where to write.
 - ``GHBENCH_RECORD_SINKS``: JSON list of ``[trace path, component, state dir]``; a
   ``ghbench record`` nested inside another adds its own sink, so both traces get
   the rows.
+- ``GHBENCH_RECORD_SESSION`` / ``GHBENCH_RECORD_PROJECT``: when set, every row of the
+  invocation carries them as ``sessionId`` / ``projectId`` (an agent shim copies them
+  from the orchestrator's per-session variables).
 - ``GH_DEBUG``: the shim runs gh with ``DEBUG_SENTINEL`` (it contains ``api``, so gh
   logs headers and bodies) and saves the user's own ``GH_DEBUG``/``DEBUG`` in
   ``GHBENCH_USER_DEBUG``. A shim further down the tree (gh running an extension
@@ -22,7 +25,9 @@ from typing import NamedTuple
 
 __all__ = [
     "DEBUG_SENTINEL",
+    "ENV_PROJECT",
     "ENV_REAL_GH",
+    "ENV_SESSION",
     "ENV_SINKS",
     "ENV_USER_DEBUG",
     "SHIM_MARKER",
@@ -36,6 +41,8 @@ __all__ = [
 ENV_REAL_GH = "GHBENCH_REAL_GH"
 ENV_SINKS = "GHBENCH_RECORD_SINKS"
 ENV_USER_DEBUG = "GHBENCH_USER_DEBUG"
+ENV_SESSION = "GHBENCH_RECORD_SESSION"
+ENV_PROJECT = "GHBENCH_RECORD_PROJECT"
 DEBUG_SENTINEL = "api:ghbench-record"
 SHIM_MARKER = "# ghbench-record-shim"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ghbench.clock import Clock
 from ghbench.procs import Stderr, signal_name
-from ghbench.record.contract import ENV_SINKS, Sink, decode_sinks
+from ghbench.record.contract import ENV_PROJECT, ENV_SESSION, ENV_SINKS, Sink, decode_sinks
 from ghbench.record.debuglog import Exchange
 from ghbench.record.ghcache import cache_dirs, find_cache_hits, is_cacheable, scan_cache
 from ghbench.record.rows import Invocation, exchange_rows
@@ -91,6 +91,8 @@ def record_invocation(
             component=sink_group[0].component,
             invocation_id=invocation_id,
             cwd=cwd,
+            session_id=env.get(ENV_SESSION) or None,
+            project_id=env.get(ENV_PROJECT) or None,
         )
         rows = exchange_rows(exchanges, invocation, fallback_time=clock.now(), cache_hits=hits)
         for sink in sink_group:

@@ -55,6 +55,8 @@ class Invocation:
     invocation_id: str
     signal: str | None = None  # "SIGTERM" when killed by a signal
     cwd: str | None = None
+    session_id: str | None = None  # whose call it was, when the caller says (an agent)
+    project_id: str | None = None
 
 
 def endpoint_of(target: str | None) -> str | None:
@@ -119,6 +121,8 @@ def exchange_rows(
                 timestamp=iso_ms(fallback_time if finished is None else finished),
                 component=invocation.component,
                 operation=operation,
+                projectId=invocation.project_id,
+                sessionId=invocation.session_id,
                 cwd=invocation.cwd,
                 args=redacted,
                 endpoint=endpoint,

@@ -27,7 +27,9 @@ from ghbench.clock import Clock, SystemClock
 from ghbench.errors import ToolMissingError, UsageError
 from ghbench.procs import forward_signals, popen_guarded, unguard
 from ghbench.record.contract import (
+    ENV_PROJECT,
     ENV_REAL_GH,
+    ENV_SESSION,
     ENV_SINKS,
     SHIM_MARKER,
     Sink,
@@ -86,21 +88,42 @@ def default_trace_path(directory: Path, clock: Clock) -> Path:
     return unique_path(directory, f"gh-trace-record-{int(clock.now())}", ".jsonl")
 
 
-def shim_script(real_gh: str, sinks: Sequence[Sink], python: str) -> str:
+def shim_script(
+    real_gh: str,
+    sinks: Sequence[Sink],
+    python: str,
+    *,
+    only_when: str | None = None,
+    session_from: str | None = None,
+    project_from: str | None = None,
+) -> str:
     """The ``gh`` shim: bakes in its settings so a command that trims its environment
-    but keeps ``PATH`` is still traced."""
+    but keeps ``PATH`` is still traced.
+
+    ``only_when`` names a variable: a caller without it runs the real gh directly, at
+    the cost of one ``exec`` (an orchestrator whose PATH its agents inherit stays
+    untraced here; it keeps its own trace). ``session_from`` / ``project_from`` name
+    the variables whose values the rows carry as ``sessionId`` / ``projectId``.
+    """
     src = str(Path(ghbench.__file__).resolve().parent.parent)
     bootstrap = (
         f"import sys; sys.path.insert(0, {src!r}); from ghbench.record.shim import main; main()"
     )
-    return (
-        "#!/bin/sh\n"
-        f"{SHIM_MARKER}: runs the real gh and traces its HTTP exchanges\n"
-        f"{ENV_REAL_GH}={shlex.quote(real_gh)}\n"
-        f"{ENV_SINKS}={shlex.quote(encode_sinks(sinks))}\n"
-        f"export {ENV_REAL_GH} {ENV_SINKS}\n"
-        f'exec {shlex.quote(python)} -I -c {shlex.quote(bootstrap)} "$@"\n'
-    )
+    lines = ["#!/bin/sh", f"{SHIM_MARKER}: runs the real gh and traces its HTTP exchanges"]
+    if only_when is not None:
+        lines.append(f'[ -n "${{{only_when}:-}}" ] || exec {shlex.quote(real_gh)} "$@"')
+    exported = [ENV_REAL_GH, ENV_SINKS]
+    lines += [
+        f"{ENV_REAL_GH}={shlex.quote(real_gh)}",
+        f"{ENV_SINKS}={shlex.quote(encode_sinks(sinks))}",
+    ]
+    for target, source in ((ENV_SESSION, session_from), (ENV_PROJECT, project_from)):
+        if source is not None:
+            lines.append(f'{target}="${{{source}:-}}"')
+            exported.append(target)
+    lines.append(f"export {' '.join(exported)}")
+    lines.append(f'exec {shlex.quote(python)} -I -c {shlex.quote(bootstrap)} "$@"')
+    return "\n".join(lines) + "\n"
 
 
 def _count_lines(path: Path, offset: int) -> int:
