@@ -15,6 +15,8 @@ address, which the emulator serves (limits reference §5b, AO reference §9).
 from __future__ import annotations
 
 import secrets
+import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +72,17 @@ class Backend(Protocol):
 
     def orchestrator_env(self) -> dict[str, str]:
         """Variables to add to the orchestrator's environment (may hold the token)."""
+        ...
+
+    def agent_env(self) -> dict[str, str]:
+        """The same for the agents an orchestrator starts: the same GitHub and budget;
+        on the emulator, a second token of the same user, so its ledger tells the
+        agents' spend from the orchestrator's."""
+        ...
+
+    @property
+    def gh_socket(self) -> Path | None:
+        """A unix socket gh can reach this GitHub on (``http_unix_socket``), if any."""
         ...
 
     def describe(self) -> str:
@@ -161,6 +174,13 @@ class RealGitHubBackend:
             env["GH_ENTERPRISE_TOKEN"] = token
         return env
 
+    def agent_env(self) -> dict[str, str]:
+        return self.orchestrator_env()  # one token: GitHub cannot tell them apart
+
+    @property
+    def gh_socket(self) -> Path | None:
+        return None
+
     def describe(self) -> str:
         return f"GitHub at {self.api_url} (gh host {self.gh_host})"
 
@@ -219,6 +239,9 @@ class EmulatorBackend:
     control_key: str | None = field(default=None, repr=False)
     _handle: _EmulatorHandle | None = field(default=None, repr=False)
     _token: str | None = field(default=None, repr=False)
+    _agent_token: str | None = field(default=None, repr=False)
+    _socket: Path | None = field(default=None, repr=False)
+    _socket_dir: Path | None = field(default=None, repr=False)  # ours to remove
 
     @property
     def token(self) -> str:
@@ -233,6 +256,17 @@ class EmulatorBackend:
         return EmulatorControl(self.url, self.control_key)
 
     @property
+    def agent_token(self) -> str:
+        """The agents' token: the same user (so the same budget), another token."""
+        if self._agent_token is None:
+            self._agent_token = _emulator_token()
+        return self._agent_token
+
+    @property
+    def gh_socket(self) -> Path | None:
+        return self._socket
+
+    @property
     def url(self) -> str:
         if self._handle is None:
             raise EmulatorError("the emulator is not running")
@@ -240,15 +274,26 @@ class EmulatorBackend:
 
     @classmethod
     def attach(
-        cls, url: str, token: str, clock: Clock, state_dir: Path, *, control_key: str
+        cls,
+        url: str,
+        token: str,
+        clock: Clock,
+        state_dir: Path,
+        *,
+        control_key: str,
+        gh_socket: Path | None = None,
+        agent_token: str | None = None,
     ) -> EmulatorBackend:
-        """Use an emulator that is already running at ``url`` (with that control key)."""
+        """Use an emulator that is already running at ``url`` (with that control key,
+        and ``gh_socket`` when it listens on one)."""
         return cls(
             state_dir=state_dir,
             clock=clock,
             control_key=control_key,
             _handle=_AttachedHandle(url),
             _token=token,
+            _agent_token=agent_token or token,
+            _socket=gh_socket,
         )
 
     def start(self) -> None:
@@ -261,19 +306,33 @@ class EmulatorBackend:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         if self.control_key is None:
             self.control_key = _emulator_token()
-        handle: Any = start_emulator_process(
-            self.state_dir,
-            port=self.port,
-            tokens=[self.token],
-            config=self.config,
-            control_key=self.control_key,
-        )
+        # a unix socket's path must stay short: /tmp, not under the state directory
+        self._socket_dir = Path(tempfile.mkdtemp(prefix="ghbench-emu-", dir="/tmp"))
+        self._socket = self._socket_dir / "gh.sock"
+        try:
+            handle: Any = start_emulator_process(
+                self.state_dir,
+                port=self.port,
+                tokens=[self.token, self.agent_token],
+                uds=self._socket,
+                config=self.config,
+                control_key=self.control_key,
+            )
+        except BaseException:
+            self._remove_socket_dir()
+            raise
         self._handle = handle
 
     def stop(self) -> None:
         if self._handle is not None and not isinstance(self._handle, _AttachedHandle):
             handle, self._handle = self._handle, None
             handle.stop()
+            self._remove_socket_dir()
+
+    def _remove_socket_dir(self) -> None:
+        if self._socket_dir is not None:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)
+            self._socket_dir = self._socket = None
 
     def __enter__(self) -> EmulatorBackend:
         self.start()
@@ -293,7 +352,14 @@ class EmulatorBackend:
     def control_client(self) -> ControlClient:
         return ControlClient(self.url, self.token, self.clock)
 
+    def agent_env(self) -> dict[str, str]:
+        return {**self.orchestrator_env(), "GH_TOKEN": self.agent_token}
+
     def orchestrator_env(self) -> dict[str, str]:
+        """gh's host, token and proxies, and git's rewriting of github.com remotes to
+        the emulator (``git_environment``: no token in it, the helper reads ``GH_TOKEN``)."""
+        from ghbench.emulator.server import git_environment
+
         proxy = self.url
         env = {
             "GH_HOST": "github.localhost",
@@ -308,6 +374,7 @@ class EmulatorBackend:
             "GH_PROMPT_DISABLED": "1",
             "GITHUB_API_URL": proxy,
         }
+        env.update(git_environment(proxy))
         return env
 
     def describe(self) -> str:
