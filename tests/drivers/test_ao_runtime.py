@@ -28,9 +28,9 @@ from ao_sources import missing
 from ghbench.drivers.ao_runtime import AoRouting, AoRuntime
 from ghbench.drivers.ao_world import AoWorld
 from ghbench.drivers.placeholders import Tmux
+from ghbench.drivers.project import load_project
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.server import EmulatorServer
-from ghbench.harness.project import load_project
 
 TOKEN = "ghp_runtime0000000000000000000000000000001"
 

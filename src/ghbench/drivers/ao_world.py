@@ -32,8 +32,8 @@ from typing import Any
 import yaml
 
 from ghbench.artifacts.io import replace_atomic
+from ghbench.drivers.project import Project, parse_project
 from ghbench.errors import ConfigError, GhbenchError, ToolMissingError
-from ghbench.harness.project import Project, parse_project
 
 __all__ = ["AoWorld", "derived_config", "origin_url"]
 

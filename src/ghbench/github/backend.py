@@ -358,7 +358,8 @@ class EmulatorBackend:
     def orchestrator_env(self) -> dict[str, str]:
         """gh's host, token and proxies, and git's rewriting of github.com remotes to
         the emulator (``git_environment``: no token in it, the helper reads ``GH_TOKEN``)."""
-        from ghbench.emulator.server import git_environment
+        # the emulator's code takes ~0.4 s to import; only an emulator run gets here
+        from ghbench.emulator.server import git_environment  # noqa: PLC0415
 
         proxy = self.url
         env = {
