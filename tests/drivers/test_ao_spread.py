@@ -1,4 +1,4 @@
-"""ONE AO over several projects: which project a session belongs to, and what is refused."""
+"""One AO per project: which project a session belongs to, and what is refused."""
 
 from __future__ import annotations
 
@@ -7,19 +7,26 @@ from pathlib import Path
 import pytest
 
 from ghbench.drivers.ao import AoCommand, AoDriver
+from ghbench.drivers.ao_runtime import AoRouting
 from ghbench.drivers.ao_spread import AoSpreadDriver
+from ghbench.drivers.ao_world import AoWorld
 from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError
 
 
-def _driver(pid: str, prefix: str, config: Path | None) -> AoDriver:
-    project = Project(pid, Path("/w") / pid, f"o/{pid}", "main", prefix, config)
-    return AoDriver(project=project, command=AoCommand("ao"), base_env={"HOME": "/h"})
+def _driver(pid: str, prefix: str) -> AoDriver:
+    project = Project(pid, Path("/w") / pid, f"o/{pid}", "main", prefix, None)
+    return AoDriver(
+        project=project,
+        command=AoCommand("ao"),
+        world=AoWorld(Path("/out/state/ao") / pid, project),
+        routing=lambda: AoRouting(env={}),
+        base_env={"HOME": "/h"},
+    )
 
 
 def test_sessions_belong_to_the_project_of_their_prefix() -> None:
-    cfg = Path("/w/agent-orchestrator.yaml")
-    spread = AoSpreadDriver((_driver("a", "r1", cfg), _driver("b", "r2", cfg)))
+    spread = AoSpreadDriver((_driver("a", "r1"), _driver("b", "r2")))
     assert spread.project_id == "a" and spread.main.project.id == "a"
     assert spread.driver_for("r2-13").project.id == "b"
     assert spread.driver_for("r1-1").project.id == "a"
@@ -29,11 +36,10 @@ def test_sessions_belong_to_the_project_of_their_prefix() -> None:
         spread.driver_for("r3-1")
 
 
-def test_projects_must_share_one_config_and_differ_in_prefix() -> None:
-    one, other = Path("/w/one.yaml"), Path("/w/other.yaml")
-    with pytest.raises(ValueError, match="share one config"):
-        AoSpreadDriver((_driver("a", "r1", one), _driver("b", "r2", other)))
+def test_each_project_has_its_own_world_and_prefixes_differ() -> None:
+    spread = AoSpreadDriver((_driver("a", "r1"), _driver("b", "r2")))
+    assert len({d.home for d in spread.drivers}) == 2  # one HOME, hence one AO, each
     with pytest.raises(ValueError, match="share a session prefix"):
-        AoSpreadDriver((_driver("a", "r1", one), _driver("b", "r1", one)))
+        AoSpreadDriver((_driver("a", "r1"), _driver("b", "r1")))
     with pytest.raises(ValueError, match="at least one project"):
         AoSpreadDriver(())

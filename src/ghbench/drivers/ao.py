@@ -2,12 +2,26 @@
 
 The CLI is ``node <checkout>/packages/cli/dist/index.js`` (``--ao CHECKOUT``), an ``ao``
 executable (``--ao PATH``), or ``ao`` on ``PATH``. Commands used: ``start P
---no-dashboard`` (foreground poller; SIGTERM stops it; without ``--no-dashboard`` when
-the driver runs AO's dashboard, for the matrix's S6), ``batch-spawn``, ``session ls
---json`` (no GitHub calls). ``ao status`` is never run: it makes four gh calls per
-session and would pollute the trace. Commands run in the project's directory, so an AO
-config with several projects resolves ``batch-spawn`` to this one (AO matches the
-working directory to a project's path).
+--no-dashboard`` (foreground poller; without ``--no-dashboard`` when the driver runs
+AO's dashboard, for the matrix's S6), ``batch-spawn``, ``session ls --json`` (no GitHub
+calls). ``ao status`` is never run: it makes four gh calls per session and would
+pollute the trace.
+
+Where AO runs (``ao_world``, ``ao_runtime``): never in the user's checkout, config,
+HOME, gh login or tmux server. Each project gets a private world under
+``OUT/state/ao/<project>`` (a HOME, a clone of the checkout, a derived config) and, for
+the run, a private tmux server started with the environment that routes gh and git to
+the run's GitHub. On the emulator, the clone's default branch is pushed there first, so
+the emulator's repository holds the user's code, as GitHub does.
+
+No agent runs unless setup spawns it: before every ``ao start`` the project's
+orchestrator session is written as live, with a placeholder in its tmux session, so AO
+reuses it instead of launching an orchestrator agent (which would run ``ao status``).
+
+Stopping: SIGTERM to AO's own pid first, so its shutdown runs (current AO marks its
+sessions killed and writes ``last-stop.json``), then a short grace for gh calls in
+flight, then the process group. A group SIGTERM at once would kill those calls mid-way
+and leave failure rows in the trace.
 
 Keeping sessions measurable (AO reference §9):
 
@@ -31,23 +45,27 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ghbench.drivers.ao_layout import Layout, detect_layout
+from ghbench.drivers.ao_output import ao_error_line
+from ghbench.drivers.ao_runtime import AoRouting, AoRuntime
+from ghbench.drivers.ao_world import AoWorld
 from ghbench.drivers.base import BenchSession, OwnsProcess, SessionInfo
-from ghbench.drivers.env import orchestrator_env
 from ghbench.drivers.placeholders import Placeholders, Tmux
 from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.gitinfo import git_head
-from ghbench.procs import ManagedProcess, start_process
+from ghbench.procs import ManagedProcess, StopResult, start_process
 
-__all__ = ["AoCommand", "AoDriver", "resolve_ao_command"]
+__all__ = ["AoCommand", "AoDriver", "agent_trace_path", "resolve_ao_command", "user_gitconfig"]
 
 CLI_ENTRY = Path("packages") / "cli" / "dist" / "index.js"
+STOP_DRAIN_S = 5.0  # after AO has exited: how long its gh calls in flight may finish
+ORCHESTRATOR_WORKSPACE = ".ghbench-orchestrator"  # under AO's HOME; AO may delete it
 _ISSUE_NUMBER = re.compile(r"(\d+)\D*$")
 
 
@@ -111,68 +129,106 @@ def _issue_number(value: Any) -> int | None:
     return None
 
 
+def agent_trace_path(orchestrator_trace: Path) -> Path:
+    """The agents' trace beside the orchestrator's: ``gh-trace-agents-{stamp}.jsonl``."""
+    name = orchestrator_trace.name
+    stem = name.removeprefix("gh-trace-bench-").removeprefix("gh-trace-")
+    return orchestrator_trace.with_name(f"gh-trace-agents-{stem}")
+
+
+def user_gitconfig(env: Mapping[str, str]) -> Path | None:
+    """The user's global git config, as git finds it (it is only ever included)."""
+    if env.get("GIT_CONFIG_GLOBAL"):
+        return Path(env["GIT_CONFIG_GLOBAL"])
+    home = Path(env.get("HOME") or Path.home())
+    xdg = Path(env.get("XDG_CONFIG_HOME") or home / ".config") / "git" / "config"
+    for candidate in (home / ".gitconfig", xdg):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 @dataclass
 class AoDriver(OwnsProcess):
-    """Drives one AO project."""
+    """Drives one AO project in a private world (see the module's docstring).
+
+    ``project`` is the user's; ``world`` is where AO runs it; ``routing`` says, once
+    the backend runs, where gh and git go. ``agent_traces``: a directory for the
+    agents' traces of setup (measure puts them beside the orchestrator's trace).
+    """
 
     project: Project
     command: AoCommand
+    world: AoWorld
+    routing: Callable[[], AoRouting]
     layout: str = "auto"
     base_env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    log_dir: Path = Path("ghbench-out/state/ao")
+    agent_traces: Path | None = None
+    publish_default_branch: bool = False  # push it to the run's GitHub (the emulator)
     startup_timeout: float = 30.0
     spawn_timeout: float = 120.0
     dashboard: bool = False  # start AO's dashboard too (S6); its port is in the config
     name: str = "ao"
     _proc: ManagedProcess | None = field(default=None, repr=False)
+    _runtime: AoRuntime | None = field(default=None, repr=False)
     _extra_env: dict[str, str] = field(default_factory=dict, repr=False)
     _before_spawn: set[str] = field(default_factory=set, repr=False)
     _spawned: list[str] = field(default_factory=list, repr=False)
     _placeholders: Placeholders | None = field(default=None, repr=False)
     _starts: int = 0
 
-    # -- helpers -------------------------------------------------------------
+    # -- the private world ---------------------------------------------------
+
+    @property
+    def bench(self) -> Project:
+        """The project as AO runs it: ghbench's clone and derived config."""
+        return self.world.bench_project
 
     @property
     def home(self) -> Path:
-        return Path(self.base_env.get("HOME") or Path.home())
-
-    @property
-    def cwd(self) -> Path:
-        cfg = self.project.config_path
-        if cfg is None or self.project.path.is_dir():
-            return self.project.path
-        return cfg.parent
+        return self.world.home
 
     @property
     def running_path(self) -> Path:
         return self.home / ".agent-orchestrator" / "running.json"
 
-    def _env(self, trace_path: Path | None) -> dict[str, str]:
-        env = orchestrator_env(self.base_env, self._extra_env, trace_path)
-        env["AO_NO_UPDATE_NOTIFIER"] = "1"
-        if self.project.config_path is not None:
-            env["AO_CONFIG_PATH"] = str(self.project.config_path)
+    def _open(self) -> AoRuntime:
+        """The world, the runtime and its tmux server, made once per driver."""
+        if self._runtime is None:
+            self.world.prepare(user_gitconfig(self.base_env))
+            runtime = AoRuntime(self.world, self.base_env, self.routing())
+            runtime.open()
+            self._runtime = runtime
+            if self.publish_default_branch:
+                self._publish_default_branch()
+        return self._runtime
+
+    def close(self) -> None:
+        """Kill the private tmux server (placeholders, agents) and its directory."""
+        if self._runtime is not None:
+            self._runtime.close()
+            self._runtime = None
+
+    def _env(self, trace_path: Path | None = None, wrapper: Path | None = None) -> dict[str, str]:
+        env = self._open().env(trace_path, wrapper_trace=wrapper)
+        env.update(self._extra_env)
         if self.dashboard:
             # AO opens its dashboard in the default browser once it is up: a second
             # reader whose page loads the cell would not count. BROWSER is what
             # xdg-open runs outside a desktop session.
             env["BROWSER"] = "true"
-            # loopback only, where AO honours it (AO reference §9: HEAD's dashboard
-            # listened on every interface)
-            env["HOST"] = "127.0.0.1"
         return env
 
     def _tmux(self) -> Tmux:
-        return Tmux(self._env(None))
+        return self._open().tmux()
 
     def _ao(self, *args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
         argv = [*self.command.argv(), *args]
         try:
             return subprocess.run(
                 argv,
-                env=self._env(None),
-                cwd=self.cwd,
+                env=self._env(),
+                cwd=self.bench.path,
                 capture_output=True,
                 text=True,
                 timeout=timeout,
@@ -181,37 +237,65 @@ class AoDriver(OwnsProcess):
         except subprocess.TimeoutExpired:
             raise GhbenchError(f"'ao {args[0]}' did not finish within {timeout:g} s") from None
 
-    def _git(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    def _git(
+        self, *args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            ["git", "-C", str(cwd or self.project.path), *args],
+            ["git", "-C", str(cwd or self.bench.path), *args],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=600,
             stdin=subprocess.DEVNULL,
+            env=None if env is None else dict(env),
         )
+
+    def _publish_default_branch(self) -> None:
+        """Make the run's repository's default branch the clone's (a forced push when
+        they differ), so AO's worktrees start from the user's code."""
+        branch = self.bench.default_branch
+        env = self._env()
+        local = self._git("rev-parse", "--verify", "--quiet", f"refs/heads/{branch}")
+        if local.returncode != 0:
+            raise GhbenchError(
+                f"{self.bench.path} has no branch {branch} (projects.{self.project.id}"
+                ".defaultBranch); check the project's config"
+            )
+        remote = self._git("ls-remote", "origin", f"refs/heads/{branch}", env=env)
+        if remote.returncode == 0 and remote.stdout.split()[:1] == local.stdout.split()[:1]:
+            return
+        push = self._git("push", "--quiet", "--force", "origin", f"{branch}:{branch}", env=env)
+        if push.returncode != 0:
+            detail = " ".join(push.stderr.split())[:300]
+            raise GhbenchError(
+                f"cannot push {branch} of {self.bench.path} to {self.bench.repo}: {detail}"
+            )
 
     def _layout(self) -> Layout | None:
         return detect_layout(
             self.layout,
             home=self.home,
-            project_id=self.project.id,
-            config_path=self.project.config_path,
-            project_path=self.project.path,
+            project_id=self.bench.id,
+            config_path=self.bench.config_path,
+            project_path=self.bench.path,
+            checkout=self.command.checkout,
         )
 
     def _required_layout(self) -> Layout:
         layout = self._layout()
         if layout is None:
             raise GhbenchError(
-                f"no AO session metadata under {self.home / '.agent-orchestrator'} for project"
-                f" {self.project.id}; run setup first or pass --ao-layout json|kv"
+                f"cannot tell which AO storage layout {self.command.spec or 'ao'} uses and"
+                f" none is under {self.home / '.agent-orchestrator'}; pass --ao-layout json"
+                " (AO since its storage redesign) or kv (older AO)"
             )
         return layout
 
     def _session_list(self) -> list[dict[str, Any]]:
         proc = self._ao("session", "ls", "--json", "--include-terminated")
         if proc.returncode != 0:
-            raise GhbenchError(f"'ao session ls --json' failed: {proc.stderr.strip()[:200]}")
+            raise GhbenchError(
+                f"'ao session ls --json' failed: {ao_error_line(proc.stderr, proc.stdout)}"
+            )
         try:
             doc = json.loads(proc.stdout)
         except ValueError:
@@ -227,6 +311,18 @@ class AoDriver(OwnsProcess):
             and row.get("role") != "orchestrator"
             and "orchestrator" not in sid
         )
+
+    def _ensure_orchestrator(self) -> None:
+        """The orchestrator session as AO will find it: live, with a placeholder agent."""
+        layout = self._required_layout()
+        workspace = self.home / ORCHESTRATOR_WORKSPACE
+        workspace.mkdir(parents=True, exist_ok=True)
+        tmux_name = layout.mark_orchestrator_live(
+            self.bench.session_prefix, workspace, self.bench.default_branch
+        )
+        if self._placeholders is None:
+            self._placeholders = Placeholders(self._tmux())
+        self._placeholders.ensure(tmux_name, workspace)
 
     # -- the Driver interface ------------------------------------------------
 
@@ -245,19 +341,42 @@ class AoDriver(OwnsProcess):
         return git_head(checkout) if checkout is not None else (None, None)
 
     def start(self, trace_path: Path | None, env: Mapping[str, str]) -> None:
-        self._extra_env = dict(env)
+        runtime = self._open()
+        self._extra_env = {k: v for k, v in env.items() if k not in runtime.routing.env}
         self._starts += 1
-        argv = [*self.command.argv(), "start", self.project.id]
+        self._ensure_orchestrator()
+        agents = self._agent_trace(trace_path)
+        runtime.trace_agents(agents)
+        wrapper = None
+        if agents is not None:
+            wrapper = agents.with_name(agents.name.replace("gh-trace-agents-", "ao-agent-wrapper-"))
+        argv = [*self.command.argv(), "start", self.bench.id]
         if not self.dashboard:
             argv.append("--no-dashboard")
         self._proc = start_process(
             argv,
             name="ao",
-            env=self._env(trace_path),
-            cwd=self.cwd,
-            log_path=self.log_dir / f"ao-start-{os.getpid()}-{self._starts}.log",
+            env=self._env(trace_path, wrapper),
+            cwd=self.bench.path,
+            log_path=self.world.logs / f"ao-start-{os.getpid()}-{self._starts}.log",
         )
         self._wait_registered()
+
+    def _agent_trace(self, trace_path: Path | None) -> Path | None:
+        if trace_path is not None:
+            return agent_trace_path(trace_path)
+        if self.agent_traces is None:
+            return None
+        self.agent_traces.mkdir(parents=True, exist_ok=True)
+        stamp = int(time.time())
+        return self.agent_traces / f"gh-trace-agents-setup-{self.project.id}-{stamp}.jsonl"
+
+    def stop(self, deadline: float) -> StopResult:
+        """SIGTERM AO itself, ``deadline`` seconds for its shutdown, a short drain for
+        its calls in flight, then the group (SIGTERM, then SIGKILL)."""
+        if self._proc is None:
+            return StopResult(None, killed=False)
+        return self._proc.stop(deadline, drain=STOP_DRAIN_S)
 
     def _wait_registered(self) -> None:
         """Wait until AO lists itself in running.json; fail clearly if it exits instead."""
@@ -267,19 +386,23 @@ class AoDriver(OwnsProcess):
         while time.monotonic() < deadline:
             code = self._proc.returncode
             if code is not None:
-                tail = " ".join(self._proc.log_tail(3).split())[:300]
+                said = ao_error_line(self._proc.log_tail(40))
                 if code == 0:
                     raise GhbenchError(
                         "'ao start' exited at once: another AO is running for this HOME"
-                        " (it attached to it); stop that one with 'ao stop' and retry"
+                        f" ({self.home}; it attached to it); stop that one and retry"
                     )
-                raise GhbenchError(f"'ao start' exited with code {code}: {tail}")
+                raise GhbenchError(f"'ao start' exited with code {code}: {said}")
             try:
                 if json.loads(running.read_text()).get("pid") == self._proc.pid:
                     return
             except (FileNotFoundError, ValueError, AttributeError):
                 pass
             time.sleep(0.1)
+        raise GhbenchError(
+            f"'ao start' did not register within {self.startup_timeout:g} s"
+            f" (no {running}); see {self._proc.log_path}"
+        )
 
     def dashboard_url(self) -> str:
         """The running AO's dashboard on loopback: the port AO registered in running.json.
@@ -297,14 +420,18 @@ class AoDriver(OwnsProcess):
             )
         return f"http://127.0.0.1:{port}"
 
+    def process_ids(self) -> list[int]:
+        """AO's process group: AO, its dashboard's servers, its gh calls."""
+        return [] if self._proc is None else [self._proc.pid]
+
     def spawn(self, issues: Sequence[int]) -> None:
         self._before_spawn = {str(r.get("id")) for r in self._session_list()}
         proc = self._ao(
             "batch-spawn", *map(str, issues), timeout=self.spawn_timeout + 30 * len(issues)
         )
         if proc.returncode != 0:
-            detail = " ".join((proc.stderr or proc.stdout).split())[:300]
-            raise GhbenchError(f"'ao batch-spawn' failed (code {proc.returncode}): {detail}")
+            said = ao_error_line(proc.stderr, proc.stdout)
+            raise GhbenchError(f"'ao batch-spawn' failed (code {proc.returncode}): {said}")
 
     def discover_sessions(self) -> list[SessionInfo]:
         out: list[SessionInfo] = []
@@ -351,8 +478,9 @@ class AoDriver(OwnsProcess):
         return out[1:]  # the first is the main checkout
 
     def clean_stale(self, keep: Collection[Path]) -> list[Path]:
+        self._open()
         kept = {Path(p).resolve() for p in keep}
-        session_dir = re.compile(rf"^{re.escape(self.project.session_prefix)}-\d+$")
+        session_dir = re.compile(rf"^{re.escape(self.bench.session_prefix)}-\d+$")
         layout, tmux = self._layout(), self._tmux()
         removed: list[Path] = []
         for path, _ in self._worktrees():
@@ -369,6 +497,7 @@ class AoDriver(OwnsProcess):
         return self._git("rev-parse", "--verify", "--quiet", f"refs/heads/{branch}").returncode == 0
 
     def check_sessions(self, sessions: Sequence[BenchSession]) -> list[str]:
+        self._open()
         problems = []
         for s in sessions:
             if s.worktree_path.is_dir() or self._branch_exists(s.branch):
@@ -379,7 +508,8 @@ class AoDriver(OwnsProcess):
         return problems
 
     def prepare_measure(self, sessions: Sequence[BenchSession], repo: str) -> None:
-        self._placeholders = Placeholders(self._tmux())
+        if self._placeholders is None:
+            self._placeholders = Placeholders(self._tmux())
         if not sessions:  # the matrix's S3 spawns them inside the window
             return
         layout = self._required_layout()

@@ -35,9 +35,38 @@ from ghbench.errors import ToolMissingError
 from ghbench.record.contract import Sink
 from ghbench.record.runner import find_real_gh, shim_script
 
-__all__ = ["AGENT_COMPONENT", "AoRouting", "AoRuntime"]
+__all__ = ["AGENT_COMPONENT", "LOOPBACK_PRELOAD", "AoRouting", "AoRuntime"]
 
 AGENT_COMPONENT = "agent"
+# Node preloads this (NODE_OPTIONS=--require) in AO and every node process it starts:
+# a server told to listen on a port with no host, or on every interface, listens on
+# 127.0.0.1 instead. AO's dashboard (``next start -p PORT``) and its terminal
+# WebSocket server (``listen(PORT)``) otherwise bind every interface.
+LOOPBACK_PRELOAD = """\
+// ghbench: servers started here listen on loopback only
+"use strict";
+const net = require("net");
+const listen = net.Server.prototype.listen;
+const ANY = new Set(["0.0.0.0", "::", "", undefined, null]);
+net.Server.prototype.listen = function (...args) {
+  const first = args[0];
+  if (first !== null && typeof first === "object" && !Array.isArray(first)) {
+    if (first.path === undefined && first.fd === undefined && first.handle === undefined
+        && ANY.has(first.host)) {
+      args[0] = Object.assign({}, first, { host: "127.0.0.1" });
+    }
+  } else if (typeof first === "number" || (typeof first === "string" && /^\\d+$/.test(first))) {
+    if (typeof args[1] === "string" && !ANY.has(args[1])) {
+      // a host was named: keep it
+    } else if (typeof args[1] === "string" || args[1] === undefined || args[1] === null) {
+      args[1] = "127.0.0.1";
+    } else {
+      args.splice(1, 0, "127.0.0.1");
+    }
+  }
+  return listen.apply(this, args);
+};
+"""
 # Inherited variables that would send AO, gh, git or tmux somewhere else.
 _NOT_INHERITED = frozenset(
     {
@@ -76,9 +105,11 @@ _NOT_INHERITED = frozenset(
 
 @dataclass(frozen=True)
 class AoRouting:
-    """Where gh and git go: the backend's variables, and the emulator's unix socket."""
+    """Where gh and git go: the backend's variables for AO and for its agents (on the
+    emulator another token of the same user), and the emulator's unix socket."""
 
     env: Mapping[str, str]
+    agent_env: Mapping[str, str] | None = None  # None: the agents get ``env``
     gh_socket: Path | None = None
 
 
@@ -112,10 +143,15 @@ class AoRuntime:
         return self._dir
 
     def env(
-        self, trace_path: Path | None = None, *, wrapper_trace: Path | None = None
+        self,
+        trace_path: Path | None = None,
+        *,
+        wrapper_trace: Path | None = None,
+        for_agents: bool = False,
     ) -> dict[str, str]:
         """AO's environment; ``trace_path`` turns on AO's tracer, ``wrapper_trace`` the
-        agent wrapper's (AO main's ``AO_AGENT_GH_TRACE``)."""
+        agent wrapper's (AO main's ``AO_AGENT_GH_TRACE``). ``for_agents``: what the
+        tmux server, hence every agent, gets."""
         private = self._private()
         home = self.world.home
         env = _inherited(self.base_env)
@@ -133,7 +169,14 @@ class AoRuntime:
             GH_NO_UPDATE_NOTIFIER="1",
             GH_PROMPT_DISABLED="1",
         )
-        env.update(self.routing.env)
+        routing = self.routing.env
+        if for_agents and self.routing.agent_env is not None:
+            routing = self.routing.agent_env
+        env.update(routing)
+        # AO's dashboard servers call listen(port) with no host (every interface):
+        # a preload defaults their host to loopback (see LOOPBACK_PRELOAD)
+        preload = f"--require {private / 'loopback.cjs'}"
+        env["NODE_OPTIONS"] = " ".join(x for x in (env.get("NODE_OPTIONS"), preload) if x)
         env["PATH"] = os.pathsep.join([str(private / "bin"), env.get("PATH") or os.defpath])
         if trace_path is not None:
             env["AO_GH_TRACE_FILE"] = str(trace_path)
@@ -155,8 +198,12 @@ class AoRuntime:
         try:
             self._write_gh_config()
             (self._dir / "bin").mkdir()
-            self._tmux = Tmux(self.env())
-            self._tmux.start_server()
+            (self._dir / "loopback.cjs").write_text(LOOPBACK_PRELOAD)
+            self._tmux = Tmux(self.env(for_agents=True))
+            # agents start where the user's shell would have found them: AO's PATH
+            # (bench-era AO types the launch command into a login shell, which would
+            # reset PATH to the system profile's)
+            self._tmux.start_server(shell=self.base_env.get("SHELL") or "/bin/sh")
         except BaseException:
             self.close()
             raise

@@ -1,15 +1,17 @@
-"""ONE AO over several projects of one config: the matrix's T2 with ``--driver ao``.
+"""One AO per project, all on one token: the matrix's T2 (spread) with ``--driver ao``.
 
-``ao start`` takes one project id, and a second ``ao start`` while one runs attaches to
-it without starting a poller (AO reference §1); the poller's Guard 1 runs once per repo
-(R repos per tick, §5). So a spread cell starts AO once, for the first project, on a
-config that lists every spread repo, and that AO polls the sessions of all of them
-*(inference: see ``ghbench.matrix.ao_cell``)*.
+How real AO polls several repositories: it does not, in one process. ``ao start P``
+starts the lifecycle worker of project P alone (both builds:
+``ensureLifecycleWorker(config, P)``), and a second ``ao start Q`` with the same HOME
+attaches to the running AO without a worker; AO itself then tells the user to restart
+it for Q. So N sessions spread over N/5 repositories, as the runbook means, are R AO
+processes, one per repository, each in its own HOME (its own ``~/.agent-orchestrator``),
+spending one budget: the backend's token (on the emulator, one user).
 
-Everything per session stays per project: each project keeps its own ``AoDriver``
-(its layout, its checkout's worktrees, its ``batch-spawn`` run from its directory), and
-a session belongs to the project whose ``sessionPrefix`` its id starts with (ids are
-``{prefix}-{n}``, §3; the matrix's config gives every project its own prefix).
+Each project keeps its own ``AoDriver`` (world, tmux server, ``batch-spawn``); all of
+them trace to the one trace file. A session belongs to the project whose
+``sessionPrefix`` its id starts with (ids are ``{prefix}-{n}``; the matrix's config
+gives every project its own prefix).
 """
 
 from __future__ import annotations
@@ -35,9 +37,6 @@ class AoSpreadDriver:
     def __post_init__(self) -> None:
         if not self.drivers:
             raise ValueError("AoSpreadDriver needs at least one project")
-        configs = {d.project.config_path for d in self.drivers}
-        if len(configs) != 1 or None in configs:
-            raise ValueError("AoSpreadDriver's projects must share one config file")
         prefixes = [d.project.session_prefix for d in self.drivers]
         if len(set(prefixes)) != len(prefixes):
             raise ValueError(f"AoSpreadDriver's projects share a session prefix: {prefixes}")
@@ -64,7 +63,7 @@ class AoSpreadDriver:
             groups[self.driver_for(s.session_id).project.id].append(s)
         return groups
 
-    # -- the one process -----------------------------------------------------
+    # -- one AO per project --------------------------------------------------
 
     def check_tools(self) -> None:
         self.main.check_tools()
@@ -73,22 +72,44 @@ class AoSpreadDriver:
         return self.main.version()
 
     def start(self, trace_path: Path | None, env: Mapping[str, str]) -> None:
-        self.main.start(trace_path, env)
+        started: list[AoDriver] = []
+        try:
+            for driver in self.drivers:
+                driver.start(trace_path, env)
+                started.append(driver)
+        except BaseException:
+            for driver in started:
+                driver.stop(5.0)
+            raise
 
     def stop(self, deadline: float) -> StopResult:
-        return self.main.stop(deadline)
+        results = [driver.stop(deadline) for driver in self.drivers]
+        codes = [r.returncode for r in results if r.returncode not in (None, 0)]
+        return StopResult(
+            codes[0] if codes else results[0].returncode,
+            killed=any(r.killed for r in results),
+        )
 
     def kill(self) -> None:
-        self.main.kill()
+        for driver in self.drivers:
+            driver.kill()
 
     def alive(self) -> bool:
-        return self.main.alive()
+        return all(driver.alive() for driver in self.drivers)
 
     def exit_code(self) -> int | None:
-        return self.main.exit_code()
+        """The code of the first AO that exited (the others run on)."""
+        for driver in self.drivers:
+            if not driver.alive():
+                return driver.exit_code()
+        return None
 
     def dashboard_url(self) -> str:
         return self.main.dashboard_url()
+
+    def close(self) -> None:
+        for driver in self.drivers:
+            driver.close()
 
     # -- per project ---------------------------------------------------------
 

@@ -1,9 +1,9 @@
 """The one interface the harness drives an orchestrator through.
 
 ``setup`` calls, in order: ``check_tools``, ``clean_stale``, ``start(None, env)``
-(no tracing), ``spawn``, ``discover_sessions``, ``stop_agents``, ``stop``.
+(no tracing), ``spawn``, ``discover_sessions``, ``stop_agents``, ``stop``, ``close``.
 ``measure`` calls: ``check_tools``, ``check_sessions``, ``prepare_measure``,
-``start(trace_path, env)``, ``alive`` (polled), ``stop``, ``finish_measure``.
+``start(trace_path, env)``, ``alive`` (polled), ``stop``, ``finish_measure``, ``close``.
 
 ``env`` holds only the variables to add for this run (the backend's ``GH_HOST``,
 token and proxies); a driver layers them over its own base environment and never
@@ -97,6 +97,11 @@ class Driver(Protocol):
 
     def finish_measure(self) -> None:
         """Undo ``prepare_measure``'s helpers (placeholders), by exact name."""
+        ...
+
+    def close(self) -> None:
+        """Release what the driver set up for the run (a private tmux server); the
+        flows call it when a setup or a measurement ends, however it ends."""
         ...
 
 

@@ -10,6 +10,7 @@ only the placeholders it started.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -44,10 +45,18 @@ class Tmux:
             stdin=subprocess.DEVNULL,
         )
 
-    def start_server(self) -> None:
+    def start_server(self, shell: str | None = None) -> None:
         """Start this env's server now, so its global environment is ``env``; it stays up
-        with no session (``exit-empty off``) until ``kill_server``."""
-        proc = self._run("start-server", ";", "set-option", "-g", "exit-empty", "off")
+        with no session (``exit-empty off``) until ``kill_server``.
+
+        ``shell``: run it, not a login shell, in new panes. A login shell rereads the
+        system profile, which resets ``PATH``; a pane then keeps the ``PATH`` of the
+        client that created it (an orchestrator's, which is the user's plus ghbench's).
+        """
+        args = ["start-server", ";", "set-option", "-g", "exit-empty", "off"]
+        if shell is not None:
+            args += [";", "set-option", "-g", "default-command", shlex.quote(shell)]
+        proc = self._run(*args)
         if proc.returncode != 0:
             raise GhbenchError(f"tmux could not start a server: {proc.stderr.strip()}")
 

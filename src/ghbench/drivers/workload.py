@@ -260,6 +260,9 @@ class WorkloadDriver(OwnsProcess):
     def finish_measure(self) -> None:
         return None
 
+    def close(self) -> None:
+        return None  # the model is one process; stop() has stopped it
+
 
 @dataclass
 class SpreadWorkloadDriver(WorkloadDriver):

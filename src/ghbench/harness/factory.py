@@ -9,6 +9,8 @@ from typing import Any
 
 from ghbench.clock import Clock
 from ghbench.drivers.ao import AoDriver, resolve_ao_command
+from ghbench.drivers.ao_runtime import AoRouting
+from ghbench.drivers.ao_world import AoWorld
 from ghbench.drivers.base import Driver
 from ghbench.drivers.project import Project
 from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
@@ -16,7 +18,7 @@ from ghbench.github.backend import Backend, RealGitHubBackend, make_backend
 from ghbench.harness.flags import RunFlags
 from ghbench.timefmt import duration_flag
 
-__all__ = ["RunFlags", "build_backend", "build_driver", "start_backend", "state_dir"]
+__all__ = ["RunFlags", "ao_routing", "build_backend", "build_driver", "start_backend", "state_dir"]
 
 
 def state_dir(out_dir: Path, *parts: str) -> Path:
@@ -61,9 +63,21 @@ def build_driver(
     return AoDriver(
         project=project,
         command=resolve_ao_command(flags.ao_command, environ),
+        world=AoWorld(state_dir(out_dir, "ao", project.id), project),
+        routing=lambda: ao_routing(backend),
         layout=flags.ao_layout,
         base_env=environ,
-        log_dir=state_dir(out_dir, "ao", project.id),
+        agent_traces=out_dir.resolve(),
+        publish_default_branch=backend.name == "emulator",
+    )
+
+
+def ao_routing(backend: Backend) -> AoRouting:
+    """Where a running backend sends AO's gh and git, and its agents'."""
+    return AoRouting(
+        env=backend.orchestrator_env(),
+        agent_env=backend.agent_env(),
+        gh_socket=backend.gh_socket,
     )
 
 

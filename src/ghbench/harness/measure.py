@@ -175,6 +175,8 @@ def run_measure(
             progress.close()
     finally:
         control.close()
+        with uninterruptible():
+            driver.close()
     # the scorecard is written whatever arrives meanwhile; a first signal (the run was
     # complete) is delivered after it
     with uninterruptible(defer=interrupted is None):

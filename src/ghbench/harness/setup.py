@@ -168,6 +168,7 @@ def run_setup(
         )
     finally:
         control.close()
+        driver.close()
 
 
 def _read_or_none(path: Path) -> SetupRecord | None:
