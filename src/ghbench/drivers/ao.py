@@ -39,6 +39,7 @@ Keeping sessions measurable (AO reference §9):
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -59,7 +60,7 @@ from ghbench.drivers.placeholders import Placeholders, Tmux
 from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.gitinfo import git_head
-from ghbench.procs import ManagedProcess, StopResult, start_process
+from ghbench.procs import ManagedProcess, StopResult, group_listeners, start_process
 
 __all__ = ["AoCommand", "AoDriver", "agent_trace_path", "resolve_ao_command", "user_gitconfig"]
 
@@ -420,9 +421,20 @@ class AoDriver(OwnsProcess):
             )
         return f"http://127.0.0.1:{port}"
 
-    def process_ids(self) -> list[int]:
-        """AO's process group: AO, its dashboard's servers, its gh calls."""
-        return [] if self._proc is None else [self._proc.pid]
+    def listeners(self) -> list[tuple[str, int]]:
+        """Where AO's process group (AO, its dashboard's servers) listens for TCP."""
+        return [] if self._proc is None else group_listeners(self._proc.pid)
+
+    def require_loopback(self) -> list[tuple[str, int]]:
+        """AO's listeners, all on loopback; otherwise an error naming the others."""
+        found = self.listeners()
+        exposed = [f"{a}:{p}" for a, p in found if not ipaddress.ip_address(a).is_loopback]
+        if exposed:
+            raise GhbenchError(
+                f"AO listens beyond loopback ({', '.join(exposed)}): its dashboard would be"
+                " reachable from the network; ghbench refuses to measure with it exposed"
+            )
+        return found
 
     def spawn(self, issues: Sequence[int]) -> None:
         self._before_spawn = {str(r.get("id")) for r in self._session_list()}

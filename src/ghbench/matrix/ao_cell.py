@@ -2,27 +2,23 @@
 
 For ``--driver ao`` every cell (T1 and T2) runs AO on a config ghbench writes:
 
-- a git checkout per repo under ``OUT/realtime/checkouts/{project id}``: on the emulator
-  a local repository whose ``origin`` is a local bare repository holding ``main`` (so
-  AO's ``git fetch origin`` and ``worktree add … origin/main`` work offline); on GitHub
-  a clone of the repo;
+- a git checkout per repo under ``OUT/realtime/checkouts/{project id}``, as a user has
+  one: its ``origin`` is the repo on github.com. On the emulator it is a new local
+  repository with one commit (each AO's private world clones it and pushes its
+  ``main`` to the emulator, as for a user's checkout); on GitHub a clone of the repo;
 - ``OUT/realtime/ao/{topology}-{scale}-{hash of the repos}/agent-orchestrator.yaml``:
   one project per repo (``ghbench.matrix.topology.orchestrator_config``), each with its
   own ``sessionPrefix``, plus the dashboard's ``port`` for S6. Cells over the same
   repos share it, so their setups are reused.
 
-Setup runs per project (one ``ao start <project>`` and ``batch-spawn`` from the
-project's directory each, as T1 does). The window runs ONE AO over every project
-(``ghbench.drivers.ao_spread``): ``ao start`` takes one project id, and a second
-``ao start`` while one runs attaches to it instead of polling (AO reference §1); the
-reference's per-tick model has Guard 1 once per repo of the poller (R repos, §5), so
-one AO polls the sessions of every project in its config *(inference)*. Some AO
-versions scope the poller to the project ``ao start`` names; the cell then finds
-spread repos without a single trace row and fails saying so, rather than recording
-a T2 cell that measured one repo.
+Setup runs per project (one ``ao start <project>`` and ``batch-spawn`` each, as T1
+does). The window runs one AO per project (``ghbench.drivers.ao_spread``: real AO polls
+only the project ``ao start`` names), all tracing to the cell's one trace; a T2 cell
+whose trace never names one of its repos fails rather than record a spread it did not
+measure.
 
-S3 spawns its sessions inside the window (``spawn_storm``): ``batch-spawn`` into the
-running AO, per project; the agents open their PRs and AO's poller finds them.
+S3 spawns its sessions inside the window (``spawn_storm``): ``batch-spawn`` into each
+running AO; the agents open their PRs and AO's poller finds them.
 """
 
 from __future__ import annotations
@@ -92,18 +88,17 @@ def _checked(proc: subprocess.CompletedProcess[str], what: str) -> None:
         raise GhbenchError(f"{what} failed: {detail}")
 
 
-def _local_checkout(path: Path, remote: Path) -> None:
-    """A repository with one empty commit on ``main``, its ``origin`` a bare copy of it."""
+def _local_checkout(path: Path, repo: str) -> None:
+    """A repository with one empty commit on ``main`` whose ``origin`` is ``repo`` on
+    github.com: the emulator serves it there (git's URL rewriting)."""
     path.mkdir(parents=True, exist_ok=True)
     _checked(_git("init", "-q", "-b", "main", str(path)), f"git init {path}")
     _checked(
         _git(*_GIT_IDENTITY, "commit", "-q", "--allow-empty", "-m", "init", cwd=path),
         f"the first commit in {path}",
     )
-    remote.parent.mkdir(parents=True, exist_ok=True)
-    _checked(_git("clone", "-q", "--bare", str(path), str(remote)), f"git clone --bare {remote}")
-    _checked(_git("remote", "add", "origin", str(remote), cwd=path), f"git remote add in {path}")
-    _checked(_git("fetch", "-q", "origin", cwd=path), f"git fetch in {path}")
+    url = f"https://github.com/{repo}.git"
+    _checked(_git("remote", "add", "origin", url, cwd=path), f"git remote add in {path}")
 
 
 def ensure_checkout(repo: str, path: Path, backend_name: str) -> None:
@@ -115,7 +110,7 @@ def ensure_checkout(repo: str, path: Path, backend_name: str) -> None:
             f"{path} exists but is not a git checkout; remove it so ghbench can create it"
         )
     if backend_name == "emulator":
-        _local_checkout(path, path.parent / ".remotes" / f"{path.name}.git")
+        _local_checkout(path, repo)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     proc = _git("clone", "-q", f"https://github.com/{repo}.git", str(path))

@@ -364,6 +364,12 @@ class RealtimeCell:
         self.reader.start()
 
     def stop_dashboard(self, rec: WindowRecord | None = None) -> None:
+        if rec is not None and self.ao and self.reader is not None:
+            # the window's end, AO still running with its dashboard up: nothing it
+            # listens on may be reachable from the network
+            listeners = {f"{a}:{p}" for d in self._ao_drivers() for a, p in d.require_loopback()}
+            shown = ", ".join(sorted(listeners)) or "nothing"
+            self.notes.append(f"S6: AO listened on {shown} (loopback only)")
         reader, self.reader = self.reader, None
         if reader is None:
             return
@@ -377,13 +383,6 @@ class RealtimeCell:
             f"S6: the dashboard reader made {reader.calls} calls (component dashboard)"
         )
 
-    def stop_spawned_agents(self) -> None:
-        """S3's agents, spawned in the window, outlive a bench-era AO's stop (it just
-        exits, AO reference §9); setup stops the agents it spawns the same way."""
-        if self.ao and self.cell.scenario == "S3":
-            for driver in self._ao_drivers():
-                driver.stop_agents()
-
     # -- after the window ---------------------------------------------------------------
 
     def check_trace(self, repos: tuple[str, ...], trace: Path, record: WindowRecord) -> None:
@@ -396,9 +395,8 @@ class RealtimeCell:
             missing = unpolled_repos(rows, repos)
             if missing:
                 raise GhbenchError(
-                    f"{self.cell.id}: AO's trace has no call for {', '.join(missing)}: this AO"
-                    f" polled only some of the config's projects (it may poll just the one"
-                    f" 'ao start' names, {self.projects[0].id}), so the cell did not measure"
+                    f"{self.cell.id}: AO's trace has no call for {', '.join(missing)}: the"
+                    " AO of those repositories polled nothing, so the cell did not measure"
                     f" a spread; the trace is {trace}"
                 )
         if self.cell.scenario == "S6" and record.start is not None and record.end is not None:
@@ -485,8 +483,9 @@ def run_realtime_cell(
             setup=setup,
         )
     finally:
+        # S3's agents, spawned in the window, outlive a bench-era AO's stop (it just
+        # exits): the measurement's end closed the drivers, whose tmux servers held them
         c.stop_dashboard()
-        c.stop_spawned_agents()
     result.raise_for_outcome()
     if result.record.incomplete_reason:
         raise GhbenchError(f"{cell.id}: {result.record.incomplete_reason}")
