@@ -234,16 +234,17 @@ def detect_layout(
     project_path: Path,
     checkout: Path | None = None,
 ) -> Layout | None:
-    """The layout to use. ``auto`` looks on disk, then at the AO checkout; None when
-    neither tells (nothing written yet, and no checkout to look at)."""
+    """The layout to use. ``auto`` asks the AO checkout (two builds may share one HOME:
+    an A/B run), then looks on disk; None when neither tells."""
     json_layout = JsonLayout(home, project_id)
     kv_layout = KvLayout(home, _kv_key(home, config_path, project_path, project_id), project_id)
+    if requested == "auto":
+        requested = layout_of_checkout(checkout) or "auto"
     if requested == "auto":
         if json_layout.sessions_dir.is_dir():
             return json_layout
         if kv_layout.sessions_dir.is_dir():
             return kv_layout
-        requested = layout_of_checkout(checkout) or "auto"
     if requested == "json":
         return json_layout
     if requested == "kv":

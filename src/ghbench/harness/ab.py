@@ -190,14 +190,21 @@ def run_ab(
 ) -> AbOutcome:
     """Set up once, smoke-test both builds, then alternate ``runs`` measurements each.
 
-    Both builds share the backend (build A's ``github`` flag); each gets its own driver
-    state under ``OUT/builds/{a,b}``, while the setup artifact and the emulator's state
-    are ``OUT``'s, as for ``setup`` and ``measure``.
+    Both builds share the backend (build A's ``github`` flag); AO builds share one
+    private world under ``OUT/state/ao``, the workload model's builds get their own
+    state under ``OUT/builds/{a,b}``; the setup artifact and the emulator's state are
+    ``OUT``'s, as for ``setup`` and ``measure``.
     """
     out = options.out_dir
     backend = build_backend(builds[0].flags, out, clock)
+    # AO builds share one private world (its clone and HOME hold the setup's worktrees
+    # and sessions; each build writes its own storage layout there); the workload
+    # model keeps per-build state
     drivers = {
-        b.label: build_driver(b.flags, project, backend, out / "builds" / b.label) for b in builds
+        b.label: build_driver(
+            b.flags, project, backend, out if b.flags.driver == "ao" else out / "builds" / b.label
+        )
+        for b in builds
     }
     for driver in drivers.values():
         driver.check_tools()
