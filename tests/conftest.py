@@ -11,18 +11,13 @@
                     for this test (for tests that build their own emulator).
 ``gh_env``          env vars for running the real ``gh`` against ``emulator_server``
                     (tmp HOME and GH_CONFIG_DIR); gh missing skips, or fails under CI.
-``ao_env``          env vars for the stand-in ``ao`` (tests/drivers/fake_ao/ao) and the
-                    tmux, git and gh it runs: a private HOME, GH_CONFIG_DIR, TMPDIR and
-                    tmux server (its own TMUX_TMPDIR, killed afterwards), a 1 s poll
-                    tick. Tests add what they need (FAKE_AO_LAYOUT, PATH, ...).
+
+The real agent-orchestrator's tests are in ``tests/realao`` (their own fixtures).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +29,7 @@ from ghbench.clock import VirtualClock
 from ghbench.emulator.client_env import gh_environment
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.thread_server import EmulatorServer
-from tools import coverage_env, require_tool
+from tools import require_tool
 
 TEST_TOKEN = "ghp_test0000000000000000000000000000000001"
 TEST_USER = "octo"
@@ -136,30 +131,3 @@ def gh_env(emulator_server: RunningEmulator, tmp_path: Path) -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
     env |= gh_environment(emulator_server.url, emulator_server.token, home)
     return env
-
-
-@pytest.fixture
-def ao_env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    home, tmp = tmp_path / "home", tmp_path / "tmp"
-    for d in (home / ".config" / "gh", tmp):
-        d.mkdir(parents=True)
-    tmux_dir = Path(tempfile.mkdtemp(prefix="gba", dir="/tmp"))  # socket paths must be short
-    env = {
-        **coverage_env(),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "TMPDIR": str(tmp),
-        "TMUX_TMPDIR": str(tmux_dir),
-        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
-        "FAKE_AO_TICK": "1",
-        # the stand-in agent pushes through the control API: the ghbench runs these
-        # tests start give their emulator this key (EmulatorBackend reads it)
-        "GHBENCH_EMULATOR_CONTROL_KEY": "ghbench-tests-control-key",
-        "LANG": "C.UTF-8",
-    }
-    try:
-        yield dict(env)  # a copy: the cleanup below uses the private server's own env
-    finally:
-        if shutil.which("tmux"):  # our private tmux server only (its own socket dir)
-            subprocess.run(["tmux", "kill-server"], env=env, capture_output=True)
-        shutil.rmtree(tmux_dir, ignore_errors=True)

@@ -205,7 +205,9 @@ class AoDriver(OwnsProcess):
         return self._runtime
 
     def close(self) -> None:
-        """Kill the private tmux server (placeholders, agents) and its directory."""
+        """Kill the private tmux server (placeholders, agents) and its directory; a
+        later use opens a new one."""
+        self._placeholders = None  # they lived on that server
         if self._runtime is not None:
             self._runtime.close()
             self._runtime = None

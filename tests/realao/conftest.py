@@ -1,0 +1,172 @@
+"""The real agent-orchestrator, run as a new user runs it: fixtures for the real-AO stage.
+
+Every test here is marked ``realao`` and needs a built AO (``GHBENCH_AO_MAIN``,
+``GHBENCH_AO_BENCH``; ``.ci/run`` builds both with ``../shared/ao/build-ao``). A user
+world is what a user has before ghbench: a checkout whose ``origin`` is on github.com,
+an ``agent-orchestrator.yaml``, a global git config with their identity, their own tmux
+server with a session in it, and a coding agent (``tests/agents/claude``) on ``PATH``.
+ghbench must leave all of it as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ao_sources import ao_checkout, missing
+
+AGENTS = Path(__file__).resolve().parents[1] / "agents"
+PROJECT = "todo-app"
+REPO = "acme/todo"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.realao)
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def ao_main() -> Path:
+    return ao_checkout("main")
+
+
+@pytest.fixture(scope="session")
+def ao_bench() -> Path:
+    return ao_checkout("bench")
+
+
+def _git(path: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(path), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+@dataclass
+class UserWorld:
+    """A user's machine, as far as ghbench can see or touch it."""
+
+    root: Path
+    checkout: Path
+    config: Path
+    gitconfig: Path
+    tmux_dir: Path
+    agent_log: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    def ghbench(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        """``ghbench ARGS`` as the user runs it, from their directory."""
+        return subprocess.run(
+            [sys.executable, "-m", "ghbench", *args],
+            cwd=self.root,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def snapshot(self) -> str:
+        """Everything of the user's that ghbench must not change."""
+        refs = _git(self.checkout, "for-each-ref")
+        worktrees = _git(self.checkout, "worktree", "list", "--porcelain")
+        files = sorted(str(p.relative_to(self.checkout)) for p in self.checkout.rglob("*"))
+        sessions = subprocess.run(
+            ["tmux", "list-sessions", "-F", "#{session_name}"],
+            env={"PATH": os.environ["PATH"], "TMUX_TMPDIR": str(self.tmux_dir)},
+            capture_output=True,
+            text=True,
+        ).stdout
+        return "\n---\n".join(
+            [
+                refs,
+                worktrees,
+                "\n".join(files),
+                self.config.read_text(),
+                self.gitconfig.read_text(),
+                sessions,
+            ]
+        )
+
+
+def make_user_world(root: Path) -> UserWorld:
+    for tool in ("git", "tmux", "gh", "node"):
+        if shutil.which(tool) is None:
+            missing(tool, f"apt-get install {tool}")
+    checkout = root / "src" / PROJECT
+    checkout.mkdir(parents=True)
+    _git(checkout, "init", "-q", "-b", "main")
+    (checkout / "README.md").write_text("# todo\n")
+    (checkout / "app.py").write_text("print('todo')\n")
+    _git(checkout, "add", ".")
+    _git(
+        checkout, "-c", "user.name=Ada", "-c", "user.email=ada@example.com", "commit", "-qm", "init"
+    )
+    _git(checkout, "remote", "add", "origin", f"https://github.com/{REPO}.git")
+    gitconfig = root / "user.gitconfig"
+    gitconfig.write_text("[user]\n\tname = Ada\n\temail = ada@example.com\n")
+    config = root / "agent-orchestrator.yaml"
+    config.write_text(
+        yaml.safe_dump(
+            {"projects": {PROJECT: {"repo": REPO, "path": str(checkout), "defaultBranch": "main"}}}
+        )
+    )
+    tmux_dir = Path(tempfile.mkdtemp(prefix="gbuser", dir="/tmp"))
+    home = root / "home"
+    home.mkdir()
+    agent_log = root / "agents.log"
+    env = {
+        "PATH": os.pathsep.join(
+            [str(AGENTS), str(Path(sys.executable).parent), "/usr/bin", "/bin"]
+        ),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "SHELL": "/bin/bash",
+        "GIT_CONFIG_GLOBAL": str(gitconfig),
+        "TMUX_TMPDIR": str(tmux_dir),
+        "NO_COLOR": "1",
+        "STANDIN_AGENT_LOG": str(agent_log),
+    }
+    # the user's own tmux server, with a session of theirs: ghbench must never use it
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", "users-own", "sleep 3600"],
+        env={**env, "PATH": os.environ["PATH"]},
+        check=True,
+    )
+    socket = next(tmux_dir.rglob("default"))
+    env["TMUX"] = f"{socket},1,0"  # as if ghbench ran inside the user's tmux
+    return UserWorld(root, checkout, config, gitconfig, tmux_dir, agent_log, env)
+
+
+@pytest.fixture
+def user_world(tmp_path: Path) -> Iterator[UserWorld]:
+    world = make_user_world(tmp_path)
+    try:
+        yield world
+    finally:
+        close_user_world(world)
+
+
+def close_user_world(world: UserWorld) -> None:
+    subprocess.run(
+        ["tmux", "kill-server"],
+        env={"PATH": os.environ["PATH"], "TMUX_TMPDIR": str(world.tmux_dir)},
+        capture_output=True,
+    )
+    shutil.rmtree(world.tmux_dir, ignore_errors=True)
+
+
+def ghbench_tmp_dirs() -> set[str]:
+    """ghbench's private directories under /tmp (tmux servers, gh's socket): a run
+    removes its own when it ends."""
+    return {p.name for p in Path("/tmp").glob("ghbench-ao-*")}
