@@ -1,8 +1,8 @@
 """``ghbench ab`` end to end: real processes, the embedded emulator over loopback.
 
-Two workload profiles as the two builds (head against pre-b1), and, for the smoke
-gate, the AO driver with the stand-in ``ao`` against a build that traces nothing. The
-real AO builds' A/B belongs to the real-AO stage (docs/compare.md, "A/B runs").
+Two workload profiles as the two builds (head against pre-b1). The real AO builds' A/B
+and the smoke gate's refusal of a build that traces nothing are in the real-AO stage
+(tests/realao/test_ab.py).
 """
 
 from __future__ import annotations
