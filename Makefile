@@ -46,17 +46,11 @@ node-deps: $(NODE_STAMP)
 pytest: $(STAMP) system-deps node-deps
 	$(BIN)/pytest -q -n 2 -m "not realao" --cov --cov-report= --cov-fail-under=0
 
-# The real agent-orchestrator: both builds from ../shared/ao (GHBENCH_AO_SHARED), built
-# once per machine by its build-ao (cached), then the tests that run them, on 3 workers
-# (they wait on AO's 30 s polling far more than they compute).
-AO_SHARED ?= $(or $(GHBENCH_AO_SHARED),../shared/ao)
+# The real agent-orchestrator: both builds from AO's tarballs (../shared/ao, or
+# $GHBENCH_AO_SHARED), built once per machine by its build-ao, then tests/realao on 3
+# workers (they wait on AO's 30 s polling far more than they compute).
 test-realao: $(STAMP) system-deps node-deps
-	@test -x $(AO_SHARED)/build-ao || { echo "error: $(AO_SHARED)/build-ao not found; set GHBENCH_AO_SHARED to the directory holding AO's tarballs and build-ao" >&2; exit 1; }
-	$(AO_SHARED)/build-ao main --web > .ao-main.path
-	$(AO_SHARED)/build-ao bench > .ao-bench.path
-	GHBENCH_AO_MAIN="$$(cat .ao-main.path)" GHBENCH_AO_BENCH="$$(cat .ao-bench.path)" \
-		GHBENCH_AO_SHARED="$(abspath $(AO_SHARED))" \
-		$(BIN)/pytest -q -n 3 -m realao tests/realao --cov --cov-append --cov-report= --cov-fail-under=0
+	scripts/test-realao $(BIN)/pytest -q -n 3 --cov --cov-append --cov-report= --cov-fail-under=0
 
 coverage: $(STAMP)
 	$(BIN)/coverage report
@@ -70,4 +64,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .coverage.* $(NODE_DIR)/node_modules .ao-*.path
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .coverage.* $(NODE_DIR)/node_modules

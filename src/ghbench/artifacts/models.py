@@ -46,6 +46,7 @@ __all__ = [
     "SetupSession",
     "SnapshotBucket",
     "SnapshotRecord",
+    "SpendSplit",
     "Supplemental",
     "Warmup",
     "Window",
@@ -227,6 +228,17 @@ class RowBreakdown(_Model):
     core_points: int = 0
 
 
+class SpendSplit(_Model):
+    """Who spent: the orchestrator's traced calls and, from their own trace, the agents'
+    (per session). Costs are what the rows prove (``RowBreakdown``); an agent's GraphQL
+    call priced by GitHub's published formula counts (``graphqlCostEstimated``)."""
+
+    orchestrator: RowBreakdown
+    agents: RowBreakdown
+    agent_sessions: list[RowBreakdown] = msgspec.field(default_factory=list)
+    agent_trace: str | None = None
+
+
 class RowsExcluded(_Model):
     before_window: int = 0
     after_window: int = 0
@@ -243,6 +255,7 @@ class Insights(_Model):
     sessions: list[RowBreakdown] | None = None
     rows_excluded: RowsExcluded = msgspec.field(default_factory=RowsExcluded)
     exact: ExactFigures | None = None  # absent in version 1 files
+    spend_split: SpendSplit | None = None  # when the run traced its agents
 
 
 class ReadWarningRecord(_Model):

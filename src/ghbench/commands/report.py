@@ -87,6 +87,13 @@ def _epoch_ms(flag: str, text: str | None) -> int | None:
     help="Directory for scorecard-{scenarioId}-{timestamp}.json.",
 )
 @click.option(
+    "--agent-trace",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The agents' own trace, split from the orchestrator's in the insights (default:"
+    " gh-trace-agents-* beside --trace, when there is one).",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -95,6 +102,7 @@ def _epoch_ms(flag: str, text: str | None) -> int | None:
 def command(
     *,
     trace: Path | None,
+    agent_trace: Path | None,
     example: bool,
     warmup_end: str | None,
     window_end: str | None,
@@ -143,6 +151,12 @@ def command(
             f"trace file {trace_path} has only benchmark-control rows; there is nothing to"
             " score (pass --warmup-end and --window-end to score an empty window)"
         )
+    agents = _agent_trace(agent_trace, trace)
+    agent_frame = None
+    if agents is not None:
+        agent_frame = read_trace(agents, columns=SCORECARD_COLUMNS)
+        _report_read_problems(agent_frame.skipped_lines, agent_frame.warnings, agents)
+        click.echo(f"agents' trace: {agents}", err=True)
     artifact = build_scorecard_artifact(
         frame,
         window_start_ms=window.start_ms,
@@ -151,6 +165,8 @@ def command(
         scenario_id=report_scenario_id(trace_path),
         measured_at=SystemClock().now(),
         trace_path=str(trace_path),
+        agent_frame=agent_frame,
+        agent_trace_path=None if agents is None else str(agents),
     )
     out_path = write_scorecard(artifact, _ensure_dir(out_dir))
     if as_json:
@@ -161,6 +177,20 @@ def command(
     color = use_color(sys.stdout.isatty(), os.environ)
     paths = {"Trace": str(trace_path), "Scorecard": str(out_path)}
     click.echo(render_console(artifact, color=color, paths=paths), nl=False, color=color)
+
+
+def _agent_trace(given: Path | None, trace: Path | None) -> Path | None:
+    """``--agent-trace``, else the agents' trace beside ``--trace`` if the run left one."""
+    from ghbench.trace.files import agent_trace_path  # noqa: PLC0415
+
+    if given is not None:
+        if not given.is_file():
+            raise UsageError(f"--agent-trace {given}: no such file; pass the agents' trace")
+        return given
+    if trace is None:
+        return None
+    beside = agent_trace_path(trace)
+    return beside if beside != trace and beside.is_file() and beside.stat().st_size else None
 
 
 def _ensure_dir(out_dir: Path) -> Path:

@@ -61,8 +61,9 @@ from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.gitinfo import git_head
 from ghbench.procs import ManagedProcess, StopResult, group_listeners, start_process
+from ghbench.trace.files import agent_trace_path
 
-__all__ = ["AoCommand", "AoDriver", "agent_trace_path", "resolve_ao_command", "user_gitconfig"]
+__all__ = ["AoCommand", "AoDriver", "resolve_ao_command", "user_gitconfig"]
 
 CLI_ENTRY = Path("packages") / "cli" / "dist" / "index.js"
 STOP_DRAIN_S = 5.0  # after AO has exited: how long its gh calls in flight may finish
@@ -128,13 +129,6 @@ def _issue_number(value: Any) -> int | None:
         if m:
             return int(m.group(1))
     return None
-
-
-def agent_trace_path(orchestrator_trace: Path) -> Path:
-    """The agents' trace beside the orchestrator's: ``gh-trace-agents-{stamp}.jsonl``."""
-    name = orchestrator_trace.name
-    stem = name.removeprefix("gh-trace-bench-").removeprefix("gh-trace-")
-    return orchestrator_trace.with_name(f"gh-trace-agents-{stem}")
 
 
 def user_gitconfig(env: Mapping[str, str]) -> Path | None:

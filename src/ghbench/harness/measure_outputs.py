@@ -25,6 +25,7 @@ from ghbench.harness.plot import burn_points, render_burn_png
 from ghbench.harness.setup_record import SetupRecord
 from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, render_console, write_scorecard
+from ghbench.trace.files import agent_trace_path
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.reader import read_trace
 
@@ -56,6 +57,19 @@ def load_frame(path: Path) -> TraceFrame:
         if path.stat().st_size == 0:
             return TraceFrame.from_rows([])
         raise
+
+
+def load_agent_frame(trace: Path, events: list[str]) -> tuple[TraceFrame | None, Path]:
+    """The agents' trace beside ``trace``: None when the run traced no agent call, or
+    (noted in ``events``) when it cannot be read: the scorecard stands without it."""
+    path = agent_trace_path(trace)
+    if not path.is_file() or path.stat().st_size == 0:
+        return None, path
+    try:
+        return read_trace(path), path
+    except GhbenchError as exc:
+        events.append(f"no agents' split: {exc}")
+        return None, path
 
 
 def _supplemental_texts(frame: TraceFrame, warnings: list[str]) -> dict[str, tuple[str, str]]:
@@ -103,6 +117,7 @@ def build_artifact(
     supplemental: Mapping[str, str],
 ) -> ScorecardArtifact:
     assert record.start is not None and record.end is not None
+    agents, agent_path = load_agent_frame(record.trace_path, record.events)
     return build_scorecard_artifact(
         frame,
         window_start_ms=round(record.start * 1000),
@@ -120,6 +135,8 @@ def build_artifact(
         trace_path=str(record.trace_path),
         supplemental=dict(supplemental),
         incomplete_reason=record.incomplete_reason,
+        agent_frame=agents,
+        agent_trace_path=None if agents is None else str(agent_path),
     )
 
 

@@ -17,12 +17,14 @@ Pure: no files, no clock; timestamps come from the log or the caller.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ghbench.record.debuglog import Exchange
 from ghbench.timefmt import iso_ms
+from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.headers import GraphqlRateLimit, parse_graphql_rate
 from ghbench.trace.operation import extract_operation, redact_args
 from ghbench.trace.schema import TraceRow
@@ -32,7 +34,9 @@ __all__ = [
     "Invocation",
     "endpoint_of",
     "exchange_rows",
+    "graphql_cost_estimate",
     "graphql_operation",
+    "graphql_request",
 ]
 
 ORIGIN = "record"
@@ -81,6 +85,40 @@ def graphql_operation(request_body: str) -> str | None:
     return m.group(2) if m else None
 
 
+_GQL_QUERY = "GraphQL query:"
+_GQL_VARIABLES = "\nGraphQL variables:"
+
+
+def graphql_request(request_body: str) -> tuple[str, dict[str, object] | None] | None:
+    """(query, variables) of a GraphQL request as gh logs it: its own ``GraphQL query:``
+    / ``GraphQL variables:`` form, or the JSON body (``gh api graphql``); None when the
+    body is not a whole request (gh cuts long ones)."""
+    text = request_body.strip()
+    if text.startswith(_GQL_QUERY):
+        query, _, rest = text[len(_GQL_QUERY) :].partition(_GQL_VARIABLES)
+        variables: object = None
+        if rest.strip():
+            try:
+                variables = json.loads(rest)
+            except ValueError:
+                return None
+        return query, variables if isinstance(variables, dict) else None
+    try:
+        request = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(request, dict) or not isinstance(request.get("query"), str):
+        return None
+    variables = request.get("variables")
+    return request["query"], variables if isinstance(variables, dict) else None
+
+
+def graphql_cost_estimate(request_body: str) -> int | None:
+    """GitHub's published cost of a GraphQL request as gh logs it; None if unreadable."""
+    request = graphql_request(request_body)
+    return None if request is None else estimate_graphql_cost(request[0], request[1])
+
+
 def _int(value: str | None) -> int | None:
     if value is None:
         return None
@@ -116,6 +154,9 @@ def exchange_rows(
         cached = index in cache_hits
         headers = {} if cached else ex.response_headers
         rate = None if cached else _graphql_rate(ex.response_body)
+        estimate = None
+        if rate is None and endpoint == "graphql" and not cached and ex.status == 200:
+            estimate = graphql_cost_estimate(ex.request_body)
         rows.append(
             TraceRow(
                 timestamp=iso_ms(fallback_time if finished is None else finished),
@@ -138,7 +179,7 @@ def exchange_rows(
                 rateLimitRemaining=_int(headers.get("x-ratelimit-remaining")),
                 rateLimitReset=_int(headers.get("x-ratelimit-reset")),
                 rateLimitResource=headers.get("x-ratelimit-resource"),
-                graphqlCost=rate.cost if rate else None,
+                graphqlCost=rate.cost if rate else estimate,
                 graphqlRemaining=rate.remaining if rate else None,
                 graphqlResetAt=rate.reset_at if rate else None,
                 origin=ORIGIN,
@@ -147,6 +188,7 @@ def exchange_rows(
                 graphqlOperation=(
                     graphql_operation(ex.request_body) if endpoint == "graphql" else None
                 ),
+                graphqlCostEstimated=True if rate is None and estimate is not None else None,
                 cacheHit=True if cached else None,
             )
         )

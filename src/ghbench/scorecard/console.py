@@ -216,6 +216,16 @@ def _insights(a: ScorecardArtifact) -> list[str]:
     ]
     if i.sessions:
         lines.extend(["", *_table("session", i.sessions)])
+    if i.spend_split is not None:
+        split = i.spend_split
+        lines.extend(
+            [
+                "",
+                *_table("who spent", [split.orchestrator, split.agents]),
+                "",
+                *_table("agent session", split.agent_sessions),
+            ]
+        )
     lines.append(FRAME)
     return lines
 

@@ -13,14 +13,15 @@ from ghbench.artifacts.models import (
     ReadWarningRecord,
     ResourceWindows,
     ScorecardArtifact,
+    SpendSplit,
     Supplemental,
     Warmup,
     Window,
 )
 from ghbench.scorecard.burn import CostColumns, resource_burn
-from ghbench.scorecard.costs import row_costs
+from ghbench.scorecard.costs import RowCosts, row_costs
 from ghbench.scorecard.inputs import Snapshots, epoch_seconds, snapshot_records
-from ghbench.scorecard.insights import compute_insights
+from ghbench.scorecard.insights import compute_insights, spend_split
 from ghbench.scorecard.metrics import (
     ao_resource_window,
     bracket_delta,
@@ -53,6 +54,20 @@ SCORECARD_COLUMNS: tuple[str, ...] = (
 )
 
 
+def _split(
+    rows: TraceFrame,
+    costs: RowCosts,
+    window: MeasureWindow,
+    agent_frame: TraceFrame | None,
+    agent_trace_path: str | None,
+) -> SpendSplit | None:
+    if agent_frame is None:
+        return None
+    agent_frame.require(SCORECARD_COLUMNS)
+    agent_rows, _ = window_rows(agent_frame, window)
+    return spend_split(rows, costs, agent_rows, row_costs(agent_rows), agent_trace_path)
+
+
 def build_scorecard_artifact(
     frame: TraceFrame,
     *,
@@ -71,6 +86,8 @@ def build_scorecard_artifact(
     trace_path: str | None = None,
     supplemental: Supplemental | Mapping[str, str | None] | None = None,
     incomplete_reason: str | None = None,
+    agent_frame: TraceFrame | None = None,
+    agent_trace_path: str | None = None,
 ) -> ScorecardArtifact:
     """The scorecard artifact for ``frame`` over ``[window_start_ms, window_end_ms]``.
 
@@ -130,6 +147,7 @@ def build_scorecard_artifact(
             costs=costs,
             selection=selection,
             exact=compute_exact(rows, window, burns, snaps),
+            split=_split(rows, costs, window, agent_frame, agent_trace_path),
         ),
         trace=trace_path,
         supplemental=supplemental,

@@ -29,6 +29,7 @@ from ghbench.artifacts.models import (
     RowsExcluded,
     SecondaryLimits,
     SecondaryPeak,
+    SpendSplit,
 )
 from ghbench.scorecard.burn import ResourceBurn
 from ghbench.scorecard.costs import RowCosts
@@ -44,6 +45,7 @@ __all__ = [
     "compute_insights",
     "peak_concurrency",
     "peak_points_per_minute",
+    "spend_split",
 ]
 
 # GitHub's secondary limits (docs: secondary-rate-limit-rest-graphql.md)
@@ -146,7 +148,7 @@ def peak_points_per_minute(
     return SecondaryPeak(peak=peak, at=at, limit=limit)
 
 
-def _breakdown(cat: Categorical, rows: TraceFrame, costs: RowCosts) -> list[RowBreakdown]:
+def breakdown(cat: Categorical, rows: TraceFrame, costs: RowCosts) -> list[RowBreakdown]:
     """Calls, opaque calls and known cost per label; rows without one go under None."""
     n = len(cat.labels)
     size = n + 1
@@ -173,6 +175,35 @@ def _breakdown(cat: Categorical, rows: TraceFrame, costs: RowCosts) -> list[RowB
     return out
 
 
+def _total(key: str, rows: TraceFrame, costs: RowCosts) -> RowBreakdown:
+    """All of ``rows`` as one breakdown."""
+    priced = costs.graphql_priced
+    return RowBreakdown(
+        key=key,
+        calls=len(rows),
+        opaque_calls=int(np.count_nonzero(rows.http_status == NA)),
+        graphql_points=int(costs.graphql_points[priced].sum()),
+        core_points=int(np.count_nonzero(costs.core_points > 0)),
+    )
+
+
+def spend_split(
+    rows: TraceFrame,
+    costs: RowCosts,
+    agent_rows: TraceFrame,
+    agent_costs: RowCosts,
+    agent_trace: str | None,
+) -> SpendSplit:
+    """The window's orchestrator calls against its agents' calls, and each agent session."""
+    sessions = [b for b in breakdown(agent_rows.session_id, agent_rows, agent_costs) if b.key]
+    return SpendSplit(
+        orchestrator=_total("orchestrator", rows, costs),
+        agents=_total("agents", agent_rows, agent_costs),
+        agent_sessions=sessions,
+        agent_trace=agent_trace,
+    )
+
+
 def compute_insights(
     rows: TraceFrame,
     *,
@@ -182,6 +213,7 @@ def compute_insights(
     costs: RowCosts,
     selection: RowSelection,
     exact: ExactFigures | None = None,
+    split: SpendSplit | None = None,
 ) -> Insights:
     """All insights over ``rows`` (the window's non-control rows)."""
     consumption = {r: _consumption(burns[r], brackets[r], window) for r in ("graphql", "core")}
@@ -207,12 +239,13 @@ def compute_insights(
                 slots, slot_minute, costs.graphql_secondary, GRAPHQL_POINTS_PER_MINUTE_LIMIT
             ),
         ),
-        operations=_breakdown(rows.operation, rows, costs),
-        sessions=_breakdown(rows.session_id, rows, costs) if has_sessions else None,
+        operations=breakdown(rows.operation, rows, costs),
+        sessions=breakdown(rows.session_id, rows, costs) if has_sessions else None,
         rows_excluded=RowsExcluded(
             before_window=selection.before_window,
             after_window=selection.after_window,
             benchmark_control=selection.benchmark_control,
         ),
         exact=exact,
+        spend_split=split,
     )

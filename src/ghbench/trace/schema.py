@@ -57,6 +57,8 @@ class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
     requestIndex: int | None = None  # noqa: N815
     graphqlOperation: str | None = None  # noqa: N815
     cacheHit: bool | None = None  # noqa: N815  (record: gh answered from its disk cache)
+    # record: graphqlCost comes from GitHub's published formula (GitHub reported none)
+    graphqlCostEstimated: bool | None = None  # noqa: N815
 
 
 KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__

@@ -1,0 +1,113 @@
+"""Who spent the budget: the agents' gh calls, split from the orchestrator's, per session.
+
+A spawn-storm window (S3: ``ao batch-spawn`` at t0 into the running AO main) on an
+emulator this test owns, so it knows the agents' token: the stand-in agents read their
+issue, push and open their PRs while AO polls. The scorecard's ``insights.spendSplit``
+must then equal the emulator's ledger: the agents' points, per budget, are exactly what
+the ledger charged the agents' token, and every spawned session has its own share.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import UserWorld
+from ghbench.clock import SystemClock
+from ghbench.emulator.server import start_emulator_process
+from ghbench.github.backend import EmulatorBackend
+from ghbench.github.seed import EmulatorControl
+from ghbench.harness.flags import RunFlags
+from ghbench.matrix.cells import Cell
+from ghbench.matrix.realtime_cell import RealtimeOptions, run_realtime_cell
+
+SESSIONS = 2
+
+
+@pytest.fixture
+def emulator(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """An emulator process with two tokens of one user: the orchestrator's and the agents'."""
+    orchestrator, agents = (f"ghp_{secrets.token_hex(18)}" for _ in range(2))
+    key = secrets.token_hex(16)
+    sock_dir = Path(tempfile.mkdtemp(prefix="gbag", dir="/tmp"))
+    state = tmp_path / "emulator"
+    handle = start_emulator_process(
+        state, tokens=[orchestrator, agents], uds=sock_dir / "gh.sock", control_key=key
+    )
+    control = EmulatorControl(handle.url, key)
+    with control.client() as client:
+        resp = client.post("_ghbench/users", json={"login": "octo", "tokens": [agents]})
+        resp.raise_for_status()
+        (agents_id,) = resp.json()["tokens"]
+    backend = EmulatorBackend.attach(
+        handle.url,
+        orchestrator,
+        SystemClock(),
+        state,
+        control_key=key,
+        gh_socket=sock_dir / "gh.sock",
+        agent_token=agents,
+    )
+    try:
+        yield {"backend": backend, "control": control, "agents_id": agents_id}
+    finally:
+        handle.stop()
+        shutil.rmtree(sock_dir, ignore_errors=True)
+
+
+def _ledger(control: EmulatorControl, token_id: str) -> dict[str, int]:
+    with control.client() as client:
+        resp = client.get("_ghbench/ledger", params={"token": token_id})
+        resp.raise_for_status()
+    spent: dict[str, int] = defaultdict(int)
+    for entry in resp.json()["entries"]:
+        spent[entry["resource"]] += entry["cost"]
+    return dict(spent)
+
+
+def test_agents_spend_per_session_equals_the_emulators_ledger(
+    user_world: UserWorld, ao_main: Path, emulator: dict[str, Any], tmp_path: Path
+) -> None:
+    options = RealtimeOptions(
+        flags=RunFlags(driver="ao", github="emulator", ao_command=str(ao_main)),
+        work_dir=tmp_path / "realtime",
+        duration_scale=0.05,
+        poll_interval=2.0,
+        setup_timeout=240.0,
+    )
+    notes: list[str] = []
+    artifacts = run_realtime_cell(
+        Cell("S3", "T1", 1),
+        tmp_path / "cell",
+        backend=emulator["backend"],
+        clock=SystemClock(),
+        env=user_world.env,
+        options=options,
+        log=notes.append,
+    )
+    card = json.loads(artifacts.scorecard_path.read_text())
+    split = card["insights"]["spendSplit"]
+    assert split is not None, notes
+    agent_rows = [
+        json.loads(x) for x in Path(split["agentTrace"]).read_text().splitlines() if x.strip()
+    ]
+    window = (card["window"]["start"], card["window"]["end"])
+    assert all(window[0] <= r["timestamp"] <= window[1] for r in agent_rows)  # ISO, one zone
+    ledger = _ledger(emulator["control"], emulator["agents_id"])
+    agents = split["agents"]
+    assert agents["calls"] == len(agent_rows) > 0
+    assert agents["graphqlPoints"] == ledger.get("graphql", 0) > 0
+    assert agents["corePoints"] == ledger.get("core", 0)
+    sessions = {s["key"]: s for s in split["agentSessions"]}
+    assert len(sessions) == 1 and all(s["calls"] > 0 for s in sessions.values())
+    assert sum(s["graphqlPoints"] for s in sessions.values()) == agents["graphqlPoints"]
+    # the orchestrator's share is AO's own trace, none of it the agents'
+    assert split["orchestrator"]["calls"] == card["scorecard"]["totalCalls"]
