@@ -30,7 +30,7 @@ from ghbench.drivers.ao_world import AoWorld
 from ghbench.drivers.placeholders import Tmux
 from ghbench.drivers.project import load_project
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.server import EmulatorServer
+from ghbench.emulator.thread_server import EmulatorServer
 
 TOKEN = "ghp_runtime0000000000000000000000000000001"
 

@@ -22,7 +22,7 @@ import pytest
 
 from conftest import UserWorld
 from ghbench.clock import SystemClock
-from ghbench.emulator.server import start_emulator_process
+from ghbench.emulator.process import start_emulator_process
 from ghbench.github.backend import EmulatorBackend
 from ghbench.github.seed import EmulatorControl
 from ghbench.harness.flags import RunFlags

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ghbench.clock import Clock
+from ghbench.emulator.client_env import git_environment
 from ghbench.emulator.control_access import CONTROL_KEY_ENV
 from ghbench.errors import EmulatorError, GitHubError
 from ghbench.github.auth import (
@@ -358,9 +359,6 @@ class EmulatorBackend:
     def orchestrator_env(self) -> dict[str, str]:
         """gh's host, token and proxies, and git's rewriting of github.com remotes to
         the emulator (``git_environment``: no token in it, the helper reads ``GH_TOKEN``)."""
-        # the emulator's code takes ~0.4 s to import; only an emulator run gets here
-        from ghbench.emulator.server import git_environment  # noqa: PLC0415
-
         proxy = self.url
         env = {
             "GH_HOST": "github.localhost",
