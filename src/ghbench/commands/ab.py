@@ -17,6 +17,7 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.options import parse_issue_list, resolve_project
+from ghbench.commands.outdir import hold_out
 from ghbench.errors import UsageError
 from ghbench.harness.flags import RunFlags
 from ghbench.timefmt import duration_flag
@@ -216,8 +217,10 @@ def _run(args: AbArgs, builds: Any) -> AbOutcome:
         poll_interval=duration_flag("--poll-interval", args.poll_interval),
         setup_timeout=duration_flag("--timeout", args.timeout, allow_zero=False),
     )
+    project = resolve_project(args.project, args.config_path)
+    hold_out(args.out_dir)
     return run_ab(
-        resolve_project(args.project, args.config_path),
+        project,
         builds,
         options=options,
         clock=SystemClock(),

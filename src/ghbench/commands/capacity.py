@@ -11,6 +11,7 @@ import click
 
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import SystemClock
+from ghbench.commands.outdir import hold_out
 from ghbench.errors import UsageError
 from ghbench.timefmt import duration_flag, format_duration
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
@@ -144,6 +145,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
             raise UsageError(f"{flag} applies to --verify only; add --verify or drop it")
     if (driver == "ao") != (ao_command is not None) and verify:
         raise UsageError("--driver ao needs --ao CHECKOUT, and --ao needs --driver ao")
+    if verify or not no_plot:
+        hold_out(out_dir)
     result = run_capacity(cell, fraction=budget_fraction, maximum=max_sessions)
     paths: dict[str, str] = {}
     if not no_plot:

@@ -17,6 +17,7 @@ from ghbench.commands.options import (
     resolve_project,
     run_flags,
 )
+from ghbench.commands.outdir import hold_out
 from ghbench.errors import GhbenchError, UsageError
 from ghbench.timefmt import duration_flag
 
@@ -51,6 +52,7 @@ def command(
     from ghbench.harness.setup import SetupOptions, run_setup  # noqa: PLC0415
 
     options = SetupOptions(out_dir=common.out_dir, poll_interval=poll, timeout=wait)
+    hold_out(common.out_dir)
     clock = SystemClock()
     backend, driver = start_backend(run_flags(common), project, common.out_dir, clock)
     progress = make_progress()
