@@ -12,6 +12,7 @@ import click
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import SystemClock
 from ghbench.commands.outdir import hold_out
+from ghbench.commands.params import FiniteFloatRange
 from ghbench.errors import UsageError
 from ghbench.timefmt import duration_flag, format_duration
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
@@ -35,7 +36,7 @@ def _seconds(flag: str, text: str | None) -> float | None:
 )
 @click.option(
     "--budget-fraction",
-    type=click.FloatRange(min=0.0, min_open=True, max=1.0),
+    type=FiniteFloatRange(min=0.0, min_open=True, max=1.0),
     default=0.8,
     show_default=True,
     help="Share of every budget a count may use.",
@@ -90,7 +91,7 @@ def _seconds(flag: str, text: str | None) -> float | None:
 )
 @click.option(
     "--verify-scale",
-    type=click.FloatRange(min=0.0, min_open=True, max=1.0),
+    type=FiniteFloatRange(min=0.0, min_open=True, max=1.0),
     default=1.0,
     show_default=True,
     help="--verify: the runbook's warmup and window (and the model's poll) times this.",

@@ -12,6 +12,7 @@ import click
 
 from ghbench.clock import Clock, SystemClock
 from ghbench.commands.outdir import hold_out
+from ghbench.commands.params import FiniteFloatRange
 from ghbench.errors import UsageError
 from ghbench.harness.flags import RunFlags
 from ghbench.matrix.cells import Cell, parse_scales, select_cells
@@ -101,7 +102,7 @@ def command() -> None:
 @click.option("--operator", default=None, help="Name shown in each run heading [$USER].")
 @click.option(
     "--duration-scale",
-    type=click.FloatRange(min=0.0, min_open=True, max=1.0),
+    type=FiniteFloatRange(min=0.0, min_open=True, max=1.0),
     default=1.0,
     show_default=True,
     help="Real time: multiply the runbook's warmup and window (e.g. 0.01 for a smoke run).",

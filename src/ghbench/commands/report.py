@@ -53,7 +53,8 @@ def _epoch_ms(flag: str, text: str | None) -> int | None:
         return round(parse_iso(text) * 1000)
     except ValueError:
         raise UsageError(
-            f"{flag}: {text!r} is not an ISO-8601 timestamp; use a form like 2026-04-16T14:17:02Z"
+            f"{flag}: {text!r} is not an ISO-8601 timestamp in years 1 to 9999 (UTC); use a"
+            " form like 2026-04-16T14:17:02Z"
         ) from None
 
 

@@ -44,7 +44,7 @@ def command(
             f"--issues lists {len(issue_list)} issues but --sessions is {common.sessions};"
             " give exactly one issue per session"
         )
-    poll = duration_flag("--poll-interval", poll_interval)
+    poll = duration_flag("--poll-interval", poll_interval, allow_zero=False)
     wait = duration_flag("--timeout", timeout, allow_zero=False)
     # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
     from ghbench.harness.factory import start_backend  # noqa: PLC0415
