@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
@@ -20,7 +21,7 @@ from msgspec import inspect as mi
 
 from ghbench.errors import ConfigError
 
-__all__ = ["convert", "describe_error", "updated"]
+__all__ = ["convert", "describe_error", "read_text", "updated"]
 
 T = TypeVar("T")
 
@@ -30,6 +31,19 @@ _SEGMENT = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 _UNKNOWN = re.compile(r"Object contains unknown field `(?P<name>[^`]*)`")
 _MISSING = re.compile(r"Object missing required field `(?P<name>[^`]*)`")
 _EXPECTED = re.compile(r"Expected `(?P<type>[^`]*)`, got `[^`]*`")
+
+
+def read_text(path: Path, label: str) -> str:
+    """A config file's text; ConfigError ``"{label}: ..."`` when it cannot be read or is
+    not UTF-8 (a binary file given by mistake), naming the first byte that is not."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{label}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{label}: not UTF-8 text (byte {exc.start}); save it as UTF-8 YAML or JSON"
+        ) from None
 
 
 def convert(data: Any, type_: type[T], *, source: str, prefix: str = "") -> T:

@@ -13,7 +13,8 @@ from ghbench.trace.frame import TraceFrame
 def test_wall_clock_and_outcomes(frame: TraceFrame) -> None:
     a = analyze(frame)
     assert a.rows == 9 and a.control_rows == 1
-    assert a.calls_per_minute == (2, 5, 2)
+    assert a.span_minutes == 3
+    assert a.calls_per_minute.first(3, 0) == (2, 5, 2)
     o = a.outcomes
     assert (o.ok, o.not_modified, o.failed, o.unknown) == (6, 1, 2, 0)
 
@@ -46,7 +47,7 @@ def test_buckets_shapes_repos_sessions(frame: TraceFrame) -> None:
 
 def test_rate_limit_curve_and_coverage(frame: TraceFrame) -> None:
     a = analyze(frame)
-    curves = {c.resource: c.remaining for c in a.curves}
+    curves = {c.resource: c.lowest.first(a.span_minutes, None) for c in a.curves}
     assert curves["core"] == (4990, 4989, 4996)
     assert curves["graphql"] == (None, 4998, None)
     cov = {c.operation: c for c in a.coverage}

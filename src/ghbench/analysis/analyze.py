@@ -4,7 +4,9 @@ Wall clock and calls a minute; the outcome split (ok, 304, failed); failures by 
 code x operation and by ``httpStatus``; how well operations are bucketed; the split
 per repo and per session; endpoint shapes; the rate-limit curve (lowest remaining per
 minute per resource); and how much of each operation carries a status, rate-limit
-headers and a GraphQL cost. Pure and vectorised: one bincount per table.
+headers and a GraphQL cost. Pure and vectorised: one bincount per table. Per-minute
+figures list only the minutes that have rows, so memory follows the rows, never the
+time they span (``ghbench.scorecard.minutes``).
 """
 
 from __future__ import annotations
@@ -24,14 +26,17 @@ from ghbench.analysis.columns import (
 )
 from ghbench.analysis.shapes import BucketKind, bucket_kind, endpoint_shape
 from ghbench.analysis.summarize import SUMMARY_COLUMNS
+from ghbench.scorecard.minutes import minute_codes
 from ghbench.trace.frame import NA, TraceFrame
 
-__all__ = ["SCHEMA_VERSION", "Analysis", "analyze"]
+__all__ = ["SCHEMA_VERSION", "Analysis", "MinuteSeries", "analyze"]
 
 # Format history of the JSON object (``kind: "analysis"``):
 #   1: first version.
-SCHEMA_VERSION = 1
-MINUTE_MS = 60_000
+#   2: ``callsPerMinute`` and each curve's ``minuteLowestRemaining`` are [minute, value]
+#      pairs for the minutes that have rows (minutes since the first row), not one
+#      entry per minute of the span; ``spanMinutes`` added.
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -72,11 +77,36 @@ class Coverage:
 
 
 @dataclass(frozen=True)
+class MinuteSeries:
+    """A value for each minute since the first row that has one, in order; a minute
+    without is left out (a trace may span years: a slot per minute could not fit)."""
+
+    minutes: tuple[int, ...]
+    values: tuple[int, ...]
+
+    def first(self, count: int, empty: int | None) -> tuple[int | None, ...]:
+        """The first ``count`` minutes, one entry each, ``empty`` where there is none."""
+        out: list[int | None] = [empty] * count
+        for minute, value in zip(self.minutes, self.values, strict=True):
+            if minute >= count:
+                break
+            out[minute] = value
+        return tuple(out)
+
+    def to_json(self) -> list[list[int]]:
+        return [[m, v] for m, v in zip(self.minutes, self.values, strict=True)]
+
+
+def _series(minutes: npt.NDArray[np.int64], values: npt.NDArray[np.int64]) -> MinuteSeries:
+    return MinuteSeries(tuple(minutes.tolist()), tuple(int(v) for v in values.tolist()))
+
+
+@dataclass(frozen=True)
 class Curve:
-    """Lowest ``remaining`` seen in each minute since the first row (None: no row)."""
+    """Lowest ``remaining`` seen in each minute since the first row that has a reading."""
 
     resource: str
-    remaining: tuple[int | None, ...]
+    lowest: MinuteSeries
 
 
 @dataclass(frozen=True)
@@ -85,7 +115,8 @@ class Analysis(TraceSpan):
     control_rows: int
     first_ms: int | None
     last_ms: int | None
-    calls_per_minute: tuple[int, ...]  # per minute since the first row
+    span_minutes: int  # minutes from the first row's to the last's, both counted
+    calls_per_minute: MinuteSeries  # the minutes since the first row that have calls
     outcomes: Outcomes
     failures_by_exit: tuple[tuple[int | None, str, int, int], ...]  # exit, op, calls, 304s
     failures_by_status: tuple[tuple[int | None, int], ...]
@@ -127,7 +158,8 @@ class Analysis(TraceSpan):
             "lastMs": self.last_ms,
             "spanSeconds": self.span_s,
             "callsPerMin": self.calls_per_min,
-            "callsPerMinute": list(self.calls_per_minute),
+            "spanMinutes": self.span_minutes,
+            "callsPerMinute": self.calls_per_minute.to_json(),
             "outcomes": {
                 "ok": o.ok,
                 "notModified": o.not_modified,
@@ -153,7 +185,7 @@ class Analysis(TraceSpan):
             "attributedRows": self.attributed_rows,
             "endpointShapes": [group(g) for g in self.shapes],
             "rateLimitCurves": [
-                {"resource": c.resource, "minuteLowestRemaining": list(c.remaining)}
+                {"resource": c.resource, "minuteLowestRemaining": c.lowest.to_json()}
                 for c in self.curves
             ],
             "statusCoverage": [
@@ -250,24 +282,22 @@ def _failures_by_exit(frame: TraceFrame) -> tuple[tuple[int | None, str, int, in
     return tuple(out)
 
 
-def _curves(frame: TraceFrame, first_ms: int, minutes: int) -> tuple[Curve, ...]:
+def _curves(
+    frame: TraceFrame, codes: npt.NDArray[np.int64], minutes: npt.NDArray[np.int64]
+) -> tuple[Curve, ...]:
+    """``codes``/``minutes``: each row's minute code and each code's minute
+    (``minute_codes``), so every array here has a slot per minute with rows."""
     has = frame.rate_limit_remaining != NA
-    minute = (frame.ts_ms - first_ms) // MINUTE_MS
     out: list[Curve] = []
     for counted in count_categorical(frame.resource, has):
         if counted.label == MISSING:
             continue
         sel = has & frame.resource.mask(counted.label)
-        lowest = np.full(minutes, np.iinfo(np.int64).max, dtype=np.int64)
-        np.minimum.at(lowest, minute[sel], frame.rate_limit_remaining[sel])
-        seen = np.zeros(minutes, dtype=np.bool_)
-        seen[minute[sel]] = True
-        out.append(
-            Curve(
-                counted.label,
-                tuple(int(v) if s else None for v, s in zip(lowest, seen, strict=True)),
-            )
-        )
+        lowest = np.full(minutes.size, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(lowest, codes[sel], frame.rate_limit_remaining[sel])
+        seen = np.zeros(minutes.size, dtype=np.bool_)
+        seen[codes[sel]] = True
+        out.append(Curve(counted.label, _series(minutes[seen], lowest[seen])))
     out.sort(key=lambda c: c.resource)
     return tuple(out)
 
@@ -309,12 +339,8 @@ def analyze(frame: TraceFrame) -> Analysis:
     n = len(rows)
     first = int(rows.ts_ms.min()) if n else None
     last = int(rows.ts_ms.max()) if n else None
-    minutes = 0 if first is None or last is None else (last - first) // MINUTE_MS + 1
-    per_minute = (
-        np.bincount((rows.ts_ms - first) // MINUTE_MS, minlength=minutes)
-        if first is not None
-        else np.zeros(0, dtype=np.int64)
-    )
+    codes, minutes = minute_codes(rows.ts_ms, first or 0)
+    per_minute = np.bincount(codes, minlength=minutes.size)
     shape_codes, shape_labels = _shape_codes(rows)
     fail_mask = rows.ok == 0
     return Analysis(
@@ -322,7 +348,8 @@ def analyze(frame: TraceFrame) -> Analysis:
         control_rows=control,
         first_ms=first,
         last_ms=last,
-        calls_per_minute=tuple(int(c) for c in per_minute.tolist()),
+        span_minutes=int(minutes[-1]) + 1 if minutes.size else 0,
+        calls_per_minute=_series(minutes, per_minute),
         outcomes=_outcomes(rows),
         failures_by_exit=_failures_by_exit(rows),
         failures_by_status=tuple(
@@ -332,6 +359,6 @@ def analyze(frame: TraceFrame) -> Analysis:
         repos=_groups(rows, _shifted(rows.repo.codes), (MISSING, *rows.repo.labels)),
         sessions=_groups(rows, _shifted(rows.session_id.codes), (MISSING, *rows.session_id.labels)),
         shapes=_groups(rows, shape_codes, shape_labels),
-        curves=_curves(rows, first, minutes) if first is not None else (),
+        curves=_curves(rows, codes, minutes),
         coverage=_coverage(rows),
     )

@@ -17,6 +17,8 @@ __all__ = ["load_scorecards", "load_trace"]
 def load_trace(path: Path, columns: Collection[str] = COLUMNS) -> TraceFrame:
     """The ``columns`` of the trace at ``path``; TraceError when missing or unreadable."""
     path = Path(path)
+    if path.is_dir():
+        raise TraceError(f"trace {path} is a directory; pass the path of an AO JSONL trace")
     if not path.is_file():
         raise TraceError(f"trace {path} does not exist; pass the path of an AO JSONL trace")
     return read_trace(path, columns=columns)

@@ -20,6 +20,7 @@ __all__ = ["analysis_lines", "num", "pct", "report_text", "summary_lines", "tabl
 # Tables longer than this show their head and a "… N more" line.
 MAX_TABLE_ROWS = 25
 SPARK = " ▁▂▃▄▅▆▇█"
+SPARK_MINUTES = 120  # the sparklines show the first two hours
 
 
 def num(value: float | None, digits: int = 0) -> str:
@@ -156,9 +157,10 @@ def _spark(values: Sequence[int | None]) -> str:
 
 def analysis_lines(a: Analysis, title: str = "Trace analysis") -> list[str]:
     out = [title, _span(a.first_ms, a.last_ms, a.span_s, a.calls_per_min)]
-    if a.calls_per_minute:
-        busiest = max(a.calls_per_minute)
-        spark = _spark(a.calls_per_minute[:120])
+    shown = min(a.span_minutes, SPARK_MINUTES)
+    if a.calls_per_minute.values:
+        busiest = max(a.calls_per_minute.values)
+        spark = _spark(a.calls_per_minute.first(shown, 0))
         out.append(f"  busiest minute {num(busiest)} calls; calls a minute: {spark}")
     o = a.outcomes
     out += ["", "Outcomes"]
@@ -221,10 +223,10 @@ def analysis_lines(a: Analysis, title: str = "Trace analysis") -> list[str]:
     if not a.curves:
         out.append("  (no rows carry rate-limit headers)")
     for c in a.curves:
-        known = [v for v in c.remaining if v is not None]
+        known = c.lowest.values
         out.append(
             f"  {c.resource}: {num(known[0])} → {num(known[-1])}, lowest {num(min(known))}"
-            f" over {len(c.remaining)} min  {_spark(c.remaining[:120])}"
+            f" over {num(a.span_minutes)} min  {_spark(c.lowest.first(shown, None))}"
         )
     out += ["", "Status coverage"]
     out += table(

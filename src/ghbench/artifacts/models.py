@@ -21,6 +21,7 @@ import msgspec
 from ghbench import BENCHMARK_VERSION
 from ghbench.artifacts.io import write_new
 from ghbench.errors import ArtifactError
+from ghbench.timefmt import parse_iso
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -356,9 +357,37 @@ def _load(path: Path, kind: type[_T], what: str) -> _T:
             f" (this ghbench reads {known}); upgrade ghbench"
         )
     try:
-        return msgspec.json.decode(data, type=kind)
+        artifact = msgspec.json.decode(data, type=kind)
     except msgspec.DecodeError as exc:
         raise ArtifactError(f"{path}: invalid {what} artifact: {exc}") from exc
+    for key, value in _timestamps(artifact):
+        if value is not None:
+            try:
+                parse_iso(value)
+            except ValueError as exc:
+                raise ArtifactError(
+                    f"{path}: {key} {value[:40]!r} is not a timestamp ({exc}); the {what}"
+                    " artifact is damaged: re-create it"
+                ) from None
+    return artifact
+
+
+def _timestamps(artifact: ScorecardArtifact | SetupArtifact) -> list[tuple[str, str | None]]:
+    """The artifact's ISO timestamps by key: readers compute with them."""
+    if isinstance(artifact, SetupArtifact):
+        return [("createdAt", artifact.created_at)]
+    snaps = artifact.rate_limit_snapshots or RateLimitSnapshots()
+    return [
+        ("measuredAt", artifact.measured_at),
+        ("window.start", artifact.window.start),
+        ("window.end", artifact.window.end),
+        ("warmup.actualEnd", artifact.warmup.actual_end),
+        (
+            "rateLimitSnapshots.before.capturedAt",
+            snaps.before.captured_at if snaps.before else None,
+        ),
+        ("rateLimitSnapshots.after.capturedAt", snaps.after.captured_at if snaps.after else None),
+    ]
 
 
 def load_scorecard(path: Path) -> ScorecardArtifact:

@@ -17,6 +17,8 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.options import parse_issue_list, resolve_project
+from ghbench.commands.outdir import hold_out
+from ghbench.commands.params import MAX_SESSIONS
 from ghbench.errors import UsageError
 from ghbench.harness.flags import RunFlags
 from ghbench.timefmt import duration_flag
@@ -92,7 +94,7 @@ def _build_options(func: F) -> F:
 
 @click.command(name="ab")
 @click.option("--project", required=True, help="Project id in agent-orchestrator.yaml.")
-@click.option("--sessions", required=True, type=click.IntRange(min=1))
+@click.option("--sessions", required=True, type=click.IntRange(min=1, max=MAX_SESSIONS))
 @click.option("--issues", default=None, help="Issues to spawn sessions for [1-SESSIONS].")
 @click.option(
     "--config",
@@ -213,11 +215,13 @@ def _run(args: AbArgs, builds: Any) -> AbOutcome:
         warmup_text=args.warmup,
         duration_text=args.duration,
         smoke=duration_flag("--smoke", args.smoke, allow_zero=False),
-        poll_interval=duration_flag("--poll-interval", args.poll_interval),
+        poll_interval=duration_flag("--poll-interval", args.poll_interval, allow_zero=False),
         setup_timeout=duration_flag("--timeout", args.timeout, allow_zero=False),
     )
+    project = resolve_project(args.project, args.config_path)
+    hold_out(args.out_dir)
     return run_ab(
-        resolve_project(args.project, args.config_path),
+        project,
         builds,
         options=options,
         clock=SystemClock(),

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from ghbench.commands.readwarnings import report_read_problems
+
 __all__ = ["command"]
 
 
@@ -19,5 +21,7 @@ def command(trace: Path, as_json: bool) -> None:
     from ghbench.analysis.load import load_trace  # noqa: PLC0415
     from ghbench.analysis.text import report_text  # noqa: PLC0415
 
-    analysis = analyze(load_trace(trace, ANALYSIS_COLUMNS))
+    frame = load_trace(trace, ANALYSIS_COLUMNS)
+    report_read_problems(frame.skipped_lines, frame.warnings, trace)
+    analysis = analyze(frame)
     click.echo(report_text(analysis, title=f"Trace analysis: {trace}", as_json=as_json))

@@ -11,6 +11,8 @@ import click
 
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import SystemClock
+from ghbench.commands.outdir import hold_out
+from ghbench.commands.params import FiniteFloatRange
 from ghbench.errors import UsageError
 from ghbench.timefmt import duration_flag, format_duration
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
@@ -34,7 +36,7 @@ def _seconds(flag: str, text: str | None) -> float | None:
 )
 @click.option(
     "--budget-fraction",
-    type=click.FloatRange(min=0.0, min_open=True, max=1.0),
+    type=FiniteFloatRange(min=0.0, min_open=True, max=1.0),
     default=0.8,
     show_default=True,
     help="Share of every budget a count may use.",
@@ -89,7 +91,7 @@ def _seconds(flag: str, text: str | None) -> float | None:
 )
 @click.option(
     "--verify-scale",
-    type=click.FloatRange(min=0.0, min_open=True, max=1.0),
+    type=FiniteFloatRange(min=0.0, min_open=True, max=1.0),
     default=1.0,
     show_default=True,
     help="--verify: the runbook's warmup and window (and the model's poll) times this.",
@@ -144,6 +146,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
             raise UsageError(f"{flag} applies to --verify only; add --verify or drop it")
     if (driver == "ao") != (ao_command is not None) and verify:
         raise UsageError("--driver ao needs --ao CHECKOUT, and --ao needs --driver ao")
+    if verify or not no_plot:
+        hold_out(out_dir)
     result = run_capacity(cell, fraction=budget_fraction, maximum=max_sessions)
     paths: dict[str, str] = {}
     if not no_plot:

@@ -11,6 +11,7 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.options import DEFAULT_OUT
+from ghbench.commands.outdir import hold_out
 from ghbench.timefmt import duration_flag
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
@@ -70,6 +71,7 @@ def command(
         tick=None if tick is None else duration_flag("--tick", tick, allow_zero=False),
         profile=profile,
     )
+    hold_out(options.out_dir)
     result = run_demo(
         options,
         clock=SystemClock(),

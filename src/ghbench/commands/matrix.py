@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ghbench.clock import Clock, SystemClock
+from ghbench.commands.outdir import hold_out
+from ghbench.commands.params import FiniteFloatRange
 from ghbench.errors import UsageError
 from ghbench.harness.flags import RunFlags
 from ghbench.matrix.cells import Cell, parse_scales, select_cells
@@ -24,6 +26,7 @@ from ghbench.matrix.state import (
     resume_plan,
     save_plan,
 )
+from ghbench.matrix.topology import cell_repos
 from ghbench.timefmt import duration_flag, iso_s
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
@@ -38,6 +41,8 @@ _DEFAULT_OUT = Path("ghbench-matrix")
 def _selection(
     cells: tuple[str, ...], priority: bool, everything: bool, scales: str | None
 ) -> list[Cell]:
+    if priority and everything:
+        raise UsageError("--priority and --all select different cells; give one of them")
     return select_cells(
         cells, priority=priority, everything=everything, scales=parse_scales(scales)
     )
@@ -97,7 +102,7 @@ def command() -> None:
 @click.option("--operator", default=None, help="Name shown in each run heading [$USER].")
 @click.option(
     "--duration-scale",
-    type=click.FloatRange(min=0.0, min_open=True, max=1.0),
+    type=FiniteFloatRange(min=0.0, min_open=True, max=1.0),
     default=1.0,
     show_default=True,
     help="Real time: multiply the runbook's warmup and window (e.g. 0.01 for a smoke run).",
@@ -177,9 +182,14 @@ def run(  # noqa: PLR0917 - one parameter per click option
         plan = _resumed_plan(out_dir, given, typed)
     else:
         _check_applicable(given, typed)
+        chosen = _selection(cells, priority, everything, scales)
+        if given["backend"] == "github":  # every cell has its repos before anything is written
+            for cell in chosen:
+                cell_repos(cell, given["repos"])
         if given["driver"] == "ao":
             given["ao_command"] = _resolve_ao(ao_command)
-        plan = _new_plan(out_dir, _selection(cells, priority, everything, scales), given, clock)
+        hold_out(out_dir)
+        plan = _new_plan(out_dir, chosen, given, clock)
     # the flags are checked; the matrix's runner loads now (see ghbench.commands)
     from ghbench.matrix.runner import run_matrix  # noqa: PLC0415
 
@@ -232,6 +242,7 @@ def _resumed_plan(out_dir: Path, given: dict[str, Any], typed: set[str]) -> Matr
     if not stored.settings_recorded and stored.driver == "ao":
         given["ao_command"] = _resolve_ao(given["ao_command"])
     plan = resume_plan(stored, given, typed, out_dir / STATE_FILE)
+    hold_out(out_dir)
     if plan is not stored:  # a version-1 plan now records what it runs with
         save_plan(out_dir, plan)
     # the stored plan and the flags agree; the runner loads now (see ghbench.commands)

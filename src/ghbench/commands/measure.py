@@ -11,7 +11,13 @@ import sys
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import CommonFlags, common_options, resolve_project, run_flags
+from ghbench.commands.options import (
+    CommonFlags,
+    common_options,
+    resolve_project,
+    run_flags,
+)
+from ghbench.commands.outdir import hold_out
 from ghbench.harness.setup_record import require_ready_setup
 from ghbench.timefmt import duration_flag
 
@@ -50,6 +56,7 @@ def command(
         duration_text=duration,
         plot=not no_plot,
     )
+    hold_out(common.out_dir)
     clock = SystemClock()
     backend, driver = start_backend(run_flags(common), project, common.out_dir, clock)
     progress = make_progress()

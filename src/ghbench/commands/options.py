@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from ghbench.commands.params import MAX_ISSUE_NUMBER, MAX_SESSIONS
 from ghbench.drivers.project import Project, load_project
 from ghbench.errors import UsageError
 from ghbench.github.names import BACKEND_NAMES, BackendName
@@ -28,7 +30,9 @@ __all__ = [
 ]
 
 DEFAULT_OUT = Path("ghbench-out")
-_RANGE = re.compile(r"^(\d+)-(\d+)$")
+_RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
+_NUMBER = re.compile(r"^[0-9]+$")
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -66,7 +70,10 @@ def common_options(func: F) -> F:
     decorators = [
         click.option("--project", required=True, help="Project id in agent-orchestrator.yaml."),
         click.option(
-            "--sessions", required=True, type=click.IntRange(min=1), help="Number of sessions."
+            "--sessions",
+            required=True,
+            type=click.IntRange(min=1, max=MAX_SESSIONS),
+            help="Number of sessions.",
         ),
         click.option(
             "--config",
@@ -164,7 +171,8 @@ def resolve_project(project_id: str, config_path: Path | None) -> Project:
 
 
 def parse_issue_list(text: str) -> list[int]:
-    """``1,2,5-9`` -> [1, 2, 5, 6, 7, 8, 9]; duplicates are an error."""
+    """``1,2,5-9`` -> [1, 2, 5, 6, 7, 8, 9]; duplicates are an error, and so is a list
+    longer than MAX_SESSIONS or a number GitHub could not have given an issue."""
     out: list[int] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
@@ -174,16 +182,27 @@ def parse_issue_list(text: str) -> list[int]:
             lo, hi = int(m.group(1)), int(m.group(2))
             if lo > hi:
                 raise UsageError(f"--issues: range {part} runs backwards; write {hi}-{lo}")
+            if hi - lo + 1 + len(out) > MAX_SESSIONS:
+                raise UsageError(
+                    f"--issues: {part} lists {hi - lo + 1:,} issues; give at most"
+                    f" {MAX_SESSIONS:,} in all (one per session)"
+                )
             out.extend(range(lo, hi + 1))
-        elif part.isdigit():
+        elif _NUMBER.match(part):
             out.append(int(part))
         else:
             raise UsageError(f"--issues: {part!r} is not an issue number or range like 5-9")
     if not out:
         raise UsageError("--issues: give at least one issue number, e.g. --issues 1,2,5-9")
+    if len(out) > MAX_SESSIONS:
+        raise UsageError(f"--issues: {len(out):,} issues; give at most {MAX_SESSIONS:,}")
     if any(n <= 0 for n in out):
         raise UsageError("--issues: issue numbers start at 1")
-    dupes = sorted({n for n in out if out.count(n) > 1})
+    if max(out) > MAX_ISSUE_NUMBER:
+        raise UsageError(
+            f"--issues: {max(out)} is not an issue number (at most {MAX_ISSUE_NUMBER})"
+        )
+    dupes = sorted(n for n, seen in Counter(out).items() if seen > 1)
     if dupes:
         raise UsageError(f"--issues: issue {dupes[0]} is listed twice; list each issue once")
     return out

@@ -12,24 +12,19 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.options import DEFAULT_OUT
+from ghbench.commands.readwarnings import report_read_problems
 from ghbench.errors import ArtifactError, TraceError, UsageError
 from ghbench.timefmt import parse_iso
 
-if TYPE_CHECKING:
-    from ghbench.trace.frame import ReadWarning
-
 __all__ = ["command", "example_trace_path", "report_scenario_id"]
 
-SHOWN_READ_WARNINGS = 5
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -53,7 +48,8 @@ def _epoch_ms(flag: str, text: str | None) -> int | None:
         return round(parse_iso(text) * 1000)
     except ValueError:
         raise UsageError(
-            f"{flag}: {text!r} is not an ISO-8601 timestamp; use a form like 2026-04-16T14:17:02Z"
+            f"{flag}: {text!r} is not an ISO-8601 timestamp in years 1 to 9999 (UTC); use a"
+            " form like 2026-04-16T14:17:02Z"
         ) from None
 
 
@@ -133,7 +129,12 @@ def command(
         raise UsageError("--window-end is before --warmup-end; the window would run backwards")
 
     frame = read_trace(trace_path, columns=SCORECARD_COLUMNS)
-    _report_read_problems(frame.skipped_lines, frame.warnings, trace_path)
+    report_read_problems(
+        frame.skipped_lines,
+        frame.warnings,
+        trace_path,
+        rest="; the artifact's readWarnings lists them",
+    )
     try:
         window = resolve_report_window(frame, warmup_end_ms=start_ms, window_end_ms=end_ms)
     except ValueError:
@@ -155,7 +156,7 @@ def command(
     agent_frame = None
     if agents is not None:
         agent_frame = read_trace(agents, columns=SCORECARD_COLUMNS)
-        _report_read_problems(agent_frame.skipped_lines, agent_frame.warnings, agents)
+        report_read_problems(agent_frame.skipped_lines, agent_frame.warnings, agents)
         click.echo(f"agents' trace: {agents}", err=True)
     artifact = build_scorecard_artifact(
         frame,
@@ -202,16 +203,3 @@ def _ensure_dir(out_dir: Path) -> Path:
             f"--out {out_dir}: cannot create the directory: {exc.strerror}"
         ) from None
     return out_dir
-
-
-def _report_read_problems(skipped: int, warnings: Sequence[ReadWarning], path: Path) -> None:
-    if skipped:
-        click.echo(f"warning: skipped {skipped:,} unreadable line(s) in {path}", err=True)
-    for w in warnings[:SHOWN_READ_WARNINGS]:
-        click.echo(f"  line {w.line}: {w.message}", err=True)
-    if len(warnings) > SHOWN_READ_WARNINGS:
-        click.echo(
-            f"  … {len(warnings) - SHOWN_READ_WARNINGS} more; the artifact's readWarnings"
-            " lists them",
-            err=True,
-        )

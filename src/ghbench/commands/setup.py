@@ -17,6 +17,7 @@ from ghbench.commands.options import (
     resolve_project,
     run_flags,
 )
+from ghbench.commands.outdir import hold_out
 from ghbench.errors import GhbenchError, UsageError
 from ghbench.timefmt import duration_flag
 
@@ -43,7 +44,7 @@ def command(
             f"--issues lists {len(issue_list)} issues but --sessions is {common.sessions};"
             " give exactly one issue per session"
         )
-    poll = duration_flag("--poll-interval", poll_interval)
+    poll = duration_flag("--poll-interval", poll_interval, allow_zero=False)
     wait = duration_flag("--timeout", timeout, allow_zero=False)
     # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
     from ghbench.harness.factory import start_backend  # noqa: PLC0415
@@ -51,6 +52,7 @@ def command(
     from ghbench.harness.setup import SetupOptions, run_setup  # noqa: PLC0415
 
     options = SetupOptions(out_dir=common.out_dir, poll_interval=poll, timeout=wait)
+    hold_out(common.out_dir)
     clock = SystemClock()
     backend, driver = start_backend(run_flags(common), project, common.out_dir, clock)
     progress = make_progress()

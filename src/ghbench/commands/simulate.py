@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 import msgspec
 
+from ghbench.commands.params import MAX_SESSIONS
 from ghbench.timefmt import duration_flag
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
@@ -22,7 +23,9 @@ __all__ = ["command"]
 @click.command(name="simulate")
 @click.option("--scenario", default="S2", show_default=True, help="S1..S6 or a name.")
 @click.option("--topology", default="T1", show_default=True, help="T1 (one repo) or T2.")
-@click.option("--sessions", type=int, default=50, show_default=True)
+@click.option(
+    "--sessions", type=click.IntRange(min=1, max=MAX_SESSIONS), default=50, show_default=True
+)
 @click.option("--warmup", default="2m", show_default=True, help="Warmup before the window.")
 @click.option("--duration", default="15m", show_default=True, help="Measurement window.")
 @click.option(

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from ghbench.commands.readwarnings import report_read_problems
+
 __all__ = ["command"]
 
 
@@ -19,5 +21,7 @@ def command(trace: Path, as_json: bool) -> None:
     from ghbench.analysis.summarize import SUMMARY_COLUMNS, summarize  # noqa: PLC0415
     from ghbench.analysis.text import report_text  # noqa: PLC0415
 
-    summary = summarize(load_trace(trace, SUMMARY_COLUMNS))
+    frame = load_trace(trace, SUMMARY_COLUMNS)
+    report_read_problems(frame.skipped_lines, frame.warnings, trace)
+    summary = summarize(frame)
     click.echo(report_text(summary, title=f"Trace summary: {trace}", as_json=as_json))

@@ -28,7 +28,7 @@ import msgspec
 import yaml
 
 from ghbench.errors import ConfigError
-from ghbench.validation import convert
+from ghbench.validation import convert, read_text
 
 __all__ = ["Project", "config_candidates", "find_config", "load_project", "session_prefix"]
 
@@ -114,10 +114,9 @@ def find_config(
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
+    text = read_text(path, str(path))
     try:
-        raw = yaml.safe_load(path.read_text())
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        raw = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from None
     if not isinstance(raw, dict):

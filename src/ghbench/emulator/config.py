@@ -29,7 +29,7 @@ from ghbench.emulator.faults import FaultConfig
 from ghbench.emulator.graphql_contract import DEFAULT_COST_RULE, CostRule
 from ghbench.emulator.secondary import SecondaryConfig
 from ghbench.errors import ConfigError
-from ghbench.validation import convert
+from ghbench.validation import convert, read_text
 
 __all__ = ["REPO_NAME", "EmulatorConfig", "config_from_mapping", "load_config"]
 
@@ -74,14 +74,7 @@ def config_from_mapping(raw: Any, source: str = "config") -> EmulatorConfig:
 def load_config(path: Path) -> EmulatorConfig:
     """Read ``path`` (YAML, or JSON for ``.json``)."""
     where = f"--config {path}"
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{where}: cannot read ({exc.strerror})") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{where}: not UTF-8 text (byte {exc.start}); save it as UTF-8 YAML or JSON"
-        ) from exc
+    text = read_text(path, where)
     try:
         raw = json.loads(text) if Path(path).suffix == ".json" else yaml.safe_load(text)
     except (ValueError, RecursionError, yaml.YAMLError) as exc:

@@ -86,6 +86,11 @@ class EmulatorProcess:
     def pid(self) -> int:
         return self.process.pid
 
+    @property
+    def stderr_tail(self) -> str:
+        """The last few kilobytes the process wrote on stderr (why a request failed)."""
+        return self._pipes.stderr_tail.decode(errors="replace")
+
     def stop(self, timeout: float = 10.0) -> int:
         """SIGTERM the group, wait ``timeout``, then SIGKILL; returns the exit status."""
         stop_group(self.process, timeout)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import secrets
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -25,7 +26,7 @@ from typing import Any, Protocol
 from ghbench.clock import Clock
 from ghbench.emulator.client_env import git_environment
 from ghbench.emulator.control_access import CONTROL_KEY_ENV
-from ghbench.errors import EmulatorError, GitHubError
+from ghbench.errors import EmulatorError, GhbenchError, GitHubError
 from ghbench.github.auth import (
     GitHubToken,
     check_gh_route,
@@ -111,6 +112,11 @@ class Backend(Protocol):
         """Make sure ``repo`` and its issues exist (the emulator seeds; GitHub is left alone)."""
         ...
 
+    def explain(self, error: GhbenchError) -> GhbenchError:
+        """``error`` with its cause when the backend knows it better (the embedded
+        emulator could not write its state: a full disk, not the emulator's fault)."""
+        ...
+
 
 @dataclass
 class RealGitHubBackend:
@@ -130,6 +136,9 @@ class RealGitHubBackend:
 
     def start(self) -> None:
         self._token = resolve_token(self.env, self.gh_host)
+
+    def explain(self, error: GhbenchError) -> GhbenchError:
+        return error
 
     def stop(self) -> None:
         self._token = None
@@ -209,6 +218,9 @@ class RealGitHubBackend:
 class _EmulatorHandle(Protocol):
     url: str
 
+    @property
+    def stderr_tail(self) -> str: ...
+
     def stop(self, timeout: float = ...) -> Any: ...
 
 
@@ -217,9 +229,33 @@ class _AttachedHandle:
     """An emulator someone else started (a test server): never stopped by us."""
 
     url: str
+    stderr_tail: str = ""
 
     def stop(self, timeout: float = 0.0) -> None:
         return None
+
+
+_LOG_WAIT_S = 1.0
+# what the emulator's log says when its state could not be written: the disk, not it
+_STORAGE_FAILURES = (
+    "database or disk is full",
+    "No space left on device",
+    "File too large",
+    "Disk quota exceeded",
+    "disk I/O error",  # SQLite, when the file-size limit (RLIMIT_FSIZE) stops a write
+)
+
+
+@contextmanager
+def explained(backend: Backend) -> Iterator[None]:
+    """Errors raised inside go out with the backend's explanation (``Backend.explain``)."""
+    try:
+        yield
+    except GhbenchError as exc:
+        better = backend.explain(exc)
+        if better is exc:
+            raise
+        raise better from exc
 
 
 @dataclass
@@ -334,6 +370,27 @@ class EmulatorBackend:
         if self._socket_dir is not None:
             shutil.rmtree(self._socket_dir, ignore_errors=True)
             self._socket_dir = self._socket = None
+
+    def _storage_failure(self, wait: float) -> str | None:
+        """What the emulator's log says about its state failing to be written; a server
+        error's traceback is logged as it answers, so it is given ``wait`` s to arrive."""
+        deadline = self.clock.now() + wait
+        while True:
+            log = self._handle.stderr_tail if self._handle is not None else ""
+            cause = next((c for c in _STORAGE_FAILURES if c in log), None)
+            if cause is not None or self.clock.now() >= deadline:
+                return cause
+            self.clock.sleep(0.05)
+
+    def explain(self, error: GhbenchError) -> GhbenchError:
+        cause = self._storage_failure(wait=_LOG_WAIT_S if "HTTP 5" in str(error) else 0.0)
+        if cause is None:
+            return error
+        return GhbenchError(
+            f"the emulator could not write its state under {self.state_dir} ({cause}):"
+            f" free space on that disk (or raise the file-size limit) and run again;"
+            f" the failing call was: {error}"
+        )
 
     def __enter__(self) -> EmulatorBackend:
         self.start()

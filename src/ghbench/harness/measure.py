@@ -22,7 +22,7 @@ from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
 from ghbench.drivers.project import Project
 from ghbench.errors import ArtifactError, GhbenchError, interrupt_signal, signal_label
-from ghbench.github.backend import Backend
+from ghbench.github.backend import Backend, explained
 from ghbench.github.control import ControlClient
 from ghbench.harness.measure_outputs import write_outputs
 from ghbench.harness.progress import Progress
@@ -147,32 +147,33 @@ def run_measure(
     control = backend.control_client()
     interrupted: int | None = None  # the signal, when one cut the run short
     try:
-        if setup is None:
-            _, setup = load_validated_setup(project, sessions, options.out_dir, driver, control)
-        validation_calls = control.calls
-        stamp = int(clock.now())
-        record = WindowRecord(trace_path=new_trace_path(options.out_dir, stamp), stamp=stamp)
-        if announce is not None:
-            announce(f"trace: {record.trace_path}")
-        run = _Run(setup, record, driver, backend, control, clock, options, progress)
-        try:
-            _measure_window(run)
-        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP as StopSignal
-            interrupted = interrupt_signal(exc)
-            with uninterruptible(defer=False):  # a second signal is ignored while stopping
-                _finish_early(run, f"interrupted ({signal_label(interrupted)})")
-        except _OrchestratorDied as died:
-            with uninterruptible(defer=False):
-                code = driver.exit_code()
-                record.orchestrator_exit = code
-                record.orchestrator_died = True
-                _finish_early(run, f"the orchestrator exited (code {code}) during the {died}")
-        except BaseException:
-            with uninterruptible():
-                _stop(run)
-            raise
-        finally:
-            progress.close()
+        with explained(backend):
+            if setup is None:
+                _, setup = load_validated_setup(project, sessions, options.out_dir, driver, control)
+            validation_calls = control.calls
+            stamp = int(clock.now())
+            record = WindowRecord(trace_path=new_trace_path(options.out_dir, stamp), stamp=stamp)
+            if announce is not None:
+                announce(f"trace: {record.trace_path}")
+            run = _Run(setup, record, driver, backend, control, clock, options, progress)
+            try:
+                _measure_window(run)
+            except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP as StopSignal
+                interrupted = interrupt_signal(exc)
+                with uninterruptible(defer=False):  # a second signal is ignored while stopping
+                    _finish_early(run, f"interrupted ({signal_label(interrupted)})")
+            except _OrchestratorDied as died:
+                with uninterruptible(defer=False):
+                    code = driver.exit_code()
+                    record.orchestrator_exit = code
+                    record.orchestrator_died = True
+                    _finish_early(run, f"the orchestrator exited (code {code}) during the {died}")
+            except BaseException:
+                with uninterruptible():
+                    _stop(run)
+                raise
+            finally:
+                progress.close()
     finally:
         control.close()
         with uninterruptible():

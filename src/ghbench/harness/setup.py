@@ -30,7 +30,7 @@ from ghbench.errors import (
     interrupt_signal,
     signal_label,
 )
-from ghbench.github.backend import Backend
+from ghbench.github.backend import Backend, explained
 from ghbench.github.control import ControlClient, OpenPullRequest
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup_record import (
@@ -145,27 +145,28 @@ def run_setup(
     control = backend.control_client()
     run = _Run(project, driver, backend, control, clock, options, progress)
     try:
-        driver.check_tools()
-        if path.exists():
-            old = _read_or_none(path)
-            if old is not None and old.ready and old.repo == project.repo:
-                problems = validate_setup(old, driver, control)
-                if not problems:
-                    progress.note("Setup already exists, reusing.")
-                    return SetupOutcome(path, old, reused=True, control_calls=control.calls)
-                progress.note(f"setup {path.name} is stale ({problems[0]}); running fresh")
-            else:
-                progress.note(f"setup {path.name} is partial or unreadable; running fresh")
-            path.unlink()
-        backend.ensure_repo(project.repo, issues, control)
-        cleaned = driver.clean_stale(_artifact_worktrees(options.out_dir, path))
-        for p in cleaned:
-            progress.note(f"removed stale worktree {p}")
-        record = _spawn_and_wait(run, issues, scenario)
-        write_setup(record, path)
-        return SetupOutcome(
-            path, record, reused=False, control_calls=control.calls, cleaned=tuple(cleaned)
-        )
+        with explained(backend):
+            driver.check_tools()
+            if path.exists():
+                old = _read_or_none(path)
+                if old is not None and old.ready and old.repo == project.repo:
+                    problems = validate_setup(old, driver, control)
+                    if not problems:
+                        progress.note("Setup already exists, reusing.")
+                        return SetupOutcome(path, old, reused=True, control_calls=control.calls)
+                    progress.note(f"setup {path.name} is stale ({problems[0]}); running fresh")
+                else:
+                    progress.note(f"setup {path.name} is partial or unreadable; running fresh")
+                path.unlink()
+            backend.ensure_repo(project.repo, issues, control)
+            cleaned = driver.clean_stale(_artifact_worktrees(options.out_dir, path))
+            for p in cleaned:
+                progress.note(f"removed stale worktree {p}")
+            record = _spawn_and_wait(run, issues, scenario)
+            write_setup(record, path)
+            return SetupOutcome(
+                path, record, reused=False, control_calls=control.calls, cleaned=tuple(cleaned)
+            )
     finally:
         control.close()
         driver.close()

@@ -181,6 +181,9 @@ def _valid(topology: str, scale: int) -> bool:
     return scale >= 1 and not (topology == "T2" and scale < 2)
 
 
+MAX_SCALE = 10_000  # sessions in one cell
+
+
 def parse_scales(text: str | Sequence[int] | None) -> tuple[int, ...]:
     """``1,5,10,25,50`` (the default when None) to sorted distinct positive ints."""
     if text is None:
@@ -194,8 +197,10 @@ def parse_scales(text: str | Sequence[int] | None) -> tuple[int, ...]:
             raise UsageError(
                 f"--scales: {item!r} is not a number; use a list like 1,5,10,25,50"
             ) from None
-        if value < 1:
-            raise UsageError(f"--scales: {value} is not a session count; use numbers ≥ 1")
+        if not 1 <= value <= MAX_SCALE:
+            raise UsageError(
+                f"--scales: {value} is not a session count; use numbers from 1 to {MAX_SCALE:,}"
+            )
         out.add(value)
     if not out:
         raise UsageError("--scales is empty; use a list like 1,5,10,25,50")

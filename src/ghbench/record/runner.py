@@ -54,6 +54,7 @@ GH_INSTALL_HINT = (
     "others: https://cli.github.com) and run ghbench record again"
 )
 _COUNT_CHUNK = 1 << 20
+_HEAD_BYTES = 4096  # read of an existing --trace to tell a trace from another file
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,20 @@ def _is_shim(path: Path) -> bool:
         return False
 
 
+def _executable_file(path: Path) -> bool:
+    """An executable regular file; False for anything that cannot be looked at (a
+    ``PATH`` entry we may not read is skipped, as a shell skips it)."""
+    try:
+        return path.is_file() and os.access(path, os.X_OK)
+    except OSError:
+        return False
+
+
 def find_real_gh(path_env: str) -> str | None:
     """The first executable ``gh`` on ``path_env`` that is not a ghbench shim."""
     for entry in path_env.split(os.pathsep):
         candidate = Path(entry or ".") / "gh"
-        if candidate.is_file() and os.access(candidate, os.X_OK) and not _is_shim(candidate):
+        if _executable_file(candidate) and not _is_shim(candidate):
             return str(candidate.resolve())
     return None
 
@@ -144,7 +154,32 @@ def _size(path: Path) -> int:
         return 0
 
 
+def _check_runnable(program: str, path_env: str) -> None:
+    """ToolMissingError before anything is written when ``program`` cannot be run."""
+    if os.sep in program:
+        if not _executable_file(Path(program)):
+            raise ToolMissingError(f"cannot run {program!r}: it is not an executable file")
+    elif shutil.which(program, path=path_env) is None:
+        raise ToolMissingError(f"cannot run {program!r}: it is not on PATH")
+
+
+def _looks_like_a_trace(path: Path) -> bool:
+    """An existing regular file rows may be appended to: empty, or JSON lines."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return True  # /dev/null, a FIFO: written to, never read back
+        with path.open("rb") as fh:
+            head = fh.read(_HEAD_BYTES)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return b"\0" not in head and head.lstrip()[:1] in (b"", b"{")
+
+
 def _resolve_trace(trace: Path | None, clock: Clock) -> Path:
+    """Where rows go; UsageError, before anything is written or run, for a place they
+    cannot go: under a file, into a file that is not a trace, or unwritable."""
     if trace is None:
         directory = Path.cwd() / DEFAULT_DIR
         # If this fails the shim warns when it cannot write; the command still runs.
@@ -156,8 +191,20 @@ def _resolve_trace(trace: Path | None, clock: Clock) -> Path:
         raise UsageError(
             f"--trace {trace} is a directory; give a file path such as {trace}/gh.jsonl"
         )
-    with contextlib.suppress(OSError):
+    above = next(p for p in path.parents if p.exists())
+    if not above.is_dir():
+        raise UsageError(f"--trace {trace}: {above} is a file, not a directory")
+    if not _looks_like_a_trace(path):
+        raise UsageError(
+            f"--trace {trace} exists and is not a trace (rows would be appended to it);"
+            " give a new file or a trace to add to"
+        )
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--trace {trace}: cannot create {path.parent} ({exc.strerror})") from None
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        raise UsageError(f"--trace {trace}: not writable; give a file you can write")
     return path
 
 
@@ -183,6 +230,7 @@ def record(
     real_gh = find_real_gh(path_env) or base_env.get(ENV_REAL_GH) or None
     if real_gh is None or not os.access(real_gh, os.X_OK):
         raise ToolMissingError(f"gh is not on PATH; {GH_INSTALL_HINT}")
+    _check_runnable(command[0], path_env)
     trace_path = _resolve_trace(trace, clock or SystemClock())
     start_size = _size(trace_path)
 
@@ -212,8 +260,6 @@ def record(
 
 def _run(command: Sequence[str], env: dict[str, str]) -> int:
     program = command[0]
-    if os.sep not in program and shutil.which(program, path=env["PATH"]) is None:
-        raise ToolMissingError(f"cannot run {program!r}: it is not on PATH")
     try:
         # the command shares our process group (it is the terminal's job as we are), so
         # only it, not the group, is stopped if we are killed

@@ -34,6 +34,7 @@ from ghbench.artifacts.models import (
 from ghbench.scorecard.burn import ResourceBurn
 from ghbench.scorecard.costs import RowCosts
 from ghbench.scorecard.metrics import round_or_none
+from ghbench.scorecard.minutes import minute_codes
 from ghbench.scorecard.window import MeasureWindow, RowSelection
 from ghbench.timefmt import iso_ms, iso_s
 from ghbench.trace.frame import NA, Categorical, TraceFrame
@@ -52,8 +53,6 @@ __all__ = [
 CONCURRENCY_LIMIT = 100
 REST_POINTS_PER_MINUTE_LIMIT = 900
 GRAPHQL_POINTS_PER_MINUTE_LIMIT = 2_000
-MINUTE_MS = 60_000
-_DENSE_MINUTES = 1 << 22  # beyond this span, bucket sparsely instead of a dense bincount
 
 
 def _consumption(burn: ResourceBurn, bracket: int | None, window: MeasureWindow) -> Consumption:
@@ -119,26 +118,14 @@ def peak_concurrency(
     return SecondaryPeak(peak=peak, at=at, limit=CONCURRENCY_LIMIT)
 
 
-def _minute_slots(
-    ts_ms: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(slot of each row, first minute of each slot): calendar minutes by completion time."""
-    minutes = ts_ms // MINUTE_MS
-    first = int(minutes.min())
-    if int(minutes.max()) - first < _DENSE_MINUTES:
-        slots = minutes - first
-        return slots, np.arange(int(slots.max()) + 1, dtype=np.int64) + first
-    uniq, inverse = np.unique(minutes, return_inverse=True)
-    return inverse.astype(np.int64), uniq
-
-
 def peak_points_per_minute(
     slots: npt.NDArray[np.int64],
     slot_minute: npt.NDArray[np.int64],
     points: npt.NDArray[np.int8],
     limit: int,
 ) -> SecondaryPeak:
-    """The busiest calendar minute and its points."""
+    """The busiest calendar minute and its points (``slots``: each row's minute code,
+    ``slot_minute``: each code's calendar minute, as ``minute_codes`` gives them)."""
     if slots.size == 0:
         return SecondaryPeak(peak=0, at=None, limit=limit)
     totals = np.bincount(slots, weights=points, minlength=slot_minute.size)
@@ -217,10 +204,7 @@ def compute_insights(
 ) -> Insights:
     """All insights over ``rows`` (the window's non-control rows)."""
     consumption = {r: _consumption(burns[r], brackets[r], window) for r in ("graphql", "core")}
-    if len(rows):
-        slots, slot_minute = _minute_slots(rows.ts_ms)
-    else:
-        slots = slot_minute = np.zeros(0, dtype=np.int64)
+    slots, slot_minute = minute_codes(rows.ts_ms)
     has_sessions = bool(np.any(rows.session_id.codes >= 0))
     return Insights(
         consumption=ConsumptionByResource(graphql=consumption["graphql"], core=consumption["core"]),

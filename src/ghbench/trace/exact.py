@@ -10,6 +10,13 @@ is derived from it (no ``repos/{o}/{r}`` endpoint). A wrong-typed field those co
 ignore cannot change any figure computed from them, so the row is kept. The DuckDB pass
 (``ghbench.trace.fast``) must agree with ``FrameRowCheck`` on every file and every
 projection; tests hold it to that.
+
+What no writer produces is skipped by both, never a crash: a line longer than
+``MAX_LINE_BYTES`` (read without being held whole), a timestamp or ``rateLimitReset``
+outside years 1 to 9999, an integer beyond 64 bits. A value nested too deeply for the
+decoder to follow is looked at through a shallow stand-in of its kind (``_shallow``):
+no known field nests, so the verdict is the one its kind gets (an unknown field's
+content never matters, as it does not to DuckDB).
 """
 
 from __future__ import annotations
@@ -43,10 +50,12 @@ __all__ = [
     "COLUMN_FIELDS",
     "FRAME_FIELDS",
     "INT_COLUMNS",
+    "MAX_LINE_BYTES",
     "MAX_WARNINGS",
     "TEXT_COLUMNS",
     "FrameBuilder",
     "FrameRowCheck",
+    "LongLine",
     "RowCheck",
     "fields_for",
     "iter_checked",
@@ -54,6 +63,9 @@ __all__ = [
 ]
 
 MAX_WARNINGS = 100
+MAX_LINE_BYTES = 16 << 20  # longer lines are skipped (the DuckDB pass reads no longer)
+# rateLimitReset is epoch seconds: the datetimes of years 1 to 9999 (UTC)
+_RESET_RANGE = (-62_135_596_800, 253_402_300_799)
 _ROW_INFO: Any = msgspec.inspect.type_info(TraceRow)
 INT_FIELDS: tuple[str, ...] = tuple(
     f.name
@@ -64,24 +76,89 @@ _INT64_MAX = 2**63 - 1
 _READ_BLOCK = 1 << 20
 
 
+class LongLine(bytes):
+    """A line longer than MAX_LINE_BYTES: its first bytes and its ``length``."""
+
+    length: int
+
+    def __new__(cls, head: bytes, length: int) -> LongLine:
+        line = super().__new__(cls, head)
+        line.length = length
+        return line
+
+    @property
+    def reason(self) -> str:
+        return (
+            f"line is {self.length:,} bytes, longer than a trace row may be"
+            f" ({MAX_LINE_BYTES >> 20} MiB)"
+        )
+
+
 def blank(line: bytes) -> bool:
     """A line of nothing but whitespace (what JSON readers skip)."""
-    return not line.strip()
+    return not isinstance(line, LongLine) and not line.strip()
+
+
+_KEEP_DEPTH = 2  # the row object, and a list in it (args): no known field nests deeper
+_OPEN, _CLOSE, _QUOTE, _ESCAPE = b"[{", b"]}", 0x22, 0x5C
+
+
+def _shallow(line: bytes) -> bytes:
+    """``line`` with every array or object nested deeper than _KEEP_DEPTH replaced by
+    ``[0]`` or ``{}``; strings and malformed input are copied as they are, so the
+    decoder still reports them. Iterative: any depth."""
+    out = bytearray()
+    depth = 0
+    skipping = in_string = False
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        step = 2 if in_string and c == _ESCAPE else 1
+        if in_string:
+            in_string = c != _QUOTE
+        elif c == _QUOTE:
+            in_string = True
+        elif c in _OPEN:
+            depth += 1
+            if depth == _KEEP_DEPTH + 1 and not skipping:
+                out += b"[0]" if c == _OPEN[0] else b"{}"
+                skipping = True
+        elif c in _CLOSE:
+            depth -= 1
+            if skipping and depth == _KEEP_DEPTH:
+                skipping = False
+                i += 1
+                continue
+        if not skipping:
+            out += line[i : i + step]
+        i += step
+    return bytes(out)
+
+
+def _decode(decoder: msgspec.json.Decoder[Any], line: bytes) -> Any:
+    try:
+        return decoder.decode(line)
+    except RecursionError:
+        return decoder.decode(_shallow(line))
 
 
 Check = Callable[[bytes], "TraceRow | str"]
 
 
 def _validate(row: Any, int_fields: Iterable[str]) -> str | None:
-    """The reason a decoded row is skipped (timestamp, int64 range), or None."""
+    """The reason a decoded row is skipped (timestamp, int64 range, a reset that is no
+    time), or None."""
     try:
         parse_iso(row.timestamp)
     except ValueError:
-        return f"timestamp {row.timestamp[:40]!r} is not an ISO-8601 time"
+        return f"timestamp {row.timestamp[:40]!r} is not an ISO-8601 time in years 1 to 9999"
     for name in int_fields:
         v = getattr(row, name)
         if v is not None and not (-_INT64_MAX <= v <= _INT64_MAX):
-            return f"wrong type: {name} {v} is out of the 64-bit integer range"
+            return f"wrong type: {name} {str(v)[:40]} is out of the 64-bit integer range"
+    reset = getattr(row, "rateLimitReset", None) if "rateLimitReset" in int_fields else None
+    if reset is not None and not (_RESET_RANGE[0] <= reset <= _RESET_RANGE[1]):
+        return f"rateLimitReset {str(reset)[:40]} is not a time in years 1 to 9999"
     return None
 
 
@@ -92,8 +169,10 @@ class RowCheck:
         self._decoder = msgspec.json.Decoder(TraceRow)
 
     def __call__(self, line: bytes) -> TraceRow | str:
+        if isinstance(line, LongLine):
+            return line.reason
         try:
-            row = self._decoder.decode(line)
+            row = _decode(self._decoder, line)
         except msgspec.ValidationError as exc:
             return f"wrong type: {exc}"
         except msgspec.DecodeError as exc:
@@ -182,8 +261,10 @@ class FrameRowCheck:
         self._decoder = msgspec.json.Decoder(_fields_struct(self._fields))
 
     def __call__(self, line: bytes) -> TraceRow | str:
+        if isinstance(line, LongLine):
+            return line.reason
         try:
-            row = self._decoder.decode(line)
+            row = _decode(self._decoder, line)
         except msgspec.ValidationError as exc:
             return f"wrong type: {exc}"
         except msgspec.DecodeError as exc:
@@ -206,19 +287,28 @@ class FrameRowCheck:
 
 
 def iter_lines(path: Path, start_line: int = 1, offset: int = 0) -> Iterator[tuple[int, bytes]]:
-    """(1-based line number, bytes) of every line, read in blocks from ``offset``."""
+    """(1-based line number, bytes) of every line, read in blocks from ``offset``; a
+    line longer than MAX_LINE_BYTES comes as a ``LongLine``, never held whole."""
     number = start_line
-    tail = b""
+    tail: list[bytes] = []  # the line being read, while it is short enough to keep
+    length = 0  # its length so far
     with open(path, "rb") as fh:
         fh.seek(offset)
         while block := fh.read(_READ_BLOCK):
-            parts = (tail + block).split(b"\n")
-            tail = parts.pop()
+            parts = block.split(b"\n")
+            last = parts.pop()
             for part in parts:
-                yield number, part
+                length += len(part)
+                if length <= MAX_LINE_BYTES:
+                    yield number, b"".join((*tail, part)) if tail else part
+                else:
+                    yield number, LongLine((b"".join(tail) + part)[:64], length)
                 number += 1
-    if tail:
-        yield number, tail
+                tail, length = [], 0
+            length += len(last)
+            tail = [*tail, last] if length <= MAX_LINE_BYTES else tail[:1]
+    if length:
+        yield number, b"".join(tail) if length <= MAX_LINE_BYTES else LongLine(b"", length)
 
 
 def iter_checked(

@@ -26,6 +26,7 @@ first of two duplicate keys where msgspec keeps the last.
 
 from __future__ import annotations
 
+import mmap
 import os
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ import numpy.typing as npt
 
 from ghbench.trace.exact import (
     INT_COLUMNS,
+    MAX_LINE_BYTES,
     MAX_WARNINGS,
     TEXT_COLUMNS,
     FrameBuilder,
@@ -65,8 +67,10 @@ __all__ = ["read_fast"]
 # without one take it from args (an escaped endpoint is settled in Python, per label).
 _REPO_ENDPOINT = r'^"/*repos/[^/?"\\]+/[^/?"\\]'
 # DuckDB sizes its read buffers from this; 1 GiB made the scan 2x slower and 400 MiB
-# bigger. Longer lines still parse (the buffer grows); a failure falls back to exact.
-_MAX_OBJECT_BYTES = 16 << 20
+# bigger. It is no exact limit (a line up to about twice as long still parses), so a
+# file with a line longer than MAX_LINE_BYTES is read by the exact reader, which skips
+# that line (``_has_long_line``).
+_MAX_OBJECT_BYTES = MAX_LINE_BYTES
 # Rows per Arrow batch: big enough to amortise the per-batch Python work, small enough
 # that DuckDB's in-flight batches stay a few MiB.
 _BATCH_ROWS = 1 << 17
@@ -207,11 +211,10 @@ class _TextColumn:
 
 
 def _as_str(text: str) -> str | None:
-    try:
-        value = msgspec.json.decode(text)
+    try:  # typed: a nested value fails at once, however deep
+        return msgspec.json.decode(text, type=str)
     except msgspec.DecodeError:
         return None
-    return value if isinstance(value, str) else None
 
 
 def _as_args_repo(text: str) -> tuple[str | None] | None:
@@ -245,7 +248,7 @@ def _scan(path: Path, plan: _Plan) -> _Scan:
                 parts.append(np.array(batch.column(name).to_numpy(False)))
             for name, column in scan.texts.items():
                 column.add(batch.column(name))
-    except duckdb.Error as exc:
+    except (duckdb.Error, OSError) as exc:  # OSError: DuckDB's errors through pyarrow
         raise _Fallback(str(exc)) from None
     finally:
         con.close()
@@ -278,10 +281,30 @@ def _widen(a: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
     return wide
 
 
+def _has_long_line(path: Path) -> bool:
+    """Whether a line is longer than MAX_LINE_BYTES (True when it cannot be told).
+
+    From each newline, the next must come within MAX_LINE_BYTES: searching each such
+    window backwards finds one within a row's length, so a file costs a few searches
+    per MAX_LINE_BYTES, not a pass over its lines."""
+    try:
+        with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            size, last = len(mm), -1  # the last newline seen
+            while size - last - 1 > MAX_LINE_BYTES:
+                last = mm.rfind(b"\n", last + 1, last + 2 + MAX_LINE_BYTES)
+                if last < 0:
+                    return True
+            return False
+    except (OSError, ValueError):
+        return True
+
+
 def read_fast(path: Path, columns: Collection[str] = COLUMNS) -> TraceFrame:
     """Read ``columns`` of ``path`` through DuckDB; lines it cannot vouch for go to the
     exact reader. Unread columns are missing-value placeholders."""
     plan = _Plan.of(columns)
+    if _has_long_line(path):
+        return _read_by_lines(path, plan.columns)
     try:
         scan = _scan(path, plan)
     except _Fallback:

@@ -20,6 +20,7 @@ simulation mode.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -348,7 +349,10 @@ class SqliteDatabase(Database):
                 )
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk does): the first error is
+            # the one to report, never a failed ROLLBACK in its place
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
             raise
         finally:
             self._puts.clear()

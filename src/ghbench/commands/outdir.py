@@ -1,0 +1,60 @@
+"""One run per output directory: ``--out`` is locked while a run uses it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from ghbench.errors import GhbenchError, UsageError
+from ghbench.locks import HeldLock, LockHeld, hold_lock
+
+__all__ = ["OUT_LOCK", "hold_out"]
+
+OUT_LOCK = "ghbench.lock"  # in --out: the pid of the run using it
+
+
+def hold_out(out_dir: Path, flag: str = "--out") -> None:
+    """One run per output directory: the run's lock on ``OUT/ghbench.lock`` (naming its
+    pid), held until the command ends; a second run is refused, naming the first's
+    pid, and a dead run's lock is taken over. Taken after the flags are checked and
+    before anything is written into ``out_dir``. When the command ends the lock file
+    goes, and so does ``out_dir`` if this run made it and left nothing in it (a run
+    refused later, by a check of the token or the setup, leaves nothing behind)."""
+    click.get_current_context().with_resource(_held_out(out_dir, flag))
+
+
+@contextmanager
+def _held_out(out_dir: Path, flag: str) -> Iterator[None]:
+    out_dir = out_dir.absolute()
+    made = [d for d in (out_dir, *out_dir.parents) if not d.exists()]  # deepest first
+    lock = _lock_out(out_dir, flag)
+    try:
+        yield
+    finally:
+        lock.release(remove=True)
+        for directory in made:
+            try:
+                directory.rmdir()  # only when empty
+            except OSError:
+                break
+
+
+def _lock_out(out_dir: Path, flag: str) -> HeldLock:
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return hold_lock(
+            out_dir / OUT_LOCK,
+            f"{flag} {out_dir} is in use by another ghbench run; wait for it to end or"
+            f" give another {flag}",
+        )
+    except LockHeld:
+        raise
+    except (OSError, GhbenchError) as exc:
+        cause = exc if isinstance(exc, OSError) else exc.__cause__
+        why = cause.strerror if isinstance(cause, OSError) else str(exc)
+        raise UsageError(
+            f"{flag} {out_dir}: cannot write there ({why}); give a directory you can write"
+        ) from exc
