@@ -166,7 +166,19 @@ def close_user_world(world: UserWorld) -> None:
     shutil.rmtree(world.tmux_dir, ignore_errors=True)
 
 
-def ghbench_tmp_dirs() -> set[str]:
-    """ghbench's private directories under /tmp (tmux servers, gh's socket): a run
-    removes its own when it ends."""
-    return {p.name for p in Path("/tmp").glob("ghbench-ao-*")}
+def processes_with_home(home: Path) -> list[int]:
+    """Live processes whose environment has HOME=home: AO, its dashboard, its private tmux
+    server (a daemon, in no group of ghbench's) and the agents on it."""
+    marker = f"HOME={home}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[-1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and marker in environ.split(b"\0"):
+            found.append(int(entry.name))
+    return found

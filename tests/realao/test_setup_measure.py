@@ -26,28 +26,17 @@ from typing import Any
 import pytest
 
 from ao_sources import BENCH_TARBALL, extract_from_tarball, node_available
-from conftest import PROJECT, UserWorld, close_user_world, make_user_world
+from conftest import (
+    PROJECT,
+    UserWorld,
+    close_user_world,
+    make_user_world,
+    processes_with_home,
+)
 from ghbench.drivers.ao_layout import layout_of_checkout
 
 SESSIONS = 2
 AO_COMPONENTS = {"scm-github", "scm-github-batch", "tracker-github"}
-
-
-def _processes_with(home: Path) -> list[int]:
-    """Live processes whose environment has HOME=home (AO, its tmux server, agents)."""
-    marker = f"HOME={home}".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[-1].split()[0]
-        except OSError:
-            continue
-        if state != "Z" and marker in environ.split(b"\0"):
-            found.append(int(entry.name))
-    return found
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
@@ -122,7 +111,7 @@ def test_aos_own_shutdown_ran_and_nothing_is_left(runs: dict[str, Any]) -> None:
     home = runs["out"] / "state" / "ao" / PROJECT / "home"
     if layout_of_checkout(runs["checkout"]) == "json":  # current AO writes it on SIGTERM
         assert (home / ".agent-orchestrator" / "last-stop.json").is_file()
-    assert _processes_with(home) == []
+    assert processes_with_home(home) == []
 
 
 def test_the_users_things_are_untouched(runs: dict[str, Any]) -> None:

@@ -32,6 +32,7 @@ from pathlib import Path
 from ghbench.drivers.ao_world import AoWorld
 from ghbench.drivers.placeholders import Tmux
 from ghbench.errors import ToolMissingError
+from ghbench.procs import guard, unguard
 from ghbench.record.contract import Sink
 from ghbench.record.runner import find_real_gh, shim_script
 
@@ -132,6 +133,7 @@ class AoRuntime:
     routing: AoRouting
     _dir: Path | None = field(default=None, repr=False)
     _tmux: Tmux | None = field(default=None, repr=False)
+    _server_pid: int | None = field(default=None, repr=False)
 
     @property
     def opened(self) -> bool:
@@ -204,6 +206,11 @@ class AoRuntime:
             # (bench-era AO types the launch command into a login shell, which would
             # reset PATH to the system profile's)
             self._tmux.start_server(shell=self.base_env.get("SHELL") or "/bin/sh")
+            # tmux daemonizes: the server is in no group of ours, so it is named to the
+            # lifeline, which stops it (and every agent on it) if ghbench dies
+            self._server_pid = self._tmux.server_pid()
+            if self._server_pid is not None:
+                guard(self._server_pid)
         except BaseException:
             self.close()
             raise
@@ -213,6 +220,9 @@ class AoRuntime:
         if self._tmux is not None:
             self._tmux.kill_server()
             self._tmux = None
+        if self._server_pid is not None:
+            unguard(self._server_pid)
+            self._server_pid = None
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None

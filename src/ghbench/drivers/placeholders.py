@@ -60,6 +60,12 @@ class Tmux:
         if proc.returncode != 0:
             raise GhbenchError(f"tmux could not start a server: {proc.stderr.strip()}")
 
+    def server_pid(self) -> int | None:
+        """The running server's pid (it leads its own session and process group)."""
+        proc = self._run("display-message", "-p", "#{pid}")
+        text = proc.stdout.strip()
+        return int(text) if proc.returncode == 0 and text.isdigit() else None
+
     def kill_server(self) -> None:
         """Kill this env's server and every session on it (nothing if none runs)."""
         self._run("kill-server")
