@@ -43,6 +43,7 @@ def _start_measure(world: UserWorld, ao: Path) -> subprocess.Popen[str]:
     while time.monotonic() < deadline:  # AO is polling: its trace has rows
         traces = set((world.root / "out").glob("gh-trace-bench-*.jsonl")) - before
         if any(p.stat().st_size for p in traces):
+            time.sleep(8)  # past the 5 s warmup: in the window
             return proc
         time.sleep(0.5)
     proc.kill()
