@@ -43,7 +43,8 @@ def _case(argv: list[str], code: int, *needles: str) -> object:
 CASES = [
     # durations: finite, positive, bounded, the bound named
     _case(["simulate", "--duration", NINES], 2, "--duration: ", "is not a duration"),
-    _case(["simulate", "--duration", "100000000h"], 2, "longer than the maximum, 168h"),
+    _case(["simulate", "--duration", "100000000h"], 2, "longer than the maximum, 24h"),
+    _case(["simulate", "--duration", "25h"], 2, "'25h' is longer than the maximum, 24h"),
     _case(["demo", "--warmup", "inf"], 2, "--warmup: 'inf' is not a duration"),
     _case(["demo", "--duration", "nan"], 2, "--duration: 'nan' is not a duration"),
     _case(["measure", *PROJECT, "--duration", "100000000h"], 2, "--duration", "168h"),

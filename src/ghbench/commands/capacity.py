@@ -12,7 +12,7 @@ import click
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import SystemClock
 from ghbench.commands.outdir import hold_out
-from ghbench.commands.params import FiniteFloatRange
+from ghbench.commands.params import MAX_VIRTUAL_S, FiniteFloatRange
 from ghbench.errors import UsageError
 from ghbench.timefmt import duration_flag, format_duration
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
@@ -21,7 +21,9 @@ __all__ = ["command"]
 
 
 def _seconds(flag: str, text: str | None) -> float | None:
-    return None if text is None else duration_flag(flag, text, allow_zero=flag == "--warmup")
+    if text is None:
+        return None
+    return duration_flag(flag, text, allow_zero=flag == "--warmup", maximum=MAX_VIRTUAL_S)
 
 
 @click.command(name="capacity")

@@ -7,10 +7,14 @@ from typing import Any
 
 import click
 
-__all__ = ["MAX_ISSUE_NUMBER", "MAX_SESSIONS", "FiniteFloatRange"]
+__all__ = ["MAX_ISSUE_NUMBER", "MAX_SESSIONS", "MAX_VIRTUAL_S", "FiniteFloatRange"]
 
 MAX_SESSIONS = 10_000  # sessions (and so issues) one run may have
 MAX_ISSUE_NUMBER = 2**31 - 1  # GitHub's issue numbers are 32-bit
+# Virtual time costs real time and memory in proportion (simulate: about 1.2 s and
+# 13 MB per hour of 50 sessions), so the model's runs are bounded tighter than the
+# real ones (timefmt.MAX_DURATION_S)
+MAX_VIRTUAL_S = 24 * 3600.0
 
 
 class FiniteFloatRange(click.FloatRange):

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 import msgspec
 
-from ghbench.commands.params import MAX_SESSIONS
+from ghbench.commands.params import MAX_SESSIONS, MAX_VIRTUAL_S
 from ghbench.timefmt import duration_flag
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
@@ -81,8 +81,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         scenario=parse_scenario(scenario).id,
         topology=parse_topology(topology),
         sessions=sessions,
-        warmup_s=duration_flag("--warmup", warmup),
-        duration_s=duration_flag("--duration", duration),
+        warmup_s=duration_flag("--warmup", warmup, maximum=MAX_VIRTUAL_S),
+        duration_s=duration_flag("--duration", duration, maximum=MAX_VIRTUAL_S),
         profile=chosen,
         policy=policy,
         session_ids=session_ids,
