@@ -62,6 +62,8 @@ from ghbench.matrix.triggers import (
 )
 from ghbench.timefmt import duration_flag, format_duration
 from ghbench.trace.reader import iter_rows
+from ghbench.workload.scenarios import SCENARIOS
+from ghbench.workload.scenarios import TOPOLOGIES as SCENARIO_TOPOLOGIES
 
 __all__ = ["EMULATOR_OWNER", "RealtimeCell", "RealtimeOptions", "run_realtime_cell"]
 
@@ -121,9 +123,9 @@ def _run_timing(cell: Cell, options: RealtimeOptions) -> tuple[CellTiming, Realt
 
 
 def _scenario_id(cell: Cell) -> str:
-    scenario = cell.info.title.lower().replace(" ", "-")
-    topology = "single-repo" if cell.topology == "T1" else "multi-repo"
-    return f"{scenario}.{topology}.{cell.scale}"
+    """The spec's ``{scenario}.{topology}.{sessions}``, named as ``measure`` and ``simulate``
+    name them (S2 on T1 is ``quiet-steady.single-repo.N``), so ``compare`` pairs them."""
+    return f"{SCENARIOS[cell.scenario].name}.{SCENARIO_TOPOLOGIES[cell.topology]}.{cell.scale}"
 
 
 def _issues(count: int) -> list[int]:
