@@ -15,7 +15,8 @@ import pytest
 
 from .helpers import clean_env, ghbench, make_project
 
-WINDOWS = ["--runs", "2", "--warmup", "1s", "--duration", "4s", "--smoke", "2s"]
+# the smoke window outlasts the model's start-up under load (a 2 s one saw no call yet)
+WINDOWS = ["--runs", "2", "--warmup", "1s", "--duration", "4s", "--smoke", "8s"]
 EMULATOR = ["--github", "emulator", "--poll-interval", "1s", "--timeout", "60s"]
 
 pytestmark = pytest.mark.slow
