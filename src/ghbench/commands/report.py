@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import DEFAULT_OUT
+from ghbench.commands import DEFAULT_OUT
 from ghbench.commands.readwarnings import report_read_problems
 from ghbench.errors import ArtifactError, TraceError, UsageError
 from ghbench.timefmt import parse_iso
