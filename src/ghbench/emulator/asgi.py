@@ -46,16 +46,17 @@ class EmulatorApp:
         if git is not None:  # git's smart HTTP: streamed, free (git_http.py)
             await self.git_http(git, scope, receive, send)
             return
-        limit = self.emulator.config.max_body_bytes
+        # keep at most one byte over the limit, so the core sees "too large" (413)
+        keep = self.emulator.config.max_body_bytes + 1
         chunks: list[bytes] = []
-        size = 0
+        kept = 0
         more = True
         while more:
             message = await receive()
             chunk = message.get("body", b"")
-            size += len(chunk)
-            if size <= limit + 1:  # keep one byte over the limit so the core sees "too large"
-                chunks.append(chunk)
+            if kept < keep:
+                chunks.append(chunk[: keep - kept])
+                kept += len(chunks[-1])
             more = bool(message.get("more_body", False))
         headers: dict[str, str] = {}
         for raw_name, raw_value in scope.get("headers", ()):
@@ -71,7 +72,7 @@ class EmulatorApp:
                 path=scope.get("path", "/"),
                 query=scope.get("query_string", b"").decode("latin-1"),
                 headers=headers,
-                body=b"".join(chunks)[: limit + 1],
+                body=b"".join(chunks),
                 client=str(client[0]),
                 concurrency=self.in_flight[credential],
             )

@@ -28,14 +28,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ghbench.clock import Clock, VirtualClock
 from ghbench.emulator.config import EmulatorConfig
-from ghbench.emulator.connect import connect_refusal
+from ghbench.emulator.connect import connect_refusal, payload_too_large
 from ghbench.emulator.control import ControlApi
 from ghbench.emulator.errors import (
     ApiError,
     BadCredentials,
     BadRequest,
     NotFound,
-    PayloadTooLarge,
     PrimaryRateLimited,
     RequiresAuthentication,
     ServerError,
@@ -173,6 +172,8 @@ class Emulator(ControlOperations):
         method = request.method
         if method == "CONNECT":
             return connect_refusal(request.path or request.headers.get("host", "?"))
+        if len(request.body) > self.config.max_body_bytes:
+            return payload_too_large()
         path, query_string, api_base = self._split_target(request)
         if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
             return self.control.handle(request, path, query_string)
@@ -299,8 +300,6 @@ class Emulator(ControlOperations):
                 and etag_matches(if_none_match, cached[1])
             ):
                 return self.not_modified(cached[1], self.limiter.view(caller.owner, bucket_name))
-        if len(request.body) > self.config.max_body_bytes:
-            return self._charged_error(PayloadTooLarge(), caller, route)
         try:
             body = self._parse_body(request) if method in _BODY_METHODS else None
         except BadRequest as exc:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ghbench.emulator.errors import ApiError, PayloadTooLarge, ServerError
+from ghbench.emulator.errors import ApiError, ServerError
 from ghbench.emulator.faults import draw_fault
 from ghbench.emulator.graphql import handle_graphql
 from ghbench.emulator.graphql_contract import (
@@ -55,8 +55,6 @@ def run_graphql(
         emulator.secondary.check(
             owner, kind="graphql", points=1, creates_content=False, concurrency=request.concurrency
         )
-        if len(request.body) > emulator.config.max_body_bytes:
-            raise PayloadTooLarge()
     except ApiError as exc:
         return emulator.error_response(exc, limiter.view(owner, "graphql"))
     fault = draw_fault(emulator.config.faults, emulator.rng)
