@@ -7,6 +7,11 @@ uvicorn and with ``httpx.ASGITransport``. git's smart HTTP protocol is answered
 first, streamed and free (``git_http.py``). The adapter counts in-flight requests
 per credential (for the concurrency secondary limit) and waits out injected
 latency with ``asyncio.sleep``, so slow responses overlap like real ones.
+
+The core runs in worker threads, never on the event loop: while one request is
+computed, the loop keeps reading, answering and accepting for everyone else, and the
+core's turnstile decides who goes next (``fairness.py``). There are enough workers
+(``WORKERS``) that requests waiting their turn never keep a new one from starting.
 """
 
 from __future__ import annotations
@@ -14,13 +19,16 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.git_http import GitHttp, git_target
 from ghbench.emulator.http import EmuRequest
 
-__all__ = ["EmulatorApp"]
+__all__ = ["WORKERS", "EmulatorApp"]
+
+WORKERS = 64
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -35,6 +43,11 @@ class EmulatorApp:
         self.emulator = emulator
         self.in_flight: dict[str, int] = defaultdict(int)
         self.git_http = GitHttp(emulator)
+        self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="ghbench-emulator")
+
+    def close(self) -> None:
+        """Stop the worker threads (requests still running finish first)."""
+        self._workers.shutdown(wait=True, cancel_futures=True)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -76,7 +89,8 @@ class EmulatorApp:
                 client=str(client[0]),
                 concurrency=self.in_flight[credential],
             )
-            response = self.emulator.handle(request)
+            loop = asyncio.get_running_loop()
+            response = await loop.run_in_executor(self._workers, self.emulator.handle, request)
             if response.delay_s > 0:
                 await asyncio.sleep(response.delay_s)
         finally:

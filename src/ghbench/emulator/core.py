@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import random
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -115,6 +117,7 @@ class Emulator(ControlOperations):
     transport to wait. ``state_dir``: durable SQLite state resumed on restart; None
     keeps everything in memory. ``control_key``: the secret the control API asks for
     (``control_access.py``); None mints one, readable as ``control_key``.
+    ``monotonic``: real elapsed time, for deadlines and turns (``fairness.py``).
     """
 
     def __init__(
@@ -126,6 +129,7 @@ class Emulator(ControlOperations):
         state_dir: Path | None = None,
         config: EmulatorConfig | None = None,
         control_key: str | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(
             clock=clock,
@@ -134,6 +138,7 @@ class Emulator(ControlOperations):
             state_dir=state_dir,
             config=config,
             control_key=control_key,
+            monotonic=monotonic,
         )
         self.router = Router(ROUTES)
         self.control = ControlApi(self)
@@ -158,7 +163,8 @@ class Emulator(ControlOperations):
 
     # -- entry point -------------------------------------------------------------
     def handle(self, request: EmuRequest) -> EmuResponse:
-        """Answer one request. Never raises for bad input."""
+        """Answer one request. Never raises for bad input. Thread-safe: requests take
+        turns on the turnstile (``fairness.py``)."""
         with self.lock:
             response = self._dispatch(request)
             self.request_count += 1
@@ -387,4 +393,5 @@ class Emulator(ControlOperations):
 
     # -- GraphQL -----------------------------------------------------------------
     def _graphql(self, request: EmuRequest, caller: _Caller) -> EmuResponse:
-        return run_graphql(self, request, caller.owner, caller.token_id, caller.user)
+        budget = self.budget()
+        return run_graphql(self, request, caller.owner, caller.token_id, caller.user, budget=budget)
