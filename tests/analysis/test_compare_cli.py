@@ -119,6 +119,7 @@ def test_different_cells_are_refused_unless_allowed(tmp_path: Path) -> None:
     assert "different cells, compared as asked" in allowed.stdout
 
 
+@pytest.mark.slow
 def test_a_directory_mixing_cells_is_refused(tmp_path: Path) -> None:
     mixed = tmp_path / "mixed"
     shutil.copytree(FIXTURES / "base", mixed)

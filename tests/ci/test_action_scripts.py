@@ -97,6 +97,7 @@ def head_baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return cards[0].parent
 
 
+@pytest.mark.slow  # head_baseline runs a real-time matrix cell
 def test_a_regression_fails_the_job_with_exit_3_and_fills_the_summary(
     head_baseline: Path, tmp_path: Path
 ) -> None:
@@ -116,6 +117,7 @@ def test_a_regression_fails_the_job_with_exit_3_and_fills_the_summary(
     assert Path(tmp_path / outputs["markdown"]).read_text() == summary
 
 
+@pytest.mark.slow  # head_baseline runs a real-time matrix cell
 def test_a_scorecard_given_is_compared_without_running_a_cell(
     head_baseline: Path, tmp_path: Path
 ) -> None:
@@ -129,6 +131,7 @@ def test_a_scorecard_given_is_compared_without_running_a_cell(
     assert not (tmp_path / "ghbench-compare" / "candidate").exists()
 
 
+@pytest.mark.slow  # head_baseline runs a real-time matrix cell
 def test_a_missing_baseline_fails_when_asked(tmp_path: Path, head_baseline: Path) -> None:
     code, outputs, summary = run_action(
         tmp_path, baseline="nowhere", scorecard=str(head_baseline), if_no_baseline="fail"
@@ -136,6 +139,7 @@ def test_a_missing_baseline_fails_when_asked(tmp_path: Path, head_baseline: Path
     assert code == 1 and "passed" not in outputs and summary == ""
 
 
+@pytest.mark.slow  # head_baseline runs a real-time matrix cell
 def test_a_malformed_threshold_fails_with_exit_2(tmp_path: Path, head_baseline: Path) -> None:
     code, _, summary = run_action(
         tmp_path, baseline=str(head_baseline), scorecard=str(head_baseline), fail="graphql>>1"
@@ -143,6 +147,7 @@ def test_a_malformed_threshold_fails_with_exit_2(tmp_path: Path, head_baseline: 
     assert code == 2 and summary == ""
 
 
+@pytest.mark.slow  # head_baseline runs a real-time matrix cell
 @pytest.mark.needs("bash")
 def test_inputs_with_shell_characters_stay_data(tmp_path: Path, head_baseline: Path) -> None:
     marker = tmp_path / "pwned"

@@ -70,11 +70,11 @@ def _same(model: dict[str, Any], uses: tuple[BudgetUse, ...]) -> None:
 
 @pytest.mark.parametrize(
     ("scenario", "topology", "profile"),
-    [  # one cell in make test-fast; the others run 5-15 s each
+    [  # 2-15 s each: make test runs them, make test-fast does not
         pytest.param("S1", "T1", "pre-b1", marks=pytest.mark.slow),
         pytest.param("S2", "T2", "head", marks=pytest.mark.slow),
         pytest.param("S3", "T1", "pre-b1", marks=pytest.mark.slow),
-        ("S4", "T1", "head"),
+        pytest.param("S4", "T1", "head", marks=pytest.mark.slow),
         pytest.param("S5", "T2", "pre-b1", marks=pytest.mark.slow),
         pytest.param("S6", "T1", "head", marks=pytest.mark.slow),
     ],

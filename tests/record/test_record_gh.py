@@ -230,6 +230,7 @@ def _remaining(env: Mapping[str, str], cwd: Path) -> dict[str, int]:
     return {name: int(bucket["remaining"]) for name, bucket in resources.items()}
 
 
+@pytest.mark.slow
 def test_rows_match_the_emulator_ledger(
     emulator_server: Any, env: dict[str, str], pulls: list[int], trace: Path, tmp_path: Path
 ) -> None:

@@ -331,6 +331,7 @@ _PROJECTIONS = {
 }
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     rows=st.lists(_row, min_size=1, max_size=10),
@@ -351,6 +352,7 @@ def test_projected_reads_agree(tmp_path: Path, rows: list[dict[str, Any]], proje
     assert fast == _read(stripped, False, columns)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(lines=st.lists(_line, min_size=1, max_size=12))
 def test_fast_and_exact_agree_where_all_fields_are_well_typed(
@@ -361,6 +363,7 @@ def test_fast_and_exact_agree_where_all_fields_are_well_typed(
     assert _read(path, True) == _read(path, False) == _read(path, None)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(data=st.binary(max_size=400))
 def test_reader_never_crashes_on_arbitrary_bytes(tmp_path: Path, data: bytes) -> None:

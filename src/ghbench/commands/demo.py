@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import DEFAULT_OUT
+from ghbench.commands import DEFAULT_OUT
 from ghbench.commands.outdir import hold_out
 from ghbench.timefmt import duration_flag
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName

@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from ghbench.commands import DEFAULT_OUT
 from ghbench.commands.params import MAX_ISSUE_NUMBER, MAX_SESSIONS
 from ghbench.drivers.project import Project, load_project
 from ghbench.errors import UsageError
@@ -21,7 +22,6 @@ from ghbench.harness.flags import RunFlags
 from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
 
 __all__ = [
-    "DEFAULT_OUT",
     "CommonFlags",
     "common_options",
     "parse_issue_list",
@@ -29,7 +29,6 @@ __all__ = [
     "run_flags",
 ]
 
-DEFAULT_OUT = Path("ghbench-out")
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 _NUMBER = re.compile(r"^[0-9]+$")
 

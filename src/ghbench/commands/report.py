@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import DEFAULT_OUT
+from ghbench.commands import DEFAULT_OUT
 from ghbench.commands.readwarnings import report_read_problems
 from ghbench.errors import ArtifactError, TraceError, UsageError
 from ghbench.timefmt import parse_iso
@@ -106,7 +106,16 @@ def command(
     as_json: bool,
 ) -> None:
     """Recompute a scorecard from an existing trace file."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    if example and trace is not None:
+        raise UsageError("--example and --trace are exclusive; pass one of them")
+    if trace is None and not example:
+        raise UsageError("--trace is required; pass the trace file to score (or --example)")
+    trace_path = example_trace_path() if trace is None else trace
+    start_ms = _epoch_ms("--warmup-end", warmup_end)
+    end_ms = _epoch_ms("--window-end", window_end)
+    if start_ms is not None and end_ms is not None and end_ms < start_ms:
+        raise UsageError("--window-end is before --warmup-end; the window would run backwards")
+    # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
     from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
     from ghbench.scorecard import (  # noqa: PLC0415
         SCORECARD_COLUMNS,
@@ -117,16 +126,6 @@ def command(
     )
     from ghbench.scorecard.window import resolve_report_window  # noqa: PLC0415
     from ghbench.trace.reader import read_trace  # noqa: PLC0415
-
-    if example and trace is not None:
-        raise UsageError("--example and --trace are exclusive; pass one of them")
-    if trace is None and not example:
-        raise UsageError("--trace is required; pass the trace file to score (or --example)")
-    trace_path = example_trace_path() if trace is None else trace
-    start_ms = _epoch_ms("--warmup-end", warmup_end)
-    end_ms = _epoch_ms("--window-end", window_end)
-    if start_ms is not None and end_ms is not None and end_ms < start_ms:
-        raise UsageError("--window-end is before --warmup-end; the window would run backwards")
 
     frame = read_trace(trace_path, columns=SCORECARD_COLUMNS)
     report_read_problems(
