@@ -4,7 +4,7 @@ Each subcommand lives in ``ghbench.commands.<module>`` as a click command named
 ``command``; it is imported only when invoked, so ``ghbench --help`` stays fast.
 User errors (GhbenchError, click usage errors) become one line ``error: …`` on
 stderr with exit 2 (usage) or 1 (runtime). SIGTERM and SIGHUP stop a command as
-Ctrl-C does (``ghbench.procs.stop_on_signals``); an interrupted command exits 128 +
+Ctrl-C does (``ghbench.signals.stop_on_signals``); an interrupted command exits 128 +
 the signal: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
 """
 
@@ -19,7 +19,7 @@ import click
 
 from ghbench import __version__
 from ghbench.errors import GhbenchError, interrupt_signal, signal_label
-from ghbench.procs import stop_on_signals
+from ghbench.signals import stop_on_signals
 
 __all__ = ["COMMANDS", "main"]
 

@@ -88,7 +88,7 @@ class Interrupted(GhbenchError):
 
 
 class StopSignal(KeyboardInterrupt):
-    """SIGTERM or SIGHUP arrived (``ghbench.procs.stop_on_signals`` raises it)."""
+    """SIGTERM or SIGHUP arrived (``ghbench.signals.stop_on_signals`` raises it)."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)

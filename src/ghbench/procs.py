@@ -1,183 +1,50 @@
-"""Start, stop and stand in for child processes: the one place ghbench signals them.
+"""Start and stop child processes: the one place ghbench signals them.
 
 Owning a child: every child starts in its own session (``start_new_session=True``),
 so a Ctrl-C in the terminal reaches only ghbench, which then stops its children
 itself: SIGTERM to the whole group, a deadline, then SIGKILL. Nothing is ever
-killed by name.
+killed by name. A stop holds ghbench's own signals off (``signals.uninterruptible``)
+so it cannot be cut short.
 
-Standing in for a child (``ghbench record`` and its gh shim sit between a caller
-and gh and must be invisible): signals sent to us reach the child once, and we end
-exactly as the child ended (same exit code, or killed by the same signal).
-Ctrl-C and Ctrl-\\ reach every process of the terminal's foreground process group,
-the child included, so those are forwarded only when we are not in that group
-(someone signalled our pid directly). Other signals are forwarded always; a
-process-group kill therefore reaches the child twice, which gh and typical
-orchestrators treat like one.
-
-Being stopped: SIGTERM and SIGHUP raise ``StopSignal`` (a KeyboardInterrupt) where
-Ctrl-C would raise KeyboardInterrupt (``stop_on_signals``), so every flow that stops
-cleanly on Ctrl-C does on them too; ``uninterruptible`` holds all three off while
-a flow cleans up. When ghbench cannot clean up (SIGKILL, the OOM killer), the
-lifeline does: every group ``start_process`` starts is ``guard``ed, and a reaper
-stops what is still guarded when ghbench dies (``ghbench.lifeline``,
-``stop_orphans``).
+When ghbench cannot clean up (SIGKILL, the OOM killer), the lifeline does: every
+group ``start_process`` starts is ``guard``ed, and a reaper stops what is still
+guarded when ghbench dies (``ghbench.lifeline``, ``stop_orphans``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import os
 import signal
 import subprocess
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
-from typing import IO, Any, NoReturn
+from typing import IO, Any
 
 from ghbench import lifeline
-from ghbench.errors import StopSignal
+from ghbench.proctable import group_alive, start_time
+from ghbench.signals import uninterruptible
 
 __all__ = [
-    "FORWARDED_SIGNALS",
     "ManagedProcess",
     "Stderr",
     "StopResult",
-    "exit_like",
-    "forward_signals",
-    "group_alive",
-    "group_listeners",
     "guard",
     "kill_group",
     "popen_guarded",
-    "signal_name",
     "start_process",
     "stop_group",
     "stop_leader_first",
-    "stop_on_signals",
     "stop_orphans",
     "tool_output",
     "unguard",
-    "uninterruptible",
 ]
 
-FORWARDED_SIGNALS: tuple[signal.Signals, ...] = (
-    signal.SIGINT,
-    signal.SIGTERM,
-    signal.SIGHUP,
-    signal.SIGQUIT,
-    signal.SIGUSR1,
-    signal.SIGUSR2,
-)
-_TERMINAL_SIGNALS = frozenset({signal.SIGINT, signal.SIGQUIT})
-STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGHUP)
 _ORPHAN_GRACE_S = 5.0  # how long the reaper lets what ghbench left stop on SIGTERM
 _STDERR_FD = 2
 _REAP_S = 5.0  # how long a SIGKILLed group may take to disappear
-
-
-def _terminal_delivers_to_us() -> bool:
-    """True when our process group is the foreground group of our controlling terminal."""
-    try:
-        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
-    except OSError:
-        return False
-    try:
-        return os.tcgetpgrp(fd) == os.getpgrp()
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-
-
-def forward_signals(proc: subprocess.Popen[bytes]) -> Callable[[], None]:
-    """Forward FORWARDED_SIGNALS to ``proc`` until the returned restore function is called."""
-
-    def handler(signum: int, _frame: FrameType | None) -> None:
-        if signum in _TERMINAL_SIGNALS and _terminal_delivers_to_us():
-            return
-        if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signum)
-
-    previous = {sig: signal.signal(sig, handler) for sig in FORWARDED_SIGNALS}
-
-    def restore() -> None:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-
-    return restore
-
-
-def _raise_stop(signum: int, _frame: FrameType | None) -> None:
-    raise StopSignal(signum)
-
-
-def stop_on_signals() -> None:
-    """From now on SIGTERM and SIGHUP raise ``StopSignal`` in the main thread (called
-    from another thread, where handlers cannot be set, it does nothing)."""
-    if threading.current_thread() is threading.main_thread():
-        for sig in STOP_SIGNALS:
-            signal.signal(sig, _raise_stop)
-
-
-@contextlib.contextmanager
-def uninterruptible(*, defer: bool = True) -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP off while cleanup runs, so a signal cannot cut a
-    stop short and leave orphans or lose what was measured.
-
-    ``defer``: the first signal that arrives is sent again, to whatever handles it
-    outside, when the block ends; without, signals are ignored (a flow already
-    stopping on a signal ignores a second one). Outside the main thread (where
-    handlers cannot be set) it does nothing.
-    """
-    held = (signal.SIGINT, *STOP_SIGNALS)
-    arrived: list[int] = []
-
-    def remember(signum: int, _frame: FrameType | None) -> None:
-        arrived.append(signum)
-
-    try:
-        previous = {sig: signal.signal(sig, remember if defer else signal.SIG_IGN) for sig in held}
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        if arrived:
-            signal.raise_signal(arrived[0])
-
-
-def signal_name(returncode: int) -> str | None:
-    """``SIGTERM`` for a Popen returncode of -15; None for a normal exit."""
-    if returncode >= 0:
-        return None
-    try:
-        return signal.Signals(-returncode).name
-    except ValueError:
-        return f"SIG{-returncode}"
-
-
-def exit_like(returncode: int) -> NoReturn:
-    """End this process as the child ended: same exit code, or the same fatal signal."""
-    if returncode < 0:
-        sig = -returncode
-        sys.stdout.flush()
-        sys.stderr.flush()
-        try:
-            signal.signal(sig, signal.SIG_DFL)
-            os.kill(os.getpid(), sig)
-        except (OSError, ValueError):
-            pass
-        os._exit(128 + sig)
-    sys.exit(returncode)
 
 
 class Stderr:
@@ -300,27 +167,11 @@ def start_process(
     return ManagedProcess(popen=popen, name=name, log_path=log_path, _log=log)
 
 
-def _start_time(pid: int) -> int | None:
-    """When ``pid`` started (clock ticks since boot); None when it does not exist (or is
-    a zombie), 0 where /proc cannot say."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return None
-    except OSError:
-        return 0
-    # "pid (comm) state ppid ... starttime" (field 22): comm may hold spaces and ')'
-    fields = stat.rsplit(")", 1)[-1].split()
-    if not fields or fields[0] == "Z":
-        return None
-    return int(fields[19]) if len(fields) > 19 and fields[19].isdigit() else 0
-
-
 def guard(pid: int, *, group: bool = True) -> None:
     """Stop ``pid``'s process group (or, with ``group=False``, the process alone) if
     ghbench dies before ``unguard``. ``start_process`` guards what it starts; a child
     started otherwise (a daemon such as a tmux server) is guarded by whoever starts it."""
-    start = _start_time(pid)
+    start = start_time(pid)
     if start is not None:
         lifeline.hold("g" if group else "p", pid, start)
 
@@ -337,7 +188,7 @@ def _unguard_if_gone(pgid: int) -> None:
 
 def _held_alive(held: lifeline.Held) -> bool:
     """Still running and still the process that was guarded (its pid not reused)."""
-    start = _start_time(held.pid)
+    start = start_time(held.pid)
     if start is not None:
         if held.start and start and start != held.start:
             return False  # the number now belongs to someone else
@@ -365,89 +216,6 @@ def stop_orphans(held: Iterable[lifeline.Held], grace: float = _ORPHAN_GRACE_S) 
         left = [h for h in left if _held_alive(h)]
     for h in left:
         _signal_held(h, signal.SIGKILL)
-
-
-def _live_members(pgid: int) -> bool | None:
-    """Whether the group has a member that is not a zombie; None without /proc."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return None
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # "pid (comm) state ppid pgrp ...": comm may hold spaces, so split after ')'
-        fields = stat.rsplit(")", 1)[-1].split()
-        if len(fields) >= 3 and fields[2] == str(pgid) and fields[0] != "Z":
-            return True
-    return False
-
-
-def _group_members(pgid: int) -> list[int]:
-    members: list[int] = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[-1].split()
-        except OSError:
-            continue
-        if len(fields) >= 3 and fields[2] == str(pgid):
-            members.append(int(entry.name))
-    return members
-
-
-def _tcp_address(hex_address: str) -> str:
-    """A /proc/net/tcp{,6} local address (kernel byte order) as text."""
-    raw = bytes.fromhex(hex_address)
-    if len(raw) == 4:
-        return str(ipaddress.IPv4Address(raw[::-1]))
-    words = b"".join(raw[i : i + 4][::-1] for i in range(0, 16, 4))
-    address = ipaddress.IPv6Address(words)
-    return str(address.ipv4_mapped or address)
-
-
-def group_listeners(pgid: int) -> list[tuple[str, int]]:
-    """(address, port) of every TCP socket a member of the group listens on (Linux
-    /proc; empty elsewhere). A child started in its own session is not a member."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return []
-    inodes: set[str] = set()
-    for pid in _group_members(pgid):
-        with contextlib.suppress(OSError):
-            for fd in (proc / str(pid) / "fd").iterdir():
-                with contextlib.suppress(OSError):
-                    target = os.readlink(fd)
-                    if target.startswith("socket:["):
-                        inodes.add(target[8:-1])
-    found: set[tuple[str, int]] = set()
-    for table in ("tcp", "tcp6"):
-        try:
-            lines = (proc / "net" / table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            cols = line.split()
-            if len(cols) > 9 and cols[3] == "0A" and cols[9] in inodes:  # 0A: LISTEN
-                address, port = cols[1].rsplit(":", 1)
-                found.add((_tcp_address(address), int(port, 16)))
-    return sorted(found)
-
-
-def group_alive(pgid: int) -> bool:
-    """True while any process of the group runs (zombies awaiting a reaper do not count)."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    live = _live_members(pgid)
-    return True if live is None else live
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 from ghbench.lifeline import Held, watch
-from ghbench.procs import group_alive, start_process, stop_orphans
+from ghbench.procs import start_process, stop_orphans
+from ghbench.proctable import group_alive
 
 STUBBORN = """
 import signal, subprocess, sys, time

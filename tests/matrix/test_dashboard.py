@@ -21,7 +21,7 @@ from ghbench.matrix.dashboard import (
     split_dashboard_traffic,
 )
 from ghbench.matrix.topology import orchestrator_config
-from ghbench.procs import group_alive
+from ghbench.proctable import group_alive
 from ghbench.timefmt import parse_iso
 
 

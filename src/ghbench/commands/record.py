@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ghbench.procs import exit_like
+from ghbench.signals import exit_like
 
 __all__ = ["command"]
 

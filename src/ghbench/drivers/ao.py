@@ -60,7 +60,8 @@ from ghbench.drivers.placeholders import Placeholders, Tmux
 from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.gitinfo import git_head
-from ghbench.procs import ManagedProcess, StopResult, group_listeners, start_process
+from ghbench.procs import ManagedProcess, StopResult, start_process
+from ghbench.proctable import group_listeners
 from ghbench.trace.files import agent_trace_path
 
 __all__ = ["AoCommand", "AoDriver", "resolve_ao_command", "user_gitconfig"]

@@ -29,7 +29,7 @@ from ghbench.harness.progress import Progress
 from ghbench.harness.setup import validate_setup
 from ghbench.harness.setup_record import SetupRecord, make_scenario_id, read_setup, setup_path
 from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
-from ghbench.procs import uninterruptible
+from ghbench.signals import uninterruptible
 from ghbench.timefmt import format_duration
 
 __all__ = ["load_validated_setup", "new_trace_path", "run_measure"]

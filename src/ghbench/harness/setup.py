@@ -40,7 +40,7 @@ from ghbench.harness.setup_record import (
     setup_path,
     write_setup,
 )
-from ghbench.procs import uninterruptible
+from ghbench.signals import uninterruptible
 
 __all__ = ["SetupOptions", "SetupOutcome", "run_setup", "validate_setup"]
 

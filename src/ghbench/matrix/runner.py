@@ -44,8 +44,8 @@ from ghbench.matrix.hygiene import (
 )
 from ghbench.matrix.record import RunRecord, RunStatus, load_runs, save_run
 from ghbench.matrix.state import MatrixPlan
-from ghbench.procs import uninterruptible
 from ghbench.ratelimit import Bucket
+from ghbench.signals import uninterruptible
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
 from ghbench.workload.profiles import ProfileName

@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ghbench.clock import Clock
-from ghbench.procs import Stderr, signal_name
+from ghbench.procs import Stderr
 from ghbench.record.contract import ENV_PROJECT, ENV_SESSION, ENV_SINKS, Sink, decode_sinks
 from ghbench.record.debuglog import Exchange
 from ghbench.record.ghcache import cache_dirs, find_cache_hits, is_cacheable, scan_cache
 from ghbench.record.rows import Invocation, exchange_rows
+from ghbench.signals import signal_name
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceWriter
 

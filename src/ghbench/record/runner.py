@@ -25,7 +25,7 @@ import ghbench
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import Clock, SystemClock
 from ghbench.errors import ToolMissingError, UsageError
-from ghbench.procs import forward_signals, popen_guarded, unguard
+from ghbench.procs import popen_guarded, unguard
 from ghbench.record.contract import (
     ENV_PROJECT,
     ENV_REAL_GH,
@@ -36,6 +36,7 @@ from ghbench.record.contract import (
     decode_sinks,
     encode_sinks,
 )
+from ghbench.signals import forward_signals
 
 __all__ = [
     "DEFAULT_COMPONENT",

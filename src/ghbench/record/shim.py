@@ -25,8 +25,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ghbench.clock import SystemClock
-from ghbench.procs import Stderr, exit_like, forward_signals
+from ghbench.procs import Stderr
 from ghbench.record.contract import ENV_REAL_GH, gh_child_env, user_debug_env
+from ghbench.signals import exit_like, forward_signals
 
 if TYPE_CHECKING:
     from ghbench.record.debuglog import Exchange

@@ -9,7 +9,8 @@ import time
 from collections.abc import Mapping
 
 from ghbench.errors import ToolMissingError
-from ghbench.procs import signal_name, stop_group
+from ghbench.procs import stop_group
+from ghbench.signals import signal_name
 from ghbench.workload.calls import GhCall, GhResult
 
 __all__ = ["GhTransport", "find_gh"]
