@@ -27,7 +27,7 @@ from ghbench.github.control import ControlClient
 from ghbench.harness.measure_outputs import write_outputs
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import validate_setup
-from ghbench.harness.setup_record import SetupRecord, make_scenario_id, read_setup, setup_path
+from ghbench.harness.setup_record import SetupRecord, require_ready_setup
 from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
 from ghbench.signals import uninterruptible
 from ghbench.timefmt import format_duration
@@ -66,19 +66,7 @@ def new_trace_path(out_dir: Path, stamp: int) -> Path:
 def load_validated_setup(
     project: Project, sessions: int, out_dir: Path, driver: Driver, control: ControlClient
 ) -> tuple[Path, SetupRecord]:
-    scenario = make_scenario_id(sessions)
-    path = setup_path(out_dir, project.id, scenario)
-    if not path.exists():
-        raise ArtifactError(
-            f"{path}: no setup artifact for {scenario}; run"
-            f" 'ghbench setup --project {project.id} --sessions {sessions} --issues ...' first"
-        )
-    record = read_setup(path)
-    if not record.ready:
-        raise ArtifactError(
-            f"{path}: the setup is partial (ready: false, {len(record.sessions)} of"
-            f" {record.session_count} sessions have PRs); re-run 'ghbench setup'"
-        )
+    path, record = require_ready_setup(project, sessions, out_dir)
     problems = validate_setup(record, driver, control)
     if problems:
         listed = "; ".join(problems[:10]) + ("; ..." if len(problems) > 10 else "")

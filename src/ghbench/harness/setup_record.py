@@ -121,8 +121,10 @@ def read_setup(path: Path) -> SetupRecord:
     )
 
 
-def require_ready_setup(project: Project, sessions: int, out_dir: Path) -> None:
-    """Refuse early, before starting anything, when the artifact is missing or partial."""
+def require_ready_setup(project: Project, sessions: int, out_dir: Path) -> tuple[Path, SetupRecord]:
+    """The setup artifact for ``sessions`` in ``out_dir`` and its record; an
+    ArtifactError when it is missing or partial (measure checks this before it starts
+    anything, and again, with the live state, once the backend is up)."""
     scenario = make_scenario_id(sessions)
     path = setup_path(out_dir, project.id, scenario)
     if not path.exists():
@@ -132,4 +134,8 @@ def require_ready_setup(project: Project, sessions: int, out_dir: Path) -> None:
         )
     record = read_setup(path)
     if not record.ready:
-        raise ArtifactError(f"{path}: the setup is partial (ready: false); re-run 'ghbench setup'")
+        raise ArtifactError(
+            f"{path}: the setup is partial (ready: false, {len(record.sessions)} of"
+            f" {record.session_count} sessions have PRs); re-run 'ghbench setup'"
+        )
+    return path, record
