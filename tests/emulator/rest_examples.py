@@ -112,6 +112,8 @@ EXAMPLES: list[Example] = [
     Example("GET /repos/{owner}/{repo}/commits", R + "/commits?sha=feat/c&per_page=2"),
     Example("GET /repos/{owner}/{repo}/commits/{ref}", R + "/commits/feat/c"),
     Example("GET /repos/{owner}/{repo}/pulls/{number}/commits", R + "/pulls/2/commits"),
+    Example("GET /repos/{owner}/{repo}/compare/{basehead}", R + "/compare/main...feat/c"),
+    Example("GET /repos/{owner}/{repo}/compare/{basehead}", R + "/compare/feat/c...main"),
     Example("GET /repos/{owner}/{repo}/branches", R + "/branches"),
     Example("GET /repos/{owner}/{repo}/branches/{branch}", R + "/branches/feat%2Fc"),
     Example(

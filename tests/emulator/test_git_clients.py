@@ -149,6 +149,32 @@ def test_rest_reads_are_gits(pushed: Pushed) -> None:
             assert [r["head_sha"] for r in runs["check_runs"]] == [p.shas[1]]
 
 
+def test_compare_is_gits_three_dot_range(pushed: Pushed) -> None:
+    """compare main...BRANCH: git's merge base, `main..BRANCH` and `BRANCH..main`
+    commits, numstat and diff from the merge base, format-patch of the range."""
+    p = pushed
+    p.emulator.push("acme/todo", "main", "Later on main", files={"later.txt": "x\n"})
+    p.git("fetch", "-q", "origin")
+    merge_base = p.git("merge-base", "origin/main", "HEAD").strip()
+    path = f"/repos/acme/todo/compare/main...{BRANCH}"
+    with _client(p) as api:
+        got = api.get(path).json()
+        assert got["status"] == "diverged"
+        assert got["merge_base_commit"]["sha"] == merge_base
+        assert [c["sha"] for c in got["commits"]] == p.git(
+            "rev-list", "--reverse", "origin/main..HEAD"
+        ).split()
+        assert got["behind_by"] == len(p.git("rev-list", "HEAD..origin/main").split())
+        assert _counts(got["files"]) == _numstat(p, merge_base, "HEAD")
+        diff = api.get(path, headers={"Accept": "application/vnd.github.diff"})
+        assert diff.text == p.git("diff", "-M", "origin/main...HEAD")
+        patch = api.get(path, headers={"Accept": "application/vnd.github.patch"})
+        assert patch.text == p.git("format-patch", "--stdout", f"{merge_base}..HEAD")
+        one = api.get(path, params={"per_page": 1, "page": 2})
+        assert [c["sha"] for c in one.json()["commits"]] == [p.shas[1]]
+        assert "files" not in one.json() and 'rel="first"' in one.headers["link"]
+
+
 def test_pygithub_reads_commits_branches_and_contents(pushed: Pushed) -> None:
     from github import Auth, Github
 

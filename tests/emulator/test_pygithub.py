@@ -1,6 +1,6 @@
 """PyGithub, unchanged, against the emulator over a real socket: the calls the issue
 names (get_commit, get_combined_status, get_check_runs, pr.get_commits, get_labels,
-get_branches, get_branch, get_contents, get_workflow_runs) and the rest of a bot's
+get_branches, get_branch, get_contents, get_workflow_runs, compare) and the rest of a bot's
 day (labels, assignees, review requests, reviews, comments, search, users, merge).
 """
 
@@ -50,6 +50,26 @@ def test_commits_ci_branches_contents_and_actions(github: Github) -> None:
     assert repo.get_workflow_runs().totalCount == 0
     assert repo.get_workflows().totalCount == 0
     assert list(repo.get_releases()) == []
+
+
+def test_compare_says_ahead_behind_and_diverged_from_git(
+    github: Github, emulator_server: Any
+) -> None:
+    repo = github.get_repo(REPO)
+    head = repo.get_pull(2).head.sha
+    ahead = repo.compare("main", "feat/a")
+    assert (ahead.status, ahead.ahead_by, ahead.behind_by) == ("ahead", 2, 0)
+    assert [c.commit.message for c in ahead.commits] == ["Feature A", "Second commit"]
+    assert "a.txt" in [f.filename for f in ahead.files]
+    assert ahead.merge_base_commit.sha == repo.get_branch("main").commit.sha
+    assert repo.compare("feat/a", "main").status == "behind"
+    assert repo.compare(head, head).status == "identical"
+    emulator_server.emulator.push(REPO, "main", "Elsewhere", files={"m.txt": "m\n"})
+    diverged = repo.compare("main", "feat/a")
+    assert (diverged.status, diverged.ahead_by, diverged.behind_by) == ("diverged", 2, 1)
+    with pytest.raises(GithubException) as unknown:
+        repo.compare("main", "no-such-branch")
+    assert unknown.value.status == 404
 
 
 def test_labels_assignees_reviews_and_merge(github: Github) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, ValidationFailed
 from ghbench.emulator.rest import git_render
-from ghbench.emulator.rest.common import paginate, pull_of, repo_of
+from ghbench.emulator.rest.common import page_params, paginate, pull_of, repo_of
 from ghbench.emulator.rest.media import DIFF, PATCH, SHA, media_param, text_reply
 from ghbench.emulator.rest.routing import JSON_MEDIA, Call, Reply, Route
 from ghbench.emulator.state import Commit, Repo
@@ -17,6 +17,7 @@ from ghbench.emulator.state import Commit, Repo
 __all__ = ["ROUTES", "commit_for"]
 
 _MAX_PULL_COMMITS = 250  # "Lists a maximum of 250 commits for a pull request"
+_MAX_COMPARE_COMMITS = 250  # compare's commits without ?page / ?per_page
 
 
 def commit_for(call: Call, repo: Repo, ref: str) -> Commit:
@@ -91,6 +92,87 @@ def pull_diff(call: Call) -> Reply | None:
     return text_reply(media, "".join(c.diff for c in call.store.pull_files(pull)))
 
 
+def _compare_side(call: Call, repo: Repo, side: str) -> str:
+    """One side of ``BASE...HEAD``: a ref or sha, optionally ``OWNER:`` (this
+    repository's owner; no forks are modelled); unknown: GitHub's 404."""
+    owner, colon, ref = side.rpartition(":")
+    if colon and owner.lower() != repo.owner_login.lower():
+        raise NotFound("Not Found")
+    sha = call.store.resolve(repo, ref)
+    if not ref or sha is None:
+        raise NotFound("Not Found")
+    return sha
+
+
+def compare(call: Call) -> Reply:
+    """`BASE...HEAD` (refs or shas, `OWNER:` allowed): `status` (identical, ahead,
+    behind, diverged), `ahead_by`/`behind_by` (git's `base..head` / `head..base`),
+    `merge_base_commit`, the commits `head` adds, oldest first (250 at most; `page` or
+    `per_page` paginate them, and only the first page has `files`), and the first 300
+    `files` of the diff from the merge base. `Accept: …diff` / `…patch` answer git's
+    diff / `git format-patch` of the same range. No merge base: GitHub's 404."""
+    repo = repo_of(call)
+    basehead = call.params["basehead"]
+    base_text, dots, head_text = basehead.partition("...")
+    if not dots:
+        raise NotFound("Not Found")
+    base = _compare_side(call, repo, base_text)
+    head = _compare_side(call, repo, head_text)
+    ancestor = call.store.merge_base(repo, base, head)
+    if ancestor is None:
+        raise NotFound(f"No common ancestor between {base_text} and {head_text}.")
+    media = media_param(call, ("diff", "patch"))
+    if media is not None:
+        if media[0] == "patch":
+            return text_reply(media, call.store.format_patch(repo, ancestor, head))
+        changes = call.store.changes(repo, ancestor, head, base_is_ancestor=True)
+        return text_reply(media, "".join(c.diff for c in changes))
+    ahead = call.store.commits_between(repo, base, head)
+    behind = call.store.commits_between(repo, head, base)
+    paged = "page" in call.query or "per_page" in call.query
+    listed, headers = paginate(call, ahead) if paged else (ahead[:_MAX_COMPARE_COMMITS], {})
+    api = f"{call.render.api}/repos/{repo.full_name}"
+    web = f"{call.render.web}/{repo.full_name}"
+    short = f"{repo.owner_login}:{base[:7]}...{repo.owner_login}:{head[:7]}"
+    body = {
+        "url": f"{api}/compare/{basehead}",
+        "html_url": f"{web}/compare/{basehead}",
+        "permalink_url": f"{web}/compare/{short}",
+        "diff_url": f"{web}/compare/{basehead}.diff",
+        "patch_url": f"{web}/compare/{basehead}.patch",
+        "base_commit": _rendered(call, repo, base),
+        "merge_base_commit": _rendered(call, repo, ancestor),
+        "status": _COMPARE_STATUS[(bool(ahead), bool(behind))],
+        "ahead_by": len(ahead),
+        "behind_by": len(behind),
+        "total_commits": len(ahead),
+        "commits": [git_render.commit(call.render, call.store, repo, c) for c in listed],
+    }
+    if page_params(call)[0] == 1:
+        changes = call.store.changes(repo, ancestor, head, base_is_ancestor=True)
+        body["files"] = [
+            git_render.diff_entry(call.render, repo, head, c)
+            for c in changes[: git_render.MAX_COMMIT_FILES]
+        ]
+    return Reply(body, headers=headers)
+
+
+# (head has commits base lacks, base has commits head lacks) -> GitHub's status
+_COMPARE_STATUS = {
+    (False, False): "identical",
+    (True, False): "ahead",
+    (False, True): "behind",
+    (True, True): "diverged",
+}
+
+
+def _rendered(call: Call, repo: Repo, sha: str) -> dict[str, object]:
+    found = call.store.commit(repo, sha)
+    if found is None:  # resolve() only answers commits the store holds
+        raise NotFound("Not Found")
+    return git_render.commit(call.render, call.store, repo, found)
+
+
 def list_branches(call: Call) -> Reply:
     """Branches by name (`short-branch`); `protected=true` lists none (no protection
     is modelled); `per_page`, `page`, `link`."""
@@ -126,10 +208,12 @@ def matching_refs(call: Call) -> Reply:
 
 _R = "/repos/{owner}/{repo}"
 _COMMIT_MEDIA = (JSON_MEDIA, DIFF, PATCH, SHA)
+_COMPARE_MEDIA = (JSON_MEDIA, DIFF, PATCH)
 ROUTES = [
     Route("GET", _R + "/commits", list_commits, etag=True),
     Route("GET", _R + "/commits/{ref:path}", get_commit, etag=True, media_types=_COMMIT_MEDIA),
     Route("GET", _R + "/pulls/{number}/commits", pull_commits, etag=True),
+    Route("GET", _R + "/compare/{basehead:path}", compare, etag=True, media_types=_COMPARE_MEDIA),
     Route("GET", _R + "/branches", list_branches, etag=True),
     Route("GET", _R + "/branches/{branch:path}", get_branch, etag=True),
     Route("GET", _R + "/git/matching-refs/{ref:path}", matching_refs, etag=True),
