@@ -48,7 +48,7 @@ from ghbench.emulator.rest.routing import Route, Router
 from ghbench.errors import ConfigError, GhbenchError
 from ghbench.validation import convert, describe_error
 
-__all__ = ["ControlApi"]
+__all__ = ["ControlRoutes"]
 
 B = TypeVar("B")
 
@@ -220,7 +220,7 @@ ROUTES: list[tuple[str, str, ControlHandler]] = [
 ]
 
 
-class ControlApi:
+class ControlRoutes:
     """The HTTP face of :class:`ControlOperations` (module docstring for the routes).
 
     A body or query that does not fit its struct is a 400 naming the key; a domain

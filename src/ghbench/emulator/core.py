@@ -31,7 +31,7 @@ from urllib.parse import parse_qsl, urlsplit
 from ghbench.clock import Clock, VirtualClock
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.connect import connect_refusal, payload_too_large
-from ghbench.emulator.control import ControlApi
+from ghbench.emulator.control import ControlRoutes
 from ghbench.emulator.errors import (
     ApiError,
     BadCredentials,
@@ -141,7 +141,7 @@ class Emulator(ControlOperations):
             monotonic=monotonic,
         )
         self.router = Router(ROUTES)
-        self.control = ControlApi(self)
+        self.control = ControlRoutes(self)
         self.apply_config_seed()
         if state_dir is not None:
             self._import_unrecorded_pushes()
