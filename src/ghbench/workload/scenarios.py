@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghbench.errors import UsageError
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = [
     "SCENARIOS",
@@ -111,7 +111,7 @@ class CellSpec:
     sessions: int = 50
     warmup_s: float = 120.0
     duration_s: float = 900.0
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
     policy: dict[str, Any] = field(default_factory=dict)
     session_ids: bool = False  # per-session attribution in rows
     burst_prs: int | None = None  # S4: PRs that get comments (default min(N, 10))
