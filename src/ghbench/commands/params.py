@@ -38,7 +38,7 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
-class ProfileChoice(click.Choice):
+class ProfileChoice(click.Choice[str]):
     """A profile of the model, by its name or an old alias (``head``, ``pre-b1``); the
     value is always the profile's name, so what a run records does not depend on which
     of the two the user typed."""

@@ -1,11 +1,13 @@
-"""The model beside the real AO: one reduction of a measured window, for both sides.
+"""The model beside the real AO builds: one reduction of a window for both sides.
 
-A real-AO run (``ghbench setup`` + ``measure``) and a model run (``run_cell``) each
+A real-AO run (``ghbench setup`` + ``measure``, recorded by
+``bench/bench_calibration_ao.py`` as a ``RealRun``) and a model run (``run_cell``) each
 end in a scorecard artifact and the trace rows of the window. ``window_digest`` keeps
-what the comparison needs from the rows (per-operation counts by HTTP status, the
+what the comparison needs from the rows (calls per operation and HTTP status, the
 start of every poll tick), ``figures_of`` reduces a scorecard and its digest to the
-figures of docs/calibration.md, and ``relative_errors`` compares a profile's figures
-with the build it reproduces. Nothing here reads files or the clock.
+figures of docs/calibration.md, ``relative_errors`` holds a profile's figures to the
+build it reproduces, and ``calibration_section`` renders it all. Nothing here reads
+files or the clock.
 """
 
 from __future__ import annotations
@@ -22,12 +24,15 @@ from ghbench.simulation.cell import CellRun, run_cell
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.timefmt import parse_iso
 from ghbench.trace.schema import TraceRow
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import canonical_profile
 from ghbench.workload.scenarios import CellSpec
 
 __all__ = [
     "COMPARED",
+    "RESULTS_VERSION",
+    "CalibrationResults",
     "Figures",
+    "RealRun",
     "WindowDigest",
     "figures_of",
     "model_run",
@@ -40,7 +45,7 @@ __all__ = [
 TICK_MARKER = "gh.api.guard-pr-list"
 
 
-class WindowDigest(msgspec.Struct, frozen=True, kw_only=True):
+class WindowDigest(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """What a window's rows say beyond the scorecard: calls per operation and status
     (``"opaque"`` for a call without one) and the poll ticks' start times."""
 
@@ -76,7 +81,7 @@ class Figures:
     core_consumed_per_hr: float  # insights.consumption.core: the burn plus first calls
     graphql_consumed_per_hr: float
     guard_pr_list_304_rate: float  # NaN: no guard row in the window
-    batch_count: int
+    batch_count: float  # a model side's is a mean over seeds
     poll_cycle_s: float  # mean gap between tick starts; NaN with fewer than two ticks
 
 
@@ -106,7 +111,7 @@ def figures_of(card: Mapping[str, Any], digest: WindowDigest) -> Figures:
         core_consumed_per_hr=_per_hr(consumption.get("core")),
         graphql_consumed_per_hr=_per_hr(consumption.get("graphql")),
         guard_pr_list_304_rate=math.nan if rate is None else float(rate),
-        batch_count=int(card["scorecard"]["graphqlBatchCount"]),
+        batch_count=float(card["scorecard"]["graphqlBatchCount"]),
         poll_cycle_s=cycle,
     )
 
@@ -133,7 +138,7 @@ def relative_errors(model: Figures, real: Figures) -> dict[str, float]:
 
 
 def model_run(
-    profile: ProfileName, sessions: int, *, warmup_s: float, duration_s: float, seed: int = 0
+    profile: str, sessions: int, *, warmup_s: float, duration_s: float, seed: int = 0
 ) -> tuple[dict[str, Any], WindowDigest, CellRun]:
     """The model's S2-T1 cell with the real run's sessions, warmup and window: its
     scorecard (as JSON) and window digest, reduced exactly as a real run's are."""
@@ -143,8 +148,39 @@ def model_run(
         sessions=sessions,
         warmup_s=warmup_s,
         duration_s=duration_s,
-        profile=profile,
+        profile=canonical_profile(profile),
     )
     run = run_cell(spec, seed=seed)
     card = msgspec.to_builtins(cell_scorecard(run))
     return card, window_digest(run.rows, run.window_start, run.window_end), run
+
+
+RESULTS_VERSION = 1
+
+
+class RealRun(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """One real-AO run of the calibration: what was run, how long it took, the machine's
+    load (1, 5 and 15 min averages) around it, its scorecard artifact and window digest."""
+
+    build: str  # main, bench (../shared/ao's build-ao)
+    ao_commit: str
+    sessions: int
+    warmup: str
+    duration: str
+    warmup_seconds: float
+    duration_seconds: float
+    setup_seconds: float
+    measure_seconds: float
+    load_before_setup: str
+    load_before_measure: str
+    load_after: str
+    scorecard: dict[str, Any]
+    digest: WindowDigest
+
+
+class CalibrationResults(msgspec.Struct, frozen=True, kw_only=True):
+    """docs/calibration-ao.json: the real runs, one per build and size. Unknown fields
+    are ignored; a newer ``version`` is refused by the reader."""
+
+    version: int = RESULTS_VERSION
+    runs: list[RealRun] = msgspec.field(default_factory=list)

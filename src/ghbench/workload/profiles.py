@@ -36,6 +36,7 @@ __all__ = [
     "DURATION_FIELDS",
     "PROFILES",
     "PROFILE_ALIASES",
+    "PROFILE_BUILDS",
     "PROFILE_CHOICES",
     "PROFILE_NAMES",
     "GuardCommit",
@@ -59,6 +60,12 @@ PROFILE_ALIASES: dict[str, ProfileName] = {
 }
 PROFILE_CHOICES: tuple[str, ...] = (*PROFILE_NAMES, *PROFILE_ALIASES)
 DEFAULT_PROFILE: ProfileName = "ao-main-60e8c881"
+# The AO build (as ../shared/ao's build-ao names it) and commit each profile reproduces.
+PROFILE_BUILDS: dict[ProfileName, tuple[str, str] | None] = {
+    "ao-main-60e8c881": ("main", "60e8c881"),
+    "ao-bench-1e73a505": ("bench", "1e73a505"),
+    "bench-era": None,
+}
 GuardCommit = Literal["check-runs", "status", "none"]
 ReviewThreads = Literal["on-change", "always", "never"]
 
