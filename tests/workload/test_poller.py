@@ -1,5 +1,6 @@
 """The policy against the real in-process emulator, in virtual time."""
 
+import itertools
 from collections import Counter
 
 from ghbench.simulation.cell import CellRun, run_cell
@@ -131,6 +132,6 @@ def test_review_throttle_is_held_to_the_check_time_as_aos_date_now() -> None:
     for r in run.rows:
         if r.operation == GUARD_REVIEW_COMMENTS:
             starts.setdefault(r.endpoint, []).append(parse_iso(r.timestamp) - r.durationMs / 1e3)
-    gaps = [round(b - a) for s in starts.values() for a, b in zip(s, s[1:], strict=False)]
+    gaps = [round(b - a) for s in starts.values() for a, b in itertools.pairwise(s)]
     assert len(starts) == 3 and all(g >= 120 for g in gaps)
     assert {round(g / 30) for g in gaps} == {4, 5}

@@ -11,8 +11,8 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands import DEFAULT_OUT
-from ghbench.commands.params import ProfileChoice
 from ghbench.commands.outdir import hold_out
+from ghbench.commands.params import ProfileChoice
 from ghbench.timefmt import duration_flag
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
