@@ -177,8 +177,8 @@ def test_cli_conflicting_flag_is_one_line_and_changes_nothing(tmp_path: Path) ->
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
         "error: --resume: --profile bench-era conflicts with the stored ao-main-60e8c881 of"
-        f" this matrix ({tmp_path / STATE_FILE}); drop --profile to resume with the stored settings, or"
-        " start a new matrix in another --out"
+        f" this matrix ({tmp_path / STATE_FILE}); drop --profile to resume with the stored"
+        " settings, or start a new matrix in another --out"
     ]
     assert (tmp_path / STATE_FILE).read_bytes() == before
     assert not (tmp_path / "runs").exists()
