@@ -6,14 +6,19 @@
 2. over loopback, server in its own process (uvicorn), pooled httpx clients:
    conditional GETs answered 304 (requests/s);
 3. 50 concurrent clients (2 processes x 25 threads), paced and back to back: p50/p99;
-4. 25-alias GraphQL batches (AO's BatchPRs shape) per second.
-Clients run in 2 spawned processes so the client side is not one GIL.
+4. 25-alias GraphQL batches (AO's BatchPRs shape) per second;
+5. fairness (issue 12 case 7): one client's cheap ``GET /rate_limit`` every 10 ms,
+   alone and while hostile clients (another user) send, back to back, a 20,000-alias
+   query (~480 KB), 200 introspections in one query, 100,000 fields, and 50,000
+   directives: p50/p99/max of the cheap requests, and what the hostile ones got.
+Clients run in spawned processes so the client side is not one GIL.
 The machine is shared, so run it when nothing else is busy and report the spread.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import threading
@@ -31,6 +36,7 @@ from ghbench.emulator.http import EmuRequest
 from ghbench.emulator.process import start_emulator_process
 
 TOKEN = "ghp_bench000000000000000000000000000000000"
+HOSTILE_TOKEN = "ghp_hostile00000000000000000000000000000000"
 GUARD = "/repos/acme/todo/pulls?state=open&sort=updated&direction=desc&per_page=1"
 AUTH = {"Authorization": f"token {TOKEN}"}
 
@@ -166,16 +172,105 @@ def over_loopback(n: int, tmp: Path) -> None:
         )
 
 
+# -- 5. fairness ------------------------------------------------------------------------
+_INTROSPECTION = (
+    "__schema { types { name kind fields(includeDeprecated: true) { name "
+    "args { name type { name kind ofType { name } } } type { name kind ofType { name kind } } } } }"
+)
+HOSTILE = {
+    "20,000 aliases": lambda: (
+        "query { " + " ".join(f"a{i}: viewer {{ login }}" for i in range(20_000)) + " }"
+    ),
+    "200 introspections": lambda: (
+        "query { " + " ".join(f"s{i}: {_INTROSPECTION}" for i in range(200)) + " }"
+    ),
+    "100,000 fields": lambda: "query { viewer { " + "login " * 100_000 + "} }",
+    "50,000 directives": lambda: "query { viewer " + "@include(if: true) " * 50_000 + "{ login } }",
+}
+
+
+def _cheap_proc(args: tuple[str, float, float]) -> list[float]:
+    """``GET /rate_limit`` every ``interval`` s for ``duration`` s; the latencies."""
+    url, duration, interval = args
+    latencies = []
+    with httpx.Client(base_url=url, headers=AUTH, timeout=60) as client:
+        client.get("/rate_limit")  # the connection, before timing
+        end = time.perf_counter() + duration
+        next_at = time.perf_counter()
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            assert client.get("/rate_limit").status_code == 200
+            latencies.append(time.perf_counter() - start)
+            next_at += interval
+            time.sleep(max(0.0, next_at - time.perf_counter()))
+    return latencies
+
+
+def _hostile_proc(args: tuple[str, str, float]) -> list[tuple[int, str, float]]:
+    """Send the hostile query ``name`` back to back for ``duration`` s."""
+    url, name, duration = args
+    body = json.dumps({"query": HOSTILE[name]()})
+    headers = {"Authorization": f"token {HOSTILE_TOKEN}", "content-type": "application/json"}
+    out = []
+    with httpx.Client(base_url=url, headers=headers, timeout=60) as client:
+        end = time.perf_counter() + duration
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            r = client.post("/graphql", content=body)
+            first = (r.json().get("errors") or [{}])[0].get("message", "data")[:40]
+            out.append((r.status_code, first, time.perf_counter() - start))
+    return out
+
+
+def fairness(tmp: Path, duration: float) -> None:
+    import multiprocessing
+
+    config = tmp / "fair.yaml"
+    config.write_text(
+        "limits: {core: [100000000, 3600], graphql: [100000000, 3600]}\n"
+        "secondary: {enabled: false}\n"
+        f"users: {{hostile: [{HOSTILE_TOKEN}]}}\n"
+    )
+    scenarios: list[tuple[str, list[str]]] = [("alone", [])]
+    scenarios += [(f"2 clients sending {name}", [name, name]) for name in HOSTILE]
+    scenarios.append(("4 clients, one of each", list(HOSTILE)))
+    with start_emulator_process(None, tokens=[TOKEN], repos=["acme/todo"], config=config) as proc:
+        ctx = multiprocessing.get_context("spawn")
+        for label, hostile in scenarios:
+            with ctx.Pool(1 + len(hostile)) as pool:
+                pool.map(time.sleep, [0] * (1 + len(hostile)))  # workers up before timing
+                attacks = [
+                    pool.apply_async(_hostile_proc, ((proc.url, name, duration + 2),))
+                    for name in hostile
+                ]
+                if hostile:
+                    time.sleep(1.0)  # the attack under way before the cheap client starts
+                cheap = sorted(pool.apply(_cheap_proc, ((proc.url, duration, 0.01),)))
+                answers = [a for attack in attacks for a in attack.get()]
+            got = sorted({(status, first) for status, first, _ in answers})
+            took = max((t for _, _, t in answers), default=0.0)
+            print(
+                f"fairness, {label}: cheap GET /rate_limit x{len(cheap)}: p50 "
+                f"{_pct(cheap, 0.5):.1f} ms, p99 {_pct(cheap, 0.99):.1f} ms, max "
+                f"{cheap[-1] * 1000:.1f} ms"
+                + (f"; hostile x{len(answers)} (longest {took:.2f} s): {got}" if hostile else ""),
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer requests (a smoke run)")
+    parser.add_argument("--fairness", action="store_true", help="only the fairness runs (5)")
     args = parser.parse_args()
     n = 2000 if args.quick else 10000
-    in_process(n)
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        over_loopback(n, Path(tmp))
+        if not args.fairness:
+            in_process(n)
+            over_loopback(n, Path(tmp))
+        fairness(Path(tmp), 5.0 if args.quick else 15.0)
 
 
 if __name__ == "__main__":

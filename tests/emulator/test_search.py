@@ -13,12 +13,14 @@ from typing import Any
 import httpx
 import pytest
 from graphql import OperationDefinitionNode, parse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.graphql.cost import analyze_cost
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
-from ghbench.emulator.search import SearchProblem, search_issues
+from ghbench.emulator.search import SearchProblem, parse_query, search_issues
 from ghbench.emulator.search.query import (
     INVALID_SYNTAX,
     TOO_LONG,
@@ -245,6 +247,10 @@ def test_dates_sorting_and_the_merged_date(world: Emulator) -> None:
         ("()", INVALID_SYNTAX),
         ("x" * 257, TOO_LONG),
         ("a OR b OR c OR d OR e OR f OR g", TOO_MANY_OPERATORS),
+        # issue 12 case 9: these were RecursionErrors (a 500); parentheses count as text
+        ("(" * 1000 + "bug" + ")" * 1000, TOO_LONG),
+        ("NOT " * 2000 + "bug", TOO_MANY_OPERATORS),
+        ("(" * 253 + "bug", INVALID_SYNTAX),  # 256 characters: parsed, then refused
         ("repo:nobody/nothing", UNSEARCHABLE_REPOS),
         ("user:nobody bug", UNSEARCHABLE_REPOS),
         ("author:nobody", UNSEARCHABLE_USERS),
@@ -481,3 +487,41 @@ def test_labels_from_the_control_api_and_rest(world: Emulator, api: httpx.Client
     assert closed.json()["state"] == "closed"
     assert found(world, "label:docs is:closed") == ["todo#7"]
     assert api.patch("/repos/acme/todo/issues/5", json={"state": "open"}).status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("q", "message"),
+    [
+        ("(" * 1000 + "bug" + ")" * 1000, TOO_LONG),
+        ("NOT " * 2000 + "bug", TOO_MANY_OPERATORS),
+    ],
+)
+def test_deep_queries_are_githubs_422_over_rest_and_empty_over_graphql(
+    world: Emulator, api: httpx.Client, q: str, message: str
+) -> None:
+    """Issue 12 case 9: REST answered 500 (RecursionError), GraphQL "maximum recursion
+    depth exceeded"; REST is now GitHub's 422, GraphQL an empty result as for any
+    query GitHub's REST refuses."""
+    rest = api.get("/search/issues", params={"q": q})
+    assert rest.status_code == 422
+    assert rest.json()["errors"] == [
+        {"message": message, "resource": "Search", "field": "q", "code": "invalid"}
+    ]
+    query = "query($q: String!) { search(query: $q, type: ISSUE, first: 5) { issueCount } }"
+    answer = graphql(api, query, q=q)
+    assert answer.json() == {"data": {"search": {"issueCount": 0}}}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["(", ")", " ", "NOT ", "AND ", "OR ", "bug", "is:open", '"', "-"]),
+        max_size=400,
+    ).map("".join)
+)
+def test_any_query_parses_or_is_refused(q: str) -> None:
+    try:
+        parsed = parse_query(q)
+    except SearchProblem:
+        return
+    assert parsed.text_length <= 256 and parsed.operators <= 5

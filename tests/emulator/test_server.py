@@ -252,3 +252,14 @@ def test_ipv6_loopback(emulator: Emulator) -> None:
         assert httpx.get(f"{url}/rate_limit").status_code == 200
     finally:
         server.stop()
+
+
+def test_an_over_limit_json_body_over_the_socket_is_413(emulator: Emulator) -> None:
+    """Issue 12 case 11: an 11 MiB JSON body was a 400 "Problems parsing JSON" (the
+    adapter kept a truncated body under the limit, which the core then parsed)."""
+    body = b'{"title": "x", "body": "' + b"a" * (11 * 1024 * 1024) + b'"}'
+    headers = {"Authorization": f"token {TOKEN}", "content-type": "application/json"}
+    with EmulatorServer(emulator) as server:
+        for path in ("/repos/acme/todo/issues", "/graphql"):
+            response = httpx.post(server.url + path, content=body, headers=headers, timeout=60)
+            assert response.status_code == 413, response.text

@@ -102,6 +102,7 @@ def serve(
         EmulatorUvicorn,
         ListenError,
         Listeners,
+        tune_interpreter,
         uvicorn_config,
     )
     from ghbench.emulator.config import EmulatorConfig, load_config  # noqa: PLC0415
@@ -138,6 +139,7 @@ def serve(
     previous = {sig: signal.signal(sig, _exit_now) for sig in _STOP_SIGNALS}
     listeners: Listeners | None = None
     emulator: Emulator | None = None
+    app: EmulatorApp | None = None
     try:
         # the listeners before the emulator: a bad --port or --uds leaves no state behind
         try:
@@ -153,7 +155,9 @@ def serve(
             click.echo(line)
             sys.stdout.flush()
 
-        server = EmulatorUvicorn(uvicorn_config(EmulatorApp(emulator)), on_ready=ready)
+        app = EmulatorApp(emulator)
+        server = EmulatorUvicorn(uvicorn_config(app), on_ready=ready)
+        tune_interpreter()
         server.run(sockets=listeners.sockets)
     finally:
         # the server returns on SIGTERM/SIGINT, so a stop ends here; a second signal
@@ -162,6 +166,8 @@ def serve(
             signal.signal(sig, signal.SIG_IGN)
         if listeners is not None:
             listeners.close()
+        if app is not None:
+            app.close()
         if emulator is not None:
             emulator.close()
         for sig, handler in previous.items():

@@ -7,6 +7,11 @@ uvicorn and with ``httpx.ASGITransport``. git's smart HTTP protocol is answered
 first, streamed and free (``git_http.py``). The adapter counts in-flight requests
 per credential (for the concurrency secondary limit) and waits out injected
 latency with ``asyncio.sleep``, so slow responses overlap like real ones.
+
+The core runs in worker threads, never on the event loop: while one request is
+computed, the loop keeps reading, answering and accepting for everyone else, and the
+core's turnstile decides who goes next (``fairness.py``). There are enough workers
+(``WORKERS``) that requests waiting their turn never keep a new one from starting.
 """
 
 from __future__ import annotations
@@ -14,13 +19,16 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.git_http import GitHttp, git_target
 from ghbench.emulator.http import EmuRequest
 
-__all__ = ["EmulatorApp"]
+__all__ = ["WORKERS", "EmulatorApp"]
+
+WORKERS = 64
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -35,6 +43,11 @@ class EmulatorApp:
         self.emulator = emulator
         self.in_flight: dict[str, int] = defaultdict(int)
         self.git_http = GitHttp(emulator)
+        self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="ghbench-emulator")
+
+    def close(self) -> None:
+        """Stop the worker threads (requests still running finish first)."""
+        self._workers.shutdown(wait=True, cancel_futures=True)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -46,16 +59,17 @@ class EmulatorApp:
         if git is not None:  # git's smart HTTP: streamed, free (git_http.py)
             await self.git_http(git, scope, receive, send)
             return
-        limit = self.emulator.config.max_body_bytes
+        # keep at most one byte over the limit, so the core sees "too large" (413)
+        keep = self.emulator.config.max_body_bytes + 1
         chunks: list[bytes] = []
-        size = 0
+        kept = 0
         more = True
         while more:
             message = await receive()
             chunk = message.get("body", b"")
-            size += len(chunk)
-            if size <= limit + 1:  # keep one byte over the limit so the core sees "too large"
-                chunks.append(chunk)
+            if kept < keep:
+                chunks.append(chunk[: keep - kept])
+                kept += len(chunks[-1])
             more = bool(message.get("more_body", False))
         headers: dict[str, str] = {}
         for raw_name, raw_value in scope.get("headers", ()):
@@ -71,11 +85,12 @@ class EmulatorApp:
                 path=scope.get("path", "/"),
                 query=scope.get("query_string", b"").decode("latin-1"),
                 headers=headers,
-                body=b"".join(chunks)[: limit + 1],
+                body=b"".join(chunks),
                 client=str(client[0]),
                 concurrency=self.in_flight[credential],
             )
-            response = self.emulator.handle(request)
+            loop = asyncio.get_running_loop()
+            response = await loop.run_in_executor(self._workers, self.emulator.handle, request)
             if response.delay_s > 0:
                 await asyncio.sleep(response.delay_s)
         finally:

@@ -55,6 +55,8 @@ class EmulatorConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     # How GraphQL counts a connection without first/last (graphql/cost.py, COST_RULES)
     graphql_cost_rule: CostRule = DEFAULT_COST_RULE
     web_url: WebUrl = "https://github.com"
+    # GitHub ends a request after 10 s ("Timeouts", GraphQL rate-limit docs)
+    request_timeout_s: Annotated[float, Meta(gt=0, le=600)] = 10.0
     users: dict[str, list[str]] = msgspec.field(default_factory=dict)  # login -> tokens
     repos: list[REPO_NAME] = msgspec.field(default_factory=list)  # created at start
 

@@ -1,16 +1,22 @@
-"""``CONNECT host:port``: the emulator is gh's plain-HTTP proxy and tunnels nothing.
+"""What GitHub's front end answers before the API sees a request.
 
-Both the core (h11 passes CONNECT to the app) and the server's httptools protocol
+``CONNECT host:port``: the emulator is gh's plain-HTTP proxy and tunnels nothing. Both
+the core (h11 passes CONNECT to the app) and the server's httptools protocol
 (which would otherwise reject the request line as invalid) answer with this refusal,
 whose message says how to point gh at the emulator instead. gh itself shows only the
 status text; curl ``-v`` shows the body.
+
+A body over ``max_body_bytes``: 413, as GitHub's front end (nginx) answers one before
+the API does, so it is neither charged nor counted against a limit (reports show
+nginx's HTML page; ours says the same in GitHub's JSON shape).
 """
 
 from __future__ import annotations
 
+from ghbench.emulator.errors import DOCS
 from ghbench.emulator.http import JSON_TYPE, EmuResponse, encode_json
 
-__all__ = ["connect_refusal"]
+__all__ = ["connect_refusal", "payload_too_large"]
 
 
 def connect_refusal(target: str) -> EmuResponse:
@@ -31,3 +37,9 @@ def connect_refusal(target: str) -> EmuResponse:
     body = encode_json({"message": message, "documentation_url": "ghbench emulator"})
     headers = {"content-type": JSON_TYPE, "allow": "GET, HEAD, POST, PUT, PATCH, DELETE"}
     return EmuResponse(405, headers, body)
+
+
+def payload_too_large() -> EmuResponse:
+    """The 413 for a body over the limit (answered before routing, free)."""
+    body = encode_json({"message": "Request Entity Too Large", "documentation_url": DOCS})
+    return EmuResponse(413, {"content-type": JSON_TYPE}, body)

@@ -22,20 +22,21 @@ from __future__ import annotations
 
 import json
 import random
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ghbench.clock import Clock, VirtualClock
 from ghbench.emulator.config import EmulatorConfig
-from ghbench.emulator.connect import connect_refusal
+from ghbench.emulator.connect import connect_refusal, payload_too_large
 from ghbench.emulator.control import ControlApi
 from ghbench.emulator.errors import (
     ApiError,
     BadCredentials,
     BadRequest,
     NotFound,
-    PayloadTooLarge,
     PrimaryRateLimited,
     RequiresAuthentication,
     ServerError,
@@ -116,6 +117,7 @@ class Emulator(ControlOperations):
     transport to wait. ``state_dir``: durable SQLite state resumed on restart; None
     keeps everything in memory. ``control_key``: the secret the control API asks for
     (``control_access.py``); None mints one, readable as ``control_key``.
+    ``monotonic``: real elapsed time, for deadlines and turns (``fairness.py``).
     """
 
     def __init__(
@@ -127,6 +129,7 @@ class Emulator(ControlOperations):
         state_dir: Path | None = None,
         config: EmulatorConfig | None = None,
         control_key: str | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(
             clock=clock,
@@ -135,6 +138,7 @@ class Emulator(ControlOperations):
             state_dir=state_dir,
             config=config,
             control_key=control_key,
+            monotonic=monotonic,
         )
         self.router = Router(ROUTES)
         self.control = ControlApi(self)
@@ -159,7 +163,8 @@ class Emulator(ControlOperations):
 
     # -- entry point -------------------------------------------------------------
     def handle(self, request: EmuRequest) -> EmuResponse:
-        """Answer one request. Never raises for bad input."""
+        """Answer one request. Never raises for bad input. Thread-safe: requests take
+        turns on the turnstile (``fairness.py``)."""
         with self.lock:
             response = self._dispatch(request)
             self.request_count += 1
@@ -173,6 +178,8 @@ class Emulator(ControlOperations):
         method = request.method
         if method == "CONNECT":
             return connect_refusal(request.path or request.headers.get("host", "?"))
+        if len(request.body) > self.config.max_body_bytes:
+            return payload_too_large()
         path, query_string, api_base = self._split_target(request)
         if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
             return self.control.handle(request, path, query_string)
@@ -299,8 +306,6 @@ class Emulator(ControlOperations):
                 and etag_matches(if_none_match, cached[1])
             ):
                 return self.not_modified(cached[1], self.limiter.view(caller.owner, bucket_name))
-        if len(request.body) > self.config.max_body_bytes:
-            return self._charged_error(PayloadTooLarge(), caller, route)
         try:
             body = self._parse_body(request) if method in _BODY_METHODS else None
         except BadRequest as exc:
@@ -388,4 +393,5 @@ class Emulator(ControlOperations):
 
     # -- GraphQL -----------------------------------------------------------------
     def _graphql(self, request: EmuRequest, caller: _Caller) -> EmuResponse:
-        return run_graphql(self, request, caller.owner, caller.token_id, caller.user)
+        budget = self.budget()
+        return run_graphql(self, request, caller.owner, caller.token_id, caller.user, budget=budget)

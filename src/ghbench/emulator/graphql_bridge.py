@@ -1,4 +1,4 @@
-"""``POST /graphql``: authentication, limits and headers around ``handle_graphql``.
+"""``POST /graphql``: authentication, limits, turns and headers around the GraphQL layer.
 
 The GraphQL layer (``emulator.graphql``) parses, costs and resolves; it charges
 through ``ctx.charge``. Here: a token is required (401 otherwise), secondary limits
@@ -6,15 +6,33 @@ are checked before (1 point) and recorded after (1 per query, 5 per mutation; a
 mutation also counts as content creation), and the ``x-ratelimit-*`` headers come
 from the ``graphql`` bucket after the call. If the layer lets ``RateLimited``
 escape, GitHub's 200 + ``RATE_LIMITED`` body is produced here.
+
+Sharing the emulator (``fairness.py``): the document is parsed and validated with the
+turnstile released (one large body at a time); the charge is one committed
+transaction; a query then runs outside any transaction, so its checkpoints may let
+other clients take turns; a mutation's top-level fields run one transaction each.
+Past the deadline the answer is GitHub's timeout: 502 with ``Something went wrong
+while executing your query. This may be the result of a timeout, ...`` (as reported
+from github.com); points already charged stay charged, as GitHub charges timeouts.
+Past the field budget it is GitHub's resource-limit answer, as reported in 2026: 200,
+``{"data": null, "errors": [{"type": "RESOURCE_LIMITS_EXCEEDED", "path": [...],
+"message": "Resource limits for this query exceeded."}]}`` (GitHub nulls only the
+field it stopped at; ours stops the whole query).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ghbench.emulator.errors import ApiError, PayloadTooLarge, ServerError
+from ghbench.emulator.errors import ApiError, ServerError
+from ghbench.emulator.fairness import (
+    HEAVY_BODY_BYTES,
+    RequestBudget,
+    RequestTimeout,
+    ResourceLimitsExceeded,
+)
 from ghbench.emulator.faults import draw_fault
-from ghbench.emulator.graphql import handle_graphql
+from ghbench.emulator.graphql import answer, parse_request
 from ghbench.emulator.graphql_contract import (
     BucketView,
     GraphQLRequestContext,
@@ -31,6 +49,11 @@ _AUTH_MESSAGE = "This endpoint requires you to be authenticated."
 _AUTH_DOCS = (
     "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 )
+_TIMEOUT_MESSAGE = (
+    "Something went wrong while executing your query. This may be the result of a "
+    "timeout, or it could be a GitHub bug. Please include `{request_id}` when reporting "
+    "this issue."
+)
 
 
 def rate_limited_body(bucket: BucketView, user: User) -> dict[str, Any]:
@@ -45,8 +68,15 @@ def rate_limited_body(bucket: BucketView, user: User) -> dict[str, Any]:
 
 
 def run_graphql(
-    emulator: EmulatorParts, request: EmuRequest, owner: str, token_id: str, user: User | None
+    emulator: EmulatorParts,
+    request: EmuRequest,
+    owner: str,
+    token_id: str,
+    user: User | None,
+    *,
+    budget: RequestBudget,
 ) -> EmuResponse:
+    """Answer ``POST /graphql``; called holding the turnstile."""
     limiter = emulator.limiter
     if user is None:
         body = encode_json({"message": _AUTH_MESSAGE, "documentation_url": _AUTH_DOCS})
@@ -55,8 +85,6 @@ def run_graphql(
         emulator.secondary.check(
             owner, kind="graphql", points=1, creates_content=False, concurrency=request.concurrency
         )
-        if len(request.body) > emulator.config.max_body_bytes:
-            raise PayloadTooLarge()
     except ApiError as exc:
         return emulator.error_response(exc, limiter.view(owner, "graphql"))
     fault = draw_fault(emulator.config.faults, emulator.rng)
@@ -69,9 +97,10 @@ def run_graphql(
         return response
 
     def charge(cost: int, operation: str | None) -> BucketView:
-        return limiter.charge(
-            owner, token_id, "graphql", cost, endpoint=operation or "POST /graphql", status=200
-        )
+        with emulator.db.transaction():
+            return limiter.charge(
+                owner, token_id, "graphql", cost, endpoint=operation or "POST /graphql", status=200
+            )
 
     ctx = GraphQLRequestContext(
         state=emulator.store,
@@ -82,12 +111,27 @@ def run_graphql(
         charge=charge,
         headers=dict(request.headers),
         cost_rule=emulator.config.graphql_cost_rule,
+        checkpoint=budget.checkpoint,
+        mutation_scope=emulator.db.transaction,
     )
-    with emulator.db.transaction():
-        try:
-            result = handle_graphql(request.body, ctx)
-        except RateLimited as exc:
-            result = GraphQLResult(200, rate_limited_body(exc.bucket, user), None, False, 0)
+    try:
+        with budget.off_turnstile(heavy=len(request.body) > HEAVY_BODY_BYTES):
+            parsed = parse_request(request.body, ctx.cost_rule)
+        budget.checkpoint()
+        result = answer(parsed, ctx)
+    except RateLimited as exc:
+        result = GraphQLResult(200, rate_limited_body(exc.bucket, user), None, False, 0)
+    except ResourceLimitsExceeded as exc:
+        error = {"type": "RESOURCE_LIMITS_EXCEEDED", "path": exc.path, "message": str(exc)}
+        result = GraphQLResult(200, {"data": None, "errors": [error]}, None, False, 0)
+    except RequestTimeout:
+        request_id = f"GHB:{emulator.request_count:08X}"
+        timeout = {
+            "data": None,
+            "errors": [{"message": _TIMEOUT_MESSAGE.format(request_id=request_id)}],
+        }
+        emulator.secondary.record(owner, kind="graphql", points=1, creates_content=False)
+        return emulator.respond(502, encode_json(timeout), limiter.view(owner, "graphql"), {})
     emulator.secondary.record(
         owner,
         kind="graphql",

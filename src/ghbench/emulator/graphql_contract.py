@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -69,6 +70,10 @@ class RateLimited(Exception):
         self.bucket = bucket
 
 
+def _nothing() -> None:
+    return None
+
+
 @dataclass
 class GraphQLRequestContext:
     """Everything a GraphQL request may use; built by the core for each request."""
@@ -81,6 +86,11 @@ class GraphQLRequestContext:
     charge: Callable[[int, str | None], BucketView]
     headers: dict[str, str] = field(default_factory=dict)  # lower-cased request headers
     cost_rule: str = DEFAULT_COST_RULE
+    # Called between fields as execution goes: raises the core's timeout past the
+    # deadline and lets other clients take a turn (emulator/fairness.py).
+    checkpoint: Callable[[], None] = _nothing
+    # Each top-level mutation field runs inside one of these (a database transaction).
+    mutation_scope: Callable[[], AbstractContextManager[Any]] = nullcontext
 
 
 @dataclass

@@ -10,7 +10,8 @@ handlers see it through their ``emulator`` argument, so none of them imports the
 from __future__ import annotations
 
 import random
-import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from ghbench.clock import Clock, SystemClock
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.control_access import new_control_key
 from ghbench.emulator.errors import ApiError, PrimaryRateLimited
+from ghbench.emulator.fairness import RequestBudget, Turnstile
 from ghbench.emulator.git.storage import GitStorage
 from ghbench.emulator.graphql_contract import BucketView
 from ghbench.emulator.http import JSON_TYPE, EmuResponse, encode_json
@@ -55,8 +57,12 @@ class EmulatorParts:
         state_dir: Path | None = None,
         config: EmulatorConfig | None = None,
         control_key: str | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.clock: Clock = clock or SystemClock()
+        # real elapsed time, for request deadlines and turns (fairness.py), whatever
+        # ``clock`` says (a simulation's virtual time stands still while it computes)
+        self.monotonic = monotonic
         # the control API's secret (control_access.py); a fresh one unless given
         self.control_key = control_key or new_control_key()
         self.rng = rng or random.Random(seed)
@@ -82,10 +88,19 @@ class EmulatorParts:
             self.db.close()
             raise
         self.secondary = SecondaryLimiter(self.clock, self.config.secondary, self.db)
-        self.lock = threading.RLock()
+        self.lock = Turnstile()
         self._etags: dict[EtagKey, tuple[tuple[int, int], str]] = {}
         self.request_count = 0
         self.status_counts: dict[int, int] = {}
+
+    def budget(self) -> RequestBudget:
+        """A new request's deadline (``config.request_timeout_s``) and turns."""
+        return RequestBudget(
+            self.lock,
+            monotonic=self.monotonic,
+            timeout_s=self.config.request_timeout_s,
+            may_pause=self.db.outside_transaction,
+        )
 
     def close(self) -> None:
         """Commit and close the state database; remove temporary git repositories."""

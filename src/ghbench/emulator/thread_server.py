@@ -91,6 +91,7 @@ class EmulatorServer:
             self._listeners.close()
             self._listeners = None
         self._server = None
+        self.app.close()
 
     def __enter__(self) -> EmulatorServer:
         self.start()

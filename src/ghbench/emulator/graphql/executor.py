@@ -20,6 +20,7 @@ anything else from ``GraphQLResolveInfo``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -136,10 +137,22 @@ class CompiledExecutor:
             raise ValueError(f"schema has no {operation.operation.value} type")
         self.root: GraphQLObjectType = root
 
-    def execute(self, context: Any, variables: Mapping[str, Any]) -> tuple[Any, list[GraphQLError]]:
-        run = _Run(self, _Info(context), variables)
+    def execute(
+        self,
+        context: Any,
+        variables: Mapping[str, Any],
+        *,
+        checkpoint: Callable[[], None] = lambda: None,
+        root_scope: Callable[[], AbstractContextManager[Any]] | None = None,
+    ) -> tuple[Any, list[GraphQLError]]:
+        """``checkpoint`` is called before every field (it may raise to abort the whole
+        execution); each top-level field runs inside ``root_scope()`` when given."""
+        run = _Run(self, _Info(context), variables, checkpoint)
         try:
-            data = run.object((self.operation.selection_set,), self.root, None, [])
+            if root_scope is None:
+                data = run.object((self.operation.selection_set,), self.root, None, [])
+            else:
+                data = run.root_in_scopes(self.operation.selection_set, self.root, root_scope)
         except _Null:
             data = None
         return data, run.errors
@@ -250,12 +263,32 @@ class _Run:
     """One execution: variables, the info object and the errors collected so far."""
 
     def __init__(
-        self, executor: CompiledExecutor, info: _Info, variables: Mapping[str, Any]
+        self,
+        executor: CompiledExecutor,
+        info: _Info,
+        variables: Mapping[str, Any],
+        checkpoint: Callable[[], None],
     ) -> None:
         self.executor = executor
         self.info = info
         self.variables = variables
+        self.checkpoint = checkpoint
         self.errors: list[GraphQLError] = []
+
+    def root_in_scopes(
+        self,
+        selection_set: SelectionSetNode,
+        type_: GraphQLObjectType,
+        scope: Callable[[], AbstractContextManager[Any]],
+    ) -> dict[str, Any]:
+        """The top level, each field in its own ``scope()`` (a mutation's transaction),
+        the checkpoint between them."""
+        result: dict[str, Any] = {}
+        for plan in self.executor.plan((selection_set,), type_):
+            _checkpoint(self.checkpoint, [plan.key])
+            with scope():
+                result[plan.key] = self.field(plan, None, [plan.key])
+        return result
 
     def object(
         self,
@@ -266,7 +299,9 @@ class _Run:
     ) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for plan in self.executor.plan(selection_sets, type_):
-            result[plan.key] = self.field(plan, source, [*path, plan.key])
+            where = [*path, plan.key]
+            _checkpoint(self.checkpoint, where)
+            result[plan.key] = self.field(plan, source, where)
         return result
 
     def field(self, plan: _FieldPlan, source: Any, path: list[str | int]) -> Any:
@@ -336,6 +371,15 @@ class _Run:
                 raise GraphQLError(f"Abstract type {named.name} could not resolve {value!r}")
             concrete = resolved
         return self.object(plan.selection_sets, concrete, value, path)
+
+
+def _checkpoint(checkpoint: Callable[[], None], path: list[str | int]) -> None:
+    try:
+        checkpoint()
+    except BaseException as stop:  # the budget's aborts (fairness.py) carry a path
+        if hasattr(stop, "path") and not stop.path:
+            stop.path = path
+        raise
 
 
 def _located(error: Exception, nodes: list[FieldNode], path: list[str | int]) -> GraphQLError:

@@ -77,14 +77,16 @@ class ParsedQuery:
     root: Node | None
     terms: tuple[Term, ...]
     operators: int
+    parentheses: int = 0
 
     def qualifiers(self, *keys: str) -> list[Term]:
         return [t for t in self.terms if t.key in keys]
 
     @property
     def text_length(self) -> int:
-        """Free text as GitHub counts it for the 256 limit (qualifiers excluded)."""
-        return len(" ".join(t.raw for t in self.terms if t.key is None))
+        """The query as GitHub counts it for the 256 limit: free text and parentheses
+        (neither operators nor qualifiers, which the docs leave out)."""
+        return len(" ".join(t.raw for t in self.terms if t.key is None)) + self.parentheses
 
 
 # Every qualifier GitHub documents for issue, pull request, repository, user and commit
@@ -279,11 +281,18 @@ def _walk_terms(node: Node | None) -> Iterable[Term]:
 
 
 def parse_query(query: str) -> ParsedQuery:
-    """Parse ``query``; :class:`SearchProblem` for syntax GitHub refuses."""
+    """Parse ``query``; :class:`SearchProblem` for syntax GitHub refuses.
+
+    The length and operator limits are checked on the tokens, before the (recursive)
+    parse: they bound how deep a query can nest, so ``((((…`` a thousand deep or
+    ``NOT`` two thousand times is GitHub's 422, never a RecursionError."""
     tokens = _tokens(query)
-    root = _Parser(tokens).parse()
     operators = sum(1 for t in tokens if t in _OPERATORS)
-    return ParsedQuery(root, tuple(_walk_terms(root)), operators)
+    parentheses = sum(1 for t in tokens if t in ("(", ")"))
+    terms = tuple(t for t in tokens if isinstance(t, Term))
+    check_limits(ParsedQuery(None, terms, operators, parentheses))
+    root = _Parser(tokens).parse()
+    return ParsedQuery(root, tuple(_walk_terms(root)), operators, parentheses)
 
 
 def evaluate(node: Node, item: T, match: Callable[[Term, T], bool]) -> bool:

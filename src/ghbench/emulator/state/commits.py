@@ -206,7 +206,11 @@ class CommitOps(StoreBase):
         until: str | None = None,
     ) -> list[str]:
         """``git rev-list START [--since] [--until] [-- PATH]``: newest first, with
-        git's history simplification for a path (what GitHub's commits list shows)."""
+        git's history simplification for a path (what GitHub's commits list shows).
+        A value with a NUL byte matches nothing (no path or date has one, and git's
+        arguments cannot carry it)."""
+        if any("\0" in value for value in (start, path, since, until) if value):
+            return []
         args = ["rev-list", start]
         args += [f"--since={since}"] if since else []
         args += [f"--until={until}"] if until else []

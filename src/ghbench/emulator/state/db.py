@@ -142,6 +142,10 @@ class Database:
                 if self._depth == 0:
                     self._flush()
 
+    def outside_transaction(self) -> bool:
+        """Whether no transaction is open (writes made now commit at once)."""
+        return self._depth == 0
+
     def put(self, record: Record) -> None:
         """Insert or replace ``record``."""
 

@@ -1,0 +1,336 @@
+"""The stateless half of a GraphQL request: decode, parse, validate, limits, cost.
+
+Nothing here reads or writes the emulator's state, so the core runs it with the
+turnstile released (``fairness.py``): a large document is parsed while other clients
+are served. Parsing and validation are cached per query text, cost per (query,
+operation, page-size variables): pollers send the same text over and over.
+
+Limits, each answered the way github.com (graphql-ruby) answers it:
+
+- a document of more than ``MAX_TOKENS`` tokens, or one nested too deep to parse:
+  ``This query is too large to execute.`` (graphql-ruby's message for its token limit
+  and for a parser stack overflow; GitHub publishes no token figure, so the bound is
+  ours: 20,000 tokens, sixty times gh's largest query, which has about 320);
+- fields nested more than ``MAX_DEPTH`` deep: ``Query has depth of N, which exceeds
+  max depth of 25`` (graphql-ruby's ``max_depth`` message; 25 as reported from
+  github.com, decaporg/decap-cms#7460, **unconfirmed** otherwise);
+- page sizes and the 500,000-node limit (``limits.py``, GitHub's docs).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    InlineFragmentNode,
+    OperationDefinitionNode,
+    OperationType,
+    SelectionSetNode,
+    VariableNode,
+    parse,
+    print_ast,
+    validate,
+)
+from graphql.execution.values import get_variable_values
+
+from ghbench.emulator.graphql.cost import CostReport, analyze_cost
+from ghbench.emulator.graphql.errors import (
+    ErrorDict,
+    format_syntax_error,
+    format_validation_error,
+    message_only,
+)
+from ghbench.emulator.graphql.executor import CompiledExecutor
+from ghbench.emulator.graphql.limits import check_limits
+from ghbench.emulator.graphql.schema import load_schema
+from ghbench.emulator.graphql_contract import GraphQLResult
+
+__all__ = ["MAX_DEPTH", "MAX_TOKENS", "ParsedRequest", "Prepared", "parse_request", "result"]
+
+MAX_TOKENS = 20_000
+MAX_DEPTH = 25
+TOO_LARGE = "This query is too large to execute."
+_DOCS_URL = "https://docs.github.com/graphql"
+_PAGE_ARGUMENTS = frozenset({"first", "last"})
+
+
+@dataclass
+class Prepared:
+    """A parsed, validated query text; ``errors`` set when it cannot run."""
+
+    document: DocumentNode | None
+    errors: list[ErrorDict]
+    operations: dict[str | None, OperationDefinitionNode] = field(default_factory=dict)
+    page_variables: frozenset[str] = frozenset()
+    costs: dict[tuple[Any, ...], CostReport] = field(default_factory=dict)
+    executors: dict[str | None, CompiledExecutor | None] = field(default_factory=dict)
+
+
+@dataclass
+class ParsedRequest:
+    """A request as far as it goes without state: ``answer`` when it already has one
+    (bad JSON, errors, a limit), else the operation to run and what it costs."""
+
+    answer: GraphQLResult | None
+    prepared: Prepared | None = None
+    operation: OperationDefinitionNode | None = None
+    variables: dict[str, Any] = field(default_factory=dict)  # raw, as sent
+    coerced: dict[str, Any] = field(default_factory=dict)
+    report: CostReport | None = None
+
+    @property
+    def name(self) -> str | None:
+        op = self.operation
+        return op.name.value if op is not None and op.name else None
+
+    @property
+    def is_mutation(self) -> bool:
+        return self.operation is not None and self.operation.operation is OperationType.MUTATION
+
+
+def result(
+    status: int,
+    body: dict[str, Any],
+    name: str | None = None,
+    is_mutation: bool = False,
+    cost: int = 0,
+) -> GraphQLResult:
+    return GraphQLResult(
+        status=status, body=body, operation_name=name, is_mutation=is_mutation, cost=cost
+    )
+
+
+def _errors(
+    errors: list[ErrorDict], name: str | None = None, is_mutation: bool = False
+) -> ParsedRequest:
+    return ParsedRequest(result(200, {"errors": errors}, name, is_mutation))
+
+
+def parse_request(body: bytes, cost_rule: str) -> ParsedRequest:
+    """Everything about ``body`` that needs no state (module docstring)."""
+    try:
+        payload = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        payload = None
+    if not isinstance(payload, dict):
+        bad_json = {"message": "Problems parsing JSON", "documentation_url": _DOCS_URL}
+        return ParsedRequest(result(400, bad_json))
+    query = payload.get("query")
+    if not isinstance(query, str) or not query.strip():
+        return _errors([message_only("A query attribute must be specified and must be a string.")])
+    variables = payload.get("variables") or {}
+    if isinstance(variables, str):
+        try:
+            variables = msgspec.json.decode(variables) or {}
+        except msgspec.DecodeError:
+            variables = None
+    if not isinstance(variables, dict):
+        return _errors([message_only("Variables are invalid JSON.")])
+
+    prepared = prepare(query)
+    if prepared.errors or prepared.document is None:
+        return _errors(prepared.errors)
+    operation, problem = _select_operation(prepared, payload.get("operationName") or None)
+    if operation is None:
+        return _errors([message_only(problem)])
+    parsed = ParsedRequest(None, prepared, operation, variables)
+    name, is_mutation = parsed.name, parsed.is_mutation
+    coerced = get_variable_values(load_schema(), operation.variable_definitions or (), variables)
+    if isinstance(coerced, list):
+        problems = [_variable_error(e, variables, operation) for e in coerced]
+        return _errors(problems, name, is_mutation)
+    parsed.coerced = coerced.coerced
+    parsed.report = _cost(prepared, operation, parsed.coerced, cost_rule)
+    limit_errors = check_limits(parsed.report)
+    if limit_errors:
+        parsed.answer = result(200, {"data": None, "errors": limit_errors}, name, is_mutation)
+    return parsed
+
+
+@functools.lru_cache(maxsize=512)
+def prepare(query: str) -> Prepared:
+    """Parse and validate ``query`` (cached per text)."""
+    try:
+        document = parse(query, max_tokens=MAX_TOKENS)
+    except GraphQLError as error:
+        if "Parsing aborted" in error.message:  # too many tokens, or nested too deeply
+            return Prepared(document=None, errors=[message_only(TOO_LARGE)])
+        return Prepared(document=None, errors=[format_syntax_error(error)])
+    except RecursionError:  # nested deeper than the parser's stack: graphql-ruby's answer
+        return Prepared(document=None, errors=[message_only(TOO_LARGE)])
+    try:
+        problems = [p for p in validate(load_schema(), document) if not _tolerated(p)]
+    except RecursionError:  # validation rules recurse per level of nesting
+        return Prepared(document=None, errors=[message_only(TOO_LARGE)])
+    if problems:
+        return Prepared(
+            document=None, errors=[format_validation_error(p, document) for p in problems]
+        )
+    depth = _depth(document)
+    if depth > MAX_DEPTH:
+        message = f"Query has depth of {depth}, which exceeds max depth of {MAX_DEPTH}"
+        return Prepared(document=None, errors=[message_only(message)])
+    operations: dict[str | None, OperationDefinitionNode] = {}
+    page_variables: set[str] = set()
+    for definition in document.definitions:
+        if isinstance(definition, OperationDefinitionNode):
+            operations[definition.name.value if definition.name else None] = definition
+    for node in _field_nodes(document):
+        for argument in node.arguments or ():
+            if argument.name.value in _PAGE_ARGUMENTS and isinstance(argument.value, VariableNode):
+                page_variables.add(argument.value.name.value)
+    return Prepared(
+        document=document,
+        errors=[],
+        operations=operations,
+        page_variables=frozenset(page_variables),
+    )
+
+
+def _depth(document: DocumentNode) -> int:
+    """How deep fields nest in the deepest operation, fragments included (graphql-ruby's
+    measure). Iterative and linear: each fragment's depth is computed once, after the
+    fragments it spreads (validation has refused cycles), so neither a long chain of
+    fragments nor one spread many times can blow up."""
+    fragments = {
+        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+    }
+    spreads = {
+        name: _spread_names(f.selection_set) & fragments.keys() for name, f in fragments.items()
+    }
+    memo: dict[str, int] = {}
+    ready = [name for name, needs in spreads.items() if not needs]
+    waiting = {name: set(needs) for name, needs in spreads.items() if needs}
+    while ready:
+        name = ready.pop()
+        memo[name] = _set_depth(fragments[name].selection_set, memo)
+        for other, needs in list(waiting.items()):
+            needs.discard(name)
+            if not needs:
+                del waiting[other]
+                ready.append(other)
+    return max(
+        (
+            _set_depth(d.selection_set, memo)
+            for d in document.definitions
+            if isinstance(d, OperationDefinitionNode)
+        ),
+        default=0,
+    )
+
+
+def _set_depth(selection_set: SelectionSetNode, memo: dict[str, int]) -> int:
+    """The deepest field under ``selection_set`` (its own fields are depth 1); a spread
+    adds its fragment's depth from ``memo``."""
+    deepest = 0
+    pending = [(selection_set, 0)]  # (selection set, depth of the field it belongs to)
+    while pending:
+        current, base = pending.pop()
+        for selection in current.selections:
+            if isinstance(selection, FieldNode):
+                deepest = max(deepest, base + 1)
+                if selection.selection_set is not None:
+                    pending.append((selection.selection_set, base + 1))
+            elif isinstance(selection, InlineFragmentNode):
+                pending.append((selection.selection_set, base))
+            elif isinstance(selection, FragmentSpreadNode):
+                deepest = max(deepest, base + memo.get(selection.name.value, 0))
+    return deepest
+
+
+def _spread_names(selection_set: SelectionSetNode) -> set[str]:
+    names: set[str] = set()
+    pending = [selection_set]
+    while pending:
+        for selection in pending.pop().selections:
+            if isinstance(selection, FragmentSpreadNode):
+                names.add(selection.name.value)
+            child = getattr(selection, "selection_set", None)
+            if child is not None:
+                pending.append(child)
+    return names
+
+
+def _tolerated(problem: GraphQLError) -> bool:
+    """Validation errors graphql-ruby (github.com) does not raise.
+
+    gh's ``IssueByNumber`` selects ``state`` under both ``... on Issue`` and ``... on
+    PullRequest``; the spec's SameResponseShape check rejects that (IssueState vs
+    PullRequestState) but github.com accepts it, so we do too.
+    """
+    return "return conflicting types" in problem.message
+
+
+def _field_nodes(document: DocumentNode) -> list[FieldNode]:
+    found: list[FieldNode] = []
+    pending: list[SelectionSetNode] = [
+        d.selection_set for d in document.definitions if hasattr(d, "selection_set")
+    ]
+    while pending:
+        for selection in pending.pop().selections:
+            if isinstance(selection, FieldNode):
+                found.append(selection)
+            child = getattr(selection, "selection_set", None)
+            if child is not None:
+                pending.append(child)
+    return found
+
+
+def _select_operation(
+    prepared: Prepared, requested: str | None
+) -> tuple[OperationDefinitionNode | None, str]:
+    if requested is not None:
+        found = prepared.operations.get(requested)
+        return (found, "") if found else (None, f'No operation named "{requested}"')
+    if len(prepared.operations) == 1:
+        return next(iter(prepared.operations.values())), ""
+    return None, "An operation name is required"
+
+
+def _cost(
+    prepared: Prepared, operation: OperationDefinitionNode, variables: dict[str, Any], rule: str
+) -> CostReport:
+    key = (
+        rule,
+        operation.name.value if operation.name else None,
+        *sorted((k, v) for k, v in variables.items() if k in prepared.page_variables),
+    )
+    report = prepared.costs.get(key)
+    if report is None:
+        assert prepared.document is not None
+        report = analyze_cost(load_schema(), prepared.document, operation, variables, rule)
+        prepared.costs[key] = report
+    return report
+
+
+def _variable_error(
+    error: GraphQLError, variables: dict[str, Any], operation: OperationDefinitionNode
+) -> ErrorDict:
+    """graphql-ruby's shape: ``Variable $n of type Int! was provided invalid value``."""
+    message = error.message
+    name = message.split("'$", 1)[1].split("'", 1)[0] if "'$" in message else ""
+    declared = {
+        d.variable.name.value: print_ast(d.type) for d in operation.variable_definitions or ()
+    }
+    type_name = declared.get(name, "")
+    explanation = message.split(": ", 1)[1] if ": " in message else message
+    formatted: ErrorDict = {
+        "extensions": {
+            "value": variables.get(name),
+            "problems": [{"path": [], "explanation": explanation}],
+        },
+        "locations": [{"line": loc.line, "column": loc.column} for loc in error.locations or ()],
+    }
+    if type_name:
+        formatted["message"] = f"Variable ${name} of type {type_name} was provided invalid value"
+    else:
+        formatted["message"] = f"Variable ${name} was provided invalid value"
+    return formatted
