@@ -35,6 +35,7 @@ __all__ = [
     "RealRun",
     "WindowDigest",
     "figures_of",
+    "measured_latency",
     "model_run",
     "relative_errors",
     "window_digest",
@@ -137,11 +138,31 @@ def relative_errors(model: Figures, real: Figures) -> dict[str, float]:
     return out
 
 
+# z of the 99th percentile of a normal distribution: a lognormal's p99 / p50 = exp(z σ)
+_Z99 = 2.3263
+
+
+def measured_latency(card: Mapping[str, Any]) -> tuple[float, float]:
+    """(median ms, sigma) of a lognormal with a scorecard's p50 and p99 call durations:
+    the latency a model run uses to stand where its real run stood."""
+    spec = card["scorecard"]
+    p50 = max(float(spec["p50DurationMs"]), 1.0)
+    p99 = max(float(spec["p99DurationMs"]), p50)
+    return p50, min(math.log(p99 / p50) / _Z99, 3.0)
+
+
 def model_run(
-    profile: str, sessions: int, *, warmup_s: float, duration_s: float, seed: int = 0
+    profile: str,
+    sessions: int,
+    *,
+    warmup_s: float,
+    duration_s: float,
+    seed: int = 0,
+    latency: tuple[float, float] | None = None,
 ) -> tuple[dict[str, Any], WindowDigest, CellRun]:
-    """The model's S2-T1 cell with the real run's sessions, warmup and window: its
-    scorecard (as JSON) and window digest, reduced exactly as a real run's are."""
+    """The model's S2-T1 cell with the real run's sessions, warmup, window and (with
+    ``latency``) call latency: its scorecard (as JSON) and window digest, reduced
+    exactly as a real run's are."""
     spec = CellSpec(
         scenario="S2",
         topology="T1",
@@ -149,6 +170,7 @@ def model_run(
         warmup_s=warmup_s,
         duration_s=duration_s,
         profile=canonical_profile(profile),
+        latency=latency,
     )
     run = run_cell(spec, seed=seed)
     card = msgspec.to_builtins(cell_scorecard(run))

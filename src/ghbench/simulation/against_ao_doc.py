@@ -19,6 +19,7 @@ from ghbench.simulation.against_ao import (
     RealRun,
     WindowDigest,
     figures_of,
+    measured_latency,
     model_run,
     relative_errors,
 )
@@ -88,6 +89,7 @@ def model_side(profile: str, run: RealRun, seeds: int) -> Side:
             warmup_s=run.warmup_seconds,
             duration_s=run.duration_seconds,
             seed=seed,
+            latency=measured_latency(run.scorecard),
         )
         sides.append(Side(figures_of(card, digest), _calls(digest)))
     return Side(
@@ -145,15 +147,21 @@ def _head(titles: Sequence[str], left: int) -> list[str]:
     return [_row(titles), "|" + "---|" * left + "--:|" * (len(titles) - left)]
 
 
+def _conditions(profile: str, sessions: int, runs: Sequence[RealRun]) -> RealRun:
+    """The real run whose window and latency a profile's model run takes: its own
+    build's at that size, else the first build's (bench-era has none)."""
+    build = PROFILE_BUILDS.get(profile)  # type: ignore[call-overload]
+    same = [r for r in runs if r.sessions == sessions]
+    return next((r for r in same if build and r.build == build[0]), same[0])
+
+
 def calibration_section(runs: Sequence[RealRun], *, seeds: int) -> str:
     """The Markdown of the generated section (without its markers)."""
     sizes = sorted({r.sessions for r in runs})
     builds = list(dict.fromkeys(r.build for r in sorted(runs, key=lambda r: r.build)))
     real = {(r.build, r.sessions): r for r in runs}
     model: dict[tuple[str, int], Side] = {
-        (p, n): model_side(p, next(r for r in runs if r.sessions == n), seeds)
-        for n in sizes
-        for p in PROFILE_NAMES
+        (p, n): model_side(p, _conditions(p, n, runs), seeds) for n in sizes for p in PROFILE_NAMES
     }
     out = [
         "### Figures in the window",

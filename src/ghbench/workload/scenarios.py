@@ -119,6 +119,9 @@ class CellSpec:
     restart_gap: float = 5.0  # S5: seconds the model is down
     dashboard_refresh: float = 30.0  # S6
     dashboard_click: float = 10.0  # S6
+    # (median ms, sigma) of the calls' lognormal latency; None: the simulation's default
+    # (ghbench.simulation.world.SIM_LATENCY, AO's against github.com)
+    latency: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         if self.sessions < 1:
