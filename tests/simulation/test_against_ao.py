@@ -12,6 +12,7 @@ from ghbench.simulation.against_ao import (
     CalibrationResults,
     Figures,
     figures_of,
+    measured_latency,
     model_run,
     relative_errors,
     window_digest,
@@ -99,3 +100,17 @@ def test_the_docs_real_ao_section_is_what_the_model_gives_today() -> None:
     }
     documented = generated_section((DOCS / "calibration.md").read_text(), REAL_AO_SECTION)
     assert documented == calibration_section(results.runs, seeds=5)
+
+
+def test_a_model_run_takes_the_latency_its_real_run_measured() -> None:
+    card = {"scorecard": {"p50DurationMs": 60, "p99DurationMs": 151}}
+    median, sigma = measured_latency(card)
+    assert median == 60.0
+    assert 60.0 * math.exp(2.3263 * sigma) == pytest.approx(151.0)  # the p99 comes back
+    assert measured_latency({"scorecard": {"p50DurationMs": 0, "p99DurationMs": 0}}) == (1.0, 0.0)
+    # the latency reaches the emulator: slower calls, the same policy
+    fast, _, _ = model_run("head", 3, warmup_s=95.0, duration_s=120.0, latency=(5.0, 0.1))
+    slow, _, _ = model_run("head", 3, warmup_s=95.0, duration_s=120.0, latency=(900.0, 0.1))
+    assert fast["scorecard"]["p50DurationMs"] < 10
+    assert slow["scorecard"]["p50DurationMs"] > 800
+    assert fast["scorecard"]["totalCalls"] == slow["scorecard"]["totalCalls"]
