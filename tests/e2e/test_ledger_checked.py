@@ -114,7 +114,9 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             prefix="ta",
             work_dir=out / "state" / "workload",
             backend=backend,
-            options=WorkloadOptions(profile="pre-b1", transport="gh", policy={"tick": 2.0}),
+            options=WorkloadOptions(
+                profile="ao-bench-1e73a505", transport="gh", policy={"tick": 2.0}
+            ),
             base_env=base_env,
         )
 

@@ -34,7 +34,7 @@ GIVEN: dict[str, Any] = {
     "duration_scale": 1.0,
     "repos": [],
     "transport": "gh",
-    "profile": "head",
+    "profile": "ao-main-60e8c881",
     "tick": None,
     "ao_command": None,
 }
@@ -98,9 +98,13 @@ def test_version_1_plans_stay_readable_and_take_unrecorded_flags(tmp_path: Path)
     old = load_plan(tmp_path)
     assert not old.settings_recorded
     assert (old.duration_scale, old.transport, old.tick, old.ao_command) == (1.0, "gh", None, None)
-    given = {**GIVEN, "backend": "simulated", "tick": 15.0, "profile": "pre-b1"}
+    given = {**GIVEN, "backend": "simulated", "tick": 15.0, "profile": "ao-bench-1e73a505"}
     new = resume_plan(old, given, {"tick", "profile"}, tmp_path / STATE_FILE)
-    assert new.settings_recorded and (new.tick, new.profile, new.seed) == (15.0, "pre-b1", 4)
+    assert new.settings_recorded and (new.tick, new.profile, new.seed) == (
+        15.0,
+        "ao-bench-1e73a505",
+        4,
+    )
     # what version 1 did record still wins over the command line
     with pytest.raises(UsageError, match="--seed 0 conflicts with the stored 4"):
         resume_plan(old, given, {"seed"}, tmp_path / STATE_FILE)
@@ -159,7 +163,7 @@ def test_cli_resume_measures_what_the_interrupted_run_would_have(tmp_path: Path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith(
         "resuming m-interrupted: 0 of 1 cell(s) done; backend simulated, driver workload,"
-        " seed 3, --profile pre-b1, --tick 15s\n"
+        " seed 3, --profile ao-bench-1e73a505, --tick 15s\n"
     )
     assert _scorecard(resumed, "S2-T1-1") == _scorecard(fresh, "S2-T1-1")
     assert _scorecard(resumed, "S2-T1-1") != _scorecard(plain, "S2-T1-1")
@@ -172,9 +176,9 @@ def test_cli_conflicting_flag_is_one_line_and_changes_nothing(tmp_path: Path) ->
     proc = _cli("--resume", "--profile", "bench-era", "--out", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
-        "error: --resume: --profile bench-era conflicts with the stored head of this matrix"
-        f" ({tmp_path / STATE_FILE}); drop --profile to resume with the stored settings, or"
-        " start a new matrix in another --out"
+        "error: --resume: --profile bench-era conflicts with the stored ao-main-60e8c881 of"
+        f" this matrix ({tmp_path / STATE_FILE}); drop --profile to resume with the stored"
+        " settings, or start a new matrix in another --out"
     ]
     assert (tmp_path / STATE_FILE).read_bytes() == before
     assert not (tmp_path / "runs").exists()
@@ -187,7 +191,11 @@ def test_cli_version_1_plan_resumes_with_the_flags_given_again(tmp_path: Path) -
                 cwd=tmp_path)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     plan = load_plan(tmp_path)
-    assert plan.settings_recorded and (plan.profile, plan.tick, plan.seed) == ("pre-b1", 15.0, 3)
+    assert plan.settings_recorded and (plan.profile, plan.tick, plan.seed) == (
+        "ao-bench-1e73a505",
+        15.0,
+        3,
+    )
     fresh = tmp_path / "fresh"
     assert _cli("--cells", "S2-T1-1", *FLAGS, "--out", str(fresh), cwd=tmp_path).returncode == 0
     assert _scorecard(tmp_path, "S2-T1-1") == _scorecard(fresh, "S2-T1-1")

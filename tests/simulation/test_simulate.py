@@ -12,7 +12,9 @@ from ghbench.simulation.simulate import simulate_cell
 from ghbench.workload.scenarios import CellSpec, parse_scenario
 
 
-@pytest.mark.parametrize(("scenario", "profile"), [("S2", "pre-b1"), ("S4", "head")])
+@pytest.mark.parametrize(
+    ("scenario", "profile"), [("S2", "ao-bench-1e73a505"), ("S4", "ao-main-60e8c881")]
+)
 def test_scorecard_burn_equals_the_ledger_to_the_point(
     tmp_path: Path, scenario: str, profile: str
 ) -> None:

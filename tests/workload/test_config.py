@@ -48,7 +48,7 @@ def test_dump_loads_back_equal(tmp_path: Path) -> None:
 
 
 def test_every_policy_field_is_overridable() -> None:
-    head = PROFILES["head"]
+    head = PROFILES["ao-main-60e8c881"]
     for field in PolicyParams.__struct_fields__:
         changed = _other_value(getattr(head, field))
         text = yaml.safe_dump({"repos": ["a/b"], "policy": {field: changed}})
@@ -94,7 +94,7 @@ def test_missing_file_names_the_flag(tmp_path: Path) -> None:
 
 
 def test_profiles_differ_where_ao_did() -> None:
-    head, bench, pre = PROFILES["head"], PROFILES["bench-era"], PROFILES["pre-b1"]
+    head, bench, pre = (PROFILES[n] for n in ("ao-main-60e8c881", "bench-era", "ao-bench-1e73a505"))
     assert (head.guard_commit, bench.guard_commit) == ("check-runs", "status")
     assert pre.count_304_as_change and not bench.count_304_as_change
     assert head.review_comments_etag and not bench.review_comments_etag

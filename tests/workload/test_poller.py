@@ -1,5 +1,6 @@
 """The policy against the real in-process emulator, in virtual time."""
 
+import itertools
 from collections import Counter
 
 from ghbench.simulation.cell import CellRun, run_cell
@@ -48,7 +49,9 @@ def test_head_cold_first_tick() -> None:
 
 
 def test_pre_b1_runs_the_batch_every_tick() -> None:
-    run = run_cell(CellSpec(scenario="S2", sessions=6, profile="pre-b1", **SHORT), seed=3)
+    run = run_cell(
+        CellSpec(scenario="S2", sessions=6, profile="ao-bench-1e73a505", **SHORT), seed=3
+    )
     batches = sum(1 for r in run.rows if r.operation == BATCH)
     assert batches == run.ticks
     assert not any(r.operation == GUARD_COMMIT_STATUS for r in run.rows)
@@ -116,3 +119,19 @@ def _iso(epoch: float) -> str:
     from ghbench.timefmt import iso_ms
 
     return iso_ms(epoch)
+
+
+def test_review_throttle_is_held_to_the_check_time_as_aos_date_now() -> None:
+    """AO compares Date.now() at the review check, which comes after the tick's guards,
+    with the previous check's: four ticks later it is as often just under 2 min as
+    just over, and then the PR waits for the 5th tick (docs/calibration.md)."""
+    from ghbench.timefmt import parse_iso
+
+    run = run_cell(CellSpec(scenario="S2", sessions=3, warmup_s=60.0, duration_s=1200.0), seed=0)
+    starts: dict[str | None, list[float]] = {}
+    for r in run.rows:
+        if r.operation == GUARD_REVIEW_COMMENTS:
+            starts.setdefault(r.endpoint, []).append(parse_iso(r.timestamp) - r.durationMs / 1e3)
+    gaps = [round(b - a) for s in starts.values() for a, b in itertools.pairwise(s)]
+    assert len(starts) == 3 and all(g >= 120 for g in gaps)
+    assert {round(g / 30) for g in gaps} == {4, 5}

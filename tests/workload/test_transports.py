@@ -70,7 +70,7 @@ def _poll(transport: Transport, clock: SystemClock | LaneClock, seeded: Any) -> 
     runner = CallRunner(transport, clock, rows.append, RowOptions(secrets=(seeded.token,)))
     # one session still without a PR: PR detection runs on the cold tick
     sessions = (*seeded.sessions, SessionSpec(id="ta-x", repo="acme/todo", issue=99))
-    poller = Poller(PROFILES["head"], runner, repos=("acme/todo",), sessions=sessions)
+    poller = Poller(PROFILES["ao-main-60e8c881"], runner, repos=("acme/todo",), sessions=sessions)
     for _ in range(3):
         poller.tick()
     poller.view_issue("acme/todo", seeded.sessions[0].issue or 1)

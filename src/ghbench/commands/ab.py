@@ -18,11 +18,11 @@ import click
 from ghbench.clock import SystemClock
 from ghbench.commands.options import parse_issue_list, resolve_project
 from ghbench.commands.outdir import hold_out
-from ghbench.commands.params import MAX_SESSIONS
+from ghbench.commands.params import MAX_SESSIONS, ProfileChoice
 from ghbench.errors import UsageError
 from ghbench.harness.flags import RunFlags
 from ghbench.timefmt import duration_flag
-from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 if TYPE_CHECKING:
     from ghbench.harness.ab import AbOutcome
@@ -72,7 +72,7 @@ def _build_options(func: F) -> F:
         build = f"build {label.upper()} ({role})"
         func = click.option(
             f"--{label}-profile",
-            type=click.Choice(PROFILE_NAMES),
+            type=ProfileChoice(),
             default=None,
             help=f"--driver workload: {build}, a profile of the model.",
         )(func)
@@ -187,7 +187,7 @@ def _builds(args: AbArgs) -> Any:
             ao_command=ao,
             ao_layout=layout,
             transport=args.transport,
-            profile=profile or "head",
+            profile=profile or DEFAULT_PROFILE,
             tick=args.tick,
         )
         builds.append(Build(label, Path(wanted).name or wanted, flags))

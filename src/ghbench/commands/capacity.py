@@ -12,10 +12,10 @@ import click
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import SystemClock
 from ghbench.commands.outdir import hold_out
-from ghbench.commands.params import MAX_VIRTUAL_S, FiniteFloatRange
+from ghbench.commands.params import MAX_VIRTUAL_S, FiniteFloatRange, ProfileChoice
 from ghbench.errors import UsageError
 from ghbench.timefmt import duration_flag, format_duration
-from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = ["command"]
 
@@ -31,8 +31,8 @@ def _seconds(flag: str, text: str | None) -> float | None:
 @click.option("--topology", default="T1", show_default=True, help="T1 (one repo) or T2.")
 @click.option(
     "--profile",
-    type=click.Choice(PROFILE_NAMES),
-    default="head",
+    type=ProfileChoice(),
+    default=DEFAULT_PROFILE,
     show_default=True,
     help="AO version the model plays.",
 )

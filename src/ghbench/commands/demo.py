@@ -12,8 +12,9 @@ import click
 from ghbench.clock import SystemClock
 from ghbench.commands import DEFAULT_OUT
 from ghbench.commands.outdir import hold_out
+from ghbench.commands.params import ProfileChoice
 from ghbench.timefmt import duration_flag
-from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = ["command"]
 
@@ -32,8 +33,8 @@ __all__ = ["command"]
 @click.option("--tick", default=None, help="Model poll interval (default: AO's 30s).")
 @click.option(
     "--profile",
-    type=click.Choice(PROFILE_NAMES),
-    default="head",
+    type=ProfileChoice(),
+    default=DEFAULT_PROFILE,
     show_default=True,
 )
 @click.option(

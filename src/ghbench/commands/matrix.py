@@ -12,7 +12,7 @@ import click
 
 from ghbench.clock import Clock, SystemClock
 from ghbench.commands.outdir import hold_out
-from ghbench.commands.params import FiniteFloatRange
+from ghbench.commands.params import FiniteFloatRange, ProfileChoice
 from ghbench.errors import UsageError
 from ghbench.harness.flags import RunFlags
 from ghbench.matrix.cells import Cell, parse_scales, select_cells
@@ -28,7 +28,7 @@ from ghbench.matrix.state import (
 )
 from ghbench.matrix.topology import cell_repos
 from ghbench.timefmt import duration_flag, iso_s
-from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 if TYPE_CHECKING:
     from ghbench.matrix.runner import CellBackend
@@ -122,8 +122,8 @@ def command() -> None:
 )
 @click.option(
     "--profile",
-    type=click.Choice(PROFILE_NAMES),
-    default="head",
+    type=ProfileChoice(),
+    default=DEFAULT_PROFILE,
     show_default=True,
     help="--driver workload: the workload model's profile.",
 )

@@ -14,12 +14,12 @@ from typing import Any, TypeVar, cast
 import click
 
 from ghbench.commands import DEFAULT_OUT
-from ghbench.commands.params import MAX_ISSUE_NUMBER, MAX_SESSIONS
+from ghbench.commands.params import MAX_ISSUE_NUMBER, MAX_SESSIONS, ProfileChoice
 from ghbench.drivers.project import Project, load_project
 from ghbench.errors import UsageError
 from ghbench.github.names import BACKEND_NAMES, BackendName
 from ghbench.harness.flags import RunFlags
-from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = [
     "CommonFlags",
@@ -129,8 +129,8 @@ def common_options(func: F) -> F:
         ),
         click.option(
             "--profile",
-            type=click.Choice(PROFILE_NAMES),
-            default="head",
+            type=ProfileChoice(),
+            default=DEFAULT_PROFILE,
             show_default=True,
             help="Workload model profile.",
         ),

@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-__all__ = ["MAX_ISSUE_NUMBER", "MAX_SESSIONS", "MAX_VIRTUAL_S", "FiniteFloatRange"]
+from ghbench.workload.profiles import PROFILE_CHOICES, canonical_profile
+
+__all__ = [
+    "MAX_ISSUE_NUMBER",
+    "MAX_SESSIONS",
+    "MAX_VIRTUAL_S",
+    "FiniteFloatRange",
+    "ProfileChoice",
+]
 
 MAX_SESSIONS = 10_000  # sessions (and so issues) one run may have
 MAX_ISSUE_NUMBER = 2**31 - 1  # GitHub's issue numbers are 32-bit
@@ -28,3 +36,15 @@ class FiniteFloatRange(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
+
+
+class ProfileChoice(click.Choice[str]):
+    """A profile of the model, by its name or an old alias (``head``, ``pre-b1``); the
+    value is always the profile's name, so what a run records does not depend on which
+    of the two the user typed."""
+
+    def __init__(self) -> None:
+        super().__init__(PROFILE_CHOICES)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return canonical_profile(super().convert(value, param, ctx))

@@ -13,9 +13,9 @@ from pathlib import Path
 import click
 import msgspec
 
-from ghbench.commands.params import MAX_SESSIONS, MAX_VIRTUAL_S
+from ghbench.commands.params import MAX_SESSIONS, MAX_VIRTUAL_S, ProfileChoice
 from ghbench.timefmt import duration_flag
-from ghbench.workload.profiles import PROFILE_NAMES, ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = ["command"]
 
@@ -30,9 +30,10 @@ __all__ = ["command"]
 @click.option("--duration", default="15m", show_default=True, help="Measurement window.")
 @click.option(
     "--profile",
-    type=click.Choice(PROFILE_NAMES),
+    type=ProfileChoice(),
     default=None,
-    help="AO version to model [default: head, or the config's].",
+    help="AO version to model (head: ao-main-60e8c881, pre-b1: ao-bench-1e73a505)"
+    " [default: ao-main-60e8c881, or the config's].",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(
@@ -69,7 +70,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
 
     policy: dict[str, object] = {}
     session_ids = False
-    chosen = profile or "head"
+    chosen = profile or DEFAULT_PROFILE
     if config_path is not None:
         from ghbench.workload.config import load_workload_config  # noqa: PLC0415
 

@@ -35,7 +35,7 @@ from ghbench.github.backend import Backend
 from ghbench.gitinfo import git_head
 from ghbench.procs import ManagedProcess, start_process
 from ghbench.workload.config import WorkloadConfig, dump_workload_config, workload_config_from
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 from ghbench.workload.setup_actions import create_session_prs, open_api_client
 
 __all__ = ["SpreadWorkloadDriver", "WorkloadDriver", "WorkloadOptions"]
@@ -45,7 +45,7 @@ __all__ = ["SpreadWorkloadDriver", "WorkloadDriver", "WorkloadOptions"]
 class WorkloadOptions:
     """How the model runs: its profile, transport and any policy overrides."""
 
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
     transport: str = "gh"  # gh (the real gh CLI) | http
     gh_path: str = "gh"
     policy: Mapping[str, Any] = field(default_factory=dict)

@@ -26,7 +26,7 @@ from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import SetupOptions, SetupOutcome, run_setup
 from ghbench.harness.window import MeasureOptions, MeasureResult
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = ["DemoOptions", "DemoResult", "run_demo"]
 
@@ -44,7 +44,7 @@ class DemoOptions:
     duration_text: str = "60s"
     transport: str = "auto"  # auto | gh | http
     tick: float | None = None
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
 
 
 @dataclass(frozen=True)

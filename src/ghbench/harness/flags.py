@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ghbench.github.names import BackendName
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = ["RunFlags"]
 
@@ -20,5 +20,5 @@ class RunFlags:
     ao_command: str | None = None
     ao_layout: str = "auto"
     transport: str = "gh"
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
     tick: str | None = None

@@ -43,7 +43,7 @@ from ghbench.simulation.simulate import cell_scorecard
 from ghbench.simulation.world import SIM_LATENCY
 from ghbench.timefmt import format_duration, parse_iso
 from ghbench.trace.frame import TraceFrame
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 from ghbench.workload.scenarios import CellSpec
 
 __all__ = ["CapacityCell", "VerifyOptions", "model_probe", "run_capacity", "verify_capacity"]
@@ -55,7 +55,7 @@ class CapacityCell:
 
     scenario: str  # S1..S6
     topology: str  # T1 | T2
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
     seed: int = 0
     warmup_s: float | None = None  # None: the runbook's for the scenario
     duration_s: float | None = None

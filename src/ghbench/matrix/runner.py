@@ -48,7 +48,7 @@ from ghbench.ratelimit import Bucket
 from ghbench.signals import uninterruptible
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 from ghbench.workload.scenarios import CellSpec, repos_for
 
 __all__ = [
@@ -103,7 +103,7 @@ class SimulatedBackend:
 
     seed: int = 0
     session_ids: bool = False
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
     tick: float | None = None  # seconds; None: the profile's
     name: str = "simulated"
     driver: str = "workload"

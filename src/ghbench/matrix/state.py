@@ -19,7 +19,7 @@ import msgspec
 
 from ghbench.artifacts.io import replace_atomic
 from ghbench.errors import ArtifactError, UsageError
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName, unalias_profile
 
 __all__ = [
     "READABLE_VERSIONS",
@@ -55,7 +55,7 @@ class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
     # were not given on the command line.
     duration_scale: float = 1.0
     transport: str = "gh"
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
     tick: float | None = None  # seconds; None: the profile's (scaled in real time)
     ao_command: str | None = None  # as resolved when the matrix started
 
@@ -89,6 +89,8 @@ def load_plan(matrix_dir: Path) -> MatrixPlan:
             f" {', '.join(map(str, READABLE_VERSIONS))}); upgrade ghbench or start a new"
             " matrix directory"
         )
+    if "profile" in raw:  # a plan written before the profiles had their builds' names
+        raw["profile"] = unalias_profile(raw["profile"])
     try:
         return msgspec.convert(raw, MatrixPlan)
     except msgspec.ValidationError as exc:

@@ -102,7 +102,7 @@ class _Cell:
         self.scenario = spec.scenario_def
         self.policy = _policy(spec)
         self.clock = LaneClock(SIM_START)
-        self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31))
+        self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31), latency=spec.latency)
         self.repos = repos_for(spec.topology, spec.sessions)
         self.sessions = self.world.seed(
             self.repos, spec.sessions, open_prs=self.scenario.prs_at_start

@@ -34,9 +34,15 @@ SIM_LOGIN = "ao-bot"
 class SimWorld:
     """One in-memory emulator on a virtual clock, seeded for a cell."""
 
-    def __init__(self, clock: VirtualClock, *, seed: int) -> None:
+    def __init__(
+        self, clock: VirtualClock, *, seed: int, latency: tuple[float, float] | None = None
+    ) -> None:
+        """``latency``: (median ms, sigma) of the lognormal call latency instead of
+        ``SIM_LATENCY`` (a calibration run uses the latency its real run measured)."""
         cfg = EmulatorConfig()
         cfg.faults.update(dict(SIM_LATENCY))
+        if latency is not None:
+            cfg.faults.update({"latency_ms": latency[0], "latency_sigma": latency[1]})
         self.clock = clock
         self.emulator = Emulator(config=cfg, clock=clock, seed=seed)
         self.emulator.create_user(SIM_LOGIN, [SIM_TOKEN])

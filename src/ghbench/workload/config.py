@@ -3,7 +3,8 @@
 Example, with every key (only ``sessions`` or ``repos`` is needed)::
 
     version: 1                 # optional; the only version is 1
-    profile: head              # head | bench-era | pre-b1 (see ghbench.workload.profiles)
+    profile: ao-main-60e8c881  # ao-main-60e8c881 | ao-bench-1e73a505 | bench-era, or the
+                               #   old names head, pre-b1 (see ghbench.workload.profiles)
     transport: gh              # gh (the real gh CLI) | http (httpx, no gh needed)
     host: github.localhost     # gh's GH_HOST; github.com for real GitHub
     api_url: null              # REST base for the http transport; default from host:
@@ -47,7 +48,14 @@ import yaml
 from ghbench.errors import ConfigError
 from ghbench.timefmt import parse_duration
 from ghbench.validation import convert
-from ghbench.workload.profiles import DURATION_FIELDS, PROFILES, PolicyParams, ProfileName
+from ghbench.workload.profiles import (
+    DEFAULT_PROFILE,
+    DURATION_FIELDS,
+    PROFILES,
+    PolicyParams,
+    ProfileName,
+    unalias_profile,
+)
 
 __all__ = [
     "SessionSpec",
@@ -103,7 +111,7 @@ class TraceOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 class _Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Every key of the file but ``version`` and ``policy``, declared once."""
 
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
     transport: TransportName = "gh"
     host: str = "github.localhost"
     api_url: str | None = None
@@ -191,6 +199,8 @@ def parse_workload_config(data: bytes | str, *, source: str = "<config>") -> Wor
 
 def workload_config_from(raw: dict[str, Any], *, source: str) -> WorkloadConfig:
     """A config given as the file's keys and values (already parsed), resolved."""
+    if "profile" in raw:  # an old name stands for the profile it is an alias of
+        raw = {**raw, "profile": unalias_profile(raw["profile"])}
     f = convert(raw, _File, source=source)
     policy = resolve_policy(source, f.profile, f.policy)
     _check(source, f)

@@ -124,7 +124,6 @@ class Poller:
         self.pr_states: TtlCache[tuple[str, int], str] = TtlCache(p.pr_state_ttl)
         self.issues: TtlCache[tuple[str, int], bool] = TtlCache(p.issue_cache_ttl)
         self.last_review: dict[tuple[str, int], float] = {}
-        self._tick_start = 0.0
 
     # -- session management (spawn, restart) ---------------------------------
 
@@ -166,7 +165,6 @@ class Poller:
 
     def tick(self) -> TickReport:
         report = TickReport(started_at=self.runner.now())
-        self._tick_start = report.started_at
         before = self.runner.calls_made
         changed_repos = self._guard_pr_lists(report)
         changed = bool(changed_repos)
@@ -323,8 +321,10 @@ class Poller:
         assert s.pr is not None
         p = self.policy
         key = (s.repo, s.pr)
-        # throttled against the tick's start, so a PR is checked every 4th 30 s tick
-        now = self._tick_start
+        # AO's throttle compares Date.now() at this check with the last check's; the
+        # check comes after the tick's guards, whose time varies, so four ticks later
+        # it is as often just under 2 min as just over, and the PR waits a 5th tick
+        now = self.runner.now()
         last = self.last_review.get(key)
         if last is not None and now - last < p.review_interval:
             return

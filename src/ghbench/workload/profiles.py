@@ -4,21 +4,25 @@ Every number the model uses lives in ``PolicyParams``; a profile is just a set o
 defaults, and a config file's ``policy:`` block overrides any of them. Durations are
 seconds. The sources are the AO reference (§5 "Poll-loop workload model", "Caches").
 
-Profiles:
+Profiles are named after the AO build each reproduces (docs/calibration.md holds each
+one's error against its build, measured with ``bench/bench_calibration_ao.py``):
 
-``head``
-    AO ``main`` today: Guard 1 (``pulls?…per_page=1``) per repo with an ETag, Guard 2
-    (``commits/{sha}/check-runs?per_page=1``) per PR only when every repo answered 304,
+``ao-main-60e8c881`` (alias ``head``)
+    AO ``main`` at 60e8c881: Guard 1 (``pulls?…per_page=1``) per repo with an ETag,
+    Guard 2 (``commits/{sha}/check-runs?per_page=1``) per PR only when every repo answered 304,
     GraphQL batch only on change, review comments behind an ETag at most every 2 min
     and the thread query only after they changed.
+``ao-bench-1e73a505`` (alias ``pre-b1``)
+    AO at 1e73a505 (``feat/gh-rate-limiting``, the commit that added
+    ``experiments/benchmark.mjs``), before the B1 fix: a guard's 304 made gh exit 1,
+    which AO counted as "changed", so Guard 2 never ran and the batch refreshed every
+    PR on every tick; Guard 2 on ``commits/{sha}/status``; every 2 min per PR two
+    opaque calls (REST review comments without
+    ``-i``, GraphQL review threads); the batch query with ``contexts(first:20)``.
 ``bench-era``
-    ``feat/gh-rate-limiting`` when ``experiments/benchmark.mjs`` ran (after B1): Guard 2
-    on ``commits/{sha}/status``, and every 2 min per PR session two opaque calls (REST
-    review comments without ``-i``, GraphQL review threads), the batch query with the
-    older ``contexts(first:20)``.
-``pre-b1``
-    Bench-era before the B1 fix: a guard's 304 counted as an error, hence as "changed",
-    so Guard 2 never ran and the batch refreshed every PR on every tick.
+    The same branch after B1, when AO's own DISCUSSION-NOTES figures were taken (a 304
+    is "unchanged"). No build we have is this code: it is kept for those figures and
+    for comparisons, and its error is stated against both builds.
 """
 
 from __future__ import annotations
@@ -28,18 +32,40 @@ from typing import Annotated, Literal, get_args
 import msgspec
 
 __all__ = [
+    "DEFAULT_PROFILE",
     "DURATION_FIELDS",
     "PROFILES",
+    "PROFILE_ALIASES",
+    "PROFILE_BUILDS",
+    "PROFILE_CHOICES",
     "PROFILE_NAMES",
     "GuardCommit",
     "PolicyParams",
     "ProfileName",
     "ReviewThreads",
+    "canonical_profile",
+    "unalias_profile",
 ]
 
 # The one list of profile names: flags' choices and config validation come from it.
-ProfileName = Literal["head", "bench-era", "pre-b1"]
+# A profile's name is the AO build it reproduces; bench-era reproduces none we have.
+ProfileName = Literal["ao-main-60e8c881", "ao-bench-1e73a505", "bench-era"]
+# The old names, accepted wherever a profile is (flags, configs, matrix plans) and read
+# as the profile they stand for: HEAD was main when main was 60e8c881, and pre-B1 is
+# what the 1e73a505 build does (docs/calibration.md).
 PROFILE_NAMES: tuple[ProfileName, ...] = get_args(ProfileName)
+PROFILE_ALIASES: dict[str, ProfileName] = {
+    "head": "ao-main-60e8c881",
+    "pre-b1": "ao-bench-1e73a505",
+}
+PROFILE_CHOICES: tuple[str, ...] = (*PROFILE_NAMES, *PROFILE_ALIASES)
+DEFAULT_PROFILE: ProfileName = "ao-main-60e8c881"
+# The AO build (as ../shared/ao's build-ao names it) and commit each profile reproduces.
+PROFILE_BUILDS: dict[ProfileName, tuple[str, str] | None] = {
+    "ao-main-60e8c881": ("main", "60e8c881"),
+    "ao-bench-1e73a505": ("bench", "1e73a505"),
+    "bench-era": None,
+}
 GuardCommit = Literal["check-runs", "status", "none"]
 ReviewThreads = Literal["on-change", "always", "never"]
 
@@ -102,7 +128,7 @@ DURATION_FIELDS: frozenset[str] = frozenset(
 _HEAD = PolicyParams()
 
 PROFILES: dict[ProfileName, PolicyParams] = {
-    "head": _HEAD,
+    "ao-main-60e8c881": _HEAD,
     "bench-era": msgspec.structs.replace(
         _HEAD,
         guard_commit="status",
@@ -111,7 +137,7 @@ PROFILES: dict[ProfileName, PolicyParams] = {
         review_threads_include=False,
         batch_contexts_first=20,
     ),
-    "pre-b1": msgspec.structs.replace(
+    "ao-bench-1e73a505": msgspec.structs.replace(
         _HEAD,
         guard_commit="status",
         count_304_as_change=True,
@@ -121,3 +147,19 @@ PROFILES: dict[ProfileName, PolicyParams] = {
         batch_contexts_first=20,
     ),
 }
+
+
+def canonical_profile(name: str) -> ProfileName:
+    """The profile ``name`` stands for (itself, or what an old name is an alias of)."""
+    if name in PROFILE_ALIASES:
+        return PROFILE_ALIASES[name]
+    for known in PROFILE_NAMES:
+        if name == known:
+            return known
+    raise ValueError(f"unknown profile {name!r}; use one of {', '.join(PROFILE_CHOICES)}")
+
+
+def unalias_profile(value: object) -> object:
+    """A file's ``profile`` value with an old name replaced by the profile's; any other
+    value as it is, for validation to judge (the readers of configs and matrix plans)."""
+    return PROFILE_ALIASES.get(value, value) if isinstance(value, str) else value

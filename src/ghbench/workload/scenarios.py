@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghbench.errors import UsageError
-from ghbench.workload.profiles import ProfileName
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = [
     "SCENARIOS",
@@ -111,7 +111,7 @@ class CellSpec:
     sessions: int = 50
     warmup_s: float = 120.0
     duration_s: float = 900.0
-    profile: ProfileName = "head"
+    profile: ProfileName = DEFAULT_PROFILE
     policy: dict[str, Any] = field(default_factory=dict)
     session_ids: bool = False  # per-session attribution in rows
     burst_prs: int | None = None  # S4: PRs that get comments (default min(N, 10))
@@ -119,6 +119,9 @@ class CellSpec:
     restart_gap: float = 5.0  # S5: seconds the model is down
     dashboard_refresh: float = 30.0  # S6
     dashboard_click: float = 10.0  # S6
+    # (median ms, sigma) of the calls' lognormal latency; None: the simulation's default
+    # (ghbench.simulation.world.SIM_LATENCY, AO's against github.com)
+    latency: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         if self.sessions < 1:

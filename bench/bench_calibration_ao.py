@@ -1,0 +1,263 @@
+"""The model against the real AO builds: docs/calibration.md's generated section.
+
+    python bench/bench_calibration_ao.py                 # real runs of both builds, then render
+    python bench/bench_calibration_ao.py real --builds main --sizes 3,10,25
+    python bench/bench_calibration_ao.py render          # the model and the doc, from the results
+
+``real`` runs each AO build (``../shared/ao/build-ao main --web`` and ``bench``, or
+``--ao-main``/``--ao-bench``) as a user runs it: a checkout whose ``origin`` is
+https://github.com/acme/todo.git, an ``agent-orchestrator.yaml``, a global git config
+through ``GIT_CONFIG_GLOBAL``, and the stand-in agent ``tests/agents/claude`` on
+``PATH``; then ``ghbench setup --driver ao --github emulator`` and ``ghbench measure``
+as subprocesses, one at a time (the real runs are never run in parallel). The quiet
+steady state, S2 on one repo: the default warmup, 95 s, lets AO reach it (it ticks
+every 30 s from its start; main is steady from its third tick, at 60 s, and the third
+tick of 25 sessions is over by 95 s); the 5-minute window holds ten ticks. Each run's
+scorecard, window digest, wall times and machine load go to ``--results``
+(docs/calibration-ao.json), replacing an earlier run of the same build and size.
+
+``render`` runs the model (``ghbench.simulation``, virtual time, seed 0) for every
+profile with each real run's sessions, warmup and window, and rewrites the part of
+docs/calibration.md between its ``generated`` markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+import yaml
+
+from ghbench.artifacts.io import replace_atomic
+from ghbench.simulation.against_ao import (
+    RESULTS_VERSION,
+    CalibrationResults,
+    RealRun,
+    window_digest,
+)
+from ghbench.simulation.against_ao_doc import REAL_AO_SECTION, calibration_section, with_section
+from ghbench.timefmt import parse_duration, parse_iso
+from ghbench.trace.reader import iter_rows
+from ghbench.workload.profiles import PROFILE_BUILDS
+
+REPO = Path(__file__).resolve().parents[1]
+AGENTS = REPO / "tests" / "agents"
+RESULTS = REPO / "docs" / "calibration-ao.json"
+DOC = REPO / "docs" / "calibration.md"
+PROJECT = "todo-app"
+USER_REPO = "acme/todo"
+# the builds, each with the commit its profile names (../shared/ao/README.md), and
+# build-ao's arguments: main with the dashboard, as the other real-AO work builds it
+# (S2 runs --no-dashboard)
+COMMITS = {b[0]: b[1] for b in PROFILE_BUILDS.values() if b}
+BUILD_ARGS = {"main": ["main", "--web"], "bench": ["bench"]}
+
+
+# -- the real runs ----------------------------------------------------------------------
+
+
+def build_checkout(build: str, override: str | None) -> Path:
+    if override:
+        return Path(override)
+    script = _shared_ao() / "build-ao"
+    out = subprocess.run([str(script), *BUILD_ARGS[build]], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"build-ao {build} failed: {out.stderr.strip()[-400:]}")
+    return Path(out.stdout.strip())
+
+
+def _shared_ao() -> Path:
+    override = os.environ.get("GHBENCH_AO_SHARED")
+    for path in [Path(override)] if override else [p / "shared" / "ao" for p in REPO.parents]:
+        if (path / "build-ao").is_file():
+            return path
+    raise SystemExit("no shared/ao/build-ao beside the repository; set GHBENCH_AO_SHARED")
+
+
+def _git(path: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(path), *args], check=True, capture_output=True)
+
+
+def user_world(root: Path) -> tuple[Path, dict[str, str]]:
+    """A user's checkout, config, git identity and PATH (with the stand-in agent):
+    returns the config and the environment ghbench runs in."""
+    checkout = root / "src" / PROJECT
+    checkout.mkdir(parents=True)
+    _git(checkout, "init", "-q", "-b", "main")
+    (checkout / "README.md").write_text("# todo\n")
+    _git(checkout, "add", ".")
+    _git(checkout, "-c", "user.name=Ada", "-c", "user.email=ada@example.com", "commit", "-qm", "i")
+    _git(checkout, "remote", "add", "origin", f"https://github.com/{USER_REPO}.git")
+    gitconfig = root / "user.gitconfig"
+    gitconfig.write_text("[user]\n\tname = Ada\n\temail = ada@example.com\n")
+    config = root / "agent-orchestrator.yaml"
+    project = {"repo": USER_REPO, "path": str(checkout), "defaultBranch": "main"}
+    config.write_text(yaml.safe_dump({"projects": {PROJECT: project}}))
+    (root / "home").mkdir()
+    tmux = root / "tmux"
+    tmux.mkdir()
+    env = {
+        "PATH": os.pathsep.join(
+            [str(AGENTS), str(Path(sys.executable).parent), "/usr/bin", "/bin"]
+        ),
+        "HOME": str(root / "home"),
+        "LANG": "C.UTF-8",
+        "SHELL": "/bin/bash",
+        "GIT_CONFIG_GLOBAL": str(gitconfig),
+        "TMUX_TMPDIR": str(tmux),
+        "NO_COLOR": "1",
+        "STANDIN_AGENT_LOG": str(root / "agents.log"),
+    }
+    if "PYTHONPATH" in os.environ:  # a snapshot of ghbench to run, not the worktree's
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return config, env
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 min), as ``uptime`` prints them."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def ghbench(env: dict[str, str], cwd: Path, *args: str) -> float:
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "ghbench", *args], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    took = time.monotonic() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"ghbench {args[0]} failed ({proc.returncode}): {proc.stderr[-1500:]}")
+    return took
+
+
+def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace) -> RealRun:
+    root = Path(args.work) / f"{build}-{sessions}"
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    config, env = user_world(root)
+    common = [
+        "--project", PROJECT, "--sessions", str(sessions), "--driver", "ao",
+        "--github", "emulator", "--ao", str(checkout), "--config", str(config), "--out", "out",
+    ]  # fmt: skip
+    load_before = load()
+    issues = f"1-{sessions}" if sessions > 1 else "1"
+    setup_s = ghbench(env, root, "setup", *common, "--issues", issues, "--poll-interval", "5s",
+                      "--timeout", "30m")  # fmt: skip
+    load_setup = load()
+    measure_s = ghbench(env, root, "measure", *common, "--warmup", args.warmup, "--duration",
+                        args.duration, "--no-plot")  # fmt: skip
+    (card_path,) = (root / "out").glob("scorecard-*.json")
+    card = json.loads(card_path.read_text())
+    if card["incomplete"]:
+        raise SystemExit(f"{card_path}: incomplete ({card['incompleteReason']})")
+    start, end = (parse_iso(card["window"][k]) for k in ("start", "end"))
+    return RealRun(
+        build=build,
+        ao_commit=COMMITS[build],
+        sessions=sessions,
+        warmup=args.warmup,
+        duration=args.duration,
+        warmup_seconds=parse_duration(args.warmup),
+        duration_seconds=parse_duration(args.duration),
+        setup_seconds=round(setup_s, 1),
+        measure_seconds=round(measure_s, 1),
+        load_before_setup=load_before,
+        load_before_measure=load_setup,
+        load_after=load(),
+        scorecard=card,
+        digest=window_digest((row for _, row in iter_rows(card["trace"])), start, end),
+    )
+
+
+def read_results(path: Path) -> list[RealRun]:
+    if not path.exists():
+        return []
+    results = msgspec.json.decode(path.read_bytes(), type=CalibrationResults)
+    if results.version != RESULTS_VERSION:
+        raise SystemExit(f"{path}: version {results.version}, this script reads {RESULTS_VERSION}")
+    return results.runs
+
+
+def save_result(path: Path, run: RealRun) -> None:
+    """Add ``run`` to the results, in place of an earlier run of its build and size."""
+    runs = [r for r in read_results(path) if (r.build, r.sessions) != (run.build, run.sessions)]
+    runs = sorted([*runs, run], key=lambda r: (r.build, r.sessions))
+    data = msgspec.json.encode(CalibrationResults(runs=runs))
+    replace_atomic(path, msgspec.json.format(data, indent=1) + b"\n")
+
+
+def real(args: argparse.Namespace) -> int:
+    sizes = [int(n) for n in args.sizes.split(",")]
+    for build in args.builds.split(","):
+        checkout = build_checkout(build, getattr(args, f"ao_{build}"))
+        for n in sizes:
+            print(f"{build} {n} sessions: load {load()}", file=sys.stderr, flush=True)
+            run = real_run(build, checkout, n, args)
+            save_result(Path(args.results), run)
+            print(
+                f"{build} {n}: setup {run.setup_seconds} s, measure {run.measure_seconds} s,"
+                f" {run.scorecard['scorecard']['callsPerMin']} calls/min",
+                file=sys.stderr,
+                flush=True,
+            )
+    return 0
+
+
+# -- the doc ------------------------------------------------------------------------------
+
+
+def render(args: argparse.Namespace) -> int:
+    runs = read_results(Path(args.results))
+    if not runs:
+        raise SystemExit(f"{args.results}: no real-AO run yet; run the 'real' step first")
+    started = time.monotonic()
+    section = calibration_section(runs, seeds=args.seeds)
+    took = time.monotonic() - started
+    doc = Path(args.doc)
+    try:
+        text = with_section(doc.read_text(), REAL_AO_SECTION, section)
+    except ValueError as exc:
+        raise SystemExit(f"{doc}: {exc}") from None
+    replace_atomic(doc, text.encode())
+    print(f"wrote {args.doc}; the model's runs took {took:.1f} s", file=sys.stderr)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", default=str(RESULTS))
+    sub = parser.add_subparsers(dest="command")
+    run = sub.add_parser("real", help="run the real AO builds")
+    run.add_argument("--builds", default="main,bench")
+    run.add_argument("--sizes", default="3,10,25")
+    run.add_argument("--warmup", default="95s")
+    run.add_argument("--duration", default="5m")
+    run.add_argument("--ao-main", help="a built AO main checkout (default: build-ao main --web)")
+    run.add_argument("--ao-bench", help="a built AO bench checkout (default: build-ao bench)")
+    run.add_argument("--work", default=str(Path(tempfile.gettempdir()) / "ghbench-calibration"))
+    draw = sub.add_parser("render", help="run the model and rewrite the doc's generated section")
+    for p in (parser, draw):
+        p.add_argument("--doc", default=str(DOC))
+        p.add_argument("--seeds", type=int, default=5, help="model seeds to average (0..N-1)")
+    args = parser.parse_args()
+    if args.command == "real":
+        return real(args)
+    if args.command == "render":
+        return render(args)
+    # everything: the real runs of both builds, then the doc
+    defaults = run.parse_args([])
+    for key, value in vars(defaults).items():
+        setattr(args, key, getattr(args, key, value))
+    real(args)
+    return render(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
