@@ -59,6 +59,7 @@ _TOKENS = st.sampled_from(
 _HEADS = st.lists(st.one_of(_TOKENS, st.binary(max_size=12)), max_size=40).map(b"".join)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=100, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
 )
@@ -107,6 +108,7 @@ _REQUESTS = st.tuples(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=100, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
 )
