@@ -102,6 +102,7 @@ _offsets = st.sampled_from(["Z", "+00:00", "+01:00", "-01:00", "+14:00", "-23:59
         st.builds(lambda d, o: d.isoformat() + o, st.datetimes(), _offsets),
     )
 )
+@pytest.mark.slow
 def test_any_text_is_a_time_in_years_1_to_9999_or_a_value_error(text: str) -> None:
     try:
         epoch = parse_iso(text)

@@ -34,6 +34,7 @@ def run_gh(env: dict[str, str], cwd: Path, *args: str, ok: bool = True) -> str:
     return proc.stdout + (proc.stderr if not ok else "")
 
 
+@pytest.mark.slow
 def test_a_coding_agents_session(
     gh_env: dict[str, str], emulator_server: Any, tmp_path: Path
 ) -> None:

@@ -3,11 +3,13 @@ GraphQL schema against GitHub's descriptions; a stale table fails here."""
 
 from __future__ import annotations
 
+import pytest
 from github_descriptions import GRAPHQL_SDL, OPENAPI, graphql_sdl, load_script, openapi
 
 from ghbench.emulator.coverage import BEGIN, END
 
 
+@pytest.mark.slow
 def test_the_endpoint_tables_in_docs_are_current() -> None:
     openapi()  # skip (fail under CI) when the npm packages are missing
     graphql_sdl()

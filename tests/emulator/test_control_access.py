@@ -150,6 +150,7 @@ def page_elsewhere(emulator_server: Any) -> Iterator[str]:
 
 
 @pytest.mark.needs("chromium")
+@pytest.mark.slow
 def test_a_web_page_in_chromium_cannot_use_the_control_api(
     emulator_server: Any, page_elsewhere: str, tmp_path: Path
 ) -> None:
@@ -186,6 +187,7 @@ def test_serve_refuses_a_non_loopback_host_without_the_flag() -> None:
     assert "--allow-remote" in done.stderr and len(done.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_serve_with_allow_remote_warns_and_the_control_api_stays_loopback_only() -> None:
     argv = [sys.executable, "-m", "ghbench", "emulator", "serve", "--host", "0.0.0.0"]
     proc = subprocess.Popen(
@@ -219,6 +221,7 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != CONTROL_KEY_ENV}
 
 
+@pytest.mark.slow
 def test_serve_without_a_key_says_its_control_api_is_closed(tmp_path: Path) -> None:
     with start_emulator_process(None, tokens=[TOKEN]) as proc:
         # start_emulator_process always passes a key: the line names where it came from

@@ -230,6 +230,7 @@ def _serve(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.gh
+@pytest.mark.slow
 def test_serve_uds_lets_gh_reach_it_as_an_enterprise_host(socket_dir: Path, tmp_path: Path) -> None:
     path = socket_dir / "emu.sock"
     env = _gh_env(path, tmp_path / "home")
@@ -265,6 +266,7 @@ def test_serve_uds_lets_gh_reach_it_as_an_enterprise_host(socket_dir: Path, tmp_
     assert not path.exists()  # ...that removes the socket file
 
 
+@pytest.mark.slow
 def test_serve_uds_removes_its_socket_on_ctrl_c(socket_dir: Path) -> None:
     path = socket_dir / "emu.sock"
     with start_emulator_process(tokens=[TOKEN], repos=["acme/todo"], uds=path) as proc:
@@ -275,6 +277,7 @@ def test_serve_uds_removes_its_socket_on_ctrl_c(socket_dir: Path) -> None:
         assert not path.exists()
 
 
+@pytest.mark.slow
 def test_serve_uds_refuses_a_path_it_must_not_take(socket_dir: Path) -> None:
     missing = socket_dir / "no-such-dir" / "emu.sock"
     refused = _serve("--uds", str(missing))

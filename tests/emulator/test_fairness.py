@@ -165,12 +165,14 @@ def _graphql(emulator: Emulator, query: str) -> tuple[int, dict[str, object]]:
         ),
     ],
 )
+@pytest.mark.slow
 def test_documents_github_refuses(emulator: Emulator, query: str, message: str) -> None:
     status, body = _graphql(emulator, query)
     assert (status, body) == (200, {"errors": [{"message": message}]})
     assert emulator.ledger_entries() == []  # refused before it is costed: free
 
 
+@pytest.mark.slow
 def test_a_query_past_the_field_budget_is_githubs_resource_limit() -> None:
     emulator = new_emulator(monotonic=lambda: 0.0)  # no deadline on a busy machine
     status, body = _graphql(emulator, INTROSPECTIONS)
@@ -208,6 +210,7 @@ def served() -> Iterator[tuple[str, Emulator]]:
         yield server.url, emulator
 
 
+@pytest.mark.slow
 def test_a_cheap_request_is_answered_while_an_expensive_one_computes(
     served: tuple[str, Emulator],
 ) -> None:

@@ -111,6 +111,7 @@ def test_gh_issue_create_with_a_label(gh_env: dict[str, str], seeded: Any) -> No
     assert_ledger_matches_gh(gh_env, seeded)
 
 
+@pytest.mark.slow
 def test_gh_pr_list_by_state_and_view_as_text(gh_env: dict[str, str], seeded: Any) -> None:
     ok(gh_env, "pr", "merge", "2", "--repo", REPO, "--merge")
     ok(gh_env, "pr", "close", "3", "--repo", REPO)

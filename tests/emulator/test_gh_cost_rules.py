@@ -39,6 +39,7 @@ def _points(env: dict[str, str], server: Any, args: list[str]) -> int:
     return sum(e.cost for e in entries)
 
 
+@pytest.mark.slow
 def test_gh_commands_cost_by_each_rule(gh_env: dict[str, str], emulator_server: Any) -> None:
     emu = emulator_server.emulator
     emu.create_issue(REPO, "Bug", body="details", author="octo")

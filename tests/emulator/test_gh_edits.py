@@ -39,6 +39,7 @@ def as_hubot(env: dict[str, str]) -> dict[str, str]:
     return env | {"GH_TOKEN": HUBOT_TOKEN}
 
 
+@pytest.mark.slow
 def test_comments_reviews_and_edits(gh_env: dict[str, str], seeded: Any) -> None:
     url = ok(gh_env, "pr", "comment", "2", "-R", REPO, "-b", "looks good")
     assert url.startswith("https://github.com/acme/todo/pull/2#issuecomment-")
@@ -73,6 +74,7 @@ def test_comments_reviews_and_edits(gh_env: dict[str, str], seeded: Any) -> None
     assert {"CommentCreate", "PullRequestReviewAdd", "PullRequestUpdate", "IssueUpdate"} <= done
 
 
+@pytest.mark.slow
 def test_ready_draft_and_merge_state(gh_env: dict[str, str], seeded: Any) -> None:
     def states(number: int) -> tuple[str, str, bool]:
         rest = api(gh_env, f"repos/{REPO}/pulls/{number}")
@@ -95,6 +97,7 @@ def test_ready_draft_and_merge_state(gh_env: dict[str, str], seeded: Any) -> Non
     assert {"PullRequestReadyForReview", "ConvertPullRequestToDraft"} <= set(operations(seeded))
 
 
+@pytest.mark.slow
 def test_labels(gh_env: dict[str, str], seeded: Any) -> None:
     listed = [row.split("\t")[0] for row in ok(gh_env, "label", "list", "-R", REPO).splitlines()]
     assert listed[:3] == ["bug", "documentation", "duplicate"] and len(listed) == 9

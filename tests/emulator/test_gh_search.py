@@ -83,6 +83,7 @@ def seeded(emulator_server: Any) -> Any:
     return emulator_server
 
 
+@pytest.mark.slow
 def test_gh_pr_list_by_author_label_search_draft_and_app(
     gh_env: dict[str, str], seeded: Any
 ) -> None:
@@ -129,6 +130,7 @@ def test_gh_pr_list_by_author_label_search_draft_and_app(
     assert_ledger_matches_gh(gh_env, seeded)
 
 
+@pytest.mark.slow
 def test_gh_issue_list_by_label_author_and_search(gh_env: dict[str, str], seeded: Any) -> None:
     def listed(*flags: str) -> list[int]:
         return numbers(ok(gh_env, "issue", "list", "--repo", REPO, *flags))

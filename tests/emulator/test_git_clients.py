@@ -175,6 +175,7 @@ def test_compare_is_gits_three_dot_range(pushed: Pushed) -> None:
         assert "files" not in one.json() and 'rel="first"' in one.headers["link"]
 
 
+@pytest.mark.slow
 def test_pygithub_reads_commits_branches_and_contents(pushed: Pushed) -> None:
     from github import Auth, Github
 
@@ -228,6 +229,7 @@ def test_octokit_reads_refs_with_a_slash_and_the_diff_media_type(pushed: Pushed)
 
 
 @pytest.mark.gh
+@pytest.mark.slow
 def test_gh_pr_create_from_a_pushed_branch_then_diff_and_api(
     emulator_server: Any, tmp_path: Path
 ) -> None:

@@ -135,6 +135,7 @@ def test_the_dumb_protocol_is_refused(emulator_server: object) -> None:
         assert answer.status_code == 403 and "dumb HTTP" in answer.text
 
 
+@pytest.mark.slow
 def test_a_pushed_branch_is_a_branch_for_the_whole_api(
     env: dict[str, str], emulator_server: object, tmp_path: Path
 ) -> None:
@@ -179,6 +180,7 @@ def test_a_pushed_branch_is_a_branch_for_the_whole_api(
     assert (pushed.author_name, pushed.message) == ("Octo Cat", "Add login")
 
 
+@pytest.mark.slow
 def test_a_state_dir_keeps_pushes_across_a_restart(tmp_path: Path) -> None:
     from ghbench.emulator.process import start_emulator_process
 

@@ -21,6 +21,7 @@ def github(emulator_server: Any) -> Any:
     )
 
 
+@pytest.mark.slow
 def test_typed_models_parse_and_ledger_matches_headers(github: Any, emulator_server: Any) -> None:
     rest = github.rest
     assert rest.users.get_authenticated().parsed_data.login == "octo"

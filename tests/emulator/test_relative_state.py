@@ -14,6 +14,7 @@ from ghbench.workload.setup_actions import create_session_prs, open_api_client
 TOKEN = "ghp_relativestate000000000000000000000001"
 
 
+@pytest.mark.slow
 def test_a_pr_opens_on_an_emulator_whose_state_path_is_relative(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -88,6 +88,7 @@ def test_httpx_over_the_socket_matches_the_ledger(emulator_server: Any) -> None:
     assert used == 5 == sum(e.cost for e in emulator_server.emulator.ledger_entries())
 
 
+@pytest.mark.slow
 def test_concurrency_limit_counts_in_flight_requests() -> None:
     emulator = Emulator()  # real clock: the latency is slept by the server
     emulator.create_user("octo", [TOKEN])
@@ -112,6 +113,7 @@ def test_concurrency_limit_counts_in_flight_requests() -> None:
     assert len(emulator.ledger_entries()) == statuses.count(200)
 
 
+@pytest.mark.slow
 def test_process_survives_kill_9_and_resumes(tmp_path: Path) -> None:
     state = tmp_path / "state"
     with start_emulator_process(state, tokens=[TOKEN], repos=["acme/todo"]) as proc:
@@ -162,6 +164,7 @@ def test_asgi_app_in_process_with_httpx(emulator: Emulator) -> None:
     assert response.status_code == 200 and response.json()["full_name"] == "acme/todo"
 
 
+@pytest.mark.slow
 def test_serve_prints_one_ready_line_without_the_token(tmp_path: Path) -> None:
     import os
     import signal
@@ -211,6 +214,7 @@ def _half_request(port: int) -> socket.socket:
     return sock
 
 
+@pytest.mark.slow
 def test_slow_headers_are_cut_off(emulator: Emulator) -> None:
     """Issue 12 case 11: 400 slowloris connections were held for 40 s; each now gets a
     408 and is closed once its headers are late (a short timeout here, 10 s by default)."""
@@ -230,6 +234,7 @@ def test_slow_headers_are_cut_off(emulator: Emulator) -> None:
                 sock.close()
 
 
+@pytest.mark.slow
 def test_a_kept_alive_connection_is_not_cut_off_between_requests(emulator: Emulator) -> None:
     server = EmulatorServer(emulator, header_timeout_s=0.3)
     with server, httpx.Client(base_url=server.url) as client:

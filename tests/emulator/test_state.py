@@ -117,6 +117,7 @@ def test_one_emulator_per_state_directory(tmp_path: Path) -> None:
     Emulator(state_dir=tmp_path).close()  # free again once the first is closed
 
 
+@pytest.mark.slow
 def test_a_second_serve_on_one_state_is_refused_and_a_killed_ones_is_taken_over(
     tmp_path: Path,
 ) -> None:

@@ -71,6 +71,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("argv", "code", "needles"), CASES)
+@pytest.mark.slow
 def test_refused_with_one_line_and_nothing_written(
     root: Path, argv: list[str], code: int, needles: tuple[str, ...]
 ) -> None:

@@ -11,11 +11,14 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from .helpers import clean_env, ghbench
 
 TOKEN = re.compile(rb"gh[pousr]_[A-Za-z0-9]{20,}")
 
 
+@pytest.mark.slow
 def test_demo_runs_setup_and_measure_and_says_where_everything_went(tmp_path: Path) -> None:
     (tmp_path / "home").mkdir()
     out = tmp_path / "out"

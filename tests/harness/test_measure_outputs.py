@@ -72,6 +72,7 @@ def _write(tmp_path: Path, setup: SetupRecord, record: WindowRecord) -> MeasureR
     )
 
 
+@pytest.mark.slow
 def test_a_plot_that_cannot_be_written_is_a_warning_and_the_scorecard_stands(
     tmp_path: Path,
 ) -> None:

@@ -133,6 +133,7 @@ def test_404_is_identical_and_recorded_as_a_failure(
     )
 
 
+@pytest.mark.slow
 def test_api_include_304_is_identical(
     env: dict[str, str], pulls: list[int], trace: Path, tmp_path: Path
 ) -> None:
@@ -175,6 +176,7 @@ def test_stdin_reaches_gh(env: dict[str, str], trace: Path, tmp_path: Path) -> N
     assert (row.graphqlOperation, row.method, row.httpStatus) == ("Who", "POST", 200)
 
 
+@pytest.mark.slow
 def test_nested_commands_are_all_captured(
     env: dict[str, str], pulls: list[int], trace: Path, tmp_path: Path
 ) -> None:
@@ -200,6 +202,7 @@ def test_a_command_that_trims_its_environment_is_still_traced(
     assert [r.operation for r in read_rows(trace)] == ["gh.api.repos"]
 
 
+@pytest.mark.slow
 def test_a_nested_record_writes_to_both_traces(
     env: dict[str, str], trace: Path, tmp_path: Path
 ) -> None:
@@ -282,6 +285,7 @@ def test_rows_match_the_emulator_ledger(
         assert before[resource] - running == sum(costs)
 
 
+@pytest.mark.slow
 def test_the_token_is_never_written(
     emulator_server: Any, env: dict[str, str], trace: Path, tmp_path: Path
 ) -> None:
@@ -299,6 +303,7 @@ def test_the_token_is_never_written(
     assert token.encode() not in proc.stderr
 
 
+@pytest.mark.slow
 def test_an_unwritable_trace_warns_once_and_the_command_carries_on(
     env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -323,6 +328,7 @@ def test_an_unwritable_trace_warns_once_and_the_command_carries_on(
         ({"DEBUG": "api"}, False),  # the legacy variable, read when GH_DEBUG is unset
     ],
 )
+@pytest.mark.slow
 def test_the_users_own_gh_debug_still_reaches_them(
     env: dict[str, str], trace: Path, tmp_path: Path, debug_env: dict[str, str], refused: bool
 ) -> None:
@@ -355,6 +361,7 @@ def test_the_users_own_gh_debug_still_reaches_them(
     assert len(read_rows(trace)) == 1
 
 
+@pytest.mark.slow
 def test_default_trace_is_a_new_file_under_ghbench_out(env: dict[str, str], tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "ghbench", "record", "--", "gh", "api", "repos/acme/todo"]
     first = run(argv, env, tmp_path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -128,6 +129,7 @@ def test_peak_concurrency_matches_brute_force(calls_: list[tuple[int, int]]) -> 
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.floats(min_value=0, max_value=1e6, allow_nan=False), min_size=1, max_size=50))
+@pytest.mark.slow
 def test_percentiles_follow_the_linear_rank_formula(values: list[float]) -> None:
     xs = sorted(values)
     for q, got in zip((50, 95, 99), percentiles(np.array(values), (50, 95, 99)), strict=True):

@@ -35,6 +35,7 @@ def test_scorecard_burn_equals_the_ledger_to_the_point(
     assert not any('"benchmark-control"' in r for r in rows)
 
 
+@pytest.mark.slow
 def test_cli_writes_artifacts_and_prints_json(tmp_path: Path) -> None:
     args = ["simulate", "--scenario", "quiet-steady", "--sessions", "3", "--warmup", "30s"]
     args += ["--duration", "2m", "--seed", "4", "--out", str(tmp_path), "--json"]

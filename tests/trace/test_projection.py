@@ -138,6 +138,7 @@ def test_a_computation_refuses_a_frame_without_its_columns(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("fast", [True, None])
+@pytest.mark.slow
 def test_a_projection_checks_only_its_fields(tmp_path: Path, fast: bool | None) -> None:
     # The endpoint is a number: report's projection never reads it, analyze's does
     # (fast=False, the full-row reader, checks every field whatever the projection).

@@ -129,6 +129,7 @@ def _hostile_line(draw: st.DrawFn) -> bytes:
 @example(lines=[_line({**BASE, "rateLimitReset": 10**12})], good_first=True)
 @example(lines=[_line({**BASE, "rateLimitReset": 2**62})], good_first=True)
 @example(lines=[_line(BASE, {"durationMs": "1e400"})], good_first=True)
+@pytest.mark.slow
 def test_hostile_rows_never_crash_and_both_readers_agree(
     tmp_path: Path, lines: list[bytes], good_first: bool
 ) -> None:

@@ -310,6 +310,7 @@ _line = st.one_of(
 
 @SETTINGS
 @given(lines=st.lists(_line, min_size=1, max_size=12), newline_at_end=st.booleans())
+@pytest.mark.slow
 def test_fast_and_exact_agree(
     tmp_path: Path, lines: list[tuple[bytes, bytes]], newline_at_end: bool
 ) -> None:

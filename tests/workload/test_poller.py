@@ -3,6 +3,8 @@
 import itertools
 from collections import Counter
 
+import pytest
+
 from ghbench.simulation.cell import CellRun, run_cell
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.calls import BATCH, GUARD_COMMIT_STATUS, GUARD_PR_LIST, GUARD_REVIEW_COMMENTS
@@ -23,6 +25,7 @@ def _tick_rows(run: CellRun, index: int) -> list[TraceRow]:
     return [r for r in run.rows if start <= parse_iso(r.timestamp) < end]
 
 
+@pytest.mark.slow
 def test_head_steady_state_is_guards_only_all_304() -> None:
     run = run_cell(CellSpec(scenario="S2", sessions=8, **SHORT), seed=3)
     # after two warm-up ticks every guard answers 304 and no batch runs

@@ -26,6 +26,7 @@ def _wait_rows(path: Path, count: int, deadline: float) -> int:
 @pytest.mark.parametrize(
     "sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["SIGTERM", "SIGHUP", "SIGINT"]
 )
+@pytest.mark.slow
 def test_a_stop_signal_flushes_and_exits_0(
     seeded_server: Any, tmp_path: Path, sig: signal.Signals
 ) -> None:

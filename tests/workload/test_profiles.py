@@ -65,6 +65,7 @@ def _simulate(profile: str, out: Path) -> dict[str, object]:
     return card
 
 
+@pytest.mark.slow
 def test_the_flag_takes_an_old_name_as_the_profile_it_stands_for(tmp_path: Path) -> None:
     assert _simulate("pre-b1", tmp_path / "a") == _simulate("ao-bench-1e73a505", tmp_path / "b")
 

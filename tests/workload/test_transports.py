@@ -96,6 +96,7 @@ def test_http_and_inprocess_rows_match(seeded_server: Any, seed: Seed) -> None:
 
 
 @pytest.mark.gh
+@pytest.mark.slow
 def test_gh_rows_match_inprocess(
     seeded_server: Any, seed: Seed, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
