@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -31,7 +32,7 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.rest import ROUTES
 from ghbench.emulator.thread_server import EmulatorServer
 
-EXAMPLES = 25
+EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))
 
 
 @functools.cache
@@ -142,3 +143,12 @@ def test_a_nul_byte_in_a_commits_query_matches_nothing(
     assert response.status_code == status
     if body is not None:
         assert response.json() == body
+
+
+def test_an_encoded_question_mark_stays_in_the_path(world: tuple[Emulator, httpx.Client]) -> None:
+    """`%3F` inside a ref is part of the ref: the emulator took ASGI's decoded path,
+    where it ended the path, and answered the commits list for a check-runs URL."""
+    _, client = world
+    response = client.get("/repos/acme/todo/commits/%3Fx/check-runs")
+    assert response.status_code == 404  # as for any unknown ref on check-runs
+    assert response.json()["message"] == "No commit found for SHA: ?x"

@@ -82,7 +82,7 @@ class EmulatorApp:
         try:
             request = EmuRequest(
                 method=scope["method"],
-                path=scope.get("path", "/"),
+                path=_request_path(scope),
                 query=scope.get("query_string", b"").decode("latin-1"),
                 headers=headers,
                 body=b"".join(chunks),
@@ -116,3 +116,15 @@ class EmulatorApp:
             elif message["type"] == "lifespan.shutdown":
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+def _request_path(scope: Scope) -> str:
+    """The target's path as the client sent it, percent-encoding kept: the route table
+    decodes each parameter once, after matching, so an encoded ``?`` or ``/`` inside
+    a ref stays part of it (ASGI's ``path`` is already decoded: ``%3F`` there would
+    end the path). An absolute-form target arrives whole in ``path`` only."""
+    raw = scope.get("raw_path")
+    path = scope.get("path", "/")
+    if not raw or path.startswith(("http://", "https://")):
+        return str(path)
+    return bytes(raw).decode("latin-1").partition("?")[0] or "/"
