@@ -17,6 +17,7 @@ core's turnstile decides who goes next (``fairness.py``). There are enough worke
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +25,7 @@ from typing import Any
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.git_http import GitHttp, git_target
-from ghbench.emulator.http import EmuRequest
+from ghbench.emulator.http import EmuRequest, EmuResponse
 
 __all__ = ["WORKERS", "EmulatorApp"]
 
@@ -66,6 +67,8 @@ class EmulatorApp:
         more = True
         while more:
             message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client hung up mid-body: nothing to answer
             chunk = message.get("body", b"")
             if kept < keep:
                 chunks.append(chunk[: keep - kept])
@@ -90,7 +93,17 @@ class EmulatorApp:
                 concurrency=self.in_flight[credential],
             )
             loop = asyncio.get_running_loop()
-            response = await loop.run_in_executor(self._workers, self.emulator.handle, request)
+            gone = threading.Event()
+            watcher = asyncio.ensure_future(_watch_disconnect(receive, gone))
+            try:
+                answer = await loop.run_in_executor(
+                    self._workers, _unless_gone, self.emulator.handle, request, gone
+                )
+            finally:
+                watcher.cancel()
+            if answer is None:
+                return  # the client hung up before its turn came: nothing was done
+            response = answer
             if response.delay_s > 0:
                 await asyncio.sleep(response.delay_s)
         finally:
@@ -128,3 +141,20 @@ def _request_path(scope: Scope) -> str:
     if not raw or path.startswith(("http://", "https://")):
         return str(path)
     return bytes(raw).decode("latin-1").partition("?")[0] or "/"
+
+
+async def _watch_disconnect(receive: Receive, gone: threading.Event) -> None:
+    """Set ``gone`` when the client disconnects (the body has been read by then)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    gone.set()
+
+
+def _unless_gone(
+    handle: Callable[[EmuRequest], EmuResponse], request: EmuRequest, gone: threading.Event
+) -> EmuResponse | None:
+    """The request's answer, or None when its client left while it queued for a worker:
+    a client that times out and retries must not leave work queued ahead of live
+    clients. A request already running is finished (its charge and writes are
+    committed) even if nobody reads the answer."""
+    return None if gone.is_set() else handle(request)
