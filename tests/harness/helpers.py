@@ -138,7 +138,10 @@ class Output:
             self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self._stop()
-            raise
+            tail = "".join(self._lines["stderr"])[-3000:]
+            raise AssertionError(
+                f"no exit within {timeout:g} s of the test's wait; its stderr ended with:\n{tail}"
+            ) from None
         for thread in self._threads:
             thread.join(timeout)
         return "".join(self._lines["stdout"]), "".join(self._lines["stderr"])
