@@ -49,7 +49,9 @@ SETUP = [
 MEASURE = ["measure", "--project", "todo-app", "--sessions", "3", "--tick", "1s", *WORKLOAD_FLAGS]
 ARTIFACT = "setup-todo-app-quiet-steady.single-repo.3.json"
 # how long an interrupted or orphaned measure may take to finish before the test calls it
-# a hang: generous, as a coverage-traced run on a loaded 2-core machine is slow
+# a hang. Ctrl-C reaches the measure only if SIGINT is not ignored where pytest runs: a
+# suite started in the background of a non-interactive shell (`cmd &`) ignores it, and
+# so do its children (/proc/PID/status, SigIgn)
 HANG_S = 180
 
 
