@@ -1,13 +1,16 @@
-"""The git sha and branch of a checkout, for the artifacts' ``gitSha``/``branch``."""
+"""git for ghbench: the sha and branch of a checkout (the artifacts' ``gitSha``/``branch``),
+and ``run_git`` for the flows that drive git themselves."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
+from ghbench.errors import ToolMissingError
 from ghbench.procs import tool_output
 
-__all__ = ["git_head"]
+__all__ = ["git_head", "run_git"]
 
 
 def _git(path: Path, *args: str) -> str | None:
@@ -22,3 +25,20 @@ def git_head(path: Path) -> tuple[str | None, str | None]:
     sha = _git(path, "rev-parse", "HEAD")
     branch = _git(path, "rev-parse", "--abbrev-ref", "HEAD")
     return sha, (None if branch == "HEAD" else branch)
+
+
+def run_git(
+    *args: str, cwd: Path | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """``git ARGS`` with its output captured; ToolMissingError when git is not installed."""
+    try:
+        return subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
+    except FileNotFoundError:
+        raise ToolMissingError("git is not installed; install it (apt-get install git)") from None

@@ -33,7 +33,8 @@ import yaml
 
 from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.project import Project, parse_project
-from ghbench.errors import ConfigError, GhbenchError, ToolMissingError
+from ghbench.errors import ConfigError, GhbenchError
+from ghbench.gitinfo import run_git
 
 __all__ = ["AoWorld", "derived_config", "origin_url"]
 
@@ -42,17 +43,7 @@ _DROPPED_TOP_LEVEL = ("notifiers", "notificationRouting")
 
 
 def _git(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            stdin=subprocess.DEVNULL,
-        )
-    except FileNotFoundError:
-        raise ToolMissingError("git is not installed; install it (apt-get install git)") from None
+    return run_git(*args, cwd=cwd, timeout=600)
 
 
 def origin_url(checkout: Path, repo: str) -> str:

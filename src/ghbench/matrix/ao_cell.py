@@ -35,7 +35,8 @@ from pathlib import Path, PurePosixPath
 from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.ao import AoDriver
 from ghbench.drivers.project import Project, parse_project
-from ghbench.errors import GhbenchError, ToolMissingError
+from ghbench.errors import GhbenchError
+from ghbench.gitinfo import run_git
 from ghbench.matrix.cells import Cell
 from ghbench.matrix.topology import orchestrator_config
 
@@ -69,17 +70,7 @@ def free_loopback_port() -> int:
 
 
 def _git(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            stdin=subprocess.DEVNULL,
-        )
-    except FileNotFoundError:
-        raise ToolMissingError("git is not installed; install it (apt-get install git)") from None
+    return run_git(*args, cwd=cwd, timeout=120)
 
 
 def _checked(proc: subprocess.CompletedProcess[str], what: str) -> None:
