@@ -119,6 +119,24 @@ def _matrix_run(out: Path, cell: str, scales: str) -> subprocess.CompletedProces
     return subprocess.run(argv, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
+@pytest.mark.gh
+def test_a_window_that_sees_no_poll_fails_the_cell(tmp_path: Path) -> None:
+    """A 9 s window of a model that polls every 10 min measures nothing: the cell fails
+    and says why, rather than record a scenario that costs 0."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ghbench", "matrix", "run", "--cells", "S2-T1-1",
+         "--backend", "emulator", "--driver", "workload", "--duration-scale", "0.01",
+         "--tick", "10m", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    (run,) = load_runs(tmp_path)
+    assert run.status == "failed" and run.reason is not None
+    assert "made no GitHub call in the 9s window (it polls every 10m 0s)" in run.reason
+    assert "larger --duration-scale or a shorter --tick" in run.reason
+
+
 def _measured(out: Path, cell: str, scales: str) -> tuple[RunRecord, list[dict[str, object]]]:
     """Run one cell with the workload model; its one run, successful, and its trace rows."""
     proc = _matrix_run(out, cell, scales)

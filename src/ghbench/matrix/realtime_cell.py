@@ -492,6 +492,17 @@ def run_realtime_cell(
     if result.record.incomplete_reason:
         raise GhbenchError(f"{cell.id}: {result.record.incomplete_reason}")
     c.check_trace(repos, result.trace_path, result.record)
+    artifact = msgspec.json.decode(result.scorecard_path.read_bytes())
+    if not artifact.get("scorecard", {}).get("totalCalls"):
+        # a window no longer than the poll interval can fall between two polls: a cell
+        # of zeros would read as a free scenario, not as one that was never seen
+        raise GhbenchError(
+            f"{cell.id}: the orchestrator made no GitHub call in the"
+            f" {format_duration(duration)} window (it polls every"
+            f" {format_duration(timing.poll_s)}), so the cell measured nothing; give a"
+            f" larger --duration-scale{'' if c.ao else ' or a shorter --tick'}"
+            f" (the trace is {result.trace_path})"
+        )
     if options.duration_scale != 1.0:
         c.notes.insert(
             0,
@@ -499,7 +510,6 @@ def run_realtime_cell(
             f" window {format_duration(duration)}",
         )
     c.notes.extend(result.record.events)
-    artifact = msgspec.json.decode(result.scorecard_path.read_bytes())
     return CellArtifacts(
         trace_path=result.trace_path,
         scorecard_path=result.scorecard_path,
