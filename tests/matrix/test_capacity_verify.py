@@ -2,9 +2,10 @@
 
 The workload driver over HTTP, the runbook's timing times 0.01 (a 1.2 s warmup, a 9 s
 window, a 1 s poll): each count is a real-time matrix cell with its own emulator, whose
-calls take the model's latency. The model and the real run are not asserted to agree
-(the two counts sit on the boundary by construction); what is asserted is that both
-ran, were read the same way, and that the figures are of the same size.
+calls take the model's latency once setup is done. The model and the real run are not
+asserted to agree (the two counts sit on the boundary by construction); what is
+asserted is that both ran, were read the same way, and that the figures are of the
+same size.
 """
 
 from __future__ import annotations

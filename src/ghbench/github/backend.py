@@ -37,7 +37,7 @@ from ghbench.github.auth import (
 )
 from ghbench.github.control import ControlClient
 from ghbench.github.names import BackendName
-from ghbench.github.seed import EmulatorControl, push_branch, seed_repo
+from ghbench.github.seed import EmulatorControl, push_branch, seed_repo, set_faults
 
 __all__ = [
     "Backend",
@@ -442,6 +442,9 @@ class EmulatorBackend:
     def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
         seed_repo(self.control(), repo, issues, lambda n: control.issue_exists(repo, n))
 
+    def set_faults(self, faults: Mapping[str, object]) -> None:
+        set_faults(self.control(), faults)
+
 
 def _emulator_token() -> str:
     """A fresh token (or control key) for this process's emulator, held in memory only.
@@ -464,13 +467,11 @@ def make_backend(
     env: Mapping[str, str],
     clock: Clock,
     state_dir: Path,
-    emulator_config: Path | None = None,
 ) -> Backend:
     if name == "emulator":
         return EmulatorBackend(
             state_dir=state_dir,
             clock=clock,
-            config=emulator_config,
             control_key=env.get(CONTROL_KEY_ENV) or None,
         )
     return RealGitHubBackend(env=env, clock=clock)

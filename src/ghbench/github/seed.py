@@ -10,7 +10,7 @@ setups idempotent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import httpx
@@ -18,7 +18,7 @@ import httpx
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.errors import EmulatorError
 
-__all__ = ["EmulatorControl", "push_branch", "seed_repo"]
+__all__ = ["EmulatorControl", "push_branch", "seed_repo", "set_faults"]
 
 
 @dataclass(frozen=True)
@@ -78,3 +78,9 @@ def push_branch(control: EmulatorControl, repo: str, branch: str, message: str) 
             c.post(f"_ghbench/repos/{repo}/push", json={"branch": branch, "message": message}),
             f"pushing {branch} to {repo}",
         )
+
+
+def set_faults(control: EmulatorControl, faults: Mapping[str, object]) -> None:
+    """Change the emulator's injected faults (latency, errors) from now on."""
+    with control.client() as c:
+        _check(c.post("_ghbench/faults", json=dict(faults)), "setting faults")

@@ -8,8 +8,8 @@ prints the same scorecard figures and poll cycle for any count tried.
 
 ``verify_capacity`` runs each of the two counts as a real-time matrix cell (the harness's
 setup and measure, the chosen driver, the scenario's trigger) on an emulator of its own
-whose calls take the model's latency, and the model again at that run's timing, so the
-two are compared like for like; ``--verify-scale`` shortens both.
+whose calls take the model's latency once setup is done, and the model again at that
+run's timing, so the two are compared like for like; ``--verify-scale`` shortens both.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-import yaml
 
 from ghbench.analysis.capacity import (
     POLL_CEILING_S,
@@ -31,7 +29,6 @@ from ghbench.analysis.capacity import (
     longest_poll_cycle,
 )
 from ghbench.analysis.load import load_trace
-from ghbench.artifacts.io import write_new
 from ghbench.artifacts.models import ScorecardArtifact, load_scorecard
 from ghbench.clock import Clock
 from ghbench.harness.flags import RunFlags
@@ -183,8 +180,6 @@ def _real_at(
     """The count as a real-time matrix cell on its own emulator (fresh buckets), whose
     latency is the model's (``SIM_LATENCY``), with the chosen driver."""
     root = options.out_dir / f"sessions-{sessions}"
-    config = root / "emulator.yaml"
-    write_new(config, yaml.safe_dump({"faults": dict(SIM_LATENCY)}).encode())
     flags = RunFlags(
         driver=options.driver,
         github="emulator",
@@ -204,7 +199,7 @@ def _real_at(
         duration_scale=options.scale,
         seed=cell.seed,
         log=log,
-        emulator_config=config,
+        window_faults=SIM_LATENCY,
     )
     try:
         arts = backend.run_cell(Cell(cell.scenario, cell.topology, sessions), root / "cell")

@@ -43,7 +43,8 @@ class RealtimeBackend:
     repos: tuple[str, ...] = ()
     seed: int = 0
     poll_interval: float | None = None  # setup's PR polling; default 1 s emulator, 30 s GitHub
-    emulator_config: Path | None = None  # the emulator's --config (capacity --verify's latency)
+    # the emulator's faults once setup is done (capacity --verify: the model's latency)
+    window_faults: Mapping[str, object] | None = None
     log: Callable[[str], None] = _quiet
     _github: Backend | None = field(default=None, repr=False)
 
@@ -54,7 +55,6 @@ class RealtimeBackend:
                 env=self.env,
                 clock=self.clock,
                 state_dir=self.state_dir,
-                emulator_config=self.emulator_config,
             )
             self._github.start()
         return self._github
@@ -81,6 +81,7 @@ class RealtimeBackend:
             repos=self.repos,
             seed=self.seed,
             poll_interval=poll,
+            window_faults=self.window_faults,
         )
         return run_realtime_cell(
             cell,
