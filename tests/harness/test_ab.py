@@ -61,6 +61,8 @@ def test_two_profiles_alternate_on_one_setup_and_are_compared(tmp_path: Path) ->
     assert order == ["a", "b", "a", "b"]
     assert proc.stderr.index("smoke: build a") < proc.stderr.index("smoke: build b")
     assert proc.stderr.index("smoke: build b") < proc.stderr.index("run 1/4")
+    # each smoke ends at its build's first traced call, not after its 8 s
+    assert proc.stderr.count("window ended early: the build traced its first call") == 2
 
     (run_dir,) = (root / "out").glob("ab-*")
     for side in ("a", "b"):

@@ -136,7 +136,8 @@ def _build_options(func: F) -> F:
     "--smoke",
     default="60s",
     show_default=True,
-    help="Each build's smoke window; a build whose trace stays empty is refused.",
+    help="Each build's longest smoke window (it ends at the first traced call); a build"
+    " whose trace stays empty is refused.",
 )
 @click.option("--poll-interval", default="30s", show_default=True, help="Setup's PR polling.")
 @click.option("--timeout", default="10m", show_default=True, help="Setup's wait for PRs.")

@@ -6,8 +6,9 @@ both builds alike. Here it is the harness's own flows, on the ``Driver`` interfa
 
 1. one backend for the whole run (real GitHub, or one emulator with durable state);
 2. ``setup`` with build A's driver, into ``OUT`` (reused when it is still valid);
-3. a smoke run of each build: a ``measure`` with no warmup and a short window, into
-   ``RUN/smoke/{a,b}``; a build whose trace stays empty is refused before any real run;
+3. a smoke run of each build: a ``measure`` with no warmup and a short window that ends
+   at the build's first traced call, into ``RUN/smoke/{a,b}``; a build whose trace
+   stays empty is refused before any real run;
 4. N ``measure`` runs each, alternating A, B, A, B, each validated against the setup
    first, into ``RUN/a`` and ``RUN/b`` (every run's trace, scorecard, summaries and plot
    kept), so ``ghbench compare RUN/a RUN/b`` compares them at any time.
@@ -38,7 +39,7 @@ from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import SetupOptions, run_setup, validate_setup
 from ghbench.harness.setup_record import SetupRecord
-from ghbench.harness.window import MeasureOptions, MeasureResult
+from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
 from ghbench.timefmt import format_duration
 
 __all__ = ["AbOptions", "AbOutcome", "Build", "run_ab", "trace_rows"]
@@ -156,9 +157,21 @@ def _setup(ab: _Ab) -> tuple[Path, bool]:
     return outcome.path, outcome.reused
 
 
+def _first_call(record: WindowRecord) -> str | None:
+    """The smoke's end: the build traced a call (a smoke proves it traces and polls)."""
+    try:
+        traced = record.trace_path.stat().st_size > 0
+    except FileNotFoundError:
+        return None
+    return "the build traced its first call" if traced else None
+
+
 def _smoke(ab: _Ab, build: Build, run_dir: Path) -> Path:
     seconds = ab.options.smoke
-    ab.announce(f"smoke: build {build.label} ({build.name}) for {format_duration(seconds)}")
+    ab.announce(
+        f"smoke: build {build.label} ({build.name}), up to {format_duration(seconds)}"
+        " until its first traced call"
+    )
     options = MeasureOptions(
         out_dir=run_dir / "smoke" / build.label,
         warmup=0.0,
@@ -167,6 +180,7 @@ def _smoke(ab: _Ab, build: Build, run_dir: Path) -> Path:
         duration_text=format_duration(seconds),
         plot=False,
         supplemental=False,
+        end_when=_first_call,
     )
     result = ab.measure(build, options)
     if trace_rows(result.trace_path) == 0:

@@ -13,6 +13,7 @@ was measured.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,8 +82,10 @@ def _wait(
     driver: Driver,
     progress: Progress,
     phase: str,
-) -> None:
-    """Sleep in steps of at most 1 s, watching the orchestrator."""
+    end_when: Callable[[], str | None] | None = None,
+) -> str | None:
+    """Sleep in steps of at most 1 s, watching the orchestrator; ``end_when``'s reason,
+    when it gives one, ends the wait early and is returned."""
     progress.phase(phase, seconds)
     start = clock.now()
     while True:
@@ -90,9 +93,12 @@ def _wait(
         progress.tick(elapsed)
         if not driver.alive():
             raise _OrchestratorDied(phase)
+        reason = None if end_when is None else end_when()
+        if reason is not None:
+            return reason
         left = seconds - elapsed
         if left <= 0:
-            return
+            return None
         clock.sleep(min(1.0, left))
 
 
@@ -199,20 +205,33 @@ def _measure_window(run: _Run) -> None:
 
 
 def _window(run: _Run) -> None:
-    """Wait out the window, running each trigger at its offset."""
-    duration, clock = run.options.duration, run.clock
+    """Wait out the window, running each trigger at its offset, unless ``end_when``
+    ends it first."""
+    duration, clock, record = run.options.duration, run.clock, run.record
+    test = run.options.end_when
+    end_when = None if test is None else functools.partial(test, record)
     start = clock.now()
-    for trigger in sorted(run.options.triggers, key=lambda t: t.at_s):
-        at = min(max(trigger.at_s, 0.0), duration)
-        left = at - (clock.now() - start)
+    marks = [(t.at_s, t) for t in sorted(run.options.triggers, key=lambda t: t.at_s)]
+    for at_s, trigger in [*marks, (duration, None)]:
+        left = min(max(at_s, 0.0), duration) - (clock.now() - start)
+        reason = None
         if left > 0:
-            _wait(left, clock=clock, driver=run.driver, progress=run.progress, phase="window")
-        run.progress.note(f"trigger: {trigger.label}")
-        run.record.events.append(f"{trigger.label} at +{clock.now() - start:.1f}s")
-        trigger.action(run.record)
-    left = duration - (clock.now() - start)
-    if left > 0:
-        _wait(left, clock=clock, driver=run.driver, progress=run.progress, phase="window")
+            reason = _wait(
+                left,
+                clock=clock,
+                driver=run.driver,
+                progress=run.progress,
+                phase="window",
+                end_when=end_when,
+            )
+        if reason is not None:
+            run.progress.note(f"window ended early: {reason}")
+            record.events.append(f"window ended at +{clock.now() - start:.1f}s: {reason}")
+            return
+        if trigger is not None:
+            run.progress.note(f"trigger: {trigger.label}")
+            record.events.append(f"{trigger.label} at +{clock.now() - start:.1f}s")
+            trigger.action(record)
 
 
 def _stop(run: _Run) -> None:

@@ -40,6 +40,9 @@ class MeasureOptions:
     plot: bool = True
     supplemental: bool = True
     triggers: tuple[WindowTrigger, ...] = ()
+    # checked between the orchestrator checks: a reason ends the window before its
+    # duration (the A/B smoke ends at the build's first traced call)
+    end_when: Callable[[WindowRecord], str | None] | None = None
 
 
 @dataclass
