@@ -65,7 +65,13 @@ from ghbench.trace.reader import iter_rows
 from ghbench.workload.scenarios import SCENARIOS
 from ghbench.workload.scenarios import TOPOLOGIES as SCENARIO_TOPOLOGIES
 
-__all__ = ["EMULATOR_OWNER", "RealtimeCell", "RealtimeOptions", "run_realtime_cell"]
+__all__ = [
+    "EMULATOR_OWNER",
+    "RealtimeCell",
+    "RealtimeOptions",
+    "require_calls",
+    "run_realtime_cell",
+]
 
 EMULATOR_OWNER = "ghbench-matrix"
 Log = Callable[[str], None]
@@ -416,6 +422,22 @@ class RealtimeCell:
                 )
 
 
+def require_calls(
+    cell: Cell, artifact: Mapping[str, Any], timing: CellTiming, *, model: bool, trace: Path
+) -> None:
+    """Fail a cell whose scorecard counts no call in its window."""
+    if artifact.get("scorecard", {}).get("totalCalls"):
+        return
+    # a window no longer than the poll interval can fall between two polls: a cell of
+    # zeros would read as a free scenario, not as one that was never seen
+    raise GhbenchError(
+        f"{cell.id}: the orchestrator made no GitHub call in the"
+        f" {format_duration(timing.window_s)} window (it polls every"
+        f" {format_duration(timing.poll_s)}), so the cell measured nothing; give a larger"
+        f" --duration-scale{' or a shorter --tick' if model else ''} (the trace is {trace})"
+    )
+
+
 def run_realtime_cell(
     cell: Cell,
     cell_dir: Path,
@@ -500,16 +522,7 @@ def run_realtime_cell(
         raise GhbenchError(f"{cell.id}: {result.record.incomplete_reason}")
     c.check_trace(repos, result.trace_path, result.record)
     artifact = msgspec.json.decode(result.scorecard_path.read_bytes())
-    if not artifact.get("scorecard", {}).get("totalCalls"):
-        # a window no longer than the poll interval can fall between two polls: a cell
-        # of zeros would read as a free scenario, not as one that was never seen
-        raise GhbenchError(
-            f"{cell.id}: the orchestrator made no GitHub call in the"
-            f" {format_duration(duration)} window (it polls every"
-            f" {format_duration(timing.poll_s)}), so the cell measured nothing; give a"
-            f" larger --duration-scale{'' if c.ao else ' or a shorter --tick'}"
-            f" (the trace is {result.trace_path})"
-        )
+    require_calls(cell, artifact, timing, model=not c.ao, trace=result.trace_path)
     if options.duration_scale != 1.0:
         c.notes.insert(
             0,
