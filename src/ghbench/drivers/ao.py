@@ -60,14 +60,13 @@ from ghbench.drivers.placeholders import Placeholders, Tmux
 from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.gitinfo import git_head
-from ghbench.procs import ManagedProcess, StopResult, start_process
+from ghbench.procs import ManagedProcess, start_process
 from ghbench.proctable import group_listeners
 from ghbench.trace.files import agent_trace_path
 
 __all__ = ["AoCommand", "AoDriver", "resolve_ao_command", "user_gitconfig"]
 
 CLI_ENTRY = Path("packages") / "cli" / "dist" / "index.js"
-STOP_DRAIN_S = 5.0  # after AO has exited: how long its gh calls in flight may finish
 ORCHESTRATOR_WORKSPACE = ".ghbench-orchestrator"  # under AO's HOME; AO may delete it
 _ISSUE_NUMBER = re.compile(r"(\d+)\D*$")
 
@@ -368,13 +367,6 @@ class AoDriver(OwnsProcess):
         self.agent_traces.mkdir(parents=True, exist_ok=True)
         stamp = int(time.time())
         return self.agent_traces / f"gh-trace-agents-setup-{self.project.id}-{stamp}.jsonl"
-
-    def stop(self, deadline: float) -> StopResult:
-        """SIGTERM AO itself, ``deadline`` seconds for its shutdown, a short drain for
-        its calls in flight, then the group (SIGTERM, then SIGKILL)."""
-        if self._proc is None:
-            return StopResult(None, killed=False)
-        return self._proc.stop(deadline, drain=STOP_DRAIN_S)
 
     def _wait_registered(self) -> None:
         """Wait until AO lists itself in running.json; fail clearly if it exits instead."""

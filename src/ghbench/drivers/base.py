@@ -105,6 +105,9 @@ class Driver(Protocol):
         ...
 
 
+STOP_DRAIN_S = 5.0  # after the orchestrator exited: how long its calls in flight may finish
+
+
 class OwnsProcess:
     """``stop``/``alive``/``exit_code`` for a driver whose orchestrator is one child.
 
@@ -114,9 +117,15 @@ class OwnsProcess:
     _proc: ManagedProcess | None
 
     def stop(self, deadline: float) -> StopResult:
+        """SIGTERM the orchestrator itself, ``deadline`` seconds for its shutdown, a short
+        drain for its calls in flight, then the group (SIGTERM, then SIGKILL).
+
+        Not the group first: a gh child forked a moment before, not yet in a session of
+        its own, would take the SIGTERM and leave a failed row that ghbench caused.
+        """
         if self._proc is None:
             return StopResult(None, killed=False)
-        return self._proc.stop(deadline)
+        return self._proc.stop(deadline, drain=STOP_DRAIN_S)
 
     def alive(self) -> bool:
         return self._proc is not None and self._proc.alive()
