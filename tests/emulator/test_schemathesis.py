@@ -83,6 +83,9 @@ def test_githubs_description_covers_the_served_routes() -> None:
 _AIM = {"owner": "acme", "repo": "todo", "username": "octo"}
 
 
+# coverage's line tracer triples this test's CPU (it replays the model or generates
+# hundreds of requests); the code it runs is covered by the emulator's own tests
+@pytest.mark.no_cover
 @pytest.mark.slow
 @pytest.mark.parametrize("route", [f"{r.method} {r.pattern}" for r in ROUTES])
 @settings(

@@ -68,6 +68,9 @@ def _same(model: dict[str, Any], uses: tuple[BudgetUse, ...]) -> None:
         assert round(reported["used"], digits) == pytest.approx(round(use.used, digits), abs=0.06)
 
 
+# coverage's line tracer triples this test's CPU (it replays the model or generates
+# hundreds of requests); the code it runs is covered by the simulation's own tests
+@pytest.mark.no_cover
 @pytest.mark.parametrize(
     ("scenario", "topology", "profile"),
     [  # 2-15 s each: make test runs them, make test-fast does not

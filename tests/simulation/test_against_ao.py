@@ -87,6 +87,9 @@ def test_sections_are_replaced_between_their_markers_only() -> None:
         generated_section(text, "Z")
 
 
+# coverage's line tracer triples this test's CPU (it replays the model or generates
+# hundreds of requests); the code it runs is covered by the file's other tests
+@pytest.mark.no_cover
 @pytest.mark.slow
 def test_the_docs_real_ao_section_is_what_the_model_gives_today() -> None:
     """docs/calibration.md's tables come from the real runs in docs/calibration-ao.json

@@ -36,6 +36,9 @@ def test_the_table_puts_ao_beside_bench_era_only() -> None:
     assert head.startswith("| ao-main-60e8c881 | 5 |") and "/ — |" in head
 
 
+# coverage's line tracer triples this test's CPU (it replays the model or generates
+# hundreds of requests); the code it runs is covered by the file's other tests
+@pytest.mark.no_cover
 @pytest.mark.slow
 def test_the_docs_table_is_what_the_model_gives_today() -> None:
     """docs/calibration.md shows the current model's figures (seed 0); when the model or
