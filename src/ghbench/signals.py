@@ -90,10 +90,15 @@ def _raise_stop(signum: int, _frame: FrameType | None) -> None:
 
 def stop_on_signals() -> None:
     """From now on SIGTERM and SIGHUP raise ``StopSignal`` in the main thread (called
-    from another thread, where handlers cannot be set, it does nothing)."""
+    from another thread, where handlers cannot be set, it does nothing).
+
+    A signal ghbench was started ignoring stays ignored: under ``nohup`` a closed
+    terminal's SIGHUP must not end the run the user asked to outlive it.
+    """
     if threading.current_thread() is threading.main_thread():
         for sig in STOP_SIGNALS:
-            signal.signal(sig, _raise_stop)
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                signal.signal(sig, _raise_stop)
 
 
 @contextlib.contextmanager
