@@ -19,8 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ghbench.emulator.thread_server import EmulatorServer
+from ghbench.tls import tls_context
 
 _WAIT_S = 5.0  # an answer or a close: no request is left hanging for longer
+_TLS = tls_context()  # httpx builds one per client otherwise: ~37 ms for each example
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +48,9 @@ def _raw_exchange(server: EmulatorServer, data: bytes) -> bytes:
 
 
 def _still_serving(server: EmulatorServer) -> None:
-    answer = httpx.get(f"{server.url}/rate_limit", headers={"Authorization": f"token {TOKEN}"})
+    answer = httpx.get(
+        f"{server.url}/rate_limit", headers={"Authorization": f"token {TOKEN}"}, verify=_TLS
+    )
     assert answer.status_code == 200
 
 
@@ -121,7 +125,7 @@ def test_well_formed_requests_never_get_a_server_error(
         headers = {**headers, "Authorization": f"token {TOKEN}"}
     if path.startswith("/_ghbench/reset"):
         return  # the module's emulator is shared
-    with httpx.Client(base_url=server.url, timeout=_WAIT_S) as client:
+    with httpx.Client(base_url=server.url, timeout=_WAIT_S, verify=_TLS) as client:
         answer = client.request(method, path + query, headers=headers, content=body)
     assert answer.status_code < 500, (method, path, query, answer.status_code, answer.text[:300])
     _still_serving(server)

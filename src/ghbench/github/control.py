@@ -21,6 +21,7 @@ from ghbench import __version__
 from ghbench.clock import Clock
 from ghbench.errors import GitHubError
 from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
+from ghbench.tls import tls_context
 
 __all__ = ["ControlClient", "OpenPullRequest"]
 
@@ -70,6 +71,7 @@ class ControlClient:
                 },
                 timeout=self.timeout,
                 trust_env=self.trust_env,
+                verify=tls_context(),
             )
         return self._client
 

@@ -17,6 +17,7 @@ import httpx
 
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.errors import EmulatorError
+from ghbench.tls import tls_context
 
 __all__ = ["EmulatorControl", "push_branch", "seed_repo", "set_faults"]
 
@@ -35,6 +36,7 @@ class EmulatorControl:
             headers={CONTROL_KEY_HEADER: self.key},
             timeout=timeout,
             trust_env=False,
+            verify=tls_context(),
         )
 
 

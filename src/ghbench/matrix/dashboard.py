@@ -50,6 +50,7 @@ import httpx
 from ghbench.errors import GhbenchError, UsageError
 from ghbench.matrix.chromium import Chromium
 from ghbench.timefmt import parse_iso
+from ghbench.tls import tls_context
 from ghbench.workload.calls import DASHBOARD_COMPONENT
 
 __all__ = [
@@ -252,7 +253,9 @@ class _HttpxPages:
 
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
-        self.client = httpx.Client(timeout=30.0, trust_env=False, follow_redirects=True)
+        self.client = httpx.Client(
+            timeout=30.0, trust_env=False, follow_redirects=True, verify=tls_context()
+        )
         self.links: dict[str, str] = {}
 
     def load_index(self) -> None:

@@ -34,6 +34,7 @@ from ghbench.errors import GhbenchError
 from ghbench.github.backend import Backend, EmulatorBackend
 from ghbench.harness.window import WindowRecord, WindowTrigger
 from ghbench.matrix.dashboard import ReaderThread
+from ghbench.tls import tls_context
 from ghbench.workload import calls as ao
 from ghbench.workload.config import load_workload_config
 from ghbench.workload.process import open_trace_sink, row_options
@@ -129,7 +130,7 @@ def post_review_comments(backend: Backend, plan: Sequence[tuple[str, int, int]])
         "Accept": "application/vnd.github+json",
     }
     base = backend.api_url.rstrip("/") + "/"
-    with httpx.Client(base_url=base, timeout=30.0, headers=headers) as c:
+    with httpx.Client(base_url=base, timeout=30.0, headers=headers, verify=tls_context()) as c:
 
         def send(method: str, url: str, **kw: Any) -> httpx.Response:
             return send_within_limits(c, time.sleep, method, url, **kw)

@@ -26,6 +26,7 @@ import httpx
 
 from ghbench.errors import GitHubError
 from ghbench.timefmt import iso_s
+from ghbench.tls import tls_context
 from ghbench.workload.config import SessionSpec
 
 __all__ = ["create_session_prs", "open_api_client", "send_within_limits"]
@@ -49,6 +50,7 @@ def open_api_client(api_url: str, token: str, *, timeout_s: float = 30.0) -> htt
             "User-Agent": "ghbench-setup",
         },
         timeout=timeout_s,
+        verify=tls_context(),
     )
 
 

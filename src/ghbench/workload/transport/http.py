@@ -6,6 +6,7 @@ import time
 
 import httpx
 
+from ghbench.tls import tls_context
 from ghbench.workload.calls import GhCall, GhResult
 from ghbench.workload.ghmap import HttpResponse, plan_call
 
@@ -27,7 +28,9 @@ class HttpTransport:
         self.rest_base = rest_base if rest_base.endswith("/") else rest_base + "/"
         self.graphql = graphql_url(self.rest_base)
         self._token = token
-        self._client = httpx.Client(timeout=timeout_s, trust_env=True, follow_redirects=True)
+        self._client = httpx.Client(
+            timeout=timeout_s, trust_env=True, follow_redirects=True, verify=tls_context()
+        )
 
     def call(self, call: GhCall) -> GhResult:
         plan = plan_call(call.argv, self._token)
