@@ -48,9 +48,12 @@ node-deps: $(NODE_STAMP)
 
 # the main suite on 3 workers (on 2 cores: a third of its time is spent waiting on
 # real-time windows), with line coverage (subprocesses included); the floor
-# (pyproject.toml: [tool.coverage.report] fail_under) is checked once both stages ran
+# (pyproject.toml: [tool.coverage.report] fail_under) is checked once both stages ran.
+# --dist worksteal: each worker starts on a contiguous share of the tests, so a module's
+# fixture that is a whole run (tests/matrix/test_github_cells.py: 24 s) runs once, not
+# on every worker that a test of the module reaches
 pytest: $(STAMP) system-deps node-deps
-	$(BIN)/pytest -q -n 3 -m "not realao" --cov --cov-report= --cov-fail-under=0
+	$(BIN)/pytest -q -n 3 --dist worksteal -m "not realao" --cov --cov-report= --cov-fail-under=0
 
 # The real agent-orchestrator: both builds from AO's tarballs (../shared/ao, or
 # $GHBENCH_AO_SHARED), built once per machine by its build-ao, then tests/realao on 3
