@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
-__all__ = ["coverage_env", "in_ci", "missing", "require_tool"]
+__all__ = ["coverage_env", "gh_child_env", "in_ci", "missing", "require_tool"]
 
 # how to get each program the tests use (scripts/install-system-deps installs these)
 INSTALL = {
@@ -31,6 +32,21 @@ def coverage_env() -> dict[str, str]:
     """The variables that let coverage measure a Python child (``patch = subprocess``):
     tests that give a child a clean environment keep these, nothing else."""
     return {k: v for k, v in os.environ.items() if k.startswith("COVERAGE_")}
+
+
+def gh_child_env(root: Path) -> dict[str, str]:
+    """A clean environment for a child that runs gh: a HOME and an empty gh config of
+    its own under ``root`` (no login of the developer's reaches it), coverage's
+    variables kept."""
+    home = root / "home"
+    (home / ".config" / "gh").mkdir(parents=True)
+    return {
+        **coverage_env(),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
+        "LANG": "C.UTF-8",
+    }
 
 
 def in_ci() -> bool:

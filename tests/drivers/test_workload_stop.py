@@ -11,7 +11,6 @@ in the model's group, which no test can time.)
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import pytest
 from ghbench.clock import SystemClock
 from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
 from ghbench.github.backend import EmulatorBackend
-from tools import coverage_env
+from tools import gh_child_env
 
 pytestmark = [pytest.mark.gh, pytest.mark.slow]
 
@@ -34,15 +33,7 @@ def _charges(backend: EmulatorBackend) -> int:
 
 
 def test_a_stop_lets_the_gh_call_in_flight_finish(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    (home / ".config" / "gh").mkdir(parents=True)
-    base_env = {
-        **coverage_env(),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
-        "LANG": "C.UTF-8",
-    }
+    base_env = gh_child_env(tmp_path)
     backend = EmulatorBackend(state_dir=tmp_path / "state", clock=SystemClock())
     trace = tmp_path / "trace.jsonl"
     backend.start()

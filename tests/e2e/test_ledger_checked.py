@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import threading
 from collections import defaultdict
 from pathlib import Path
@@ -40,7 +39,7 @@ from ghbench.harness.setup import SetupOptions, run_setup
 from ghbench.harness.window import MeasureOptions
 from ghbench.scorecard.jsround import math_round
 from ghbench.timefmt import parse_iso
-from tools import coverage_env
+from tools import gh_child_env
 
 pytestmark = [
     pytest.mark.gh,
@@ -93,15 +92,7 @@ def _churn(control: EmulatorControl, stop: threading.Event) -> None:
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("e2e")
-    home = root / "home"
-    (home / ".config" / "gh").mkdir(parents=True)
-    base_env = {
-        **coverage_env(),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
-        "LANG": "C.UTF-8",
-    }
+    base_env = gh_child_env(root)
     out = root / "out"
     clock = SystemClock()
     project = Project("todo-app", root / "todo-app", "acme/todo", "main", "ta", None)
