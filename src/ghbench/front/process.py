@@ -57,13 +57,15 @@ class _Lines:
             thread.start()
 
     def _read(self, stream: IO[bytes]) -> None:
-        for line in stream:
-            self.lines.put(line)
+        with stream:
+            for line in stream:
+                self.lines.put(line)
         self.lines.put(None)
 
     def _drain(self, stream: IO[bytes]) -> None:
-        for chunk in stream:
-            self.stderr_tail = (self.stderr_tail + chunk)[-4000:]
+        with stream:
+            for chunk in stream:
+                self.stderr_tail = (self.stderr_tail + chunk)[-4000:]
 
     def next(self, timeout: float) -> bytes | None:
         try:

@@ -180,6 +180,7 @@ class Relay:
         except _FAILURES as exc:
             self.sink.counts.upstream_errors += 1
             reason = f"ghbench front: no answer from {destination.describe()} ({_why(exc)})"
+            self.sink.warn(f"{reason}; such requests were answered 502")
             ex.status, ex.reason = 502, reason
             await down.answer(502, reason)
             return False

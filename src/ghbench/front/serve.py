@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import os
 import signal
 import socket
+import ssl
 import sys
 from pathlib import Path
 
@@ -30,9 +32,17 @@ from ghbench.front.relay import Relay
 from ghbench.front.settings import Command, FrontSettings, Ready, Reply, parse_upstream
 from ghbench.front.sink import TraceSink
 from ghbench.front.upstream import UpstreamPool
-from ghbench.tls import tls_context
 
 __all__ = ["main"]
+
+
+@functools.cache
+def _client_tls() -> ssl.SSLContext:
+    """Trust for the front's own HTTPS requests (forward mode): the system's roots, or
+    ``SSL_CERT_FILE`` when the front was started with one; HTTP/1.1 only."""
+    context = ssl.create_default_context()
+    context.set_alpn_protocols(["http/1.1"])
+    return context
 
 
 def _listen(port: int) -> socket.socket:
@@ -128,7 +138,7 @@ def run(settings: FrontSettings) -> None:
     sock = _listen(settings.port)
     relay = Relay(
         upstream=upstream,
-        pool=UpstreamPool(tls_context),
+        pool=UpstreamPool(_client_tls),
         sink=TraceSink(settings.trace),
         clock=clock,
         component=settings.component,
