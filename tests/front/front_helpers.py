@@ -16,7 +16,7 @@ from ghbench.record.network import emulator_token_env
 from tools import coverage_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "emulator"))
-from github_descriptions import NODE_DIR, need_node  # noqa: E402
+from github_descriptions import NODE_DIR, need_node
 
 __all__ = [
     "NODE_DIR",

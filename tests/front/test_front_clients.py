@@ -68,7 +68,9 @@ def test_gh_with_its_default_host(
     assert listed.returncode == 0, listed.stderr
     assert "Feature A" in listed.stdout
     api = run(["gh", "api", f"repos/{REPO}/pulls/1", "--jq", ".url"], env)
-    assert api.stdout.strip() == f"https://api.github.com/repos/{REPO}/pulls/1"  # https: X-Forwarded-Proto
+    assert (
+        api.stdout.strip() == f"https://api.github.com/repos/{REPO}/pulls/1"
+    )  # https: X-Forwarded-Proto
     got = rows(trace)
     assert {r["component"] for r in got} == {"gh"}
     assert {r["sessionId"] for r in got} == {"s-1"}
@@ -162,9 +164,7 @@ def test_octokit(front: Front, trace: Path, emulator: Emulator, tmp_path: Path) 
     env = client_env(front, tmp_path, TOKEN) | {"GHBENCH_TOKEN": TOKEN}
     proc = run([node, str(NODE_DIR / "octokit_front.mjs")], env)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == (
-        '{"repos.get":"acme/todo","pulls.list":[1],"graphql":"octo"}'
-    )
+    assert proc.stdout.strip() == ('{"repos.get":"acme/todo","pulls.list":[1],"graphql":"octo"}')
     got = rows(trace)
     assert [r["operation"] for r in got] == ["rest.repos", "rest.repos.pulls", "graphql.viewer"]
     assert {r["component"] for r in got} == {"octokit"}

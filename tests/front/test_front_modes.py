@@ -23,7 +23,9 @@ def test_forward_sends_github_requests_on_unchanged(
     emulator_server: Any, emulator: Emulator, tmp_path: Path
 ) -> None:
     trace = tmp_path / "trace.jsonl"
-    with running_front(tmp_path / "front", emulator_server.url, mode="forward", trace=trace) as front:
+    with running_front(
+        tmp_path / "front", emulator_server.url, mode="forward", trace=trace
+    ) as front:
         env = client_env(front, tmp_path, TOKEN, session="s-1")
         api = run(["gh", "api", "repos/acme/todo", "--jq", ".full_name"], env)
         assert api.stdout.strip() == "acme/todo", api.stderr
@@ -45,7 +47,9 @@ def _http_through_tunnel(proxy_port: int, host: str, port: int) -> bytes:
     with socket.create_connection(("127.0.0.1", proxy_port), timeout=30) as sock:
         sock.sendall(f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
         assert sock.recv(4096).startswith(b"HTTP/1.1 200")
-        sock.sendall(f"GET /rate_limit HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        sock.sendall(
+            f"GET /rate_limit HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
+        )
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk

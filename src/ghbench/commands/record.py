@@ -72,7 +72,7 @@ def _rows(count: int, where: str) -> str:
     "User-Agent is not recognised).",
 )
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
-def command(
+def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     github: str | None,
     upstream: str | None,
     repos: tuple[str, ...],

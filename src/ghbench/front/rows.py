@@ -19,6 +19,9 @@ request's own credential is scrubbed from every field besides (``scrub_row``).
 
 from __future__ import annotations
 
+import base64
+import binascii
+import contextlib
 import re
 from dataclasses import dataclass, field
 
@@ -38,6 +41,7 @@ __all__ = [
     "handshake_row",
     "operation_of",
     "refusal_row",
+    "secrets_of",
 ]
 
 ORIGIN = "front"
@@ -48,6 +52,7 @@ _GIT_OPERATION = {
     "git-receive-pack": "git.receive-pack",
 }
 _SEGMENT = re.compile(r"[^\w.-]")
+_SHORTEST_SECRET = 8  # shorter parts (a user name "x") would blank ordinary words
 
 
 @dataclass
@@ -132,6 +137,19 @@ def graphql_cost(ex: Exchange, charged: int | None) -> GraphqlCost | None:
     return GraphqlCost(estimate, estimated=estimate is not None)
 
 
+def secrets_of(credential: str | None) -> list[str]:
+    """Every form of an ``Authorization`` value a row could echo: the value, its
+    credential without the scheme, and for ``Basic`` the decoded user and password."""
+    if not credential:
+        return []
+    scheme, _, value = credential.strip().partition(" ")
+    found = [credential.strip(), value.strip()]
+    if scheme.lower() == "basic":
+        with contextlib.suppress(binascii.Error, UnicodeDecodeError):
+            found += base64.b64decode(value.strip(), validate=True).decode().split(":", 1)
+    return [s for s in found if len(s) >= _SHORTEST_SECRET]
+
+
 def _identity(user_agent: str | None, default_component: str) -> str:
     client = client_of(user_agent)
     return client.component if client is not None else default_component
@@ -168,7 +186,7 @@ def exchange_row(ex: Exchange, default_component: str, charged: int | None = Non
         requestBytes=ex.request_bytes,
         responseBytes=ex.response_bytes,
     )
-    return scrub_row(row, [ex.credential] if ex.credential else [])
+    return scrub_row(row, secrets_of(ex.credential))
 
 
 def refusal_row(

@@ -148,6 +148,4 @@ def record_network(
                 emulator.stop()
             if temporary:
                 shutil.rmtree(state_dir, ignore_errors=True)
-    return NetworkRecordResult(
-        returncode, trace_path, count_lines(trace_path, start_size), counts
-    )
+    return NetworkRecordResult(returncode, trace_path, count_lines(trace_path, start_size), counts)
