@@ -114,3 +114,20 @@ def test_graphql_cost_reported_charged_or_estimated(
         "graphql.viewer",
         "graphql.batch",
     ]
+
+
+@pytest.mark.needs("curl")
+def test_rows_that_cannot_be_written_are_counted_lost(
+    emulator_server: Any, tmp_path: Path
+) -> None:
+    full = Path("/dev/full")  # every write fails: no space left on device
+    with running_front(tmp_path / "front", emulator_server.url, trace=full) as front:
+        env = client_env(front, tmp_path, TOKEN)
+        for _ in range(2):
+            proc = run(["curl", "-sS", "-o", "/dev/null", "https://api.github.com/rate_limit"], env)
+            assert proc.returncode == 0, proc.stderr  # the client is served all the same
+        counts = front.stop()
+    assert (counts.exchanges, counts.rows_written, counts.rows_lost) == (2, 0, 2)
+    assert counts.warnings == [
+        "cannot write the trace /dev/full (No space left on device); rows are being lost"
+    ]

@@ -2,9 +2,9 @@
 pooled per destination (a TCP address, with or without TLS, or a unix socket).
 
 Why not httpx or httpcore: on this machine a keep-alive GET to the emulator costs
-the client about 0.2 ms of CPU with h11 on a stream, 0.7 ms through httpcore's pool
-and 1.0 ms through httpx (``bench/bench_front.py --libraries``); the front pays it on
-every exchange, on the same two cores as the emulator. A plain connection also
+the client 135–196 µs of CPU with h11 on a stream, 586–712 µs through httpcore's pool
+and 840–949 µs through httpx (``bench/bench_front.py --libraries``, docs/performance.md);
+the front pays it on every exchange, on the same two cores as the emulator. A plain connection also
 streams both bodies as they come (git's packs), which is all the front needs.
 """
 
