@@ -12,6 +12,7 @@ import pytest
 from front_helpers import client_env, rows, run, running_front
 
 from ghbench.emulator.core import Emulator
+from ghbench.front import FrontError
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 
@@ -117,9 +118,7 @@ def test_graphql_cost_reported_charged_or_estimated(
 
 
 @pytest.mark.needs("curl")
-def test_rows_that_cannot_be_written_are_counted_lost(
-    emulator_server: Any, tmp_path: Path
-) -> None:
+def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_path: Path) -> None:
     full = Path("/dev/full")  # every write fails: no space left on device
     with running_front(tmp_path / "front", emulator_server.url, trace=full) as front:
         env = client_env(front, tmp_path, TOKEN)
@@ -131,3 +130,16 @@ def test_rows_that_cannot_be_written_are_counted_lost(
     assert counts.warnings == [
         "cannot write the trace /dev/full (No space left on device); rows are being lost"
     ]
+
+
+def test_a_trace_that_cannot_be_opened_is_an_error(tmp_path: Path) -> None:
+    where = tmp_path / "no-such-dir" / "t.jsonl"
+    with pytest.raises(
+        FrontError, match=f"the front did not start: cannot write the trace {where}"
+    ):
+        with running_front(tmp_path / "a", None, mode="forward", trace=where):
+            pass
+    with running_front(tmp_path / "b", None, mode="forward") as front:
+        with pytest.raises(FrontError, match=f"refused 'trace': cannot write the trace {where}"):
+            front.switch_trace(where)
+        assert front.switch_trace(tmp_path / "t.jsonl").exchanges == 0  # it carries on

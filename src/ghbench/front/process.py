@@ -14,6 +14,7 @@ started again would break.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import subprocess
@@ -29,7 +30,7 @@ import msgspec
 from ghbench.errors import GhbenchError
 from ghbench.front.env import client_environment, proxy_url
 from ghbench.front.settings import Command, FrontCounts, FrontSettings, Ready, Reply
-from ghbench.procs import kill_group, popen_guarded, stop_group
+from ghbench.procs import popen_guarded, stop_group
 
 __all__ = ["Front", "FrontError", "start_front"]
 
@@ -149,14 +150,11 @@ class Front:
             except FrontError:
                 self._final = FrontCounts()
             if self.process.stdin is not None:
-                self.process.stdin.close()
+                with contextlib.suppress(OSError):  # a front that died: a broken pipe
+                    self.process.stdin.close()
             stop_group(self.process, timeout)
             self._lines.join()
         return self._final
-
-    def kill(self) -> None:
-        """SIGKILL the group at once (crash tests)."""
-        kill_group(self.process)
 
     def __enter__(self) -> Front:
         return self
@@ -202,10 +200,18 @@ def start_front(
             pass  # it died at once: its stderr says why
         line = lines.next(timeout)
     except BaseException:  # Ctrl-C or SIGTERM while it starts: it must not outlive us
-        stop_group(process, 5)
+        _abandon(process, lines)
         raise
     if line is None:
-        stop_group(process, 5)
-        lines.join()
+        _abandon(process, lines)
         raise FrontError(f"the front did not start: {lines.last_error()}")
     return Front(process, lines, msgspec.json.decode(line, type=Ready), settings)
+
+
+def _abandon(process: subprocess.Popen[bytes], lines: _Lines) -> None:
+    """Stop a front that did not start, and release its pipes."""
+    stop_group(process, 5)
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+    lines.join()

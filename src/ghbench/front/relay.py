@@ -159,10 +159,11 @@ class Relay:
                 _int(h.get("x-ratelimit-reset")),
                 _int(h.get("x-ratelimit-used")),
             )
-        if graphql_body is not None:
+        if graphql_body is not None and self.sink.traced:
             ex.graphql = read_graphql_request(graphql_body)
         self.sink.counts.exchanges += 1
-        if ex.status is not None:  # None: the client left before any answer came
+        # status None: the client left before any answer came
+        if ex.status is not None and self.sink.traced:
             self.sink.write(exchange_row(ex, self.component, charged))
 
     async def _relay(

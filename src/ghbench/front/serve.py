@@ -95,7 +95,8 @@ async def _control(sink: TraceSink, stop: asyncio.Event) -> None:
             if command.op == "status":
                 _reply(Reply(counts=sink.counts))
             elif command.op == "trace":
-                _reply(Reply(counts=sink.switch(command.path)))
+                ended = sink.switch(command.path)
+                _reply(Reply(counts=ended, error=sink.error))
             else:
                 sink.close()
                 _reply(Reply(counts=sink.counts))
@@ -136,10 +137,13 @@ def run(settings: FrontSettings) -> None:
         reuse=settings.reuse_ca,
     )
     sock = _listen(settings.port)
+    sink = TraceSink(settings.trace)
+    if sink.error is not None:
+        raise GhbenchError(sink.error)
     relay = Relay(
         upstream=upstream,
         pool=UpstreamPool(_client_tls),
-        sink=TraceSink(settings.trace),
+        sink=sink,
         clock=clock,
         component=settings.component,
     )

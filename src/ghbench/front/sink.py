@@ -29,6 +29,18 @@ class TraceSink:
         where = self._writer.path if self._writer is not None else "the trace"
         self.warn(f"cannot write the trace {where} ({exc.strerror or exc}); rows are being lost")
 
+    @property
+    def traced(self) -> bool:
+        return self._writer is not None
+
+    @property
+    def error(self) -> str | None:
+        """Why the current trace cannot be written, if it cannot."""
+        if self._writer is None or self._writer.error is None:
+            return None
+        exc = self._writer.error
+        return f"cannot write the trace {self._writer.path}: {exc.strerror or exc}"
+
     def warn(self, message: str) -> None:
         """Add a warning once (the same problem seen again adds nothing)."""
         if message not in self.counts.warnings:
