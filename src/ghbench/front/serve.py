@@ -125,7 +125,7 @@ async def _serve(sock: socket.socket, ready: Ready, server: FrontServer) -> None
 def run(settings: FrontSettings) -> None:
     """Prepare the CA, listen, and serve until stopped (see the module docstring)."""
     clock = SystemClock()
-    upstream = parse_upstream(settings.upstream) if settings.upstream else None
+    upstream = parse_upstream(settings.upstream, "upstream") if settings.upstream else None
     if settings.mode == "emulate" and upstream is None:
         raise GhbenchError("the front in emulate mode needs the emulator's address (upstream)")
     state_dir = Path(settings.state_dir)
