@@ -99,7 +99,7 @@ class Client:
 
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 async def latency(emulator_port: int, front_port: int, trust: ssl.SSLContext, n: int) -> None:
@@ -107,7 +107,8 @@ async def latency(emulator_port: int, front_port: int, trust: ssl.SSLContext, n:
     through = await Client.through(front_port, trust)
     _, headers = await direct.get(GUARD)
     etag = headers[b"etag"].decode()
-    for label, target, tag, want in (("304 guard", GUARD, etag, 304), ("200 /rate_limit", RATE, None, 200)):
+    kinds = (("304 guard", GUARD, etag, 304), ("200 /rate_limit", RATE, None, 200))
+    for label, target, tag, want in kinds:
         times: dict[str, list[float]] = {"direct": [], "front": []}
         for client in (direct, through):  # warm both
             for _ in range(50):
@@ -135,7 +136,8 @@ async def latency(emulator_port: int, front_port: int, trust: ssl.SSLContext, n:
         await client.get(RATE)
         fresh.append((time.perf_counter() - start) * 1000)
         client.close()
-    print(f"new connection through the front (CONNECT + TLS + 1 request): p50 {pct(fresh, 50):.2f} ms")
+    p50 = pct(fresh, 50)
+    print(f"new connection through the front (CONNECT + TLS + 1 request): p50 {p50:.2f} ms")
 
 
 async def throughput(label: str, connect: object, clients: int, seconds: float) -> None:
@@ -155,7 +157,8 @@ async def throughput(label: str, connect: object, clients: int, seconds: float) 
     elapsed = time.perf_counter() - start
     for client in opened:
         client.close()
-    print(f"throughput {label}: {done / elapsed:,.0f} req/s ({clients} connections, {elapsed:.1f} s)")
+    rate = done / elapsed
+    print(f"throughput {label}: {rate:,.0f} req/s ({clients} connections, {elapsed:.1f} s)")
 
 
 def libraries(emulator_port: int) -> None:
@@ -182,7 +185,8 @@ def libraries(emulator_port: int) -> None:
             for _ in range(n):
                 await c.get(url, headers=headers)
 
-    for label, run in (("h11 on an asyncio stream", raw), ("httpcore pool", pool), ("httpx", client)):
+    candidates = (("h11 on an asyncio stream", raw), ("httpcore pool", pool), ("httpx", client))
+    for label, run in candidates:
         best = min(_cpu(lambda run=run: uvloop.run(run())) for _ in range(3))
         print(f"library {label}: {best / n * 1e6:.0f} µs of CPU per kept-alive request")
     ec_ms = _cpu(lambda: [ec.generate_private_key(ec.SECP256R1()) for _ in range(50)]) / 50 * 1e3
@@ -230,9 +234,8 @@ def main() -> None:
             trust = ssl.create_default_context(cafile=str(front.ca_cert))
             trust.set_alpn_protocols(["http/1.1"])
             uvloop.run(latency(emulator.port, front.port, trust, args.requests))
-            uvloop.run(
-                throughput("direct", lambda: Client.direct(emulator.port), args.clients, args.seconds)
-            )
+            direct = lambda: Client.direct(emulator.port)  # noqa: E731
+            uvloop.run(throughput("direct", direct, args.clients, args.seconds))
             uvloop.run(
                 throughput(
                     "through the front",

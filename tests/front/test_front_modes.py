@@ -134,11 +134,11 @@ def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_
 
 def test_a_trace_that_cannot_be_opened_is_an_error(tmp_path: Path) -> None:
     where = tmp_path / "no-such-dir" / "t.jsonl"
-    with pytest.raises(
-        FrontError, match=f"the front did not start: cannot write the trace {where}"
+    with (
+        pytest.raises(FrontError, match=f"the front did not start: cannot write the trace {where}"),
+        running_front(tmp_path / "a", None, mode="forward", trace=where),
     ):
-        with running_front(tmp_path / "a", None, mode="forward", trace=where):
-            pass
+        pass
     with running_front(tmp_path / "b", None, mode="forward") as front:
         with pytest.raises(FrontError, match=f"refused 'trace': cannot write the trace {where}"):
             front.switch_trace(where)
