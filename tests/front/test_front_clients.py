@@ -146,6 +146,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_python_clients(front: Front, trace: Path, tmp_path: Path) -> None:
     proc = python_client(client_env(front, tmp_path, TOKEN, session="py"), _PYTHON_CLIENTS)
     assert proc.returncode == 0, proc.stderr
@@ -158,6 +159,7 @@ def test_python_clients(front: Front, trace: Path, tmp_path: Path) -> None:
     _no_secret(trace)
 
 
+@pytest.mark.slow
 def test_octokit(front: Front, trace: Path, emulator: Emulator, tmp_path: Path) -> None:
     node = need_node()
     emulator.create_pull(REPO, "feat/a", title="Feature A", author="octo")

@@ -57,6 +57,7 @@ def _http_through_tunnel(proxy_port: int, host: str, port: int) -> bytes:
     return answer
 
 
+@pytest.mark.slow
 def test_forward_tunnels_other_hosts_untouched(emulator_server: Any, tmp_path: Path) -> None:
     trace = tmp_path / "trace.jsonl"
     with running_front(tmp_path / "front", None, mode="forward", trace=trace) as front:
@@ -68,6 +69,7 @@ def test_forward_tunnels_other_hosts_untouched(emulator_server: Any, tmp_path: P
     assert rows(trace) == []
 
 
+@pytest.mark.slow
 @pytest.mark.needs("curl")
 def test_an_upstream_that_does_not_answer_is_a_502_row_and_a_warning(tmp_path: Path) -> None:
     with socket.socket() as closed:
@@ -92,6 +94,7 @@ _QUERY = "query { viewer { login } }"
 _ASKING = "query { viewer { login } rateLimit { cost remaining resetAt } }"
 
 
+@pytest.mark.slow
 @pytest.mark.gh
 def test_graphql_cost_reported_charged_or_estimated(
     emulator_server: Any, emulator: Emulator, tmp_path: Path
@@ -117,6 +120,7 @@ def test_graphql_cost_reported_charged_or_estimated(
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.needs("curl")
 def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_path: Path) -> None:
     full = Path("/dev/full")  # every write fails: no space left on device
@@ -132,6 +136,7 @@ def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_
     ]
 
 
+@pytest.mark.slow
 def test_a_trace_that_cannot_be_opened_is_an_error(tmp_path: Path) -> None:
     where = tmp_path / "no-such-dir" / "t.jsonl"
     with (

@@ -82,6 +82,7 @@ def test_record_forward_against_a_second_emulator(emulator_server: Any, tmp_path
     assert emulator_server.emulator.ledger_count() == 1  # /rate_limit is free
 
 
+@pytest.mark.slow
 def test_a_run_no_client_reached_fails_and_says_so(tmp_path: Path) -> None:
     proc = _record("--github", "emulator", "--", "true", env=gh_child_env(tmp_path), cwd=tmp_path)
     assert proc.returncode == 1
