@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from ghbench.clock import Clock, SystemClock
+from ghbench.emulator.client_env import credential_entries, git_config_environment
 from ghbench.emulator.process import start_emulator_process
 from ghbench.errors import UsageError
 from ghbench.front import FrontCounts, FrontSettings, start_front
@@ -68,17 +69,7 @@ def emulator_token_env(token: str, env: Mapping[str, str]) -> dict[str, str]:
     first, so the user's helper is not asked) that reads it from ``$GH_TOKEN``."""
     out = {name: token for name in _TOKEN_VARIABLES}
     out |= {name: token for name in _OTHER_TOKEN_VARIABLES if name in env}
-    helper = (
-        '!f() { test "$1" = get && printf "username=x-access-token\\npassword=%s\\n"'
-        ' "$GH_TOKEN"; }; f'
-    )
-    start = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
-    entries = [(f"credential.{_GITHUB}.helper", ""), (f"credential.{_GITHUB}.helper", helper)]
-    for i, (key, value) in enumerate(entries, start):
-        out[f"GIT_CONFIG_KEY_{i}"] = key
-        out[f"GIT_CONFIG_VALUE_{i}"] = value
-    out["GIT_CONFIG_COUNT"] = str(start + len(entries))
-    out["GIT_TERMINAL_PROMPT"] = "0"
+    out |= git_config_environment(credential_entries(_GITHUB, "GH_TOKEN"), env)
     return out
 
 
