@@ -223,3 +223,15 @@ def test_a_switch_ends_a_phase(front: Front, emulator_server: Any, tmp_path: Pat
     run(curl, env)
     assert front.switch_trace(None).rows_written == 1
     assert (len(rows(first)), len(rows(second))) == (2, 1)
+
+
+@pytest.mark.needs("curl")
+def test_plain_http_through_the_proxy(front: Front, trace: Path, tmp_path: Path) -> None:
+    env = client_env(front, tmp_path, TOKEN)
+    ok = run(["curl", "-sS", "-o", "/dev/null", "http://api.github.com/rate_limit"], env)
+    refused = run(["curl", "-sS", "-w", "%{http_code}", "http://example.com/x"], env)
+    assert ok.returncode == 0, ok.stderr
+    assert refused.stdout.endswith("403")
+    served, refusal = rows(trace)
+    assert (served["operation"], served["httpStatus"]) == ("rest.rate_limit", 200)
+    assert (refusal["operation"], refusal["endpoint"]) == ("front.refused", "http://example.com/x")

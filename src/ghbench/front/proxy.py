@@ -162,7 +162,8 @@ class FrontServer:
                 return
             origin, target = routed
             if origin.kind is None and self.mode == "emulate":
-                self._refuse(down, request, target, origin.host, caller, started=self.clock.now())
+                url = request.target.decode("latin-1")
+                self._refuse(down, request, url, origin.host, caller, started=self.clock.now())
                 return
             keep = await self.relay.exchange(
                 down, request, origin=origin, target=target, caller=caller
