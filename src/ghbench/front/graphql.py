@@ -47,14 +47,16 @@ class GraphqlRequest:
         """The row's operation: ``graphql.NAME`` for a named operation; for an anonymous
         one its top-level field (``graphql.repository``), ``graphql.batch.FIELD`` for
         several selections of one field (AO's batches), ``graphql.batch`` for a mix;
-        a mutation's fields under ``graphql.mutation.``."""
+        a mutation's fields under ``graphql.mutation.``. ``rateLimit`` asked beside
+        them is the query's accounting, not what it is about: it does not count."""
         if self.name:
             return f"graphql.{self.name}"
         prefix = "graphql" if self.kind == "query" else f"graphql.{self.kind}"
-        distinct = tuple(dict.fromkeys(self.fields))
+        fields = [f for f in self.fields if f != "rateLimit"] or list(self.fields)
+        distinct = tuple(dict.fromkeys(fields))
         if not distinct:
             return prefix
-        if len(self.fields) == 1:
+        if len(fields) == 1:
             return f"{prefix}.{distinct[0]}"
         return f"{prefix}.batch.{distinct[0]}" if len(distinct) == 1 else f"{prefix}.batch"
 
