@@ -19,7 +19,8 @@ from ghbench.record.contract import (
 from ghbench.record.debuglog import DebugMode, Exchange, split_debug_log
 from ghbench.record.emit import token_values
 from ghbench.record.ghcache import CacheEntry, find_cache_hits, scan_cache
-from ghbench.record.rows import Invocation, endpoint_of, exchange_rows, graphql_operation
+from ghbench.record.rows import Invocation, exchange_rows, graphql_operation
+from ghbench.trace.operation import endpoint_of
 from ghbench.trace.schema import TraceRow
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -1,4 +1,4 @@
-"""``ghbench record [--trace FILE] [--component NAME] -- COMMAND ...``."""
+"""``ghbench record [--github emulator|github] [--trace FILE] [--component NAME] -- COMMAND``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ghbench.errors import GhbenchError
 from ghbench.signals import exit_like
 
 __all__ = ["command"]
@@ -19,9 +20,42 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+def _rows(count: int, where: str) -> str:
+    return f"{count} {'row' if count == 1 else 'rows'} appended to {where}"
+
+
 @click.command(
     "record",
     context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+)
+@click.option(
+    "--github",
+    type=click.Choice(["emulator", "github"]),
+    default=None,
+    help="Run COMMAND behind the GitHub front instead of the gh shim: every client that "
+    "honours HTTPS_PROXY is traced. emulator: the embedded emulator answers; github: "
+    "requests go on to GitHub (or --upstream).",
+)
+@click.option(
+    "--upstream",
+    default=None,
+    metavar="URL",
+    help="With --github github: send GitHub's requests to this server (http://HOST:PORT, "
+    "https://HOST) instead of GitHub.",
+)
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    metavar="OWNER/NAME",
+    help="With --github emulator: create this repository first (repeatable).",
+)
+@click.option(
+    "--state",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="With --github: keep the emulator's state and the front's CA here "
+    "[default: a temporary directory, removed at the end].",
 )
 @click.option(
     "--trace",
@@ -34,16 +68,63 @@ def _shown(path: Path) -> str:
     "--component",
     default="record",
     show_default=True,
-    help="The 'component' field of every row.",
+    help="The 'component' field of every row (with --github: of rows whose client's "
+    "User-Agent is not recognised).",
 )
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
-def command(trace: Path | None, component: str, command: tuple[str, ...]) -> int:
-    """Run COMMAND with a gh shim that traces every HTTP exchange gh makes.
+def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
+    github: str | None,
+    upstream: str | None,
+    repos: tuple[str, ...],
+    state: Path | None,
+    trace: Path | None,
+    component: str,
+    command: tuple[str, ...],
+) -> int:
+    """Run COMMAND and trace every GitHub call it makes, one AO-schema row each.
 
-    Every gh the command runs, however deeply nested, writes one AO-schema row per
-    HTTP request (status, rate-limit headers, GraphQL cost) to the trace. gh's output,
+    Without --github, a gh shim traces every gh the command runs, however deeply
+    nested. With --github, COMMAND runs behind the GitHub front, a local proxy (its
+    environment gets HTTPS_PROXY and the front's CA): gh with its default host, git
+    over https, curl, Go, Python and Node clients are all traced. COMMAND's output,
     exit code and behaviour are unchanged. Put '--' before COMMAND.
     """
+    if github is None:
+        for flag, given in (("--upstream", upstream), ("--repo", repos), ("--state", state)):
+            if given:
+                raise click.UsageError(f"{flag} goes with --github emulator|github")
+        return _record_gh(command, trace, component)
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.record.network import record_network  # noqa: PLC0415
+
+    result = record_network(
+        list(command),
+        github="emulator" if github == "emulator" else "github",
+        upstream=upstream,
+        repos=repos,
+        state=state,
+        trace=trace,
+        component=component,
+    )
+    counts = result.counts
+    for warning in counts.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    seen = (
+        f"{counts.exchanges} exchanges, {counts.refused} refused, {counts.tunnelled} tunnelled,"
+        f" {counts.failed_handshakes} failed handshakes, {counts.rows_lost} rows lost"
+    )
+    click.echo(f"ghbench record: {_rows(result.rows, _shown(result.trace))} ({seen})", err=True)
+    if result.returncode < 0:
+        exit_like(result.returncode)
+    if result.returncode == 0 and not counts.reached:
+        raise GhbenchError(
+            "no client reached the GitHub front: COMMAND made no GitHub call, or its clients"
+            " ignore HTTPS_PROXY (Node's fetch does, without a proxy agent)"
+        )
+    return result.returncode
+
+
+def _record_gh(command: tuple[str, ...], trace: Path | None, component: str) -> int:
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.record.runner import record  # noqa: PLC0415
 
@@ -52,8 +133,7 @@ def command(trace: Path | None, component: str, command: tuple[str, ...]) -> int
     if result.write_failed:
         message = f"ghbench record: the trace {where} could not be written (see the warning above)"
     elif result.rows:
-        noun = "row" if result.rows == 1 else "rows"
-        message = f"ghbench record: {result.rows} {noun} appended to {where}"
+        message = f"ghbench record: {_rows(result.rows, where)}"
     else:
         message = f"ghbench record: no gh HTTP exchanges were recorded; trace: {where}"
     click.echo(message, err=True)

@@ -12,8 +12,10 @@ from pathlib import Path
 
 __all__ = [
     "GITHUB_REMOTE_PREFIXES",
+    "credential_entries",
     "gh_enterprise_environment",
     "gh_environment",
+    "git_config_environment",
     "git_environment",
 ]
 
@@ -79,18 +81,30 @@ def git_environment(
     ``GIT_CONFIG_*``) are kept, ours appended after them.
     """
     base = f"http://{host}/"
+    entries = [(f"url.{base}.insteadOf", prefix) for prefix in remotes]
+    entries.append((f"http.{base}.proxy", url))
+    return git_config_environment([*entries, *credential_entries(base, token_variable)], existing)
+
+
+def credential_entries(
+    base: str, token_variable: str = GIT_TOKEN_VARIABLE
+) -> list[tuple[str, str]]:
+    """git configuration giving URLs under ``base`` a credential helper of their own
+    (the list reset first, so no other helper is asked) that answers with the token
+    in ``$token_variable`` when git asks: no token in a file, a config or an argument."""
     helper = (
         '!f() { test "$1" = get && printf "username=x-access-token\npassword=%s\n" '
         f'"${token_variable}"; }}; f'
     )
-    entries = [(f"url.{base}.insteadOf", prefix) for prefix in remotes]
-    entries += [
-        (f"http.{base}.proxy", url),
-        (f"credential.{base}.helper", ""),
-        (f"credential.{base}.helper", helper),
-    ]
-    env = dict(existing or {})
-    start = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
+    return [(f"credential.{base}.helper", ""), (f"credential.{base}.helper", helper)]
+
+
+def git_config_environment(
+    entries: Sequence[tuple[str, str]], existing: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """``entries`` as git's environment configuration (``GIT_CONFIG_COUNT``,
+    ``GIT_CONFIG_KEY_n``/``VALUE_n``), after those already in ``existing``; prompts off."""
+    start = int((existing or {}).get("GIT_CONFIG_COUNT", "0") or 0)
     out: dict[str, str] = {}
     for i, (key, value) in enumerate(entries, start):
         out[f"GIT_CONFIG_KEY_{i}"] = key

@@ -217,7 +217,9 @@ class Emulator(ControlOperations):
         """
         target = request.path
         host = request.headers.get("host", "api.github.localhost")
-        scheme = "http"
+        # ghbench's front terminates a client's TLS and says so: answers then carry the
+        # https:// URLs the client would get from GitHub
+        scheme = "https" if request.headers.get("x-forwarded-proto") == "https" else "http"
         if target.startswith(("http://", "https://")):
             parts = urlsplit(target)
             scheme, host = parts.scheme, parts.netloc or host

@@ -26,13 +26,12 @@ from ghbench.record.debuglog import Exchange
 from ghbench.timefmt import iso_ms
 from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.headers import GraphqlRateLimit, parse_graphql_rate
-from ghbench.trace.operation import extract_operation, redact_args
+from ghbench.trace.operation import endpoint_of, extract_operation, redact_args
 from ghbench.trace.schema import TraceRow
 
 __all__ = [
     "ORIGIN",
     "Invocation",
-    "endpoint_of",
     "exchange_rows",
     "graphql_cost_estimate",
     "graphql_operation",
@@ -43,10 +42,6 @@ ORIGIN = "record"
 
 # An operation name after the keyword; `$query`, `query:` and `"query": "` do not match.
 _OPERATION = re.compile(r"(?<![\w$])(query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)")
-# Query parameters whose values are credentials on some GitHub endpoints.
-_SECRET_PARAM = re.compile(r"(?i)([?&](?:access_token|token|client_secret|password|secret)=)[^&#]*")
-# Path prefixes of the API on GitHub Enterprise Server hosts.
-_API_PREFIXES = ("/api/v3/", "/api/")
 
 
 @dataclass(frozen=True)
@@ -61,22 +56,6 @@ class Invocation:
     cwd: str | None = None
     session_id: str | None = None  # whose call it was, when the caller says (an agent)
     project_id: str | None = None
-
-
-def endpoint_of(target: str | None) -> str | None:
-    """AO's endpoint for a request URI: no leading slash, query kept, ``graphql`` for GraphQL."""
-    if not target:
-        return None
-    path = target
-    for prefix in _API_PREFIXES:
-        if path.startswith(prefix):
-            path = "/" + path[len(prefix) :]
-            break
-    path = _SECRET_PARAM.sub(r"\1[REDACTED]", path)
-    bare = path.split("?", 1)[0].rstrip("/")
-    if bare == "/graphql":
-        return "graphql"
-    return path.lstrip("/")
 
 
 def graphql_operation(request_body: str) -> str | None:

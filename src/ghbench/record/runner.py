@@ -42,9 +42,15 @@ __all__ = [
     "DEFAULT_COMPONENT",
     "GH_INSTALL_HINT",
     "RecordResult",
+    "check_command",
+    "check_runnable",
+    "count_lines",
     "default_trace_path",
+    "file_size",
     "find_real_gh",
     "record",
+    "resolve_trace",
+    "run_command",
     "shim_script",
 ]
 
@@ -137,7 +143,7 @@ def shim_script(
     return "\n".join(lines) + "\n"
 
 
-def _count_lines(path: Path, offset: int) -> int:
+def count_lines(path: Path, offset: int) -> int:
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             return 0  # /dev/full, a FIFO: nothing to count, and reading may never end
@@ -148,14 +154,14 @@ def _count_lines(path: Path, offset: int) -> int:
         return 0
 
 
-def _size(path: Path) -> int:
+def file_size(path: Path) -> int:
     try:
         return path.stat().st_size
     except OSError:
         return 0
 
 
-def _check_runnable(program: str, path_env: str) -> None:
+def check_runnable(program: str, path_env: str) -> None:
     """ToolMissingError before anything is written when ``program`` cannot be run."""
     if os.sep in program:
         if not _executable_file(Path(program)):
@@ -178,7 +184,7 @@ def _looks_like_a_trace(path: Path) -> bool:
     return b"\0" not in head and head.lstrip()[:1] in (b"", b"{")
 
 
-def _resolve_trace(trace: Path | None, clock: Clock) -> Path:
+def resolve_trace(trace: Path | None, clock: Clock) -> Path:
     """Where rows go; UsageError, before anything is written or run, for a place they
     cannot go: under a file, into a file that is not a trace, or unwritable."""
     if trace is None:
@@ -209,6 +215,14 @@ def _resolve_trace(trace: Path | None, clock: Clock) -> Path:
     return path
 
 
+def check_command(command: Sequence[str], component: str) -> None:
+    """UsageError for an empty command or a ``--component`` that is no name."""
+    if not command:
+        raise UsageError("give the command to run after '--', e.g. ghbench record -- gh pr list")
+    if not component.strip() or "\n" in component:
+        raise UsageError(f"--component {component!r} must be a non-empty single-line name")
+
+
 def record(
     command: Sequence[str],
     *,
@@ -222,18 +236,15 @@ def record(
     Raises UsageError for an empty command or bad flag, ToolMissingError when gh or
     the command cannot be found.
     """
-    if not command:
-        raise UsageError("give the command to run after '--', e.g. ghbench record -- gh pr list")
-    if not component.strip() or "\n" in component:
-        raise UsageError(f"--component {component!r} must be a non-empty single-line name")
+    check_command(command, component)
     base_env = dict(os.environ if env is None else env)
     path_env = base_env.get("PATH", os.defpath)
     real_gh = find_real_gh(path_env) or base_env.get(ENV_REAL_GH) or None
     if real_gh is None or not os.access(real_gh, os.X_OK):
         raise ToolMissingError(f"gh is not on PATH; {GH_INSTALL_HINT}")
-    _check_runnable(command[0], path_env)
-    trace_path = _resolve_trace(trace, clock or SystemClock())
-    start_size = _size(trace_path)
+    check_runnable(command[0], path_env)
+    trace_path = resolve_trace(trace, clock or SystemClock())
+    start_size = file_size(trace_path)
 
     workdir = Path(tempfile.mkdtemp(prefix="ghbench-record-"))
     try:
@@ -251,15 +262,15 @@ def record(
         child_env["PATH"] = f"{bin_dir}{os.pathsep}{path_env}"
         child_env[ENV_REAL_GH] = real_gh
         child_env[ENV_SINKS] = encode_sinks(sinks)
-        returncode = _run(command, child_env)
+        returncode = run_command(command, child_env)
         write_failed = any(state_dir.glob("trace-unwritable-*"))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    rows = _count_lines(trace_path, start_size)
+    rows = count_lines(trace_path, start_size)
     return RecordResult(returncode, trace_path, rows, write_failed)
 
 
-def _run(command: Sequence[str], env: dict[str, str]) -> int:
+def run_command(command: Sequence[str], env: dict[str, str]) -> int:
     program = command[0]
     try:
         # the command shares our process group (it is the terminal's job as we are), so

@@ -18,6 +18,7 @@ __all__ = [
     "VALUE_FLAGS",
     "api_endpoint",
     "api_method",
+    "endpoint_of",
     "extract_operation",
     "first_positional",
     "redact_args",
@@ -46,6 +47,10 @@ METHOD_FLAGS = ("--method", "-X")
 # An argument starting with one of these (any case) keeps the prefix and loses the value.
 SECRET_ARG_PREFIXES = ("token=", "password=", "secret=", "authorization=")
 _AUTH_HEADER = re.compile(r"authorization\s*:", re.IGNORECASE)
+# Query parameters whose values are credentials on some GitHub endpoints.
+_SECRET_PARAM = re.compile(r"(?i)([?&](?:access_token|token|client_secret|password|secret)=)[^&#]*")
+# Path prefixes of the API on GitHub Enterprise Server hosts.
+_API_PREFIXES = ("/api/v3/", "/api/")
 
 
 def first_positional(args: Sequence[str]) -> str | None:
@@ -119,3 +124,19 @@ def redact_args(args: Sequence[str]) -> list[str]:
 def has_auth_header(text: str) -> bool:
     """True when ``text`` carries an ``Authorization:`` header (used by the writer's scrub)."""
     return _AUTH_HEADER.search(text) is not None
+
+
+def endpoint_of(target: str | None) -> str | None:
+    """AO's endpoint for a request URI: no leading slash, query kept, ``graphql`` for GraphQL."""
+    if not target:
+        return None
+    path = target
+    for prefix in _API_PREFIXES:
+        if path.startswith(prefix):
+            path = "/" + path[len(prefix) :]
+            break
+    path = _SECRET_PARAM.sub(r"\1[REDACTED]", path)
+    bare = path.split("?", 1)[0].rstrip("/")
+    if bare == "/graphql":
+        return "graphql"
+    return path.lstrip("/")

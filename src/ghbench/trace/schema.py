@@ -5,12 +5,14 @@ when written, as AO does. Unknown fields are tolerated on read. JSON names are
 camelCase, exactly AO's.
 
 Extensions (never emitted by AO, always optional):
-- ``origin``: who wrote the row: ``ao`` (default when absent), ``workload``, ``record``.
+- ``origin``: who wrote the row: ``ao`` (default when absent), ``workload``, ``record``,
+  ``front`` (one HTTP exchange seen at the network by ``ghbench.front``).
 - ``invocationId``/``requestIndex``: ``ghbench record`` keeps every HTTP exchange of
   one ``gh`` invocation; they share an invocation id and are numbered from 0.
 - ``graphqlOperation``: the GraphQL operation name, when known.
 - ``cacheHit``: ``ghbench record`` only: gh answered this request from its disk cache,
   so no request reached the server and the row carries no rate-limit fields.
+- ``requestBytes``/``responseBytes``: the front only: the bodies' sizes on the wire.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
     cacheHit: bool | None = None  # noqa: N815  (record: gh answered from its disk cache)
     # record: graphqlCost comes from GitHub's published formula (GitHub reported none)
     graphqlCostEstimated: bool | None = None  # noqa: N815
+    # front: body sizes of the exchange as they crossed the front
+    requestBytes: int | None = None  # noqa: N815
+    responseBytes: int | None = None  # noqa: N815
 
 
 KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__

@@ -1,0 +1,76 @@
+"""The environment a client needs to go through the front. Pure: values in, a dict out.
+
+- ``HTTPS_PROXY``/``HTTP_PROXY`` (and their lower-case forms: curl and git read only
+  ``http_proxy`` in lower case) at the front, with the session as the proxy
+  credential's user name when given: ``http://SESSION:-@127.0.0.1:PORT``. The
+  password is a placeholder: urllib sends no credential without one, and git asks
+  its credential helpers for the password of a proxy user that has none. git is
+  also told to send it with its CONNECT (``GIT_HTTP_PROXY_AUTHMETHOD=basic``) rather
+  than after a challenge the front never makes;
+- the CA through every variable a client reads (``hosts.CA_VARIABLES``): the bundle
+  (the system's roots plus the CA) where the variable replaces the client's roots, the
+  CA alone for ``NODE_EXTRA_CA_CERTS``, which adds to Node's;
+- ``NO_PROXY`` keeps the caller's entries but those that would let a client reach
+  one of GitHub's hosts around the front (``github.com``, ``.github.com``, ``*``),
+  and always has the loopback names: a client's calls to a local server (the AO
+  daemon's own API) must not go through the front, which refuses them in emulate mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import quote
+
+from ghbench.front.hosts import CA_VARIABLES, GITHUB_HOSTS
+
+__all__ = ["LOOPBACK", "client_environment", "no_proxy", "proxy_url"]
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+_PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")
+_SESSION_PASSWORD = "-"
+
+
+def proxy_url(port: int, session: str | None = None) -> str:
+    """The front's proxy URL, with ``session`` as its credential's user name."""
+    if session is None:
+        return f"http://127.0.0.1:{port}"
+    return f"http://{quote(session, safe='')}:{_SESSION_PASSWORD}@127.0.0.1:{port}"
+
+
+def _bypasses_github(entry: str) -> bool:
+    name = entry.strip().lower().lstrip("*").lstrip(".")
+    if not name:
+        return entry.strip() == "*"
+    return any(host == name or host.endswith("." + name) for host in GITHUB_HOSTS)
+
+
+def no_proxy(existing: str | None) -> str:
+    """``existing`` without the entries that bypass the front for GitHub, plus loopback."""
+    kept = [e.strip() for e in (existing or "").split(",") if e.strip()]
+    kept = [e for e in kept if not _bypasses_github(e)]
+    kept += [name for name in LOOPBACK if name not in kept]
+    return ",".join(kept)
+
+
+def client_environment(
+    port: int,
+    *,
+    bundle: Path,
+    ca_cert: Path,
+    session: str | None = None,
+    base: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The variables to add to a client's environment (``base``: the environment they
+    are added to, whose ``NO_PROXY`` is kept where it can be)."""
+    url = proxy_url(port, session)
+    env = dict.fromkeys(_PROXY_VARIABLES, url)
+    for variable in CA_VARIABLES:
+        env[variable] = str(ca_cert if variable == "NODE_EXTRA_CA_CERTS" else bundle)
+    existing = base or {}
+    bypass = no_proxy(existing.get("NO_PROXY") or existing.get("no_proxy"))
+    env["NO_PROXY"] = env["no_proxy"] = bypass
+    # git (libcurl asked for any proxy auth method) would send the credential only
+    # after a 407 challenge; basic sends it with the CONNECT, as every other client does
+    env["GIT_HTTP_PROXY_AUTHMETHOD"] = "basic"
+    return env

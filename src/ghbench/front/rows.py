@@ -1,0 +1,241 @@
+"""AO-schema rows for what crosses the front: one per HTTP exchange, refusal or failed
+handshake. Pure: the exchange's facts in, a ``TraceRow`` out.
+
+A row names its operation from what was asked (``operation_of``):
+
+- api.github.com, REST: ``rest.<first segment>``, under ``repos/OWNER/REPO``
+  ``rest.repos.<collection>`` (``rest.repos.pulls``);
+- api.github.com, ``/graphql``: ``graphql.…`` (``graphql.GraphqlRequest.operation``);
+- github.com: ``git.info-refs``, ``git.upload-pack``, ``git.receive-pack``; any
+  other path ``web.<first segment>``;
+- uploads.github.com: ``uploads.…`` as REST; codeload.github.com: ``codeload.archive``;
+- the front's own answers: ``front.refused``, ``front.tls-handshake``.
+
+``component`` comes from the client's User-Agent (``hosts.client_of``), ``sessionId``
+from the user name of the proxy credential (``http://SESSION@127.0.0.1:PORT``). No
+header value is copied into a row but the ETag and the rate-limit figures; the
+request's own credential is scrubbed from every field besides (``scrub_row``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import re
+from dataclasses import dataclass, field
+
+from ghbench.front.graphql import GraphqlRequest
+from ghbench.front.hosts import client_of
+from ghbench.timefmt import iso_ms
+from ghbench.trace.headers import parse_graphql_rate
+from ghbench.trace.operation import endpoint_of
+from ghbench.trace.schema import TraceRow
+from ghbench.trace.writer import scrub_row
+
+__all__ = [
+    "ORIGIN",
+    "Exchange",
+    "GraphqlCost",
+    "exchange_row",
+    "handshake_row",
+    "operation_of",
+    "refusal_row",
+    "secrets_of",
+]
+
+ORIGIN = "front"
+_GIT = re.compile(r"/[^/]+/[^/]+?(?:\.git)?/(info/refs|git-upload-pack|git-receive-pack)")
+_GIT_OPERATION = {
+    "info/refs": "git.info-refs",
+    "git-upload-pack": "git.upload-pack",
+    "git-receive-pack": "git.receive-pack",
+}
+_SEGMENT = re.compile(r"[^\w.-]")
+_SHORTEST_SECRET = 8  # shorter parts (a user name "x") would blank ordinary words
+
+
+@dataclass
+class Exchange:
+    """The facts of one HTTP exchange through the front. Header names are lower-case;
+    only the response headers a row uses are kept."""
+
+    kind: str  # hosts.GITHUB_HOSTS value: rest | git | uploads | codeload
+    method: str
+    target: str  # origin-form: /path?query
+    started_at: float  # epoch seconds: the request's head arrived
+    finished_at: float = 0.0  # the answer's last byte left
+    user_agent: str | None = None
+    session: str | None = None
+    credential: str | None = None  # the Authorization value: scrubbed, never written
+    status: int | None = None
+    reason: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    request_bytes: int = 0
+    response_bytes: int = 0
+    graphql: GraphqlRequest | None = None
+    response_body: bytes | None = None  # kept only when the query asked for rateLimit
+
+
+@dataclass(frozen=True)
+class GraphqlCost:
+    """What a GraphQL exchange cost and where the figure came from."""
+
+    cost: int | None
+    estimated: bool = False
+    remaining: int | None = None
+    reset_at: str | None = None
+
+
+def _segment(text: str) -> str:
+    return _SEGMENT.sub("", text)[:64] or "root"
+
+
+def _rest_operation(prefix: str, path: str) -> str:
+    parts = [p for p in path.split("/") if p]
+    if not parts:
+        return f"{prefix}.root"
+    if parts[0] == "repos" and len(parts) > 3:
+        return f"{prefix}.repos.{_segment(parts[3])}"
+    return f"{prefix}.{_segment(parts[0])}"
+
+
+def operation_of(kind: str, path: str, graphql: GraphqlRequest | None) -> str:
+    """The row's operation for a request of ``kind`` at ``path`` (no query string)."""
+    if kind == "rest" and path.rstrip("/") == "/graphql":
+        return graphql.operation if graphql is not None else "graphql"
+    if kind == "git":
+        found = _GIT.fullmatch(path)
+        if found is not None:
+            return _GIT_OPERATION[found.group(1)]
+        return _rest_operation("web", path)
+    if kind == "codeload":
+        return "codeload.archive"
+    return _rest_operation(kind, path)
+
+
+def _int(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value.strip())
+    except ValueError:
+        return None
+
+
+def graphql_cost(ex: Exchange, charged: int | None) -> GraphqlCost | None:
+    """The cost of a GraphQL exchange (see ``ghbench.front.graphql``): reported in the
+    answer, else ``charged`` (the rise of ``x-ratelimit-used``), else the formula."""
+    if ex.graphql is None or ex.status != 200:
+        return None
+    reported = parse_graphql_rate(ex.response_body) if ex.response_body else None
+    if reported is not None and reported.cost is not None:
+        return GraphqlCost(reported.cost, False, reported.remaining, reported.reset_at)
+    if charged is not None:
+        return GraphqlCost(charged)
+    estimate = ex.graphql.estimated_cost()
+    return GraphqlCost(estimate, estimated=estimate is not None)
+
+
+def secrets_of(credential: str | None) -> list[str]:
+    """Every form of an ``Authorization`` value a row could echo: the value, its
+    credential without the scheme, and for ``Basic`` the decoded user and password."""
+    if not credential:
+        return []
+    scheme, _, value = credential.strip().partition(" ")
+    found = [credential.strip(), value.strip()]
+    if scheme.lower() == "basic":
+        with contextlib.suppress(binascii.Error, UnicodeDecodeError):
+            found += base64.b64decode(value.strip(), validate=True).decode().split(":", 1)
+    return [s for s in found if len(s) >= _SHORTEST_SECRET]
+
+
+def _identity(user_agent: str | None, default_component: str) -> str:
+    client = client_of(user_agent)
+    return client.component if client is not None else default_component
+
+
+def exchange_row(ex: Exchange, default_component: str, charged: int | None = None) -> TraceRow:
+    """The row of one answered exchange; ``charged``: the meter's reading for GraphQL."""
+    path = ex.target.split("?", 1)[0]
+    headers = ex.headers
+    cost = graphql_cost(ex, charged)
+    status = ex.status
+    row = TraceRow(
+        timestamp=iso_ms(ex.finished_at),
+        component=_identity(ex.user_agent, default_component),
+        operation=operation_of(ex.kind, path, ex.graphql),
+        sessionId=ex.session,
+        endpoint=endpoint_of(ex.target),
+        method=ex.method,
+        ok=status is not None and status < 400,
+        durationMs=round(max(0.0, ex.finished_at - ex.started_at) * 1000, 3),
+        statusLine=f"HTTP/1.1 {status} {ex.reason}".rstrip() if status is not None else None,
+        httpStatus=status,
+        etag=headers.get("etag"),
+        rateLimitLimit=_int(headers.get("x-ratelimit-limit")),
+        rateLimitRemaining=_int(headers.get("x-ratelimit-remaining")),
+        rateLimitReset=_int(headers.get("x-ratelimit-reset")),
+        rateLimitResource=headers.get("x-ratelimit-resource"),
+        graphqlCost=cost.cost if cost else None,
+        graphqlRemaining=cost.remaining if cost else None,
+        graphqlResetAt=cost.reset_at if cost else None,
+        graphqlCostEstimated=True if cost is not None and cost.estimated else None,
+        graphqlOperation=ex.graphql.name if ex.graphql is not None else None,
+        origin=ORIGIN,
+        requestBytes=ex.request_bytes,
+        responseBytes=ex.response_bytes,
+    )
+    return scrub_row(row, secrets_of(ex.credential))
+
+
+def refusal_row(
+    *,
+    method: str,
+    target: str,
+    status: int,
+    reason: str,
+    started_at: float,
+    finished_at: float,
+    user_agent: str | None,
+    session: str | None,
+    default_component: str,
+) -> TraceRow:
+    """The row of a request the front refused itself (a host that is not GitHub's)."""
+    return TraceRow(
+        timestamp=iso_ms(finished_at),
+        component=_identity(user_agent, default_component),
+        operation="front.refused",
+        sessionId=session,
+        endpoint=target,
+        method=method,
+        ok=False,
+        durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
+        statusLine=f"HTTP/1.1 {status} {reason}",
+        httpStatus=status,
+        origin=ORIGIN,
+    )
+
+
+def handshake_row(
+    *,
+    authority: str,
+    started_at: float,
+    finished_at: float,
+    user_agent: str | None,
+    session: str | None,
+    default_component: str,
+) -> TraceRow:
+    """The row of a client that did not finish TLS with the front: no HTTP exchange
+    happened, so it has no status (the warning says why)."""
+    return TraceRow(
+        timestamp=iso_ms(finished_at),
+        component=_identity(user_agent, default_component),
+        operation="front.tls-handshake",
+        sessionId=session,
+        endpoint=authority,
+        method="CONNECT",
+        ok=False,
+        durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
+        origin=ORIGIN,
+    )

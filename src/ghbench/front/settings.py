@@ -1,0 +1,147 @@
+"""The front's typed settings, counts and control messages.
+
+The parent (``process.Front``) and the front's process (``serve``) speak JSON lines
+over the child's stdin and stdout: the settings first, then one ``Command`` per line,
+each answered by one ``Reply`` line. The pipe is private to the two processes, so
+nothing else can switch a trace or read a count, and its end-of-file tells the front
+that its parent is gone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import urlsplit
+
+import msgspec
+
+from ghbench.errors import UsageError
+
+__all__ = [
+    "Command",
+    "FrontCounts",
+    "FrontMode",
+    "FrontSettings",
+    "Ready",
+    "Reply",
+    "Upstream",
+    "parse_upstream",
+]
+
+FrontMode = Literal["emulate", "forward"]
+
+
+class FrontSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """How to run one front.
+
+    ``mode``: ``emulate`` answers GitHub's hosts from the emulator at ``upstream``
+    and refuses every other host; ``forward`` sends GitHub's requests on unchanged,
+    to GitHub itself or to ``upstream`` when given, and tunnels other hosts untouched.
+    ``upstream``: ``http://HOST:PORT``, ``https://HOST[:PORT]`` or ``unix:/PATH`` (a
+    unix socket spoken to in plain HTTP). ``state_dir``: where the CA's files go.
+    ``trace``: the JSONL trace rows are appended to, or None (untraced, e.g. setup).
+    ``component``: the component of rows whose client the User-Agent table does not
+    know. ``reuse_ca``: keep a still-valid CA found in ``state_dir`` instead of minting
+    one. ``port``: 0 picks a free one.
+    """
+
+    mode: FrontMode
+    state_dir: str
+    upstream: str | None = None
+    trace: str | None = None
+    component: str = "front"
+    reuse_ca: bool = False
+    port: int = 0
+
+
+class FrontCounts(msgspec.Struct, kw_only=True):
+    """What reached the front since its trace was last set (or since it started).
+
+    ``exchanges``: HTTP exchanges with GitHub's hosts (each one a row when traced);
+    ``refused``: requests for other hosts refused (emulate); ``tunnelled``: tunnels to
+    other hosts passed through untouched (forward); ``failed_handshakes``: clients that
+    did not complete TLS with the front (most often: the CA is not trusted);
+    ``upstream_errors``: exchanges the front answered 502 because the emulator or
+    GitHub could not be reached; ``rows_written`` / ``rows_lost``: rows that reached
+    the trace, and rows that could not be written (a full disk); ``warnings``: one
+    line per distinct problem, e.g. which variable a client needs.
+    """
+
+    exchanges: int = 0
+    refused: int = 0
+    tunnelled: int = 0
+    failed_handshakes: int = 0
+    upstream_errors: int = 0
+    rows_written: int = 0
+    rows_lost: int = 0
+    warnings: list[str] = msgspec.field(default_factory=list)
+
+    @property
+    def reached(self) -> bool:
+        """True when any client reached the front at all."""
+        contacts = self.exchanges + self.refused + self.tunnelled + self.failed_handshakes
+        return contacts > 0
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True):
+    """One control request: ``status``; ``trace`` (switch to ``path``, None: untraced);
+    ``close`` (answer, then stop)."""
+
+    op: Literal["status", "trace", "close"]
+    path: str | None = None
+
+
+class Reply(msgspec.Struct, frozen=True, kw_only=True):
+    """The counts of the segment a command ended (``trace``, ``close``) or of the
+    current one (``status``); ``error`` when the command could not be done."""
+
+    counts: FrontCounts
+    error: str | None = None
+
+
+class Ready(msgspec.Struct, frozen=True, kw_only=True):
+    """The front's first line on stdout: where it listens and its CA's files."""
+
+    port: int
+    ca_cert: str
+    bundle: str
+
+
+@dataclass(frozen=True)
+class Upstream:
+    """Where requests are sent: a TCP address (TLS or not) or a unix socket."""
+
+    scheme: str  # http | https
+    host: str
+    port: int
+    socket: str | None = None
+
+    def describe(self) -> str:
+        if self.socket is not None:
+            return f"unix:{self.socket}"
+        return f"{self.scheme}://{self.host}:{self.port}"
+
+
+def parse_upstream(text: str, flag: str = "--upstream") -> Upstream:
+    """``http://HOST:PORT``, ``https://HOST[:PORT]`` or ``unix:/PATH``; UsageError
+    naming ``flag`` otherwise."""
+    if text.startswith("unix:"):
+        path = text[len("unix:") :]
+        if not path.startswith("/"):
+            raise UsageError(f"{flag} {text}: give the unix socket's absolute path (unix:/PATH)")
+        return Upstream("http", "localhost", 0, path)
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        parts, port = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(
+            f"{flag} {text!r} is not a server's address; give http://HOST:PORT or https://HOST"
+        )
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        raise UsageError(
+            f"{flag} {text}: give the server's address only (scheme, host, port), no path"
+        )
+    default = 443 if parts.scheme == "https" else 80
+    return Upstream(parts.scheme, parts.hostname, port or default)

@@ -1,0 +1,146 @@
+"""The front's other behaviours, each with a front of its own: forward mode against a
+second emulator standing in for GitHub (and a host that is not GitHub's tunnelled
+untouched), an upstream that does not answer, where a GraphQL cost comes from."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from front_helpers import client_env, rows, run, running_front
+
+from ghbench.emulator.core import Emulator
+from ghbench.front import FrontError
+
+TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
+
+
+@pytest.mark.gh
+@pytest.mark.needs("git")
+@pytest.mark.slow
+def test_forward_sends_github_requests_on_unchanged(
+    emulator_server: Any, emulator: Emulator, tmp_path: Path
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    with running_front(
+        tmp_path / "front", emulator_server.url, mode="forward", trace=trace
+    ) as front:
+        env = client_env(front, tmp_path, TOKEN, session="s-1")
+        api = run(["gh", "api", "repos/acme/todo", "--jq", ".full_name"], env)
+        assert api.stdout.strip() == "acme/todo", api.stderr
+        cloned = run(["git", "clone", "https://github.com/acme/todo", str(tmp_path / "w")], env)
+        assert cloned.returncode == 0, cloned.stderr
+        counts = front.stop()
+    assert counts.exchanges == len(rows(trace)) == 4
+    assert [r["operation"] for r in rows(trace)] == [
+        "rest.repos",
+        "git.info-refs",
+        "git.upload-pack",
+        "git.upload-pack",
+    ]
+    assert emulator.ledger_count() == 1  # the one API call, charged by the upstream
+
+
+def _http_through_tunnel(proxy_port: int, host: str, port: int) -> bytes:
+    """CONNECT host:port through the front, then a plain GET inside the tunnel."""
+    with socket.create_connection(("127.0.0.1", proxy_port), timeout=30) as sock:
+        sock.sendall(f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        sock.sendall(
+            f"GET /rate_limit HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
+        )
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.slow
+def test_forward_tunnels_other_hosts_untouched(emulator_server: Any, tmp_path: Path) -> None:
+    trace = tmp_path / "trace.jsonl"
+    with running_front(tmp_path / "front", None, mode="forward", trace=trace) as front:
+        answer = _http_through_tunnel(front.port, "127.0.0.1", emulator_server.port)
+        counts = front.stop()
+    assert answer.startswith(b"HTTP/1.1 200")
+    assert b'"resources"' in answer
+    assert (counts.tunnelled, counts.exchanges, counts.rows_written) == (1, 0, 0)
+    assert rows(trace) == []
+
+
+@pytest.mark.slow
+@pytest.mark.needs("curl")
+def test_an_upstream_that_does_not_answer_is_a_502_row_and_a_warning(tmp_path: Path) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        nobody = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    trace = tmp_path / "trace.jsonl"
+    with running_front(tmp_path / "front", nobody, trace=trace) as front:
+        env = client_env(front, tmp_path, TOKEN)
+        proc = run(["curl", "-sS", "-w", "%{http_code}", "https://api.github.com/user"], env)
+        counts = front.stop()
+    assert proc.stdout.endswith("502")
+    assert counts.upstream_errors == 1
+    assert counts.warnings == [
+        f"ghbench front: no answer from {nobody} (Connection refused);"
+        " such requests were answered 502"
+    ]
+    (row,) = rows(trace)
+    assert row["httpStatus"] == 502 and row["ok"] is False and row["operation"] == "rest.user"
+
+
+_QUERY = "query { viewer { login } }"
+_ASKING = "query { viewer { login } rateLimit { cost remaining resetAt } }"
+
+
+@pytest.mark.slow
+@pytest.mark.gh
+def test_graphql_cost_reported_charged_or_estimated(
+    emulator_server: Any, emulator: Emulator, tmp_path: Path
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    with running_front(tmp_path / "front", emulator_server.url, trace=trace) as front:
+        env = client_env(front, tmp_path, TOKEN)
+        for query in (_QUERY, _QUERY, _ASKING):
+            proc = run(["gh", "api", "graphql", "-f", f"query={query}"], env)
+            assert proc.returncode == 0, proc.stderr
+    first, second, asking = rows(trace)
+    charged = [e.cost for e in emulator.ledger_entries(resource="graphql")]
+    # the first: no earlier reading in the window, so GitHub's published formula
+    assert (first["graphqlCost"], first.get("graphqlCostEstimated")) == (1, True)
+    # the second: the rise of x-ratelimit-used, what the emulator charged
+    assert second["graphqlCost"] == charged[1] and "graphqlCostEstimated" not in second
+    # asked for: the answer's own data.rateLimit
+    assert asking["graphqlCost"] == charged[2] and asking["graphqlRemaining"] is not None
+    assert {r["operation"] for r in (first, second, asking)} == {"graphql.viewer"}
+
+
+@pytest.mark.slow
+@pytest.mark.needs("curl")
+def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_path: Path) -> None:
+    full = Path("/dev/full")  # every write fails: no space left on device
+    with running_front(tmp_path / "front", emulator_server.url, trace=full) as front:
+        env = client_env(front, tmp_path, TOKEN)
+        for _ in range(2):
+            proc = run(["curl", "-sS", "-o", "/dev/null", "https://api.github.com/rate_limit"], env)
+            assert proc.returncode == 0, proc.stderr  # the client is served all the same
+        counts = front.stop()
+    assert (counts.exchanges, counts.rows_written, counts.rows_lost) == (2, 0, 2)
+    assert counts.warnings == [
+        "cannot write the trace /dev/full (No space left on device); rows are being lost"
+    ]
+
+
+@pytest.mark.slow
+def test_a_trace_that_cannot_be_opened_is_an_error(tmp_path: Path) -> None:
+    where = tmp_path / "no-such-dir" / "t.jsonl"
+    with (
+        pytest.raises(FrontError, match=f"the front did not start: cannot write the trace {where}"),
+        running_front(tmp_path / "a", None, mode="forward", trace=where),
+    ):
+        pass
+    with running_front(tmp_path / "b", None, mode="forward") as front:
+        with pytest.raises(FrontError, match=f"refused 'trace': cannot write the trace {where}"):
+            front.switch_trace(where)
+        assert front.switch_trace(tmp_path / "t.jsonl").exchanges == 0  # it carries on

@@ -1,0 +1,184 @@
+"""``ghbench record --github emulator|github -- COMMAND`` as a user runs it: a command
+that calls GitHub with gh (default host), git and curl, behind the front; bad input;
+a run no client reached; what it started stops on SIGTERM and on SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from front_helpers import rows
+
+from tools import gh_child_env
+
+DEADLINE_S = 60
+TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
+# what a user's script does: gh with its default host, git over https, curl; the token
+# it was given is saved so the test can look for it in the trace
+_SCRIPT = """
+set -e
+printf %s "$GH_TOKEN" > token
+gh api repos/acme/todo --jq .full_name
+git clone -q https://github.com/acme/todo work
+curl -sS -o /dev/null -H "Authorization: token $GH_TOKEN" https://api.github.com/rate_limit
+"""
+
+
+def _record(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "ghbench", "record", *args]
+    return subprocess.run(
+        argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=DEADLINE_S
+    )
+
+
+@pytest.mark.gh
+@pytest.mark.needs("git", "curl")
+@pytest.mark.slow
+def test_record_against_the_emulator(tmp_path: Path) -> None:
+    trace = tmp_path / "trace.jsonl"
+    args = ("--github", "emulator", "--repo", "acme/todo", "--trace", str(trace))
+    proc = _record(*args, "--", "sh", "-c", _SCRIPT, env=gh_child_env(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "acme/todo\n"
+    got = rows(trace)
+    assert [r["component"] for r in got] == ["gh", "git", "git", "git", "curl"]
+    assert [r["httpStatus"] for r in got] == [200] * 5
+    assert proc.stderr.splitlines()[-1] == (
+        "ghbench record: 5 rows appended to trace.jsonl (5 exchanges, 0 refused, 0 tunnelled,"
+        " 0 failed handshakes, 0 rows lost)"
+    )
+    token = (tmp_path / "token").read_text()
+    assert token.startswith("ghp_") and token not in trace.read_text()
+
+
+@pytest.mark.gh
+@pytest.mark.needs("git", "curl")
+@pytest.mark.slow
+def test_record_forward_against_a_second_emulator(emulator_server: Any, tmp_path: Path) -> None:
+    trace = tmp_path / "trace.jsonl"
+    env = gh_child_env(tmp_path) | {"GH_TOKEN": TOKEN}
+    git_credentials = {  # forward mode leaves credentials to the user: a helper for github.com
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "credential.https://github.com/.helper",
+        "GIT_CONFIG_VALUE_0": '!f() { echo username=x; echo "password=$GH_TOKEN"; }; f',
+    }
+    args = ("--github", "github", "--upstream", emulator_server.url, "--trace", str(trace))
+    proc = _record(*args, "--", "sh", "-c", _SCRIPT, env=env | git_credentials, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert [r["operation"] for r in rows(trace)] == [
+        "rest.repos",
+        "git.info-refs",
+        "git.upload-pack",
+        "git.upload-pack",
+        "rest.rate_limit",
+    ]
+    assert TOKEN not in trace.read_text()
+    assert emulator_server.emulator.ledger_count() == 1  # /rate_limit is free
+
+
+@pytest.mark.slow
+def test_a_run_no_client_reached_fails_and_says_so(tmp_path: Path) -> None:
+    proc = _record("--github", "emulator", "--", "true", env=gh_child_env(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == (
+        "error: no client reached the GitHub front: COMMAND made no GitHub call, or its"
+        " clients ignore HTTPS_PROXY (Node's fetch does, without a proxy agent)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--upstream", "http://127.0.0.1:1"), "--upstream goes with --github emulator|github"),
+        (("--repo", "a/b"), "--repo goes with --github emulator|github"),
+        (
+            ("--github", "emulator", "--upstream", "http://127.0.0.1:1"),
+            "--upstream goes with --github github (the emulator is the upstream)",
+        ),
+        (
+            ("--github", "github", "--upstream", "ftp://x"),
+            "--upstream 'ftp://x' is not a server's address; give http://HOST:PORT or https://HOST",
+        ),
+        (
+            ("--github", "github", "--upstream", "http://h:1/api/v3"),
+            "--upstream http://h:1/api/v3: give the server's address only (scheme, host, port),"
+            " no path",
+        ),
+        (("--github", "emulator", "--repo", "todo"), "--repo 'todo': give OWNER/NAME"),
+        (("--github", "gitlab"), "Invalid value for '--github'"),
+    ],
+)
+def test_bad_input_is_one_line(args: tuple[str, ...], message: str, tmp_path: Path) -> None:
+    proc = _record(*args, "--", "true", env=gh_child_env(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 2
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"error: {message}") or message in line
+    assert not (tmp_path / "ghbench-out").exists()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_what_record_started_stops_with_it(sig: signal.Signals, tmp_path: Path) -> None:
+    command = "import time\nprint('ready', flush=True)\ntime.sleep(600)\n"
+    argv = [sys.executable, "-m", "ghbench", "record", "--github", "emulator"]
+    proc = subprocess.Popen(
+        [*argv, "--", sys.executable, "-c", command],
+        env=gh_child_env(tmp_path),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == b"ready\n"
+        started = {p: _cmdline(p) for p in _children(proc.pid)}
+        kinds = {
+            "front": [p for p, c in started.items() if "ghbench.front.serve" in c],
+            "emulator": [p for p, c in started.items() if "emulator serve" in c],
+            "command": [p for p, c in started.items() if "time.sleep(600)" in c],
+        }
+        assert all(len(pids) == 1 for pids in kinds.values()), started
+        os.kill(proc.pid, sig)  # ghbench alone, not its group
+        proc.wait(DEADLINE_S)
+        deadline = time.monotonic() + DEADLINE_S
+        left = [p for pids in kinds.values() for p in pids]
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = [p for p in left if _alive(p)]
+        assert left == [], {p: started[p] for p in left}
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(DEADLINE_S)
+        if proc.stdout is not None:
+            proc.stdout.close()
