@@ -28,8 +28,8 @@ demo: $(STAMP)
 	$(BIN)/ghbench demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff check src tests bench scripts tooling
+	$(BIN)/ruff format --check src tests bench scripts tooling
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)

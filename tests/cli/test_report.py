@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ghbench.commands.report import example_trace_path, report_scenario_id
+from ghbench.data import example_trace_path
+from ghbench.harness.report import report_scenario_id
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

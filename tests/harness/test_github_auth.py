@@ -14,11 +14,11 @@ import pytest
 
 from ghbench.clock import VirtualClock
 from ghbench.drivers.project import Project
+from ghbench.drivers.registry import build_driver
 from ghbench.errors import ConfigError, GitHubError
 from ghbench.github.auth import check_gh_route, resolve_token
 from ghbench.github.backend import RealGitHubBackend
-from ghbench.harness.factory import build_driver
-from ghbench.harness.flags import RunFlags
+from ghbench.runspec.spec import RunSpec
 
 needs_gh = pytest.mark.needs("gh")
 
@@ -83,9 +83,16 @@ def test_gh_and_the_control_calls_must_reach_one_github(
     # refused when the orchestrator uses gh, before it is built; HTTP needs no gh host
     project = Project("p", tmp_path, "o/r", "main", "p", None)
     backend = _backend(**env)
-    with pytest.raises(ConfigError):
-        build_driver(RunFlags(driver="workload", transport="gh"), project, backend, tmp_path, {})
-    build_driver(RunFlags(driver="workload", transport="http"), project, backend, tmp_path, {})
+    for transport in ("gh", "http"):
+        spec = RunSpec(driver="workload", transport=transport)
+        build = lambda spec=spec: build_driver(  # noqa: E731
+            spec, [project], backend=backend, out_dir=tmp_path, env={}
+        )
+        if transport == "gh":
+            with pytest.raises(ConfigError):
+                build()
+        else:
+            build()
     check_gh_route({"GH_HOST": "ghe.corp", "GITHUB_API_URL": "https://GHE.corp/api/v3"})
     check_gh_route({"GH_HOST": "github.localhost", "GITHUB_API_URL": "http://127.0.0.1:9"})
 

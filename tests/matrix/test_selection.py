@@ -1,3 +1,5 @@
+"""Which cells a matrix command selects, and their run order."""
+
 from __future__ import annotations
 
 import pytest
@@ -5,14 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ghbench.errors import UsageError
-from ghbench.matrix.cells import (
-    PRIORITY,
-    Cell,
-    all_cells,
-    cell_from_id,
-    parse_scales,
-    select_cells,
-)
+from ghbench.matrix.selection import all_cells, parse_scales, select_cells
+from ghbench.runspec.cells import PRIORITY, cell_from_id
 
 
 def test_full_matrix_is_54_cells_priority_first() -> None:
@@ -22,20 +18,6 @@ def test_full_matrix_is_54_cells_priority_first() -> None:
     assert "S2-T2-1" not in {c.id for c in cells}
     rest = cells[len(PRIORITY) :]
     assert rest == sorted(rest)
-
-
-def test_topology_repo_counts_and_attribution() -> None:
-    assert Cell("S2", "T1", 50).repo_count == 1
-    assert Cell("S2", "T2", 50).repo_count == 10
-    assert Cell("S2", "T2", 5).repo_count == 2
-    assert Cell("S2", "T2", 12).repo_count == 3
-    assert not Cell("S2", "T1", 1).needs_attribution
-    assert Cell("S3", "T1", 25).needs_attribution
-
-
-def test_titles_follow_the_runbook_heading() -> None:
-    assert Cell("S2", "T1", 50).title == "Quiet steady state, concentrated, 50 sessions"
-    assert Cell("S2", "T1", 1).title.endswith("1 session")
 
 
 def test_unknown_cell_lists_the_valid_ones() -> None:

@@ -13,7 +13,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from ghbench.simulation.against_ao import (
+from ghbench.workload.profiles import PROFILE_BUILDS, PROFILE_NAMES
+from tooling.against_ao import (
     COMPARED,
     Figures,
     RealRun,
@@ -23,7 +24,6 @@ from ghbench.simulation.against_ao import (
     model_run,
     relative_errors,
 )
-from ghbench.workload.profiles import PROFILE_BUILDS, PROFILE_NAMES
 
 __all__ = [
     "NOTES_SECTION",

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.simulation.cell import CellRun, run_cell
 from ghbench.timefmt import parse_iso
 from ghbench.workload.profiles import ProfileName
-from ghbench.workload.scenarios import CellSpec
 
 __all__ = ["AO_MEASURED", "CalibrationPoint", "calibrate", "markdown_table", "reduce_run"]
 
@@ -60,7 +61,7 @@ def reduce_run(run: CellRun, profile: ProfileName) -> CalibrationPoint:
     in_window = [t for t in starts if lo <= t <= hi]
     cycle = float(np.mean(np.diff(in_window))) if len(in_window) > 1 else float("nan")
     return CalibrationPoint(
-        sessions=run.spec.sessions,
+        sessions=run.spec.cell.sessions,
         profile=profile,
         calls_per_min=len(rows) / minutes,
         graphql_points_per_hr=points.get("graphql", 0) / hours,
@@ -83,15 +84,15 @@ def calibrate(
 ) -> list[CalibrationPoint]:
     out = []
     for n in sessions:
-        spec = CellSpec(
-            scenario="S2",
-            topology="T1",
-            sessions=n,
-            warmup_s=warmup_s,
-            duration_s=duration_s,
+        spec = RunSpec(
+            backend="simulated",
+            cell=Cell("S2", "T1", n),
+            warmup=Duration.of(warmup_s),
+            duration=Duration.of(duration_s),
             profile=profile,
+            seed=seed,
         )
-        out.append(reduce_run(run_cell(spec, seed=seed), profile))
+        out.append(reduce_run(run_cell(spec), profile))
     return out
 
 

@@ -1,34 +1,36 @@
-"""The matrix's source of truth: one JSON record per cell run, never overwritten.
+"""The matrix's source of truth: one JSON file per run of a cell, never overwritten.
 
 A matrix directory holds ``runs/{cell}/run-{NNN}.json``. Each file is written once
 (``write_new``), so re-running a cell adds a run and never loses an earlier one;
 ``baseline.md`` and ``baseline.json`` are rendered from all of them. Paths inside a
-record are relative to the matrix directory, so a directory can be moved, uploaded
-as a CI artifact and merged.
+run are relative to the matrix directory, so a directory can be moved, uploaded as a
+CI artifact and merged. A run keeps its scorecard's ``scorecard`` and
+``rateLimitSnapshots`` objects typed, as the scorecard artifact's model reads them.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
 from ghbench.artifacts.io import write_new
+from ghbench.artifacts.models import RateLimitSnapshots, Scorecard
 from ghbench.errors import ArtifactError
 
 __all__ = [
     "RUN_SCHEMA_VERSION",
-    "RunRecord",
+    "MatrixRun",
     "RunStatus",
     "load_run",
     "load_runs",
-    "record_bytes",
+    "run_bytes",
     "save_run",
 ]
 
-# Format history of a run record (``runs/{cell}/run-NNN.json``):
+# Format history of a run (``runs/{cell}/run-NNN.json``):
 #   1: first version.
 RUN_SCHEMA_VERSION = 1
 
@@ -36,8 +38,8 @@ RunStatus = Literal["ok", "failed", "refused"]
 _RUN_FILE = re.compile(r"^run-(\d+)\.json$")
 
 
-class RunRecord(msgspec.Struct, kw_only=True, rename="camel"):
-    """One run of one cell, as ``baseline.md`` shows it."""
+class MatrixRun(msgspec.Struct, kw_only=True, rename="camel"):
+    """One run of one matrix cell, as ``baseline.md`` shows it."""
 
     schema_version: int = RUN_SCHEMA_VERSION
     cell: str
@@ -57,8 +59,8 @@ class RunRecord(msgspec.Struct, kw_only=True, rename="camel"):
     seed: int | None = None
     trace: str | None = None  # relative to the matrix directory
     scorecard_path: str | None = None
-    rate_limit_snapshots: dict[str, Any] | None = None  # the scorecard's before/after
-    scorecard: dict[str, Any] | None = None  # the scorecard artifact's ``scorecard`` object
+    rate_limit_snapshots: RateLimitSnapshots | None = None  # the scorecard's before/after
+    scorecard: Scorecard | None = None  # the scorecard artifact's ``scorecard`` object
     summary_text: str | None = None
     analysis_text: str | None = None
     rows: int | None = None
@@ -74,8 +76,8 @@ class RunRecord(msgspec.Struct, kw_only=True, rename="camel"):
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
-def record_bytes(record: RunRecord) -> bytes:
-    return msgspec.json.format(_encoder.encode(record), indent=2) + b"\n"
+def run_bytes(run: MatrixRun) -> bytes:
+    return msgspec.json.format(_encoder.encode(run), indent=2) + b"\n"
 
 
 def _next_number(cell_dir: Path) -> int:
@@ -83,15 +85,15 @@ def _next_number(cell_dir: Path) -> int:
     return max(taken, default=0) + 1
 
 
-def save_run(matrix_dir: Path, record: RunRecord) -> tuple[RunRecord, Path]:
-    """Write ``record`` as the cell's next run; returns it numbered, and its path."""
-    cell_dir = Path(matrix_dir) / "runs" / record.cell
+def save_run(matrix_dir: Path, run: MatrixRun) -> tuple[MatrixRun, Path]:
+    """Write ``run`` as the cell's next run; returns it numbered, and its path."""
+    cell_dir = Path(matrix_dir) / "runs" / run.cell
     while True:
         number = _next_number(cell_dir)
-        numbered = msgspec.structs.replace(record, run=number)
+        numbered = msgspec.structs.replace(run, run=number)
         path = cell_dir / f"run-{number:03d}.json"
         try:
-            write_new(path, record_bytes(numbered))
+            write_new(path, run_bytes(numbered))
         except ArtifactError:
             if path.exists():  # another writer took the number first; take the next
                 continue
@@ -99,10 +101,10 @@ def save_run(matrix_dir: Path, record: RunRecord) -> tuple[RunRecord, Path]:
         return numbered, path
 
 
-_decoder = msgspec.json.Decoder(RunRecord)
+_decoder = msgspec.json.Decoder(MatrixRun)
 
 
-def load_run(path: Path) -> RunRecord:
+def load_run(path: Path) -> MatrixRun:
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -123,7 +125,7 @@ def load_run(path: Path) -> RunRecord:
         raise ArtifactError(f"{path}: invalid run record ({exc})") from exc
 
 
-def load_runs(matrix_dir: Path) -> list[RunRecord]:
+def load_runs(matrix_dir: Path) -> list[MatrixRun]:
     """Every run under ``matrix_dir/runs``, by cell id then run number."""
     root = Path(matrix_dir) / "runs"
     if not root.is_dir():

@@ -1,33 +1,23 @@
-"""S6 with ``--driver ao``: a reader of AO's dashboard, and the dashboard/lifecycle split.
+"""The matrix's S6 readers: the thread and cadence they share, and AO's dashboard read
+as a person reads it.
 
-The reader loads the dashboard's index every ``refresh_s`` and, every ``click_s``, clicks
-the next session's link (round-robin; the cadence of the workload model's reader, so
-the two drivers' S6 cells compare). It makes no GitHub call itself: what S6 measures is
-what AO's dashboard server calls when its pages are loaded (issue titles, PR
-enrichment). AO starts the dashboard with a copy of its own environment
-(``buildDashboardEnv`` in AO's CLI), ``AO_GH_TRACE_FILE`` included, so those calls land
-in the cell's trace beside the poller's.
+The AO reader loads the dashboard's index every ``refresh_s`` and, every ``click_s``,
+clicks the next session's link (round-robin; the cadence of the workload model's
+reader, ``ghbench.drivers.model_dashboard``, so the two drivers' S6 cells compare). It
+makes no GitHub call itself: what S6 measures is what AO's dashboard server calls when
+its pages are loaded (issue titles, PR enrichment). AO starts the dashboard with a copy
+of its own environment (``buildDashboardEnv`` in AO's CLI), ``AO_GH_TRACE_FILE``
+included, so those calls land in the cell's trace beside the poller's.
 
 - With Chromium (``chromium`` on PATH, or the program ``$GHBENCH_CHROMIUM`` names), a
-  headless browser (``ghbench.matrix.chromium``) loads the pages, runs their JavaScript
+  headless browser (``ghbench.drivers.chromium``) loads the pages, runs their JavaScript
   and clicks the links, as a person would.
 - Without it (or with ``GHBENCH_CHROMIUM=none``) the same pages are fetched with httpx,
   and the cell's notes say so: no JavaScript runs, so requests a browser page makes on
   its own (client-side refreshes) are missing.
 
-Both S6 readers, this one and the workload model's (``ghbench.matrix.triggers``), run
-in a ``ReaderThread`` and keep the same cadence (``ReaderThread._cadence``).
-
-Telling dashboard calls from lifecycle calls (``split_dashboard_traffic``, pure): the
-workload model's reader traces as component ``dashboard``. AO traces its dashboard's
-calls under the plugins' components (``tracker-github``, ``scm-github``), so they are
-told apart by shape (AO reference §1, §5, §9): AO's poller never runs ``gh issue view``
-(only spawn, cleanup and the dashboard do, and neither spawn nor cleanup happens in
-an S6 window) nor ``gh pr checks`` (it reads CI from its batch query and Guard 2;
-``ao status``, never run in a window, is the other caller), and its only ``gh pr view``
-asks ``--json state``; a ``gh pr view`` asking for other fields is the dashboard's
-enrichment. A limit: the enrichment's review-thread query is the poller's query too,
-so those rows count as lifecycle, and the dashboard's share is a lower bound.
+The matrix tells the window's dashboard calls from lifecycle calls
+(``ghbench.matrix.checks``).
 """
 
 from __future__ import annotations
@@ -38,30 +28,26 @@ import re
 import shutil
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from ghbench.drivers.base import DashboardView
+from ghbench.drivers.chromium import Chromium
 from ghbench.errors import GhbenchError, UsageError
-from ghbench.matrix.chromium import Chromium
-from ghbench.timefmt import parse_iso
 from ghbench.tls import tls_context
-from ghbench.workload.calls import DASHBOARD_COMPONENT
 
 __all__ = [
     "CHROMIUM_ENV",
     "AoDashboardReader",
     "ReaderChoice",
     "ReaderThread",
-    "TrafficSplit",
+    "WebDashboard",
     "choose_reader",
-    "is_dashboard_row",
-    "split_dashboard_traffic",
 ]
 
 CHROMIUM_ENV = "GHBENCH_CHROMIUM"
@@ -95,77 +81,6 @@ def choose_reader(env: Mapping[str, str]) -> ReaderChoice:
     return ReaderChoice(
         "httpx", why_not_chromium="chromium is not installed (apt-get install chromium)"
     )
-
-
-# -- the split (pure) --------------------------------------------------------------
-
-
-def _json_fields(args: Sequence[Any]) -> set[str]:
-    for i, arg in enumerate(args[:-1]):
-        if arg == "--json":
-            return {f.strip() for f in str(args[i + 1]).split(",") if f.strip()}
-    return set()
-
-
-def is_dashboard_row(row: Mapping[str, Any]) -> bool:
-    """Whether a trace row is a dashboard's call (see the module docstring for the rule)."""
-    if row.get("component") == DASHBOARD_COMPONENT:
-        return True
-    operation = row.get("operation")
-    if operation in ("gh.issue.view", "gh.pr.checks"):
-        return True
-    if operation == "gh.pr.view":
-        args = row.get("args")
-        return isinstance(args, list) and _json_fields(args) != {"state"}
-    return False
-
-
-@dataclass(frozen=True)
-class TrafficSplit:
-    """A window's rows: the dashboard's and the rest (the lifecycle poller's)."""
-
-    dashboard: int
-    lifecycle: int
-    dashboard_operations: Mapping[str, int] = field(default_factory=dict)
-
-    def note(self) -> str:
-        ops = ", ".join(f"{n} {op}" for op, n in sorted(self.dashboard_operations.items()))
-        detail = f" ({ops})" if ops else ""
-        return (
-            f"S6: in the window, {self.dashboard} dashboard calls{detail} and"
-            f" {self.lifecycle} lifecycle calls"
-        )
-
-
-def _timestamp_ms(row: Mapping[str, Any]) -> int | None:
-    value = row.get("timestamp")
-    if not isinstance(value, str):
-        return None
-    try:
-        return round(parse_iso(value) * 1000)
-    except ValueError:
-        return None
-
-
-def split_dashboard_traffic(
-    rows: Iterable[Mapping[str, Any]], start_ms: int, end_ms: int
-) -> TrafficSplit:
-    """Count the rows completed in ``[start_ms, end_ms]`` as dashboard or lifecycle calls.
-
-    Milliseconds, as the scorecard's window is kept, so a row on the window's edge
-    counts here exactly when it counts in the scorecard.
-    """
-    dashboard: Counter[str] = Counter()
-    lifecycle = 0
-    for row in rows:
-        at = _timestamp_ms(row)
-        if at is None or not start_ms <= at <= end_ms:
-            continue
-        if is_dashboard_row(row):
-            dashboard[str(row.get("operation"))] += 1
-        else:
-            lifecycle += 1
-    return TrafficSplit(sum(dashboard.values()), lifecycle, dict(dashboard))
 
 
 # -- the readers' thread and cadence -----------------------------------------------
@@ -443,3 +358,44 @@ class AoDashboardReader(ReaderThread):
             missing = ", ".join(sorted(c.not_linked))
             out.append(f"S6: the index had no link to {missing}; opened by address instead")
         return out
+
+
+class WebDashboard:
+    """AO's dashboard read for one window. At the window's end, AO still running with
+    its dashboard up, nothing it listens on may be reachable from the network:
+    ``listeners`` returns where it listens, all on loopback, or raises naming the others."""
+
+    def __init__(
+        self,
+        url: str,
+        view: DashboardView,
+        listeners: Callable[[], Sequence[tuple[str, int]]],
+    ) -> None:
+        self.reader = AoDashboardReader(
+            url,
+            [s.session_id for s in view.sessions],
+            choose_reader(view.env),
+            log_path=view.log_path,
+            refresh_s=view.refresh_s,
+            click_s=view.click_s,
+        )
+        self.listeners = listeners
+        self._closed = False
+
+    def start(self) -> None:
+        self.reader.start()
+
+    def close(self, *, at_window_end: bool) -> list[str]:
+        if self._closed:
+            return []
+        notes = []
+        if at_window_end:
+            found = {f"{address}:{port}" for address, port in self.listeners()}
+            notes.append(
+                f"S6: AO listened on {', '.join(sorted(found)) or 'nothing'} (loopback only)"
+            )
+        self._closed = True
+        self.reader.stop()
+        if self.reader.error is not None:
+            raise GhbenchError(f"S6: the dashboard reader failed: {self.reader.error}")
+        return notes + self.reader.notes()

@@ -20,12 +20,13 @@ from typing import Any
 
 import msgspec
 
-from ghbench.simulation.cell import CellRun, run_cell
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import Duration, RunSpec
+from ghbench.simulation.cell import CellRun, ScenarioPlay, run_cell
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.timefmt import parse_iso
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.profiles import canonical_profile
-from ghbench.workload.scenarios import CellSpec
 
 __all__ = [
     "COMPARED",
@@ -163,16 +164,15 @@ def model_run(
     """The model's S2-T1 cell with the real run's sessions, warmup, window and (with
     ``latency``) call latency: its scorecard (as JSON) and window digest, reduced
     exactly as a real run's are."""
-    spec = CellSpec(
-        scenario="S2",
-        topology="T1",
-        sessions=sessions,
-        warmup_s=warmup_s,
-        duration_s=duration_s,
+    spec = RunSpec(
+        backend="simulated",
+        cell=Cell("S2", "T1", sessions),
+        warmup=Duration.of(warmup_s),
+        duration=Duration.of(duration_s),
         profile=canonical_profile(profile),
-        latency=latency,
+        seed=seed,
     )
-    run = run_cell(spec, seed=seed)
+    run = run_cell(spec, ScenarioPlay(latency=latency))
     card = msgspec.to_builtins(cell_scorecard(run))
     return card, window_digest(run.rows, run.window_start, run.window_end), run
 

@@ -1,52 +1,44 @@
-"""AO's side of a real-time cell: checkouts, one config over the cell's repos, the drivers.
+"""AO's side of a real-time matrix cell: checkouts and one config over the cell's repos.
 
 For ``--driver ao`` every cell (T1 and T2) runs AO on a config ghbench writes:
 
-- a git checkout per repo under ``OUT/realtime/checkouts/{project id}``, as a user has
-  one: its ``origin`` is the repo on github.com. On the emulator it is a new local
-  repository with one commit (each AO's private world clones it and pushes its
-  ``main`` to the emulator, as for a user's checkout); on GitHub a clone of the repo;
-- ``OUT/realtime/ao/{topology}-{scale}-{hash of the repos}/agent-orchestrator.yaml``:
-  one project per repo (``ghbench.matrix.topology.orchestrator_config``), each with its
-  own ``sessionPrefix``, plus the dashboard's ``port`` for S6. Cells over the same
-  repos share it, so their setups are reused.
+- a git checkout per repo under ``WORK/checkouts/{project id}``, as a user has one: its
+  ``origin`` is the repo on github.com. On the emulator it is a new local repository
+  with one commit (each AO's private world clones it and pushes its ``main`` to the
+  emulator, as for a user's checkout); on GitHub a clone of the repo;
+- ``WORK/ao/{topology}-{scale}-{hash of the repos}/agent-orchestrator.yaml``: one
+  project per repo (``orchestrator_config``), each with its own ``sessionPrefix``,
+  plus the dashboard's ``port`` for S6. Cells over the same repos share it, so their
+  setups are reused.
 
 Setup runs per project (one ``ao start <project>`` and ``batch-spawn`` each, as T1
 does). The window runs one AO per project (``ghbench.drivers.ao_spread``: real AO polls
-only the project ``ao start`` names), all tracing to the cell's one trace; a T2 cell
-whose trace never names one of its repos fails rather than record a spread it did not
-measure.
-
-S3 spawns its sessions inside the window (``spawn_storm``): ``batch-spawn`` into each
-running AO; the agents open their PRs and AO's poller finds them.
+only the project ``ao start`` names), all tracing to the cell's one trace.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 import socket
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ghbench.artifacts.io import replace_atomic
-from ghbench.drivers.ao import AoDriver
-from ghbench.drivers.project import Project, parse_project
+from ghbench.drivers.project import Project, parse_project, project_id
 from ghbench.errors import GhbenchError
 from ghbench.gitinfo import run_git
-from ghbench.matrix.cells import Cell
-from ghbench.matrix.topology import orchestrator_config
+from ghbench.runspec.cells import Cell
 
 __all__ = [
     "AoCellConfig",
     "ensure_checkout",
     "free_loopback_port",
+    "orchestrator_config",
     "prepare_ao_cell",
-    "spawn_storm",
-    "unpolled_repos",
 ]
 
 _GIT_IDENTITY = ("-c", "user.name=ghbench", "-c", "user.email=ghbench@localhost")
@@ -92,15 +84,16 @@ def _local_checkout(path: Path, repo: str) -> None:
     _checked(_git("remote", "add", "origin", url, cwd=path), f"git remote add in {path}")
 
 
-def ensure_checkout(repo: str, path: Path, backend_name: str) -> None:
-    """Make ``path`` a checkout of ``repo`` unless it already is a git repository."""
+def ensure_checkout(repo: str, path: Path, *, local: bool) -> None:
+    """Make ``path`` a checkout of ``repo`` unless it already is a git repository: a new
+    local one (``local``: the run's GitHub gets its code from it), else a clone."""
     if (path / ".git").exists():
         return
     if path.exists() and any(path.iterdir()):
         raise GhbenchError(
             f"{path} exists but is not a git checkout; remove it so ghbench can create it"
         )
-    if backend_name == "emulator":
+    if local:
         _local_checkout(path, repo)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,9 +105,39 @@ def ensure_checkout(repo: str, path: Path, backend_name: str) -> None:
         )
 
 
+def orchestrator_config(
+    repos: Sequence[str],
+    checkouts: PurePosixPath,
+    default_branch: str = "main",
+    *,
+    port: int | None = None,
+) -> dict[str, Any]:
+    """AO's config for a cell: one project per repo, each checked out under ``checkouts``.
+
+    Each project gets its own ``sessionPrefix`` (``r1``, ``r2``, ...): AO derives the
+    default from basename(path), and spread checkouts such as ``…-t2-10-r1`` and
+    ``…-t2-10-r2`` would derive the same prefix and collide on session ids. ``port`` is
+    the dashboard's (S6). Written as JSON (which is YAML) into the config's own
+    directory, with ``AO_CONFIG_PATH`` pointing at it, so a run sees exactly these repos.
+    """
+    projects: dict[str, dict[str, str]] = {}
+    for index, repo in enumerate(repos, start=1):
+        pid = project_id(repo)
+        projects[pid] = {
+            "repo": repo,
+            "path": str(checkouts / pid),
+            "defaultBranch": default_branch,
+            "sessionPrefix": f"r{index}",
+        }
+    config: dict[str, Any] = {"projects": projects}
+    if port is not None:
+        config["port"] = port
+    return config
+
+
 def _config_dir(cell: Cell, repos: Sequence[str], work_dir: Path) -> Path:
     digest = hashlib.sha256(",".join(repos).encode()).hexdigest()[:8]
-    return work_dir / "ao" / f"{cell.topology.lower()}-{cell.scale}-{digest}"
+    return work_dir / "ao" / f"{cell.topology.lower()}-{cell.sessions}-{digest}"
 
 
 def prepare_ao_cell(
@@ -122,7 +145,7 @@ def prepare_ao_cell(
     repos: Sequence[str],
     work_dir: Path,
     *,
-    backend_name: str,
+    seeds_repos: bool,
     dashboard: bool = False,
 ) -> AoCellConfig:
     """Checkouts and the config for ``repos``; the config is rewritten for every cell."""
@@ -130,44 +153,8 @@ def prepare_ao_cell(
     port = free_loopback_port() if dashboard else None
     raw = orchestrator_config(repos, PurePosixPath(checkouts), port=port)
     for pid, entry in raw["projects"].items():
-        ensure_checkout(entry["repo"], checkouts / pid, backend_name)
+        ensure_checkout(entry["repo"], checkouts / pid, local=seeds_repos)
     config_path = _config_dir(cell, repos, work_dir) / "agent-orchestrator.yaml"
     replace_atomic(config_path, (json.dumps(raw, indent=2) + "\n").encode())
     projects = tuple(parse_project(raw, pid, config_path) for pid in raw["projects"])
     return AoCellConfig(config_path=config_path, projects=projects, port=port)
-
-
-def unpolled_repos(rows: Sequence[Mapping[str, object]], repos: Sequence[str]) -> list[str]:
-    """The repos no trace row names (in its args or endpoint), in ``repos`` order."""
-    # a name must end where the repo ends: ``…-r1`` is not seen in ``…-r10``
-    patterns = {repo: re.compile(re.escape(repo) + r"(?![A-Za-z0-9_.-])") for repo in repos}
-    seen: set[str] = set()
-    for row in rows:
-        text = json.dumps([row.get("args"), row.get("endpoint")])
-        seen.update(repo for repo, pattern in patterns.items() if pattern.search(text))
-    return [repo for repo in repos if repo not in seen]
-
-
-def spawn_storm(
-    projects: Sequence[Project], drivers: Sequence[AoDriver], counts: Mapping[str, int]
-) -> list[str]:
-    """S3 at t0: ``batch-spawn`` issues #1..k of each project's repo into the running AO
-    (``drivers[i]`` runs from ``projects[i]``'s directory, so AO picks that project).
-
-    The new sessions are read back from ``ao session ls`` (no GitHub call): their ids
-    are returned, and each driver remembers them, so its ``stop_agents`` stops them
-    after the window. Fewer sessions than asked fail the cell: the window would not
-    measure its scale.
-    """
-    spawned: list[str] = []
-    for project, driver in zip(projects, drivers, strict=True):
-        wanted = counts[project.repo]
-        driver.spawn(list(range(1, wanted + 1)))
-        found = [info.session_id for info in driver.discover_sessions()]
-        if len(found) != wanted:
-            raise GhbenchError(
-                f"S3: 'ao batch-spawn' in {project.id} started {len(found)} of {wanted}"
-                " sessions, so the window would not measure the cell's scale"
-            )
-        spawned.extend(found)
-    return spawned

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
-from ghbench.simulation.against_ao import (
+from tooling.against_ao import (
     CalibrationResults,
     Figures,
     figures_of,
@@ -17,12 +16,13 @@ from ghbench.simulation.against_ao import (
     relative_errors,
     window_digest,
 )
-from ghbench.simulation.against_ao_doc import (
+from tooling.against_ao_doc import (
     REAL_AO_SECTION,
     calibration_section,
     generated_section,
     with_section,
 )
+
 from ghbench.trace.schema import TraceRow
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

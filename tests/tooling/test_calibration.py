@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tooling.against_ao_doc import NOTES_SECTION, generated_section
+from tooling.calibration import AO_MEASURED, calibrate, markdown_table
 
-from ghbench.simulation.against_ao_doc import NOTES_SECTION, generated_section
-from ghbench.simulation.calibration import AO_MEASURED, calibrate, markdown_table
 from ghbench.workload.profiles import PROFILE_NAMES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "calibration.md"
