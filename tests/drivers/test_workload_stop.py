@@ -41,7 +41,7 @@ def test_a_stop_lets_the_gh_call_in_flight_finish(tmp_path: Path) -> None:
     trace = tmp_path / "trace.jsonl"
     backend.start()
     try:
-        with backend.control_client() as control:
+        with backend.benchmark_client() as control:
             backend.ensure_repo(REPO, [], control)
         backend.set_faults({"latency": "fixed", "latency_ms": 3000})
         driver = WorkloadDriver(

@@ -18,7 +18,7 @@ from ghbench.artifacts.models import (
     Scorecard,
     ScorecardArtifact,
     SnapshotBucket,
-    SnapshotRecord,
+    SnapshotEntry,
     Window,
 )
 from ghbench.clock import VirtualClock
@@ -43,8 +43,8 @@ def bucket(
     return Bucket(limit=limit, remaining=remaining, used=used, reset=reset)
 
 
-def _snapshot(at: str, remaining: int) -> SnapshotRecord:
-    return SnapshotRecord(
+def _snapshot(at: str, remaining: int) -> SnapshotEntry:
+    return SnapshotEntry(
         captured_at=at, core=SnapshotBucket(limit=5000, remaining=remaining, used=5000 - remaining)
     )
 

@@ -1,4 +1,4 @@
-"""The versioned artifacts ghbench writes: the scorecard and the setup record.
+"""The versioned artifacts ghbench writes: the scorecard and the setup artifact.
 
 Both keep the spec's JSON keys and nesting (``benchmark-spec.txt``, "Artifacts");
 Python attributes are the snake_case of those camelCase keys. The scorecard
@@ -34,7 +34,7 @@ __all__ = [
     "ExactFigures",
     "Insights",
     "RateLimitSnapshots",
-    "ReadWarningRecord",
+    "ReadWarningEntry",
     "ResourceWindow",
     "ResourceWindows",
     "RowBreakdown",
@@ -46,7 +46,7 @@ __all__ = [
     "Session",
     "SetupArtifact",
     "SnapshotBucket",
-    "SnapshotRecord",
+    "SnapshotEntry",
     "SpendSplit",
     "Supplemental",
     "Warmup",
@@ -112,7 +112,7 @@ class SnapshotBucket(_Model):
     reset: int | None = None
 
 
-class SnapshotRecord(_Model):
+class SnapshotEntry(_Model):
     """A ``/rate_limit`` snapshot as the artifact keeps it (``ghbench.ratelimit`` is the
     snapshot itself; ``ghbench.scorecard.inputs`` converts one to the other)."""
 
@@ -122,8 +122,8 @@ class SnapshotRecord(_Model):
 
 
 class RateLimitSnapshots(_Model):
-    before: SnapshotRecord | None = None
-    after: SnapshotRecord | None = None
+    before: SnapshotEntry | None = None
+    after: SnapshotEntry | None = None
 
 
 class BracketDelta(_Model):
@@ -259,7 +259,7 @@ class Insights(_Model):
     spend_split: SpendSplit | None = None  # when the run traced its agents
 
 
-class ReadWarningRecord(_Model):
+class ReadWarningEntry(_Model):
     line: int
     message: str
 
@@ -285,7 +285,7 @@ class ScorecardArtifact(_Model, kw_only=True):
     incomplete: bool = False
     incomplete_reason: str | None = None
     skipped_lines: int = 0
-    read_warnings: list[ReadWarningRecord] = msgspec.field(default_factory=list)
+    read_warnings: list[ReadWarningEntry] = msgspec.field(default_factory=list)
 
 
 # --- setup --------------------------------------------------------------------------

@@ -288,8 +288,8 @@ class WorkloadDriver(OwnsProcess):
         """Spawn issues #1..count (each agent opens its PR at once) and read their PRs back."""
         repo = self.project.repo
         self.spawn(list(range(1, count + 1)))
-        with self.backend.control_client() as control:
-            open_prs = control.open_pull_requests(repo)
+        with self.backend.benchmark_client() as client:
+            open_prs = client.open_pull_requests(repo)
         out = []
         for info in self.discover_sessions():
             pr = open_prs.get(info.branch or "")

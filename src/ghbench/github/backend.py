@@ -1,7 +1,7 @@
 """Which GitHub a benchmark runs against: real GitHub, or the embedded emulator
 (``ghbench.github.emulator_backend``).
 
-A backend gives the harness three things: a counted ``ControlClient`` for its own
+A backend gives the harness three things: a counted ``BenchmarkClient`` for its own
 calls, the environment the orchestrator needs to reach the same GitHub, and the
 repo slug as seen there. ``make_backend`` picks one by name, from a table.
 """
@@ -25,8 +25,8 @@ from ghbench.github.auth import (
     resolve_gh_host,
     resolve_token,
 )
+from ghbench.github.benchmark_client import BenchmarkClient
 from ghbench.github.comments import post_review_comments
-from ghbench.github.control import ControlClient
 from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.github.names import BackendName
 
@@ -45,7 +45,7 @@ class Backend(Protocol):
 
     def stop(self) -> None: ...
 
-    def control_client(self) -> ControlClient: ...
+    def benchmark_client(self) -> BenchmarkClient: ...
 
     def orchestrator_env(self) -> dict[str, str]:
         """Variables to add to the orchestrator's environment (may hold the token)."""
@@ -83,7 +83,7 @@ class Backend(Protocol):
     @property
     def token(self) -> str: ...
 
-    def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
+    def ensure_repo(self, repo: str, issues: Sequence[int], client: BenchmarkClient) -> None:
         """Make sure ``repo`` and its issues exist (the emulator seeds; GitHub is left alone)."""
         ...
 
@@ -158,9 +158,9 @@ class RealGitHubBackend:
     def set_faults(self, faults: Mapping[str, object]) -> None:
         raise GhbenchError("injected faults need the emulator backend")
 
-    def control_client(self) -> ControlClient:
+    def benchmark_client(self) -> BenchmarkClient:
         found = self._found()
-        return ControlClient(
+        return BenchmarkClient(
             self.api_url,
             found.value,
             self.clock,
@@ -192,14 +192,14 @@ class RealGitHubBackend:
         # On GitHub the setup actions commit through the contents API instead.
         return None
 
-    def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
+    def ensure_repo(self, repo: str, issues: Sequence[int], client: BenchmarkClient) -> None:
         """Repos and issues are the user's to create: check them before anything starts.
 
         One counted control call for the repo and one per issue; a bad token, a repo the
         token cannot see, or a missing issue is an error before the orchestrator runs.
         """
-        control.require_repo(repo)
-        missing = [n for n in issues if not control.is_issue(repo, n)]
+        client.require_repo(repo)
+        missing = [n for n in issues if not client.is_issue(repo, n)]
         if missing:
             shown = ", ".join(f"#{n}" for n in missing[:5]) + (" ..." if len(missing) > 5 else "")
             raise GitHubError(

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from ghbench.clock import Clock
 from ghbench.emulator.client_env import git_environment
 from ghbench.errors import EmulatorError, GhbenchError
-from ghbench.github.control import ControlClient
+from ghbench.github.benchmark_client import BenchmarkClient
 from ghbench.github.names import BackendName
 from ghbench.github.seed import (
     EmulatorControl,
@@ -217,8 +217,8 @@ class EmulatorBackend:
     def gh_host(self) -> str:
         return "github.localhost"
 
-    def control_client(self) -> ControlClient:
-        return ControlClient(self.url, self.token, self.clock)
+    def benchmark_client(self) -> BenchmarkClient:
+        return BenchmarkClient(self.url, self.token, self.clock)
 
     def agent_env(self) -> dict[str, str]:
         return {**self.orchestrator_env(), "GH_TOKEN": self.agent_token}
@@ -249,8 +249,8 @@ class EmulatorBackend:
     def push_branch(self, repo: str, branch: str, message: str) -> None:
         push_branch(self.control(), repo, branch, message)
 
-    def ensure_repo(self, repo: str, issues: Sequence[int], control: ControlClient) -> None:
-        seed_repo(self.control(), repo, issues, lambda n: control.issue_exists(repo, n))
+    def ensure_repo(self, repo: str, issues: Sequence[int], client: BenchmarkClient) -> None:
+        seed_repo(self.control(), repo, issues, lambda n: client.issue_exists(repo, n))
 
     def set_faults(self, faults: Mapping[str, object]) -> None:
         set_faults(self.control(), faults)

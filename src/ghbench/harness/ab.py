@@ -95,11 +95,11 @@ class _Ab:
         re-validated first."""
         assert self.setup is not None
         driver = self.drivers[build.label]
-        control = self.backend.control_client()
+        client = self.backend.benchmark_client()
         try:
-            problems = validate_setup(self.setup, driver, control)
+            problems = validate_setup(self.setup, driver, client)
         finally:
-            control.close()
+            client.close()
         if problems:
             raise ArtifactError(
                 f"the setup went stale before build {build.label}'s run: {problems[0]};"

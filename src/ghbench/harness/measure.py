@@ -24,7 +24,7 @@ from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
 from ghbench.errors import ArtifactError, GhbenchError, interrupt_signal, signal_label
 from ghbench.github.backend import Backend, explained
-from ghbench.github.control import ControlClient
+from ghbench.github.benchmark_client import BenchmarkClient
 from ghbench.harness.measure_outputs import write_outputs
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import validate_setup
@@ -100,7 +100,7 @@ class _Run:
     measured: Measurement
     driver: Driver
     backend: Backend
-    control: ControlClient
+    client: BenchmarkClient
     clock: Clock
     plan: WindowPlan
     progress: Progress
@@ -130,18 +130,18 @@ def run_measure(
     console and then calls ``raise_for_outcome``.
     """
     plan = plan or WindowPlan()
-    control = backend.control_client()
+    client = backend.benchmark_client()
     interrupted: int | None = None  # the signal, when one cut the run short
     try:
         with explained(backend):
             if setup_path is not None:
-                _check_live(setup, setup_path, driver, control)
-            validation_calls = control.calls
+                _check_live(setup, setup_path, driver, client)
+            validation_calls = client.calls
             stamp = int(clock.now())
             measured = Measurement(trace_path=new_trace_path(spec.out_dir, stamp), stamp=stamp)
             if announce is not None:
                 announce(f"trace: {measured.trace_path}")
-            run = _Run(spec, setup, measured, driver, backend, control, clock, plan, progress)
+            run = _Run(spec, setup, measured, driver, backend, client, clock, plan, progress)
             try:
                 _measure_window(run)
             except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP as StopSignal
@@ -161,7 +161,7 @@ def run_measure(
             finally:
                 progress.close()
     finally:
-        control.close()
+        client.close()
         with uninterruptible():
             driver.close()
     # the scorecard is written whatever arrives meanwhile; a first signal (the run was
@@ -179,8 +179,8 @@ def run_measure(
         )
 
 
-def _check_live(setup: SetupArtifact, path: Path, driver: Driver, control: ControlClient) -> None:
-    problems = validate_setup(setup, driver, control)
+def _check_live(setup: SetupArtifact, path: Path, driver: Driver, client: BenchmarkClient) -> None:
+    problems = validate_setup(setup, driver, client)
     if problems:
         listed = "; ".join(problems[:10]) + ("; ..." if len(problems) > 10 else "")
         raise ArtifactError(f"{path}: the setup is stale: {listed}; re-run 'ghbench setup'")
@@ -194,13 +194,13 @@ def _measure_window(run: _Run) -> None:
     warmup = run.spec.warmup.seconds
     _wait(warmup, clock=clock, driver=driver, progress=run.progress, phase="warmup")
     measured.warmup_end = clock.now()
-    run.calls_at_start = run.control.calls
+    run.calls_at_start = run.client.calls
     measured.start = clock.now()
-    measured.before = run.control.rate_limit()
+    measured.before = run.client.rate_limit()
     _window(run)
     measured.end = clock.now()
-    measured.after = run.control.rate_limit()
-    measured.control_calls_in_window = run.control.calls - run.calls_at_start
+    measured.after = run.client.rate_limit()
+    measured.control_calls_in_window = run.client.calls - run.calls_at_start
     _stop(run)
 
 
@@ -259,9 +259,9 @@ def _finish_early(run: _Run, why: str) -> None:
         reason = f"{why} after {so_far} of {format_duration(run.spec.duration.seconds)}"
         if measured.after is None:
             try:
-                measured.after = run.control.rate_limit()
+                measured.after = run.client.rate_limit()
             except GhbenchError as exc:
                 measured.events.append(f"no after-snapshot: {exc}")
-        measured.control_calls_in_window = run.control.calls - run.calls_at_start
+        measured.control_calls_in_window = run.client.calls - run.calls_at_start
     measured.incomplete_reason = reason
     _stop(run)

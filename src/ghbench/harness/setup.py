@@ -32,7 +32,7 @@ from ghbench.errors import (
     signal_label,
 )
 from ghbench.github.backend import Backend, explained
-from ghbench.github.control import ControlClient, OpenPullRequest
+from ghbench.github.benchmark_client import BenchmarkClient, OpenPullRequest
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup_artifact import new_setup, read_setup, setup_path, write_setup
 from ghbench.runspec.spec import RunSpec
@@ -52,10 +52,10 @@ class SetupOutcome:
     cleaned: tuple[Path, ...] = ()
 
 
-def validate_setup(setup: SetupArtifact, driver: Driver, control: ControlClient) -> list[str]:
+def validate_setup(setup: SetupArtifact, driver: Driver, client: BenchmarkClient) -> list[str]:
     """Every reason the setup cannot be measured: worktrees gone, PRs not open."""
     problems = list(driver.check_sessions(setup.sessions))
-    open_prs = {pr.number for pr in control.open_pull_requests(setup.repo).values()}
+    open_prs = {pr.number for pr in client.open_pull_requests(setup.repo).values()}
     for s in setup.sessions:
         if s.pr_number not in open_prs:
             problems.append(f"{s.session_id}: PR #{s.pr_number} is not open")
@@ -91,7 +91,7 @@ class _Run:
     project: Project
     driver: Driver
     backend: Backend
-    control: ControlClient
+    client: BenchmarkClient
     clock: Clock
     progress: Progress
     stop_grace: float
@@ -102,7 +102,7 @@ def _wait_for_prs(run: _Run, sessions: dict[int, Session]) -> dict[int, OpenPull
     timeout, interval = run.spec.setup_timeout.seconds, run.spec.poll_interval.seconds
     ready: dict[int, OpenPullRequest] = {}
     while True:
-        open_prs = run.control.open_pull_requests(run.project.repo)
+        open_prs = run.client.open_pull_requests(run.project.repo)
         for issue, info in sessions.items():
             if issue not in ready and info.branch and info.branch in open_prs:
                 ready[issue] = open_prs[info.branch]
@@ -132,32 +132,32 @@ def run_setup(
             " give exactly one issue per session"
         )
     path = setup_path(spec.out_dir, project.id, spec.cell.scenario_id)
-    control = backend.control_client()
-    run = _Run(spec, project, driver, backend, control, clock, progress, stop_grace)
+    client = backend.benchmark_client()
+    run = _Run(spec, project, driver, backend, client, clock, progress, stop_grace)
     try:
         with explained(backend):
             if path.exists():
                 old = _read_or_none(path)
                 if old is not None and old.ready and old.repo == project.repo:
-                    problems = validate_setup(old, driver, control)
+                    problems = validate_setup(old, driver, client)
                     if not problems:
                         progress.note("Setup already exists, reusing.")
-                        return SetupOutcome(path, old, reused=True, control_calls=control.calls)
+                        return SetupOutcome(path, old, reused=True, control_calls=client.calls)
                     progress.note(f"setup {path.name} is stale ({problems[0]}); running fresh")
                 else:
                     progress.note(f"setup {path.name} is partial or unreadable; running fresh")
                 path.unlink()
-            backend.ensure_repo(project.repo, issues, control)
+            backend.ensure_repo(project.repo, issues, client)
             cleaned = driver.clean_stale(_artifact_worktrees(spec.out_dir, path))
             for p in cleaned:
                 progress.note(f"removed stale worktree {p}")
             setup = _spawn_and_wait(run, issues)
             write_setup(setup, path)
             return SetupOutcome(
-                path, setup, reused=False, control_calls=control.calls, cleaned=tuple(cleaned)
+                path, setup, reused=False, control_calls=client.calls, cleaned=tuple(cleaned)
             )
     finally:
-        control.close()
+        client.close()
         driver.close()
 
 

@@ -17,7 +17,7 @@ import msgspec
 
 from ghbench import __version__
 from ghbench.artifacts.metrics import BASELINE_ROWS, METRICS, SCORECARD_METRICS
-from ghbench.artifacts.models import Scorecard, SnapshotRecord
+from ghbench.artifacts.models import Scorecard, SnapshotEntry
 from ghbench.matrix.pruning import PruneDecision, prune
 from ghbench.matrix.runs import MatrixRun
 from ghbench.matrix.selection import order_cells
@@ -71,7 +71,7 @@ def latest_ok(runs: Sequence[MatrixRun]) -> dict[Cell, MatrixRun]:
     return out
 
 
-def _remaining(snap: SnapshotRecord, resource: str) -> int | None:
+def _remaining(snap: SnapshotEntry, resource: str) -> int | None:
     bucket = snap.core if resource == "core" else snap.graphql
     return None if bucket is None else bucket.remaining
 

@@ -81,8 +81,8 @@ def set_up_cell(
     for project in projects:
         issues = tuple(range(1, setup.counts[project.repo] + 1))
         if not cell.info.prs_at_start:
-            with backend.control_client() as control:
-                backend.ensure_repo(project.repo, issues, control)
+            with backend.benchmark_client() as client:
+                backend.ensure_repo(project.repo, issues, client)
             continue
         per_repo = msgspec.structs.replace(
             spec, cell=setup_cell(len(issues)), issues=issues, out_dir=work_dir

@@ -55,8 +55,8 @@ class RealtimeCells:
             self._github = None
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
-        with self._backend().control_client() as control:
-            resources: Mapping[str, Bucket] = control.rate_limit().resources
+        with self._backend().benchmark_client() as client:
+            resources: Mapping[str, Bucket] = client.rate_limit().resources
             return resources
 
     def run_cell(self, spec: RunSpec) -> CellResult:

@@ -4,9 +4,9 @@
 every setting that changes what a cell measures (backend, driver, seed, duration
 scale, repos, transport, profile, tick, AO command), so ``--resume`` runs the
 remaining cells exactly as the interrupted invocation would have. Progress is not
-stored here: a cell is done when a run record of this invocation (same ``matrixRun``
-id) says ``ok``, so a crash between writing a record and updating any index loses
-nothing.
+stored here: a cell is done when a run of this invocation (same ``matrixRun`` id,
+``ghbench.matrix.runs``) says ``ok``, so a crash between writing a run and updating
+any index loses nothing.
 
 The policy: a flag the run would ignore is refused on a fresh run (``check_applicable``,
 a table over the drivers' traits); ``--resume`` runs the stored settings, and a typed

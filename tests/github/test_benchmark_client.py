@@ -10,11 +10,11 @@ import pytest
 
 from ghbench.clock import VirtualClock
 from ghbench.errors import GitHubError
-from ghbench.github.control import ControlClient
+from ghbench.github.benchmark_client import BenchmarkClient
 
 
-def _client(server: Any) -> ControlClient:
-    return ControlClient(server.url, server.token, VirtualClock())
+def _client(server: Any) -> BenchmarkClient:
+    return BenchmarkClient(server.url, server.token, VirtualClock())
 
 
 def test_rate_limit_snapshot_is_free_and_counted(emulator_server: Any) -> None:
@@ -54,7 +54,7 @@ def test_open_prs_by_branch_and_pr_state(emulator_server: Any) -> None:
 
 def test_bad_token_is_a_clear_error_without_the_token(emulator_server: Any) -> None:
     secret = "ghp_not_a_known_token_123"
-    control = ControlClient(emulator_server.url, secret, VirtualClock())
+    control = BenchmarkClient(emulator_server.url, secret, VirtualClock())
     with control, pytest.raises(GitHubError) as info:
         control.rate_limit()
     assert "401" in str(info.value)
@@ -67,7 +67,7 @@ def test_unreachable_api_is_retried_then_fails() -> None:
         port = s.getsockname()[1]
     clock = VirtualClock()
     start = clock.now()
-    with ControlClient(f"http://127.0.0.1:{port}", "t", clock, attempts=3) as control:
+    with BenchmarkClient(f"http://127.0.0.1:{port}", "t", clock, attempts=3) as control:
         with pytest.raises(GitHubError, match="failed after 3 attempts"):
             control.rate_limit()
         assert control.calls == 3
@@ -96,7 +96,7 @@ def test_retry_after_is_waited_between_attempts_and_not_after_the_last() -> None
     start = clock.now()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}"
-        with ControlClient(url, "t", clock, attempts=2) as control:
+        with BenchmarkClient(url, "t", clock, attempts=2) as control:
             with pytest.raises(GitHubError, match=r"failed after 2 attempts \(HTTP 503\)"):
                 control.rate_limit()
             assert control.calls == 2

@@ -1,9 +1,11 @@
-"""The harness's own GitHub calls: ``/rate_limit`` snapshots and PR state.
+"""The benchmark's own GitHub calls: ``/rate_limit`` snapshots and PR state.
 
-These are the spec's *benchmark-control* calls. They never go through the
-orchestrator's traced path: they are plain HTTPS requests from this process, so no
-trace row can come from them, and every request sent (retries included) is counted
-in ``ControlClient.calls``; the scorecard reports that count.
+These are the spec's *benchmark-control* calls (the scorecard's
+``benchmarkControlCalls``; inside ghbench "control" names only the emulator's control
+API). They never go through the orchestrator's traced path: they are plain HTTPS
+requests from this process, so no trace row can come from them, and every request
+sent (retries included) is counted in ``BenchmarkClient.calls``; the scorecard
+reports that count.
 
 Transient failures (connection errors, 5xx, secondary-limit 403/429 with
 ``retry-after``) are retried a few times with a backoff on the injected clock.
@@ -23,7 +25,7 @@ from ghbench.errors import GitHubError
 from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 from ghbench.tls import tls_context
 
-__all__ = ["ControlClient", "OpenPullRequest"]
+__all__ = ["BenchmarkClient", "OpenPullRequest"]
 
 USER_AGENT = f"ghbench-control/{__version__}"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -38,7 +40,7 @@ class OpenPullRequest:
 
 
 @dataclass
-class ControlClient:
+class BenchmarkClient:
     """Counted, retried control calls against one GitHub (or emulator) base URL.
 
     ``base_url`` is the REST root (``https://api.github.com`` or the emulator's
@@ -80,7 +82,7 @@ class ControlClient:
             self._client.close()
             self._client = None
 
-    def __enter__(self) -> ControlClient:
+    def __enter__(self) -> BenchmarkClient:
         return self
 
     def __exit__(self, *exc: object) -> None:
