@@ -69,6 +69,8 @@ test: lint typecheck pytest test-realao coverage
 test-fast: $(STAMP)
 	$(BIN)/pytest -q -n 2 -m "not slow and not realao"
 
+# every bench script once, in a quick mode (figures for docs/performance.md come from
+# each script at full size: its docstring says how)
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
