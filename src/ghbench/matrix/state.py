@@ -28,7 +28,7 @@ from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
 from ghbench.errors import ArtifactError, UsageError
 from ghbench.runspec.cells import Cell
-from ghbench.runspec.names import DRIVERS, DriverName, RunBackendName
+from ghbench.runspec.names import DRIVERS, DriverName, DriverTraits, RunBackendName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import iso_s
 from ghbench.workload.config import TransportName
@@ -240,7 +240,7 @@ _APPLIES: dict[str, tuple[Callable[[MatrixPlan], bool], str]] = {
 }
 
 
-def _traits(plan: MatrixPlan) -> Any:
+def _traits(plan: MatrixPlan) -> DriverTraits:
     return DRIVERS[cast(DriverName, plan.driver)]
 
 

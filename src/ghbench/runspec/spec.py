@@ -66,9 +66,7 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     ao_layout: AoLayoutName = "auto"  # AO's session storage (driver ao)
     transport: TransportName = "gh"  # how the model calls GitHub
     profile: ProfileName = DEFAULT_PROFILE  # the AO build the model plays
-    policy: PolicyParams | None = (
-        None  # the model's whole policy from a config; None: the profile's
-    )
+    policy: PolicyParams | None = None  # a config's whole policy; None: the profile's
     tick: Duration | None = None  # the model's poll interval; None: the policy's
     agents: AgentsName = "none"  # a model of the coding agents' own calls
     # the GitHub
