@@ -126,13 +126,13 @@ class _Cell:
         t0 = self.clock.now()
         window_start = t0 + spec.warmup.seconds
         self.rows: list[TraceRow] = []
-        self.options = RowSettings(
+        self.row_settings = RowSettings(
             session_ids=spec.session_ids, project_id="todo-app", origin="workload"
         )
         self.transport = InProcessTransport(
             self.world.handle, token=self.world.token, rng=random.Random(self.rng.randrange(2**31))
         )
-        self.runner = CallRunner(self.transport, self.clock, self.rows.append, self.options)
+        self.runner = CallRunner(self.transport, self.clock, self.rows.append, self.row_settings)
         initial = () if self.scenario.spawn_at_window_start else tuple(self.sessions)
         self.poller = Poller(self.policy, self.runner, repos=tuple(self.repos), sessions=initial)
         self.events = _Events()
@@ -197,7 +197,7 @@ class _Cell:
 
     def _schedule_dashboard(self) -> None:
         """S6: a dashboard tab: titles each refresh (5-min issue cache), one PR view per click."""
-        reader = CallRunner(self.transport, self.clock, self.rows.append, self.options)
+        reader = CallRunner(self.transport, self.clock, self.rows.append, self.row_settings)
         clicks = itertools.count()
         play, end = self.play, self.run.window_end
 
