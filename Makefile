@@ -28,8 +28,8 @@ demo: $(STAMP)
 	$(BIN)/ghbench demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff check src tests bench scripts tooling
+	$(BIN)/ruff format --check src tests bench scripts tooling
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
@@ -69,6 +69,8 @@ test: lint typecheck pytest test-realao coverage
 test-fast: $(STAMP)
 	$(BIN)/pytest -q -n 2 -m "not slow and not realao"
 
+# every bench script once, in a quick mode (figures for docs/performance.md come from
+# each script at full size: its docstring says how)
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 

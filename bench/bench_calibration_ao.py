@@ -34,16 +34,17 @@ import time
 from pathlib import Path
 
 import msgspec
+import repo  # noqa: F401 - tooling/ on sys.path
 import yaml
-
-from ghbench.artifacts.io import replace_atomic
-from ghbench.simulation.against_ao import (
+from tooling.against_ao import (
     RESULTS_VERSION,
     CalibrationResults,
     RealRun,
     window_digest,
 )
-from ghbench.simulation.against_ao_doc import REAL_AO_SECTION, calibration_section, with_section
+from tooling.against_ao_doc import REAL_AO_SECTION, calibration_section, with_section
+
+from ghbench.artifacts.io import replace_atomic
 from ghbench.timefmt import parse_duration, parse_iso
 from ghbench.trace.reader import iter_rows
 from ghbench.workload.profiles import PROFILE_BUILDS

@@ -1,6 +1,7 @@
 """Speed of ``ghbench capacity``: the default search for every scenario and topology.
 
     python bench/bench_capacity.py [--profiles head,pre-b1] [--fraction 0.8]
+        [--scenarios S1,...,S6] [--topologies T1,T2]
 
 Each search is the real command in its own process (``--no-plot --json``), with the
 runbook's warmup and window for the scenario, so a row's wall time is what a user waits
@@ -37,13 +38,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profiles", default="head,pre-b1")
     parser.add_argument("--fraction", type=float, default=0.8)
+    parser.add_argument("--scenarios", default="S1,S2,S3,S4,S5,S6")
+    parser.add_argument("--topologies", default="T1,T2")
     args = parser.parse_args()
     print("| profile | cell | sessions | binds first | counts tried | wall |")
     print("|---|---|--:|---|---|--:|")
     walls = []
     for profile in args.profiles.split(","):
-        for scenario in ("S1", "S2", "S3", "S4", "S5", "S6"):
-            for topology in ("T1", "T2"):
+        for scenario in args.scenarios.split(","):
+            for topology in args.topologies.split(","):
                 answer, wall = search(scenario, topology, profile, args.fraction)
                 walls.append(wall)
                 tried = ", ".join(str(p["sessions"]) for p in answer["tried"])

@@ -19,15 +19,18 @@ BUDGET_S = 2.0
 
 
 def bench_cell(repeat: int, seed: int) -> int:
-    from ghbench.simulation.simulate import simulate_cell
-    from ghbench.workload.scenarios import CellSpec
+    import msgspec
 
-    spec = CellSpec(scenario="S2", topology="T1", sessions=50, warmup_s=120, duration_s=900)
+    from ghbench.runspec.cells import Cell
+    from ghbench.runspec.spec import RunSpec
+    from ghbench.simulation.simulate import simulate_cell
+
+    spec = RunSpec(backend="simulated", cell=Cell("S2", "T1", 50), seed=seed)
     times = []
     for i in range(repeat):
         with tempfile.TemporaryDirectory() as out:
             start = time.perf_counter()
-            result = simulate_cell(spec, seed=seed, out_dir=Path(out))
+            result = simulate_cell(msgspec.structs.replace(spec, out_dir=Path(out)))
             times.append(time.perf_counter() - start)
         print(f"run {i + 1}: {times[-1]:.3f} s wall, {result.ticks} ticks", file=sys.stderr)
     best, worst = min(times), max(times)
@@ -38,10 +41,12 @@ def bench_cell(repeat: int, seed: int) -> int:
 def calibrate(seed: int) -> int:
     """Rewrite the section of docs/calibration.md that holds the model against the
     figures of AO's DISCUSSION-NOTES (every profile, 5 to 50 sessions)."""
+    import repo  # noqa: F401 - tooling/ on sys.path
+    from tooling.against_ao_doc import NOTES_SECTION, with_section
+    from tooling.calibration import calibrate as run
+    from tooling.calibration import markdown_table
+
     from ghbench.artifacts.io import replace_atomic
-    from ghbench.simulation.against_ao_doc import NOTES_SECTION, with_section
-    from ghbench.simulation.calibration import calibrate as run
-    from ghbench.simulation.calibration import markdown_table
     from ghbench.workload.profiles import PROFILE_NAMES
 
     points = []

@@ -14,16 +14,16 @@ from ghbench import BENCHMARK_VERSION
 from ghbench.artifacts.models import (
     SETUP_SCHEMA_VERSION,
     ScorecardArtifact,
+    Session,
     SetupArtifact,
-    SetupSession,
     encode_artifact,
     load_scorecard,
     load_setup,
-    scenario_id,
     write_setup,
 )
-from ghbench.commands.report import example_trace_path
+from ghbench.data import example_trace_path
 from ghbench.errors import ArtifactError
+from ghbench.runspec.cells import Cell
 from ghbench.scorecard import build_scorecard_artifact, write_scorecard
 from ghbench.timefmt import parse_iso
 from ghbench.trace.reader import read_trace
@@ -198,7 +198,7 @@ def test_unknown_fields_from_a_newer_ghbench_are_ignored(tmp_path: Path) -> None
 
 def test_writes_never_overwrite(tmp_path: Path) -> None:
     art = SetupArtifact(
-        scenario_id=scenario_id("quiet-steady", "single-repo", 2),
+        scenario_id=Cell("S2", "T1", 2).scenario_id,
         created_at="2026-04-16T14:00:00Z",
         project="todo-app",
         repo="acme/todo",
@@ -206,7 +206,7 @@ def test_writes_never_overwrite(tmp_path: Path) -> None:
         topology="single-repo",
         session_count=2,
         ready=False,
-        sessions=[SetupSession(session_id="ta-1", issue=1)],
+        sessions=[Session(session_id="ta-1", issue=1)],
     )
     assert art.scenario_id == "quiet-steady.single-repo.2"
     assert art.schema_version == SETUP_SCHEMA_VERSION and art.benchmark_version == BENCHMARK_VERSION

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ghbench.drivers.ao import AoCommand, AoDriver
+from ghbench.drivers.ao import AoDriver
+from ghbench.drivers.ao_command import AoCommand
 from ghbench.drivers.ao_runtime import AoRouting
 from ghbench.drivers.ao_spread import AoSpreadDriver
 from ghbench.drivers.ao_world import AoWorld

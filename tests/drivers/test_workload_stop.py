@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from ghbench.clock import SystemClock
-from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
-from ghbench.github.backend import EmulatorBackend
+from ghbench.drivers.base import TraceSink
+from ghbench.drivers.project import Project
+from ghbench.drivers.workload import WorkloadDriver
+from ghbench.github.emulator_backend import EmulatorBackend
+from ghbench.runspec.spec import Duration, RunSpec
 from tools import gh_child_env
 
 pytestmark = [pytest.mark.gh, pytest.mark.slow]
@@ -38,20 +41,18 @@ def test_a_stop_lets_the_gh_call_in_flight_finish(tmp_path: Path) -> None:
     trace = tmp_path / "trace.jsonl"
     backend.start()
     try:
-        with backend.control_client() as control:
+        with backend.benchmark_client() as control:
             backend.ensure_repo(REPO, [], control)
         backend.set_faults({"latency": "fixed", "latency_ms": 3000})
         driver = WorkloadDriver(
-            project_id="todo-app",
-            repo=REPO,
-            prefix="ta",
+            project=Project("todo-app", tmp_path / "todo-app", REPO, "main", "ta", None),
             work_dir=tmp_path / "workload",
             backend=backend,
-            options=WorkloadOptions(transport="gh", policy={"tick": 1.0}),
+            spec=RunSpec(transport="gh", tick=Duration(1.0, "1s")),
             base_env=base_env,
         )
-        driver.prepare_measure((), REPO)
-        driver.start(trace, backend.orchestrator_env())
+        driver.prepare_measure(())
+        driver.start(TraceSink(trace), backend.orchestrator_env())
         deadline = time.monotonic() + 60
         while _charges(backend) == 0:
             assert driver.alive() and time.monotonic() < deadline, "the model made no call"

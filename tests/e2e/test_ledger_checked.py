@@ -30,13 +30,14 @@ import pytest
 
 from ghbench.clock import SystemClock
 from ghbench.drivers.project import Project
-from ghbench.drivers.workload import WorkloadDriver, WorkloadOptions
-from ghbench.github.backend import EmulatorBackend
+from ghbench.drivers.workload import WorkloadDriver
+from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.github.seed import EmulatorControl
 from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import LineProgress
-from ghbench.harness.setup import SetupOptions, run_setup
-from ghbench.harness.window import MeasureOptions
+from ghbench.harness.setup import run_setup
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.scorecard.jsround import math_round
 from ghbench.timefmt import parse_iso
 from tools import gh_child_env
@@ -97,51 +98,47 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     clock = SystemClock()
     project = Project("todo-app", root / "todo-app", "acme/todo", "main", "ta", None)
     backend = EmulatorBackend(state_dir=out / "state" / "emulator", clock=clock)
+    spec = RunSpec(
+        driver="workload",
+        backend="emulator",
+        profile="ao-bench-1e73a505",
+        transport="gh",
+        tick=Duration(2.0, "2s"),
+        cell=Cell("S2", "T1", SESSIONS),
+        warmup=Duration(3.0, "3s"),
+        duration=Duration(12.0, "12s"),
+        issues=tuple(range(1, SESSIONS + 1)),
+        poll_interval=Duration(1.0, "1s"),
+        setup_timeout=Duration(60.0, "60s"),
+        out_dir=out,
+    )
 
     def driver() -> WorkloadDriver:
-        return WorkloadDriver(
-            project_id=project.id,
-            repo=project.repo,
-            prefix="ta",
-            work_dir=out / "state" / "workload",
-            backend=backend,
-            options=WorkloadOptions(
-                profile="ao-bench-1e73a505", transport="gh", policy={"tick": 2.0}
-            ),
-            base_env=base_env,
-        )
+        work_dir = out / "state" / "workload"
+        return WorkloadDriver(project, work_dir, backend, spec, base_env=base_env)
 
     progress = LineProgress(io.StringIO())
     backend.start()
     try:
         setup = run_setup(
-            project,
-            list(range(1, SESSIONS + 1)),
-            sessions=SESSIONS,
-            driver=driver(),
-            backend=backend,
-            clock=clock,
-            options=SetupOptions(out_dir=out, poll_interval=1.0, timeout=60.0),
-            progress=progress,
+            spec, project, driver=driver(), backend=backend, clock=clock, progress=progress
         )
     finally:
         backend.stop()
-    assert setup.record.ready
+    assert setup.setup.ready
     backend.start()
     stop = threading.Event()
     churn = threading.Thread(target=_churn, args=(backend.control(), stop), daemon=True)
     try:
         churn.start()
         result = run_measure(
-            project,
-            sessions=SESSIONS,
+            spec,
+            setup.setup,
+            setup_path=setup.path,
             driver=driver(),
             backend=backend,
             clock=clock,
             progress=progress,
-            options=MeasureOptions(
-                out_dir=out, warmup=3.0, duration=12.0, warmup_text="3s", duration_text="12s"
-            ),
         )
         stop.set()
         churn.join()

@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from ghbench.artifacts.models import SetupArtifact
 from ghbench.errors import ArtifactError
 from ghbench.harness.measure_outputs import write_outputs
-from ghbench.harness.setup_record import SetupRecord
-from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
+from ghbench.harness.setup_artifact import new_setup
+from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import parse_iso
 
 LIMIT = 24 * 1024  # bytes: above a scorecard and the summaries, below a burn PNG
@@ -34,20 +37,14 @@ def _file_size_limit(limit: int) -> Iterator[None]:
         resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
 
 
-def _window(tmp_path: Path) -> tuple[SetupRecord, WindowRecord]:
+def _window(tmp_path: Path) -> tuple[SetupArtifact, Measurement]:
     trace = tmp_path / "gh-trace-bench-1.jsonl"
     with resources.as_file(resources.files("ghbench.data") / "example-trace.jsonl") as example:
         shutil.copyfile(example, trace)
-    setup = SetupRecord(
-        scenario_id="quiet-steady.single-repo.5",
-        project="todo-app",
-        repo="acme/todo-app",
-        session_count=5,
-        ready=True,
-        sessions=(),
-        created_at=0.0,
+    setup = new_setup(
+        Cell("S2", "T1", 5), project="todo-app", repo="acme/todo-app", sessions=(), created_at=0.0
     )
-    record = WindowRecord(
+    record = Measurement(
         trace_path=trace,
         stamp=1,
         start=parse_iso("2026-04-16T14:17:00Z"),
@@ -56,16 +53,19 @@ def _window(tmp_path: Path) -> tuple[SetupRecord, WindowRecord]:
     return setup, record
 
 
-def _write(tmp_path: Path, setup: SetupRecord, record: WindowRecord) -> MeasureResult:
-    options = MeasureOptions(
-        out_dir=tmp_path, warmup=120, duration=900, warmup_text="2m", duration_text="15m"
+def _write(tmp_path: Path, setup: SetupArtifact, record: Measurement) -> MeasureResult:
+    spec = RunSpec(
+        cell=Cell("S2", "T1", 5),
+        warmup=Duration(120, "2m"),
+        duration=Duration(900, "15m"),
+        out_dir=tmp_path,
     )
     return write_outputs(
+        spec,
         setup,
         record,
-        sessions=5,
+        plan=WindowPlan(),
         version=(None, None),
-        options=options,
         color=False,
         validation_calls=1,
         interrupted=None,

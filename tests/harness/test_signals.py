@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from ghbench.emulator.http import EmuRequest, EmuResponse
-from ghbench.matrix.record import load_runs
+from ghbench.matrix.runs import load_runs
 
 from .github_server import TOKEN, ProbedEmulator, github_server
 from .helpers import WORKLOAD_FLAGS, Family, Output, clean_env, ghbench, make_project, popen_ghbench

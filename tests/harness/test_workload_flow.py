@@ -17,6 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from golden_files import check_golden, normalized
+
 from .helpers import (
     WORKLOAD_FLAGS,
     Output,
@@ -242,3 +244,22 @@ def test_measure_refuses_a_stale_setup(root: Path) -> None:
     assert lines[-1].startswith("error: ") and "the setup is stale" in lines[-1]
     assert f"ta-2: PR #{victim['prNumber']} is not open" in lines[-1]
     assert set((root / "out").glob("gh-trace-*.jsonl")) == traces_before
+
+
+def test_setup_artifact_and_model_config_are_unchanged(root: Path) -> None:
+    """The setup artifact and the model's config (written from the setup's sessions for
+    measure), byte for byte; what differs between runs is replaced: the directory, the
+    time, ghbench's own checkout and the emulator's port."""
+    if not _scorecards(root):  # run on its own (-k): measure once first
+        assert _measure(root).returncode == 0
+    varying = [
+        (re.escape(str(root)), "ROOT"),
+        (r'"createdAt": "[^"]*"', '"createdAt": "TIME"'),
+        (r'"gitSha": (null|"[0-9a-f]+")', '"gitSha": "SHA"'),
+        (r'"branch": (null|"[^"]*")(,\n  "project")', r'"branch": "BRANCH"\2'),
+        (r"127\.0\.0\.1:\d+", "127.0.0.1:PORT"),
+    ]
+    setup = (root / "out" / ARTIFACT).read_text()
+    check_golden("setup-workload.json", normalized(setup, varying))
+    config = root / "out" / "state" / "workload" / "todo-app" / "workload.yaml"
+    check_golden("workload-config.yaml", normalized(config.read_text(), varying))

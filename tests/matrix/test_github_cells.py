@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from ghbench.matrix.record import load_runs
+from ghbench.matrix.runs import load_runs
 from harness.github_server import TOKEN, USER, files_holding_a_token, github_server
 from tools import coverage_env
 
@@ -79,7 +79,7 @@ def test_every_cell_runs_on_the_users_repos(matrix: Any) -> None:
     assert set(runs) == set(CELLS)
     for run in runs.values():
         assert (run.status, run.backend, run.driver) == ("ok", "github", "workload"), run.reason
-        assert run.scorecard is not None and run.scorecard["benchmarkControlCalls"] == 2
+        assert run.scorecard is not None and run.scorecard.benchmark_control_calls == 2
     assert runs["S2-T1-1"].repos == runs["S4-T1-1"].repos == ["o/a"]
     assert runs["S2-T2-5"].repos == ["o/a", "o/b"]
     trace = root / "out" / str(runs["S2-T2-5"].trace)
@@ -97,10 +97,12 @@ def test_hygiene_and_brackets_read_the_servers_rate_limit(matrix: Any) -> None:
     runs = {r.cell: r for r in load_runs(root / "out")}
     for i, cell in enumerate(CELLS):
         before, after = answers[3 * i + 1], answers[3 * i + 2]
-        snaps = runs[cell].rate_limit_snapshots or {}
+        snaps = runs[cell].rate_limit_snapshots
+        assert snaps is not None and snaps.before is not None and snaps.after is not None
         for resource in ("core", "graphql"):
-            assert snaps["before"][resource]["remaining"] == before.bucket(resource)["remaining"]
-            assert snaps["after"][resource]["remaining"] == after.bucket(resource)["remaining"]
+            for snap, answer in ((snaps.before, before), (snaps.after, after)):
+                bucket = getattr(snap, resource)
+                assert bucket.remaining == answer.bucket(resource)["remaining"]
     assert refused.returncode == 1
     (record,) = load_runs(root / "refused")
     assert record.status == "refused"

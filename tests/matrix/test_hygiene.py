@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ghbench.matrix.cells import Cell
 from ghbench.matrix.hygiene import (
     MARGIN_S,
     CellTiming,
@@ -17,6 +16,7 @@ from ghbench.matrix.hygiene import (
     decide,
     estimate_cost,
 )
+from ghbench.runspec.cells import Cell
 
 NOW = 1_776_400_000.0
 RUN = 17 * 60.0

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import math
 
-from ghbench.matrix.cells import Cell
 from ghbench.matrix.pruning import prune
+from ghbench.runspec.cells import Cell
 
 
 def _linear(n: int, per: float = 10.0, p50: float = 800.0) -> dict[str, float | None]:

@@ -8,7 +8,6 @@ calling the real gh, durations shortened with ``--duration-scale``.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import subprocess
@@ -18,44 +17,41 @@ from typing import cast
 
 import pytest
 
-from ghbench.clock import VirtualClock
-from ghbench.commands.matrix import _cell_backend
+from ghbench.artifacts.models import Scorecard, ScorecardArtifact
+from ghbench.drivers.registry import check_cell
 from ghbench.errors import GhbenchError, UsageError
-from ghbench.harness.flags import RunFlags
-from ghbench.matrix.cells import Cell
-from ghbench.matrix.hygiene import CellTiming
-from ghbench.matrix.realtime import RealtimeBackend
-from ghbench.matrix.realtime_cell import (
-    RealtimeOptions,
-    _check_scenario,
-    _run_timing,
-    require_calls,
-)
-from ghbench.matrix.record import RunRecord, load_runs
-from ghbench.matrix.runner import plan_timing
+from ghbench.harness.window import Measurement
+from ghbench.matrix.checks import require_calls
+from ghbench.matrix.hygiene import CellTiming, run_timing, spec_timing
+from ghbench.matrix.runner import cell_spec
+from ghbench.matrix.runs import MatrixRun, load_runs
 from ghbench.matrix.state import MatrixPlan
-from ghbench.matrix.triggers import CellHooks, comment_burst_plan, scenario_triggers
-from ghbench.timefmt import parse_duration
+from ghbench.matrix.triggers import comment_burst_plan, scenario_triggers
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import RunSpec
 
 
-def _noop(*_: object) -> None:
-    return None
+class _Hooks:
+    def restart(self, measured: Measurement, hard: bool) -> None:
+        return None
 
+    def spawn_all(self, measured: Measurement) -> None:
+        return None
 
-def _hooks() -> CellHooks:
-    return CellHooks(
-        restart=_noop,
-        spawn_all=_noop,
-        comment_burst=_noop,
-        start_dashboard=_noop,
-        stop_dashboard=_noop,
-    )
+    def comment_burst(self, measured: Measurement) -> None:
+        return None
+
+    def start_dashboard(self, measured: Measurement) -> None:
+        return None
+
+    def stop_dashboard(self, measured: Measurement | None = None) -> None:
+        return None
 
 
 def test_trigger_offsets_follow_the_runbook() -> None:
-    at = {s: [t.at_s for t in scenario_triggers(s, 600.0, _hooks())] for s in ("S1", "S2", "S5")}
+    at = {s: [t.at_s for t in scenario_triggers(s, 600.0, _Hooks())] for s in ("S1", "S2", "S5")}
     assert at == {"S1": [0.0], "S2": [], "S5": [300.0]}
-    s6 = scenario_triggers("S6", 600.0, _hooks())
+    s6 = scenario_triggers("S6", 600.0, _Hooks())
     assert [t.at_s for t in s6] == [0.0, 600.0]
 
 
@@ -70,14 +66,15 @@ def test_comment_burst_is_5_to_10_comments_on_half_the_prs() -> None:
 
 
 def test_s6_with_ao_refuses_a_missing_ghbench_chromium_before_setup(tmp_path: Path) -> None:
-    """S6 with --driver ao runs with or without Chromium (tests/matrix/test_ao_cells.py);
+    """S6 with --driver ao runs with or without Chromium (tests/realao/test_matrix.py);
     only a browser named in $GHBENCH_CHROMIUM that is not installed is refused, at once."""
     env = {"PATH": str(tmp_path), "GHBENCH_CHROMIUM": "no-such-browser"}
+    ao, model = RunSpec(driver="ao"), RunSpec(driver="workload")
     with pytest.raises(UsageError, match="GHBENCH_CHROMIUM=no-such-browser: no such program"):
-        _check_scenario(Cell("S6", "T1", 5), RunFlags(driver="ao"), env)
-    _check_scenario(Cell("S6", "T1", 5), RunFlags(driver="ao"), {"PATH": str(tmp_path)})
-    _check_scenario(Cell("S6", "T1", 5), RunFlags(driver="workload"), env)
-    _check_scenario(Cell("S4", "T1", 5), RunFlags(driver="ao"), env)
+        check_cell(ao, Cell("S6", "T1", 5), env)
+    check_cell(ao, Cell("S6", "T1", 5), {"PATH": str(tmp_path)})
+    check_cell(model, Cell("S6", "T1", 5), env)
+    check_cell(ao, Cell("S4", "T1", 5), env)
 
 
 @pytest.mark.parametrize("driver", ["workload", "ao"])
@@ -87,9 +84,8 @@ def test_s6_with_ao_refuses_a_missing_ghbench_chromium_before_setup(tmp_path: Pa
 def test_a_cell_runs_for_as_long_as_hygiene_estimated(
     tmp_path: Path, driver: str, scale: float, tick: float | None
 ) -> None:
-    """The run's warmup, window and poll interval are the ones the runner's hygiene
-    decided on, from the same plan: the options reach the cell as ``matrix run`` builds
-    them (``_cell_backend``, then ``RealtimeBackend.run_cell``)."""
+    """The cell's own spec (``cell_spec``, what its runner gets) times its run and tells
+    the model its poll interval as hygiene's estimate counted them, from the same plan."""
     plan = MatrixPlan(
         matrix_run="m1",
         backend="emulator",
@@ -100,22 +96,18 @@ def test_a_cell_runs_for_as_long_as_hygiene_estimated(
         duration_scale=scale,
         tick=tick,
     )
-    backend = _cell_backend(plan, tmp_path, VirtualClock())
-    assert isinstance(backend, RealtimeBackend) and backend.flags is not None
-    given = RealtimeOptions(
-        flags=backend.flags, work_dir=tmp_path, duration_scale=backend.duration_scale
-    )
+    spec = plan.run_spec()
     for cell in (Cell("S2", "T1", 5), Cell("S3", "T2", 10), Cell("S5", "T1", 1)):
-        timing, options = _run_timing(cell, given)
-        assert timing == plan_timing(plan, cell)
+        timing = run_timing(spec, cell)
+        run = cell_spec(spec, cell, timing, tmp_path)
+        assert spec_timing(run) == timing
+        assert (run.warmup.seconds, run.duration.seconds) == (timing.warmup_s, timing.window_s)
         if driver == "ao":  # AO polls at its own 30 s whatever the scale
-            assert options == given and timing.poll_s == 30.0
+            assert timing.tick_s is None and timing.poll_s == 30.0
             continue
         # the model is told the interval the estimate counted cycles at
-        told = options.flags.tick
-        assert (None if told is None else parse_duration(told)) == timing.tick_s
+        assert (None if run.tick is None else run.tick.seconds) == timing.tick_s
         assert timing.poll_s == (30.0 if timing.tick_s is None else timing.tick_s)
-        assert dataclasses.replace(options, flags=given.flags) == given
 
 
 def _matrix_run(out: Path, cell: str, scales: str) -> subprocess.CompletedProcess[str]:
@@ -132,17 +124,25 @@ def test_a_window_that_sees_no_call_fails_the_cell(model: bool, hint: str) -> No
     cell = Cell("S3", "T1", 1)
     timing = CellTiming(warmup_s=0.0, window_s=30.0, poll_s=30.0, tick_s=None)
     trace = Path("t.jsonl")
+
+    def card(calls: int) -> ScorecardArtifact:
+        return ScorecardArtifact(
+            scenario_id="s",
+            measured_at="2026-01-01T00:00:00Z",
+            scorecard=Scorecard(total_calls=calls),
+        )
+
     with pytest.raises(GhbenchError) as err:
-        require_calls(cell, {"scorecard": {"totalCalls": 0}}, timing, model=model, trace=trace)
+        require_calls(cell, card(0), timing, tick=model, trace=trace)
     assert str(err.value) == (
         "S3-T1-1: the orchestrator made no GitHub call in the 30s window (it polls every"
         f" 30s), so the cell measured nothing; give a larger --duration-scale{hint}"
         " (the trace is t.jsonl)"
     )
-    require_calls(cell, {"scorecard": {"totalCalls": 1}}, timing, model=model, trace=trace)
+    require_calls(cell, card(1), timing, tick=model, trace=trace)
 
 
-def _measured(out: Path, cell: str, scales: str) -> tuple[RunRecord, list[dict[str, object]]]:
+def _measured(out: Path, cell: str, scales: str) -> tuple[MatrixRun, list[dict[str, object]]]:
     """Run one cell with the workload model; its one run, successful, and its trace rows."""
     proc = _matrix_run(out, cell, scales)
     assert proc.returncode == 0, proc.stderr
@@ -161,8 +161,8 @@ def test_review_burst_cell_end_to_end(tmp_path: Path) -> None:
     assert run.duration_s == pytest.approx(6.0) and run.warmup_s == pytest.approx(1.2)
     burst = [n for n in run.notes if n.startswith("S4: ")]
     assert burst and int(burst[0].split()[1]) >= 5
-    snapshots = run.rate_limit_snapshots or {}
-    assert snapshots.get("before") and snapshots.get("after")
+    snapshots = run.rate_limit_snapshots
+    assert snapshots is not None and snapshots.before and snapshots.after
     assert rows and run.summary_text and run.analysis_text
     assert any("/comments" in str(r.get("endpoint")) for r in rows)  # the reaction path
     baseline = (tmp_path / "baseline.md").read_text()

@@ -15,8 +15,9 @@ from typing import Any
 import msgspec
 import pytest
 
+from ghbench.artifacts.models import Scorecard
 from ghbench.errors import ArtifactError, UsageError
-from ghbench.matrix.record import load_runs
+from ghbench.matrix.runs import load_runs
 from ghbench.matrix.state import (
     STATE_FILE,
     MatrixPlan,
@@ -141,10 +142,10 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _scorecard(out: Path, cell: str) -> dict[str, Any]:
+def _scorecard(out: Path, cell: str) -> Scorecard | None:
     (run,) = [r for r in load_runs(out) if r.cell == cell]
     assert run.status == "ok", run.reason
-    return dict(run.scorecard or {})
+    return run.scorecard
 
 
 FLAGS = ("--seed", "3", "--profile", "pre-b1", "--tick", "15s")

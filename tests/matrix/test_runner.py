@@ -13,15 +13,24 @@ from typing import Any
 import msgspec
 import pytest
 
+from ghbench.artifacts.models import (
+    RateLimitSnapshots,
+    Scorecard,
+    ScorecardArtifact,
+    SnapshotBucket,
+    SnapshotEntry,
+    Window,
+)
 from ghbench.clock import VirtualClock
 from ghbench.errors import GhbenchError, Interrupted
-from ghbench.matrix.cells import Cell
 from ghbench.matrix.merge import merge_dirs
 from ghbench.matrix.plan import render_plan
-from ghbench.matrix.record import load_runs
-from ghbench.matrix.runner import CellArtifacts, run_matrix
+from ghbench.matrix.runner import CellResult, run_matrix
+from ghbench.matrix.runs import load_runs
 from ghbench.matrix.state import MatrixPlan, load_plan, save_plan
 from ghbench.ratelimit import Bucket
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import RunSpec
 from ghbench.timefmt import iso_ms
 from ghbench.trace.schema import TraceRow
 
@@ -34,6 +43,12 @@ def bucket(
     return Bucket(limit=limit, remaining=remaining, used=used, reset=reset)
 
 
+def _snapshot(at: str, remaining: int) -> SnapshotEntry:
+    return SnapshotEntry(
+        captured_at=at, core=SnapshotBucket(limit=5000, remaining=remaining, used=5000 - remaining)
+    )
+
+
 @dataclass
 class FakeBackend:
     """Writes a trace of ``scale`` guard rows and a scorecard linear in the scale."""
@@ -43,13 +58,15 @@ class FakeBackend:
     unreadable: set[str] = field(default_factory=set)  # cells whose trace is a directory
     buckets: Mapping[str, Bucket] | None = None
     ran: list[str] = field(default_factory=list)
-    name: str = "fake"
-    driver: str = "workload"
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         return self.buckets
 
-    def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
+    def close(self) -> None:
+        return None
+
+    def run_cell(self, spec: RunSpec) -> CellResult:
+        cell, cell_dir = spec.cell, spec.out_dir
         self.ran.append(cell.id)
         if cell.id in self.interrupt:
             raise KeyboardInterrupt
@@ -65,31 +82,33 @@ class FakeBackend:
                 exitCode=1,
                 durationMs=100.0,
             )
-            for i in range(cell.scale)
+            for i in range(cell.sessions)
         ]
         trace = cell_dir / "trace.jsonl"
         if cell.id in self.unreadable:
             trace.mkdir()
         else:
             trace.write_bytes(b"".join(msgspec.json.encode(r) + b"\n" for r in rows))
-        artifact = {
-            "schemaVersion": 1,
-            "window": {"start": "2026-04-17T09:07:00Z", "end": "2026-04-17T09:22:00Z"},
-            "rateLimitSnapshots": {
-                "before": {"capturedAt": "2026-04-17T09:07:00Z", "core": {"remaining": 4990}},
-                "after": {"capturedAt": "2026-04-17T09:22:00Z", "core": {"remaining": 4980}},
-            },
-            "scorecard": {
-                "totalCalls": cell.scale,
-                "callsPerMin": cell.scale / 15,
-                "graphqlPointsPerHr": 30.0 * cell.scale,
-                "restCoreRequestsPerHr": 4.0 * cell.scale,
-                "p50DurationMs": 100.0,
-            },
-        }
+        n = cell.sessions
+        artifact = ScorecardArtifact(
+            scenario_id=cell.scenario_id,
+            measured_at="2026-04-17T09:22:00Z",
+            window=Window(start="2026-04-17T09:07:00Z", end="2026-04-17T09:22:00Z"),
+            rate_limit_snapshots=RateLimitSnapshots(
+                before=_snapshot("2026-04-17T09:07:00Z", 4990),
+                after=_snapshot("2026-04-17T09:22:00Z", 4980),
+            ),
+            scorecard=Scorecard(
+                total_calls=n,
+                calls_per_min=n / 15,
+                graphql_points_per_hr=30.0 * n,
+                rest_core_requests_per_hr=4.0 * n,
+                p50_duration_ms=100.0,
+            ),
+        )
         path = cell_dir / "scorecard.json"
-        path.write_text(json.dumps(artifact))
-        return CellArtifacts(trace, path, artifact, ("acme/todo",), seed=1)
+        path.write_bytes(msgspec.json.encode(artifact))
+        return CellResult(trace, path, artifact, repos=("acme/todo",))
 
 
 def _plan(cells: list[str], run: str = "m1", **settings: Any) -> MatrixPlan:
@@ -177,7 +196,7 @@ def test_a_cell_whose_trace_cannot_be_analysed_keeps_its_scorecard(tmp_path: Pat
     _run(tmp_path, backend, ["S2-T1-5"])
     (run,) = load_runs(tmp_path)
     assert run.status == "ok" and run.scorecard is not None
-    assert run.scorecard["totalCalls"] == 5
+    assert run.scorecard.total_calls == 5
     assert run.analysis_text is None
     (note,) = run.notes
     assert note.startswith("no summary or analysis: ") and "trace.jsonl" in note
@@ -229,7 +248,7 @@ def test_budget_estimate_uses_the_scaled_run(tmp_path: Path) -> None:
     for scale, out in ((0.01, tmp_path / "short"), (1.0, tmp_path / "full")):
         plan = _plan(["S2-T1-50"], driver="ao", duration_scale=scale)
         save_plan(out, plan)
-        backend = FakeBackend(buckets=low, driver="ao")
+        backend = FakeBackend(buckets=low)
         run_matrix(plan, backend, out, clock=VirtualClock(T0), operator="t", log=lambda _: None)
     (short,) = load_runs(tmp_path / "short")
     (full,) = load_runs(tmp_path / "full")

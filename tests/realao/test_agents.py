@@ -23,11 +23,13 @@ import pytest
 from conftest import UserWorld
 from ghbench.clock import SystemClock
 from ghbench.emulator.process import start_emulator_process
-from ghbench.github.backend import EmulatorBackend
+from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.github.seed import EmulatorControl
-from ghbench.harness.flags import RunFlags
-from ghbench.matrix.cells import Cell
-from ghbench.matrix.realtime_cell import RealtimeOptions, run_realtime_cell
+from ghbench.matrix.hygiene import run_timing
+from ghbench.matrix.realtime_cell import run_realtime_cell
+from ghbench.matrix.runner import cell_spec
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import Duration, RunSpec
 
 SESSIONS = 2
 
@@ -76,21 +78,22 @@ def _ledger(control: EmulatorControl, token_id: str) -> dict[str, int]:
 def test_agents_spend_per_session_equals_the_emulators_ledger(
     user_world: UserWorld, ao_main: Path, emulator: dict[str, Any], tmp_path: Path
 ) -> None:
-    options = RealtimeOptions(
-        flags=RunFlags(driver="ao", github="emulator", ao_command=str(ao_main)),
-        work_dir=tmp_path / "realtime",
+    spec = RunSpec(
+        driver="ao",
+        backend="emulator",
+        ao_command=str(ao_main),
         duration_scale=0.05,
-        poll_interval=2.0,
-        setup_timeout=240.0,
+        poll_interval=Duration(2.0, "2s"),
+        setup_timeout=Duration(240.0, "4m"),
     )
+    cell = Cell("S3", "T1", 1)
     notes: list[str] = []
     artifacts = run_realtime_cell(
-        Cell("S3", "T1", 1),
-        tmp_path / "cell",
+        cell_spec(spec, cell, run_timing(spec, cell), tmp_path / "cell"),
         backend=emulator["backend"],
         clock=SystemClock(),
         env=user_world.env,
-        options=options,
+        work_dir=tmp_path / "realtime",
         log=notes.append,
     )
     card = json.loads(artifacts.scorecard_path.read_text())

@@ -19,7 +19,7 @@ import pytest
 
 from ao_sources import BENCH_TARBALL, extract_from_tarball, node_available
 from ghbench.cli import main as ghbench_main
-from ghbench.commands.report import example_trace_path
+from ghbench.data import example_trace_path
 from ghbench.scorecard.jsround import math_round, to_fixed
 from ghbench.timefmt import iso_ms
 

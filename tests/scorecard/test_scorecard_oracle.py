@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from ghbench.commands.report import example_trace_path
+from ghbench.data import example_trace_path
 from ghbench.scorecard import build_scorecard_artifact
 from ghbench.trace.reader import read_trace
 

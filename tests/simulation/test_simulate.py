@@ -5,11 +5,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from ghbench.errors import UsageError
+from ghbench.runspec.cells import parse_scenario
 from ghbench.simulation.simulate import simulate_cell
-from ghbench.workload.scenarios import CellSpec, parse_scenario
+from specs import model_spec
 
 
 @pytest.mark.parametrize(
@@ -18,9 +20,11 @@ from ghbench.workload.scenarios import CellSpec, parse_scenario
 def test_scorecard_burn_equals_the_ledger_to_the_point(
     tmp_path: Path, scenario: str, profile: str
 ) -> None:
-    spec = CellSpec(scenario=scenario, sessions=5, profile=profile, warmup_s=60.0, duration_s=600.0)
-    result = simulate_cell(spec, seed=1, out_dir=tmp_path)
-    doc = json.loads(result.scorecard_artifact_path.read_text())
+    spec = model_spec(
+        scenario, sessions=5, profile=profile, warmup_s=60.0, duration_s=600.0, seed=1
+    )
+    result = simulate_cell(msgspec.structs.replace(spec, out_dir=tmp_path))
+    doc = json.loads(result.scorecard_path.read_text())
     ledger = result.ledger["points"]
     assert sum(ledger.values()) > 0
     consumption = doc["insights"]["consumption"]
@@ -51,15 +55,16 @@ def test_bad_scenario_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="--scenario"):
         parse_scenario("S9")
     with pytest.raises(UsageError, match="T2"):
-        CellSpec(topology="T2", sessions=1)
+        model_spec(topology="T2", sessions=1)
 
 
 @pytest.mark.parametrize("scenario", ["S2", "S4"])
 def test_a_simulation_in_virtual_time_writes_no_git_repository(scenario: str) -> None:
     # commits are git objects in memory: nothing needs git itself, so nothing is written
-    from ghbench.simulation.cell import _Cell
+    from ghbench.simulation.cell import ScenarioPlay, _Cell
 
-    cell = _Cell(CellSpec(scenario=scenario, sessions=5, warmup_s=60.0, duration_s=600.0), 1)
+    spec = model_spec(scenario, sessions=5, warmup_s=60.0, duration_s=600.0, seed=1)
+    cell = _Cell(spec, ScenarioPlay())
     cell.schedule()
     cell.execute()
     storage = cell.world.emulator.git

@@ -16,7 +16,7 @@ from ghbench.trace.schema import TraceRow
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.poller import Poller
 from ghbench.workload.profiles import PROFILES
-from ghbench.workload.rows import RowOptions
+from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import CallRunner, LaneClock, Transport
 from ghbench.workload.transport.gh import GhTransport
 from ghbench.workload.transport.http import HttpTransport
@@ -67,7 +67,7 @@ def _project(rows: list[TraceRow]) -> tuple[Counter[str], int, int]:
 
 def _poll(transport: Transport, clock: SystemClock | LaneClock, seeded: Any) -> list[TraceRow]:
     rows: list[TraceRow] = []
-    runner = CallRunner(transport, clock, rows.append, RowOptions(secrets=(seeded.token,)))
+    runner = CallRunner(transport, clock, rows.append, RowSettings(secrets=(seeded.token,)))
     # one session still without a PR: PR detection runs on the cold tick
     sessions = (*seeded.sessions, SessionSpec(id="ta-x", repo="acme/todo", issue=99))
     poller = Poller(PROFILES["ao-main-60e8c881"], runner, repos=("acme/todo",), sessions=sessions)

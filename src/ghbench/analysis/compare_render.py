@@ -1,30 +1,49 @@
 """``ghbench compare``'s three outputs: console text, Markdown and a JSON object.
 
-Pure: each function returns text or a dict and never prints. The console and Markdown
+Pure: each function returns text or a dict and never prints (``comparison_report``:
+all three, and whether a threshold failed). The console and Markdown
 show the same rows: every scalar metric, and per operation its calls plus whichever
 of its opaque calls and points are non-zero on either side. The JSON has them all.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ghbench.analysis.compare import (
     ALPHA,
     Comparison,
     MetricComparison,
+    Run,
     Side,
     Spread,
+    compare_runs,
     runs_needed,
 )
 from ghbench.analysis.compare_metrics import SECTIONS
 from ghbench.analysis.text import table
-from ghbench.analysis.thresholds import ThresholdResult
+from ghbench.analysis.thresholds import (
+    THRESHOLD_FAILED,
+    Threshold,
+    ThresholdResult,
+    check_metric,
+    evaluate,
+)
 
-__all__ = ["SCHEMA_VERSION", "compare_json", "console_text", "markdown_text", "summary_line"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "ComparisonReport",
+    "compare_json",
+    "comparison_report",
+    "console_text",
+    "markdown_text",
+    "summary_line",
+]
 
 # Format history of the JSON object (``kind: "compare"``):
 #   1: first version.
@@ -274,3 +293,35 @@ def compare_json(c: Comparison, results: Sequence[ThresholdResult]) -> dict[str,
         "thresholdsFailed": failed,
         "passed": failed == 0,
     }
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    """A comparison in each of its outputs, and whether a threshold failed."""
+
+    texts: Mapping[str, str]  # console | markdown | json -> the text, ending with a newline
+    failed: bool
+    summary: str  # the thresholds' one line
+
+    @property
+    def exit_code(self) -> int:
+        """0, or ``THRESHOLD_FAILED`` when a ``--fail`` threshold held."""
+        return THRESHOLD_FAILED if self.failed else 0
+
+
+def comparison_report(
+    baseline: Sequence[Run],
+    candidate: Sequence[Run],
+    thresholds: Sequence[Threshold],
+    *,
+    allow_different_cells: bool = False,
+) -> ComparisonReport:
+    """Compare, check the thresholds, and render every output."""
+    comparison = compare_runs(baseline, candidate, allow_different_cells=allow_different_cells)
+    results = [evaluate(t, check_metric(t, comparison)) for t in thresholds]
+    texts = {
+        "json": json.dumps(compare_json(comparison, results), indent=2) + "\n",
+        "markdown": markdown_text(comparison, results),
+        "console": console_text(comparison, results),
+    }
+    return ComparisonReport(texts, any(r.failed for r in results), summary_line(results))

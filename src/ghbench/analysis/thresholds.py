@@ -27,6 +27,7 @@ from ghbench.errors import UsageError
 
 __all__ = [
     "OPERATORS",
+    "THRESHOLD_FAILED",
     "Threshold",
     "ThresholdResult",
     "check_metric",
@@ -35,6 +36,8 @@ __all__ = [
     "known_metrics_text",
     "parse_threshold",
 ]
+
+THRESHOLD_FAILED = 3  # the exit code when a --fail threshold held
 
 OPERATORS: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge,

@@ -1,4 +1,4 @@
-"""The versioned artifacts ghbench writes: the scorecard and the setup record.
+"""The versioned artifacts ghbench writes: the scorecard and the setup artifact.
 
 Both keep the spec's JSON keys and nesting (``benchmark-spec.txt``, "Artifacts");
 Python attributes are the snake_case of those camelCase keys. The scorecard
@@ -34,7 +34,7 @@ __all__ = [
     "ExactFigures",
     "Insights",
     "RateLimitSnapshots",
-    "ReadWarningRecord",
+    "ReadWarningEntry",
     "ResourceWindow",
     "ResourceWindows",
     "RowBreakdown",
@@ -43,10 +43,10 @@ __all__ = [
     "ScorecardArtifact",
     "SecondaryLimits",
     "SecondaryPeak",
+    "Session",
     "SetupArtifact",
-    "SetupSession",
     "SnapshotBucket",
-    "SnapshotRecord",
+    "SnapshotEntry",
     "SpendSplit",
     "Supplemental",
     "Warmup",
@@ -54,7 +54,6 @@ __all__ = [
     "encode_artifact",
     "load_scorecard",
     "load_setup",
-    "scenario_id",
     "write_scorecard_file",
     "write_setup",
 ]
@@ -113,7 +112,7 @@ class SnapshotBucket(_Model):
     reset: int | None = None
 
 
-class SnapshotRecord(_Model):
+class SnapshotEntry(_Model):
     """A ``/rate_limit`` snapshot as the artifact keeps it (``ghbench.ratelimit`` is the
     snapshot itself; ``ghbench.scorecard.inputs`` converts one to the other)."""
 
@@ -123,8 +122,8 @@ class SnapshotRecord(_Model):
 
 
 class RateLimitSnapshots(_Model):
-    before: SnapshotRecord | None = None
-    after: SnapshotRecord | None = None
+    before: SnapshotEntry | None = None
+    after: SnapshotEntry | None = None
 
 
 class BracketDelta(_Model):
@@ -136,8 +135,9 @@ class Scorecard(_Model):
     """The spec's ``scorecard`` object, field for field, with AO's values; see
     docs/scorecard.md. (Version 1 files carried unrounded floats and nulls here.)"""
 
+    # a rate or share is AO's 0 (an int, so written ``0``) where there is no data
     total_calls: int = 0
-    calls_per_min: float | None = None
+    calls_per_min: int | float | None = None
     graphql_points_per_hr: int | float | None = None
     graphql_points_per_hr_estimated: bool = False
     rest_core_requests_per_hr: int | float | None = None
@@ -145,9 +145,9 @@ class Scorecard(_Model):
     graphql_batch_count: int = 0
     guard_pr_list_304_count: int = 0
     guard_pr_list_error_count: int = 0
-    guard_pr_list_304_rate: float | None = None
+    guard_pr_list_304_rate: int | float | None = None
     opaque_call_count: int = 0
-    opaque_call_pct: float | None = None
+    opaque_call_pct: int | float | None = None
     bracket_delta: BracketDelta = msgspec.field(default_factory=BracketDelta)
     p50_duration_ms: int | float | None = None
     p95_duration_ms: int | float | None = None
@@ -259,7 +259,7 @@ class Insights(_Model):
     spend_split: SpendSplit | None = None  # when the run traced its agents
 
 
-class ReadWarningRecord(_Model):
+class ReadWarningEntry(_Model):
     line: int
     message: str
 
@@ -285,13 +285,17 @@ class ScorecardArtifact(_Model, kw_only=True):
     incomplete: bool = False
     incomplete_reason: str | None = None
     skipped_lines: int = 0
-    read_warnings: list[ReadWarningRecord] = msgspec.field(default_factory=list)
+    read_warnings: list[ReadWarningEntry] = msgspec.field(default_factory=list)
 
 
 # --- setup --------------------------------------------------------------------------
 
 
-class SetupSession(_Model):
+class Session(_Model):
+    """A session of the orchestrator: its id, issue, branch and worktree, and its PR once
+    it opened one. A driver reports one right after a spawn (no PR yet); a setup keeps
+    the ones with open PRs, which ``measure`` keeps alive and observes."""
+
     session_id: str
     issue: int | None = None
     branch: str | None = None
@@ -299,9 +303,32 @@ class SetupSession(_Model):
     pr_number: int | None = None
     pr_url: str | None = None
 
+    # What measuring a setup's session relies on: a setup keeps only sessions that have
+    # all three, and its reader refuses one that lacks any (ghbench.harness.setup_artifact).
+
+    @property
+    def worktree(self) -> Path:
+        if not self.worktree_path:
+            raise ArtifactError(f"session {self.session_id} has no worktree; re-run setup")
+        return Path(self.worktree_path)
+
+    @property
+    def head(self) -> str:
+        """The branch its PR is opened from."""
+        if not self.branch:
+            raise ArtifactError(f"session {self.session_id} has no branch; re-run setup")
+        return self.branch
+
+    @property
+    def pr(self) -> int:
+        if self.pr_number is None:
+            raise ArtifactError(f"session {self.session_id} has no PR; re-run setup")
+        return self.pr_number
+
 
 class SetupArtifact(_Model, kw_only=True):
-    """``setup-{project}-{scenarioId}.json``: the exact session ↔ PR mapping ``measure`` uses."""
+    """``setup-{project}-{scenarioId}.json``: the exact session ↔ PR mapping ``measure``
+    uses; the one type a setup is, in memory and on disk."""
 
     schema_version: int = SETUP_SCHEMA_VERSION
     benchmark_version: str = BENCHMARK_VERSION
@@ -315,12 +342,7 @@ class SetupArtifact(_Model, kw_only=True):
     topology: str
     session_count: int
     ready: bool
-    sessions: list[SetupSession] = msgspec.field(default_factory=list)
-
-
-def scenario_id(scenario: str, topology: str, sessions: int) -> str:
-    """The spec's ``{scenario}.{topology}.{sessionCount}``, e.g. ``quiet-steady.single-repo.20``."""
-    return f"{scenario}.{topology}.{sessions}"
+    sessions: list[Session] = msgspec.field(default_factory=list)
 
 
 # --- reading and writing ------------------------------------------------------------

@@ -9,60 +9,30 @@ model (``--a-profile`` / ``--b-profile``). Exit codes as ``compare``: 3 when a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+import msgspec
 
 from ghbench.clock import SystemClock
+from ghbench.commands.compare import print_report
 from ghbench.commands.options import parse_issue_list, resolve_project
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import MAX_SESSIONS, ProfileChoice
 from ghbench.errors import UsageError
-from ghbench.harness.flags import RunFlags
-from ghbench.timefmt import duration_flag
-from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.names import AO_LAYOUT_NAMES, DRIVER_NAMES
+from ghbench.runspec.spec import Duration, RunSpec
+from ghbench.workload.config import TRANSPORT_NAMES
+from ghbench.workload.profiles import DEFAULT_PROFILE
 
 if TYPE_CHECKING:
-    from ghbench.harness.ab import AbOutcome
+    from ghbench.harness.ab import AbOutcome, Build
 
 __all__ = ["command"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-@dataclass(frozen=True)
-class AbArgs:
-    """Every flag of ``ghbench ab``, as click passes them."""
-
-    project: str
-    sessions: int
-    issues: str | None
-    config_path: Path | None
-    out_dir: Path
-    driver: str
-    github: str
-    transport: str
-    tick: str | None
-    runs: int
-    warmup: str
-    duration: str
-    smoke: str
-    poll_interval: str
-    timeout: str
-    fail: tuple[str, ...]
-    a_ao: str | None
-    a_ao_layout: str
-    a_profile: ProfileName | None
-    b_ao: str | None
-    b_ao_layout: str
-    b_profile: ProfileName | None
-
-    def side(self, label: str) -> tuple[str | None, str, ProfileName | None]:
-        """(AO checkout, AO layout, profile) of build ``label``."""
-        values = vars(self)
-        return values[f"{label}_ao"], values[f"{label}_ao_layout"], values[f"{label}_profile"]
 
 
 def _build_options(func: F) -> F:
@@ -78,7 +48,7 @@ def _build_options(func: F) -> F:
         )(func)
         func = click.option(
             f"--{label}-ao-layout",
-            type=click.Choice(["auto", "json", "kv"]),
+            type=click.Choice(AO_LAYOUT_NAMES),
             default="auto",
             show_default=True,
             help=f"--driver ao: {build}'s session storage (kv: bench-era AO).",
@@ -111,7 +81,7 @@ def _build_options(func: F) -> F:
     show_default=True,
     help="The setup and emulator state; each A/B in OUT/ab-{time}: smoke/, a/, b/, compare.*",
 )
-@click.option("--driver", type=click.Choice(["ao", "workload"]), default="ao", show_default=True)
+@click.option("--driver", type=click.Choice(DRIVER_NAMES), default="ao", show_default=True)
 @click.option(
     "--github",
     type=click.Choice(["github", "emulator"]),
@@ -121,7 +91,7 @@ def _build_options(func: F) -> F:
 )
 @click.option(
     "--transport",
-    type=click.Choice(["gh", "http"]),
+    type=click.Choice(TRANSPORT_NAMES),
     default="gh",
     show_default=True,
     help="--driver workload: call GitHub through the real gh CLI, or HTTP.",
@@ -152,79 +122,84 @@ def command(**flags: Any) -> int:
     """Run two orchestrator builds alternately on one setup (A B A B, --runs each), keep
     every run's artifacts, and compare B (candidate) with A (baseline)."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.analysis.compare import Run  # noqa: PLC0415
     from ghbench.analysis.thresholds import parse_threshold  # noqa: PLC0415
-    from ghbench.artifacts.models import load_scorecard  # noqa: PLC0415
-    from ghbench.commands.compare import report_comparison  # noqa: PLC0415
+    from ghbench.harness.ab import compare_builds  # noqa: PLC0415
 
-    args = AbArgs(**flags)
-    thresholds = [parse_threshold(t) for t in args.fail]
-    outcome = _run(args, _builds(args))
-    sides: dict[str, list[Run]] = {"a": [], "b": []}
-    for build, result in outcome.runs:
-        path = result.scorecard_path
-        sides[build.label].append(Run(str(path), load_scorecard(path)))
-    return report_comparison(sides["a"], sides["b"], thresholds, save_to=outcome.run_dir)
+    thresholds = [parse_threshold(t) for t in flags["fail"]]
+    spec = _spec(flags)
+    builds = _builds(spec, flags)
+    outcome = _run(spec, flags, builds)
+    report, saved = compare_builds(outcome, thresholds)
+    return print_report(report, "console", saved)
 
 
-def _builds(args: AbArgs) -> Any:
+def _spec(flags: dict[str, Any]) -> RunSpec:
+    """The run both builds make: everything but the orchestrator's build."""
+    sessions = flags["sessions"]
+    issues = parse_issue_list(flags["issues"] or f"1-{sessions}")
+    if len(issues) != sessions:
+        raise UsageError(
+            f"--issues lists {len(issues)} issues but --sessions is {sessions};"
+            " give exactly one issue per session"
+        )
+    tick = flags["tick"]
+    return RunSpec(
+        driver=flags["driver"],
+        backend=flags["github"],
+        transport=flags["transport"],
+        tick=None if tick is None else Duration.parse("--tick", tick, allow_zero=False),
+        cell=Cell("S2", "T1", sessions),
+        warmup=Duration.parse("--warmup", flags["warmup"]),
+        duration=Duration.parse("--duration", flags["duration"], allow_zero=False),
+        project=flags["project"],
+        ao_config=flags["config_path"],
+        issues=tuple(issues),
+        poll_interval=Duration.parse("--poll-interval", flags["poll_interval"], allow_zero=False),
+        setup_timeout=Duration.parse("--timeout", flags["timeout"], allow_zero=False),
+        out_dir=flags["out_dir"],
+    )
+
+
+def _builds(spec: RunSpec, flags: dict[str, Any]) -> tuple[Build, Build]:
+    """Build A and build B: the run with each one's AO checkout or model profile."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.harness.ab import Build  # noqa: PLC0415
 
     builds = []
+    ao = spec.traits.ao
     for label in ("a", "b"):
-        ao, layout, profile = args.side(label)
-        wanted, unwanted = (ao, profile) if args.driver == "ao" else (profile, ao)
-        flag, other = ("ao", "profile") if args.driver == "ao" else ("profile", "ao")
+        checkout, profile = flags[f"{label}_ao"], flags[f"{label}_profile"]
+        wanted, unwanted = (checkout, profile) if ao else (profile, checkout)
+        flag, other = ("ao", "profile") if ao else ("profile", "ao")
         if wanted is None:
             raise UsageError(
-                f"--driver {args.driver} needs --{label}-{flag} (build {label.upper()})"
+                f"--driver {spec.driver} needs --{label}-{flag} (build {label.upper()})"
             )
         if unwanted is not None:
-            raise UsageError(f"--{label}-{other} does not apply to --driver {args.driver}")
-        flags = RunFlags(
-            driver=args.driver,
-            github="emulator" if args.github == "emulator" else "github",
-            ao_command=ao,
-            ao_layout=layout,
-            transport=args.transport,
+            raise UsageError(f"--{label}-{other} does not apply to --driver {spec.driver}")
+        build = msgspec.structs.replace(
+            spec,
+            ao_command=checkout,
+            ao_layout=flags[f"{label}_ao_layout"],
             profile=profile or DEFAULT_PROFILE,
-            tick=args.tick,
         )
-        builds.append(Build(label, Path(wanted).name or wanted, flags))
-    return tuple(builds)
+        builds.append(Build(label, Path(wanted).name or wanted, build))
+    return builds[0], builds[1]
 
 
-def _run(args: AbArgs, builds: Any) -> AbOutcome:
+def _run(spec: RunSpec, flags: dict[str, Any], builds: tuple[Build, Build]) -> AbOutcome:
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.harness.ab import AbOptions, run_ab  # noqa: PLC0415
+    from ghbench.harness.ab import run_ab  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
 
-    issues = parse_issue_list(args.issues or f"1-{args.sessions}")
-    if len(issues) != args.sessions:
-        raise UsageError(
-            f"--issues lists {len(issues)} issues but --sessions is {args.sessions};"
-            " give exactly one issue per session"
-        )
-    options = AbOptions(
-        out_dir=args.out_dir,
-        sessions=args.sessions,
-        issues=tuple(issues),
-        runs=args.runs,
-        warmup=duration_flag("--warmup", args.warmup),
-        duration=duration_flag("--duration", args.duration, allow_zero=False),
-        warmup_text=args.warmup,
-        duration_text=args.duration,
-        smoke=duration_flag("--smoke", args.smoke, allow_zero=False),
-        poll_interval=duration_flag("--poll-interval", args.poll_interval, allow_zero=False),
-        setup_timeout=duration_flag("--timeout", args.timeout, allow_zero=False),
-    )
-    project = resolve_project(args.project, args.config_path)
-    hold_out(args.out_dir)
+    smoke = Duration.parse("--smoke", flags["smoke"], allow_zero=False)
+    project = resolve_project(spec.project, spec.ao_config)
+    hold_out(spec.out_dir)
     return run_ab(
         project,
         builds,
-        options=options,
+        runs=flags["runs"],
+        smoke=smoke,
         clock=SystemClock(),
         progress=make_progress,
         announce=lambda text: click.echo(text, err=True),

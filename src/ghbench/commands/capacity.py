@@ -14,16 +14,21 @@ from ghbench.clock import SystemClock
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import MAX_VIRTUAL_S, FiniteFloatRange, ProfileChoice
 from ghbench.errors import UsageError
+from ghbench.runspec.cells import TOPOLOGIES, Cell, parse_scenario, parse_topology
+from ghbench.runspec.names import DRIVER_NAMES, DriverName
+from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import duration_flag, format_duration
+from ghbench.workload.config import TRANSPORT_NAMES, TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = ["command"]
 
 
-def _seconds(flag: str, text: str | None) -> float | None:
+def _duration(flag: str, text: str | None, runbook: float) -> Duration:
+    """The flag's duration, or the runbook's for the scenario."""
     if text is None:
-        return None
-    return duration_flag(flag, text, allow_zero=flag == "--warmup", maximum=MAX_VIRTUAL_S)
+        return Duration(runbook, f"{runbook:g}s")
+    return Duration.parse(flag, text, allow_zero=flag == "--warmup", maximum=MAX_VIRTUAL_S)
 
 
 @click.command(name="capacity")
@@ -78,7 +83,7 @@ def _seconds(flag: str, text: str | None) -> float | None:
 )
 @click.option(
     "--driver",
-    type=click.Choice(["workload", "ao"]),
+    type=click.Choice(DRIVER_NAMES),
     default="workload",
     show_default=True,
     help="--verify: the orchestrator to run.",
@@ -86,7 +91,7 @@ def _seconds(flag: str, text: str | None) -> float | None:
 @click.option("--ao", "ao_command", default=None, help="--verify --driver ao: AO checkout.")
 @click.option(
     "--transport",
-    type=click.Choice(["gh", "http"]),
+    type=click.Choice(TRANSPORT_NAMES),
     default="http",
     show_default=True,
     help="--verify --driver workload: through the real gh CLI, or HTTP.",
@@ -112,9 +117,9 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     no_plot: bool,
     as_json: bool,
     verify: bool,
-    driver: str,
+    driver: DriverName,
     ao_command: str | None,
-    transport: str,
+    transport: TransportName,
     verify_scale: float,
 ) -> None:
     """Search, with the AO model in virtual time, for the largest session count that stays
@@ -123,20 +128,34 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text  # noqa: PLC0415
     from ghbench.artifacts.io import unique_path, write_new  # noqa: PLC0415
-    from ghbench.matrix.capacity import CapacityCell, run_capacity  # noqa: PLC0415
-    from ghbench.workload.scenarios import parse_scenario, parse_topology  # noqa: PLC0415
+    from ghbench.matrix.capacity import (  # noqa: PLC0415
+        capacity_title,
+        run_capacity,
+        simulate_command,
+        smallest_sessions,
+    )
 
-    cell = CapacityCell(
-        scenario=parse_scenario(scenario).id,
-        topology=parse_topology(topology),
+    info, topo = parse_scenario(scenario), TOPOLOGIES[parse_topology(topology)]
+    # the search probes the cell at every count from its smallest; --verify runs two of
+    # them in real time
+    spec = RunSpec(
+        backend="simulated",
+        cell=Cell(info.id, topo.id, topo.min_sessions),
+        warmup=_duration("--warmup", warmup, info.warmup_s),
+        duration=_duration("--duration", duration, info.duration_s),
         profile=profile,
         seed=seed,
-        warmup_s=_seconds("--warmup", warmup),
-        duration_s=_seconds("--duration", duration),
-        ceiling_s=_seconds("--poll-ceiling", poll_ceiling) or 60.0,
+        driver=driver,
+        ao_command=ao_command,
+        transport=transport,
+        duration_scale=verify_scale,
     )
-    if max_sessions < cell.smallest:
-        raise UsageError(f"--max-sessions: {cell.topology} needs at least {cell.smallest}")
+    ceiling_s = duration_flag(
+        "--poll-ceiling", poll_ceiling, allow_zero=False, maximum=MAX_VIRTUAL_S
+    )
+    smallest = smallest_sessions(spec)
+    if max_sessions < smallest:
+        raise UsageError(f"--max-sessions: {spec.cell.topology} needs at least {smallest}")
     given = click.get_current_context().get_parameter_source
     for flag, name in (
         ("--driver", "driver"),
@@ -146,34 +165,33 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     ):
         if not verify and given(name) is click.core.ParameterSource.COMMANDLINE:
             raise UsageError(f"{flag} applies to --verify only; add --verify or drop it")
-    if (driver == "ao") != (ao_command is not None) and verify:
+    if spec.traits.ao != (ao_command is not None) and verify:
         raise UsageError("--driver ao needs --ao CHECKOUT, and --ao needs --driver ao")
     if verify or not no_plot:
         hold_out(out_dir)
-    result = run_capacity(cell, fraction=budget_fraction, maximum=max_sessions)
+    result = run_capacity(spec, fraction=budget_fraction, maximum=max_sessions, ceiling_s=ceiling_s)
     paths: dict[str, str] = {}
+    cell = spec.cell
     if not no_plot:
-        stem = f"capacity-{cell.scenario}-{cell.topology}-{cell.profile}-seed{cell.seed}"
-        png = capacity_png(result, title=cell.title)
+        stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}-seed{spec.seed}"
+        png = capacity_png(result, title=capacity_title(spec))
         paths["plot"] = str(write_new(unique_path(out_dir, stem, ".png"), png))
-    reproduce = [cell.simulate_command(p.sessions) for p in (result.at, result.next) if p]
+    reproduce = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
     checked: dict[str, Any] | None = None
     checked_text = ""
     if verify:
-        checked, checked_text = _verify(
-            cell, result, out_dir, driver, ao_command, transport, verify_scale
-        )
+        checked, checked_text = _verify(spec, result, out_dir, ceiling_s)
     if as_json:
         extra = {
             "cell": {
                 "scenario": cell.scenario,
                 "topology": cell.topology,
-                "profile": cell.profile,
-                "seed": cell.seed,
-                "warmupSeconds": cell.warmup,
-                "windowSeconds": cell.duration,
+                "profile": spec.profile,
+                "seed": spec.seed,
+                "warmupSeconds": spec.warmup.seconds,
+                "windowSeconds": spec.duration.seconds,
             },
-            "pollCeilingSeconds": cell.ceiling_s,
+            "pollCeilingSeconds": ceiling_s,
             "maxSessions": max_sessions,
             "plot": paths.get("plot"),
             "reproduce": reproduce,
@@ -182,36 +200,26 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         click.echo(json.dumps(capacity_json(result, extra), indent=2))
         return
     notes = [f"reproduce: {line}" for line in reproduce]
-    click.echo(capacity_text(result, title=cell.title, notes=notes, paths=paths), nl=False)
+    click.echo(
+        capacity_text(result, title=capacity_title(spec), notes=notes, paths=paths), nl=False
+    )
     click.echo(checked_text, nl=False)
 
 
-def _verify(  # noqa: PLR0917 - the --verify flags, passed on
-    cell: Any,
-    result: Any,
-    out_dir: Path,
-    driver: str,
-    ao_command: str | None,
-    transport: str,
-    scale: float,
-) -> tuple[dict[str, Any], str]:
+def _verify(spec: Any, result: Any, out_dir: Path, ceiling_s: float) -> tuple[dict[str, Any], str]:
     """Run ``--verify``; its JSON object and its console text."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.analysis.capacity_render import verify_json, verify_text  # noqa: PLC0415
-    from ghbench.matrix.capacity import VerifyOptions, verify_capacity  # noqa: PLC0415
+    from ghbench.matrix.capacity import verify_capacity  # noqa: PLC0415
 
-    options = VerifyOptions(
-        # absolute: the emulator and the orchestrator run in directories of their own
-        out_dir=unique_path(out_dir.resolve(), f"verify-{cell.scenario}-{cell.topology}", ""),
-        driver=driver,
-        ao=ao_command,
-        transport=transport,
-        scale=scale,
-    )
+    cell, scale, driver = spec.cell, spec.duration_scale, spec.driver
+    # absolute: the emulator and the orchestrator run in directories of their own
+    where = unique_path(out_dir.resolve(), f"verify-{cell.scenario}-{cell.topology}", "")
     timing, counts = verify_capacity(
-        cell,
+        spec,
         result,
-        options,
+        where,
+        ceiling_s=ceiling_s,
         clock=SystemClock(),
         env=dict(os.environ),
         log=lambda line: click.echo(line, err=True),
@@ -219,7 +227,7 @@ def _verify(  # noqa: PLR0917 - the --verify flags, passed on
     poll = timing.tick_s or timing.poll_s
     how = (
         f"real time on the emulator ({driver} driver"
-        + (f" over {transport}" if driver == "workload" else "")
+        + (f" over {spec.transport}" if spec.traits.transport else "")
         + f"; warmup {format_duration(timing.warmup_s)}, window {format_duration(timing.window_s)},"
         f" poll {poll:g} s; the model's latency), against the model at the same timing;"
         " poll cycles read from each trace (each tick from its Guard 1 on)"
@@ -231,7 +239,7 @@ def _verify(  # noqa: PLR0917 - the --verify flags, passed on
         "warmupSeconds": timing.warmup_s,
         "windowSeconds": timing.window_s,
         "pollSeconds": poll,
-        "artifacts": str(options.out_dir),
+        "artifacts": str(where),
     }
     text = verify_text(counts, result.fraction, how=how)
     if scale != 1.0 and timing.tick_s is not None:
@@ -241,4 +249,4 @@ def _verify(  # noqa: PLR0917 - the --verify flags, passed on
             "  model's calls against real ones, not the count found; --verify-scale 1 (the"
             " default) runs the runbook's timing\n"
         )
-    return doc, text + f"  artifacts: {options.out_dir}\n"
+    return doc, text + f"  artifacts: {where}\n"

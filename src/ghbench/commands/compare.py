@@ -7,8 +7,6 @@ metric, scorecards of different cells).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,12 +15,9 @@ import click
 from ghbench.errors import UsageError
 
 if TYPE_CHECKING:
-    from ghbench.analysis.compare import Run
-    from ghbench.analysis.thresholds import Threshold
+    from ghbench.analysis.compare_render import ComparisonReport
 
-__all__ = ["THRESHOLD_FAILED", "command", "report_comparison"]
-
-THRESHOLD_FAILED = 3
+__all__ = ["command", "print_report"]
 
 
 @click.command(name="compare")
@@ -55,58 +50,28 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
 ) -> int:
     """Compare CANDIDATE with BASELINE: each a scorecard JSON or a directory of runs."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.compare_render import comparison_report  # noqa: PLC0415
     from ghbench.analysis.load import load_scorecards  # noqa: PLC0415
     from ghbench.analysis.thresholds import parse_threshold  # noqa: PLC0415
 
     if as_json and markdown:
         raise UsageError("--json and --markdown: choose one output")
     thresholds = [parse_threshold(text) for text in fail]
-    return report_comparison(
+    report = comparison_report(
         load_scorecards(baseline, "baseline"),
         load_scorecards(candidate, "candidate"),
         thresholds,
-        output="json" if as_json else "markdown" if markdown else "console",
         allow_different_cells=allow_different_cells,
     )
+    return print_report(report, "json" if as_json else "markdown" if markdown else "console")
 
 
-def report_comparison(
-    baseline: Sequence[Run],
-    candidate: Sequence[Run],
-    thresholds: Sequence[Threshold],
-    *,
-    output: str = "console",
-    allow_different_cells: bool = False,
-    save_to: Path | None = None,
-) -> int:
-    """Compare, check the thresholds, print ``output`` (console, json or markdown), and
-    return the exit code: 3 when a threshold failed. With ``save_to``, the JSON and the
-    Markdown are also written there (``compare.json``, ``compare.md``, never over a file)."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.analysis.compare import compare_runs  # noqa: PLC0415
-    from ghbench.analysis.compare_render import (  # noqa: PLC0415
-        compare_json,
-        console_text,
-        markdown_text,
-        summary_line,
-    )
-    from ghbench.analysis.thresholds import check_metric, evaluate  # noqa: PLC0415
-    from ghbench.artifacts.io import unique_path, write_new  # noqa: PLC0415
-
-    comparison = compare_runs(baseline, candidate, allow_different_cells=allow_different_cells)
-    results = [evaluate(t, check_metric(t, comparison)) for t in thresholds]
-    as_json = json.dumps(compare_json(comparison, results), indent=2) + "\n"
-    texts = {
-        "json": as_json,
-        "markdown": markdown_text(comparison, results),
-        "console": console_text(comparison, results),
-    }
-    click.echo(texts[output], nl=False)
-    if save_to is not None:
-        for ext, key in ((".json", "json"), (".md", "markdown")):
-            path = write_new(unique_path(save_to, "compare", ext), texts[key].encode())
-            click.echo(f"comparison saved: {path}", err=True)
-    if any(r.failed for r in results):
-        click.echo(f"compare: {summary_line(results)}", err=True)
-        return THRESHOLD_FAILED
-    return 0
+def print_report(report: ComparisonReport, output: str, saved: tuple[Path, ...] = ()) -> int:
+    """Print ``output`` (console, json or markdown) and where the comparison was
+    ``saved``; the exit code: 3 when a threshold failed."""
+    click.echo(report.texts[output], nl=False)
+    for path in saved:
+        click.echo(f"comparison saved: {path}", err=True)
+    if report.failed:
+        click.echo(f"compare: {report.summary}", err=True)
+    return report.exit_code

@@ -13,7 +13,7 @@ from ghbench.clock import SystemClock
 from ghbench.commands import DEFAULT_OUT
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import ProfileChoice
-from ghbench.timefmt import duration_flag
+from ghbench.runspec.spec import Duration
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = ["command"]
@@ -57,24 +57,22 @@ def command(
     """Run setup and measure of the built-in workload on the embedded emulator."""
 
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.harness.demo import DemoOptions, run_demo  # noqa: PLC0415
+    from ghbench.harness.demo import demo_spec, pick_transport, run_demo  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
     from ghbench.scorecard.console import use_color  # noqa: PLC0415
 
-    options = DemoOptions(
-        out_dir=(out_dir or DEFAULT_OUT / f"demo-{int(time.time())}").resolve(),
+    spec = demo_spec(
+        (out_dir or DEFAULT_OUT / f"demo-{int(time.time())}").resolve(),
         sessions=sessions,
-        warmup=duration_flag("--warmup", warmup),
-        duration=duration_flag("--duration", duration, allow_zero=False),
-        warmup_text=warmup,
-        duration_text=duration,
-        transport=transport,
-        tick=None if tick is None else duration_flag("--tick", tick, allow_zero=False),
+        warmup=Duration.parse("--warmup", warmup),
+        duration=Duration.parse("--duration", duration, allow_zero=False),
+        transport=pick_transport(transport),
+        tick=None if tick is None else Duration.parse("--tick", tick, allow_zero=False),
         profile=profile,
     )
-    hold_out(options.out_dir)
+    hold_out(spec.out_dir)
     result = run_demo(
-        options,
+        spec,
         clock=SystemClock(),
         progress=make_progress,
         color=use_color(sys.stdout.isatty(), os.environ),

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from pathlib import Path
-from types import FrameType
 
 import click
 
@@ -97,17 +95,11 @@ def serve(
 ) -> None:
     """Serve the emulator over HTTP until SIGTERM or Ctrl-C."""
     # the emulator loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.emulator.asgi import EmulatorApp  # noqa: PLC0415
-    from ghbench.emulator.bootstrap import (  # noqa: PLC0415
-        EmulatorUvicorn,
-        ListenError,
-        Listeners,
-        tune_interpreter,
-        uvicorn_config,
-    )
+    from ghbench.emulator.bootstrap import ListenError  # noqa: PLC0415
     from ghbench.emulator.config import EmulatorConfig, load_config  # noqa: PLC0415
     from ghbench.emulator.core import Emulator  # noqa: PLC0415
     from ghbench.emulator.process import TOKENS_ENV  # noqa: PLC0415
+    from ghbench.emulator.serve import serve_emulator  # noqa: PLC0415
     from ghbench.emulator.unix_socket import UnixSocketError  # noqa: PLC0415
 
     if not 0 <= port <= 65535:
@@ -134,51 +126,25 @@ def serve(
         if repo.count("/") != 1:
             raise UsageError(f"--repo {repo!r}: expected owner/name")
         config.repos.append(repo)
-    # Until uvicorn handles SIGTERM/SIGINT (while the state loads), they exit through the
-    # finally below too, so the socket file never outlives a stop.
-    previous = {sig: signal.signal(sig, _exit_now) for sig in _STOP_SIGNALS}
-    listeners: Listeners | None = None
-    emulator: Emulator | None = None
-    app: EmulatorApp | None = None
+
+    def ready(url: str) -> None:
+        click.echo(_ready_line(url, uds, pairs, control_key is not None))
+        sys.stdout.flush()
+
     try:
-        # the listeners before the emulator: a bad --port or --uds leaves no state behind
-        try:
-            listeners = Listeners.open(host, port, uds)
-        except ListenError as exc:
-            raise UsageError(f"--port {port}: cannot listen on {host} ({exc.reason})") from exc
-        except UnixSocketError as exc:
-            raise UsageError(f"--uds {uds}: {exc.reason}") from exc
-        emulator = Emulator(seed=seed, state_dir=state_dir, config=config, control_key=control_key)
-        line = _ready_line(listeners.url, uds, pairs, control_key is not None)
-
-        def ready() -> None:
-            click.echo(line)
-            sys.stdout.flush()
-
-        app = EmulatorApp(emulator)
-        server = EmulatorUvicorn(uvicorn_config(app), on_ready=ready)
-        tune_interpreter()
-        server.run(sockets=listeners.sockets)
-    finally:
-        # the server returns on SIGTERM/SIGINT, so a stop ends here; a second signal
-        # must not cut the cleanup short
-        for sig in _STOP_SIGNALS:
-            signal.signal(sig, signal.SIG_IGN)
-        if listeners is not None:
-            listeners.close()
-        if app is not None:
-            app.close()
-        if emulator is not None:
-            emulator.close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-def _exit_now(_signum: int, _frame: FrameType | None) -> None:
-    raise SystemExit(0)
+        serve_emulator(
+            host=host,
+            port=port,
+            uds=uds,
+            make_emulator=lambda: Emulator(
+                seed=seed, state_dir=state_dir, config=config, control_key=control_key
+            ),
+            on_ready=ready,
+        )
+    except ListenError as exc:
+        raise UsageError(f"--port {port}: cannot listen on {host} ({exc.reason})") from exc
+    except UnixSocketError as exc:
+        raise UsageError(f"--uds {uds}: {exc.reason}") from exc
 
 
 def _ready_line(url: str, uds: Path | None, pairs: list[tuple[str, str]], has_key: bool) -> str:

@@ -3,35 +3,30 @@
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from ghbench.clock import Clock, SystemClock
+from ghbench.clock import SystemClock
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import FiniteFloatRange, ProfileChoice
 from ghbench.errors import UsageError
-from ghbench.harness.flags import RunFlags
-from ghbench.matrix.cells import Cell, parse_scales, select_cells
 from ghbench.matrix.plan import render_plan
+from ghbench.matrix.selection import parse_scales, select_cells
 from ghbench.matrix.state import (
-    SETTINGS,
-    STATE_FILE,
-    MatrixPlan,
+    check_applicable,
     describe_settings,
-    load_plan,
-    resume_plan,
-    save_plan,
+    new_plan,
+    resolve_ao,
+    resumed_plan,
 )
 from ghbench.matrix.topology import cell_repos
-from ghbench.timefmt import duration_flag, iso_s
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.names import DRIVER_NAMES
+from ghbench.timefmt import duration_flag
+from ghbench.workload.config import TRANSPORT_NAMES
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
-
-if TYPE_CHECKING:
-    from ghbench.matrix.runner import CellBackend
 
 __all__ = ["command"]
 
@@ -82,9 +77,7 @@ def command() -> None:
     show_default=True,
     help="simulated: the workload model in virtual time; emulator/github: real time.",
 )
-@click.option(
-    "--driver", type=click.Choice(["ao", "workload"]), default="workload", show_default=True
-)
+@click.option("--driver", type=click.Choice(DRIVER_NAMES), default="workload", show_default=True)
 @click.option(
     "--out",
     "out_dir",
@@ -115,7 +108,7 @@ def command() -> None:
 )
 @click.option(
     "--transport",
-    type=click.Choice(["gh", "http"]),
+    type=click.Choice(TRANSPORT_NAMES),
     default="gh",
     show_default=True,
     help="Real time, --driver workload: call GitHub through the real gh CLI, or HTTP.",
@@ -162,38 +155,48 @@ def run(  # noqa: PLR0917 - one parameter per click option
         for name in ctx.params
         if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
     }
-    given = _settings(
-        backend=backend,
-        driver=driver,
-        seed=seed,
-        session_ids=session_ids,
-        duration_scale=duration_scale,
-        repos=repos,
-        transport=transport,
-        profile=profile,
-        tick=tick,
-        ao_command=ao_command,
-    )
+    env = dict(os.environ)
+    given: dict[str, Any] = {
+        "backend": backend,
+        "driver": driver,
+        "seed": seed,
+        "session_ids": session_ids,
+        "duration_scale": duration_scale,
+        "repos": [r.strip() for r in (repos or "").split(",") if r.strip()],
+        "transport": transport,
+        "profile": profile,
+        "tick": None if tick is None else duration_flag("--tick", tick, allow_zero=False),
+        "ao_command": resolve_ao(ao_command, env) if ao_command else None,
+    }
     if resume:
         if cells or priority or everything or scales:
             raise UsageError(
                 "--resume continues the stored selection; drop --cells/--priority/--all/--scales"
             )
-        plan = _resumed_plan(out_dir, given, typed)
+        hold_out(out_dir)
+        plan = resumed_plan(out_dir, given, typed, env)
+        # the stored plan and the flags agree; the runner loads now (see ghbench.commands)
+        from ghbench.matrix.runner import done_cells  # noqa: PLC0415
+
+        done = len(done_cells(out_dir, plan.matrix_run) & set(plan.cells))
+        click.echo(
+            f"resuming {plan.matrix_run}: {done} of {len(plan.cells)} cell(s) done;"
+            f" {describe_settings(plan)}",
+            err=True,
+        )
     else:
-        _check_applicable(given, typed)
+        check_applicable(given, typed)
         chosen = _selection(cells, priority, everything, scales)
-        if given["backend"] == "github":  # every cell has its repos before anything is written
+        if backend == "github":  # every cell has its repos before anything is written
             for cell in chosen:
                 cell_repos(cell, given["repos"])
-        if given["driver"] == "ao":
-            given["ao_command"] = _resolve_ao(ao_command)
+        if driver == "ao":
+            given["ao_command"] = resolve_ao(ao_command, env)
         hold_out(out_dir)
-        plan = _new_plan(out_dir, chosen, given, clock)
-    # the flags are checked; the matrix's runner loads now (see ghbench.commands)
-    from ghbench.matrix.runner import run_matrix  # noqa: PLC0415
+        plan = new_plan(out_dir, chosen, given, clock)
+    # the flags are checked; the matrix's flow loads now (see ghbench.commands)
+    from ghbench.matrix.invoke import run_plan  # noqa: PLC0415
 
-    cell_backend = _cell_backend(plan, out_dir, clock)
     who = operator or os.environ.get("USER") or "unknown"
     if plan.backend == "simulated":
         who = f"{who} (simulated, seed {plan.seed})"
@@ -201,12 +204,7 @@ def run(  # noqa: PLR0917 - one parameter per click option
     def log(line: str) -> None:
         click.echo(line, err=True)
 
-    try:
-        outcome = run_matrix(plan, cell_backend, out_dir, clock=clock, operator=who, log=log)
-    finally:
-        close = getattr(cell_backend, "close", None)
-        if close is not None:
-            close()
+    outcome = run_plan(plan, out_dir, clock=clock, env=env, operator=who, log=log)
     ok = sum(r.status == "ok" for r in outcome.ran)
     click.echo(
         f"{ok} cell(s) ok, {len(outcome.failed)} failed or refused, {len(outcome.skipped)}"
@@ -214,137 +212,6 @@ def run(  # noqa: PLR0917 - one parameter per click option
     )
     if outcome.failed:
         raise SystemExit(1)
-
-
-def _new_plan(
-    out_dir: Path, chosen: Sequence[Cell], given: Mapping[str, Any], clock: Clock
-) -> MatrixPlan:
-    stamp = iso_s(clock.now()).replace("-", "").replace(":", "")
-    plan = MatrixPlan(
-        matrix_run=f"m{stamp}-{os.getpid()}",
-        scales=sorted({c.scale for c in chosen}),
-        cells=[c.id for c in chosen],
-        **given,
-    )
-    save_plan(out_dir, plan)
-    return plan
-
-
-def _resumed_plan(out_dir: Path, given: dict[str, Any], typed: set[str]) -> MatrixPlan:
-    """The stored plan; a typed flag that contradicts it is a usage error."""
-
-    stored = load_plan(out_dir)
-    if stored.matrix_run == "merged":
-        raise UsageError(
-            f"--resume: {out_dir} was assembled by 'matrix merge'; resume in the job"
-            " directories it was merged from, then merge again"
-        )
-    if not stored.settings_recorded and stored.driver == "ao":
-        given["ao_command"] = _resolve_ao(given["ao_command"])
-    plan = resume_plan(stored, given, typed, out_dir / STATE_FILE)
-    hold_out(out_dir)
-    if plan is not stored:  # a version-1 plan now records what it runs with
-        save_plan(out_dir, plan)
-    # the stored plan and the flags agree; the runner loads now (see ghbench.commands)
-    from ghbench.matrix.runner import done_cells  # noqa: PLC0415
-
-    done = len(done_cells(out_dir, plan.matrix_run) & set(plan.cells))
-    click.echo(
-        f"resuming {plan.matrix_run}: {done} of {len(plan.cells)} cell(s) done;"
-        f" {describe_settings(plan)}",
-        err=True,
-    )
-    return plan
-
-
-def _cell_backend(plan: MatrixPlan, out_dir: Path, clock: Clock) -> CellBackend:
-    """The backend the plan names, configured only from the plan."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.matrix.runner import SimulatedBackend  # noqa: PLC0415
-
-    if plan.backend == "simulated":
-        return SimulatedBackend(
-            seed=plan.seed, session_ids=plan.session_ids, profile=plan.profile, tick=plan.tick
-        )
-    from ghbench.matrix.realtime import RealtimeBackend  # noqa: PLC0415
-
-    return RealtimeBackend(
-        name=plan.backend,
-        driver=plan.driver,
-        state_dir=out_dir.resolve() / "state" / "emulator",
-        clock=clock,
-        env=dict(os.environ),
-        work_dir=out_dir.resolve() / "realtime",
-        flags=RunFlags(
-            driver=plan.driver,
-            transport=plan.transport,
-            ao_command=plan.ao_command,
-            profile=plan.profile,
-            tick=None if plan.tick is None else f"{plan.tick:g}",
-        ),
-        duration_scale=plan.duration_scale,
-        repos=tuple(plan.repos),
-        seed=plan.seed,
-        log=lambda line: click.echo(line, err=True),
-    )
-
-
-def _settings(**flags: Any) -> dict[str, Any]:
-    """The command line's values as the plan stores them (see ``MatrixPlan``)."""
-    repos = flags["repos"]
-    tick = flags["tick"]
-    return {
-        **flags,
-        "repos": [r.strip() for r in (repos or "").split(",") if r.strip()],
-        "tick": None if tick is None else duration_flag("--tick", tick, allow_zero=False),
-        "ao_command": _resolve_ao(flags["ao_command"]) if flags["ao_command"] else None,
-    }
-
-
-def _resolve_ao(spec: str | None) -> str | None:
-    """The AO a matrix runs, fixed when it starts so a resume from another directory or
-    environment runs the same one: ``--ao``, else ``$GHBENCH_AO``, else ``ao`` on PATH,
-    as an absolute path. Unresolvable: as given (None when nothing was), and the cells
-    fail with the driver's message saying what to pass."""
-    chosen = spec or os.environ.get("GHBENCH_AO") or None
-    path = Path(chosen or "ao").expanduser()
-    if chosen is not None and path.exists():
-        return str(path.resolve())
-    found = shutil.which(str(path))
-    return found or chosen
-
-
-# flag -> (applies?, what it needs), checked for the flags typed on a fresh run
-_APPLIES: dict[str, tuple[Callable[[Mapping[str, Any]], bool], str]] = {
-    # virtual time has no orchestrator process: it is always the workload model
-    "driver": (
-        lambda g: g["backend"] != "simulated" or g["driver"] == "workload",
-        "--backend emulator|github",
-    ),
-    "session_ids": (lambda g: g["backend"] == "simulated", "--backend simulated"),
-    "duration_scale": (lambda g: g["backend"] != "simulated", "--backend emulator|github"),
-    "repos": (lambda g: g["backend"] == "github", "--backend github"),
-    "transport": (
-        lambda g: g["backend"] != "simulated" and g["driver"] == "workload",
-        "--backend emulator|github with --driver workload",
-    ),
-    "profile": (lambda g: g["driver"] == "workload", "--driver workload"),
-    "tick": (lambda g: g["driver"] == "workload", "--driver workload"),
-    "ao_command": (lambda g: g["driver"] == "ao", "--driver ao"),
-}
-
-
-def _check_applicable(given: Mapping[str, Any], explicit: set[str]) -> None:
-    """A typed flag the run would ignore is an error: the user expects it to matter."""
-    flags = dict(SETTINGS)
-    plain = MatrixPlan(
-        matrix_run="", backend="simulated", driver="workload", seed=0, scales=[], cells=[]
-    )
-    for name, (applies, needs) in _APPLIES.items():
-        if name in explicit and given[name] != getattr(plain, name) and not applies(given):
-            value = given[name]
-            shown = f" {value}" if name == "driver" else ""
-            raise UsageError(f"{flags[name]}{shown} applies only with {needs}; drop it")
 
 
 @command.command(name="plan")

@@ -7,7 +7,6 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -18,16 +17,13 @@ from ghbench.commands.params import MAX_ISSUE_NUMBER, MAX_SESSIONS, ProfileChoic
 from ghbench.drivers.project import Project, load_project
 from ghbench.errors import UsageError
 from ghbench.github.names import BACKEND_NAMES, BackendName
-from ghbench.harness.flags import RunFlags
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.names import AO_LAYOUT_NAMES, DRIVER_NAMES, AoLayoutName, DriverName
+from ghbench.runspec.spec import Duration, RunSpec
+from ghbench.workload.config import TRANSPORT_NAMES, TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
-__all__ = [
-    "CommonFlags",
-    "common_options",
-    "parse_issue_list",
-    "resolve_project",
-    "run_flags",
-]
+__all__ = ["common_options", "parse_issue_list", "resolve_project"]
 
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 _NUMBER = re.compile(r"^[0-9]+$")
@@ -35,36 +31,62 @@ _NUMBER = re.compile(r"^[0-9]+$")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass(frozen=True)
-class CommonFlags:
-    """The values of the flags ``common_options`` adds, handed over as one ``common``."""
+def _spec(
+    *,
+    project: str,
+    sessions: int,
+    config_path: Path | None,
+    out_dir: Path,
+    driver: DriverName,
+    github: BackendName,
+    ao_command: str | None,
+    ao_layout: AoLayoutName,
+    transport: TransportName,
+    profile: ProfileName,
+    tick: str | None,
+) -> RunSpec:
+    """The run the shared flags describe (S2 on one repo: the spec's v1 setup)."""
+    return RunSpec(
+        driver=driver,
+        ao_command=ao_command,
+        ao_layout=ao_layout,
+        transport=transport,
+        profile=profile,
+        tick=None if tick is None else Duration.parse("--tick", tick, allow_zero=False),
+        backend=github,
+        cell=Cell("S2", "T1", sessions),
+        project=project,
+        ao_config=config_path,
+        out_dir=out_dir,
+    )
 
-    project: str
-    sessions: int
-    config_path: Path | None
-    out_dir: Path
-    driver: str
-    github: BackendName
-    ao_command: str | None
-    ao_layout: str
-    transport: str
-    profile: ProfileName
-    tick: str | None
 
-
-_COMMON_NAMES = tuple(f.name for f in fields(CommonFlags))
+_SHARED = (
+    "project",
+    "sessions",
+    "config_path",
+    "out_dir",
+    "driver",
+    "github",
+    "ao_command",
+    "ao_layout",
+    "transport",
+    "profile",
+    "tick",
+)
 
 
 def common_options(func: F) -> F:
     """--project/--sessions, where things go, which driver and which GitHub.
 
-    The command receives their values as one keyword argument, ``common: CommonFlags``.
+    The command receives the run they describe as one keyword argument, ``spec:
+    RunSpec``, and adds its own flags' settings to it.
     """
 
     @functools.wraps(func)
     def with_common(*args: Any, **kwargs: Any) -> Any:
-        common = CommonFlags(**{name: kwargs.pop(name) for name in _COMMON_NAMES})
-        return func(*args, common=common, **kwargs)
+        spec = _spec(**{name: kwargs.pop(name) for name in _SHARED})
+        return func(*args, spec=spec, **kwargs)
 
     decorators = [
         click.option("--project", required=True, help="Project id in agent-orchestrator.yaml."),
@@ -91,7 +113,7 @@ def common_options(func: F) -> F:
         ),
         click.option(
             "--driver",
-            type=click.Choice(["ao", "workload"]),
+            type=click.Choice(DRIVER_NAMES),
             default="ao",
             show_default=True,
             help="ao: the real AO CLI; workload: ghbench's built-in AO model.",
@@ -115,14 +137,14 @@ def common_options(func: F) -> F:
         ),
         click.option(
             "--ao-layout",
-            type=click.Choice(["auto", "json", "kv"]),
+            type=click.Choice(AO_LAYOUT_NAMES),
             default="auto",
             show_default=True,
             help="AO's session storage: json (current) or kv (bench-era key=value files).",
         ),
         click.option(
             "--transport",
-            type=click.Choice(["gh", "http"]),
+            type=click.Choice(TRANSPORT_NAMES),
             default="gh",
             show_default=True,
             help="How the workload model calls GitHub: the real gh CLI, or HTTP.",
@@ -146,20 +168,9 @@ def common_options(func: F) -> F:
     return cast(F, wrapped)
 
 
-def run_flags(common: CommonFlags) -> RunFlags:
-    return RunFlags(
-        driver=common.driver,
-        github=common.github,
-        ao_command=common.ao_command,
-        ao_layout=common.ao_layout,
-        transport=common.transport,
-        profile=common.profile,
-        tick=common.tick,
-    )
-
-
-def resolve_project(project_id: str, config_path: Path | None) -> Project:
+def resolve_project(project_id: str | None, config_path: Path | None) -> Project:
     """``projects.<project_id>`` of the config AO would use from here (or ``--config``)."""
+    assert project_id is not None, "--project is required where a project is resolved"
     return load_project(
         project_id,
         env=os.environ,

@@ -8,18 +8,13 @@ token (real GitHub) or the emulator.
 from __future__ import annotations
 
 import click
+import msgspec
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import (
-    CommonFlags,
-    common_options,
-    parse_issue_list,
-    resolve_project,
-    run_flags,
-)
+from ghbench.commands.options import common_options, parse_issue_list, resolve_project
 from ghbench.commands.outdir import hold_out
 from ghbench.errors import GhbenchError, UsageError
-from ghbench.timefmt import duration_flag
+from ghbench.runspec.spec import Duration, RunSpec
 
 __all__ = ["command"]
 
@@ -29,48 +24,39 @@ __all__ = ["command"]
 @click.option("--issues", required=True, help="Issues to assign, e.g. 1,2,5-9 (one per session).")
 @click.option("--poll-interval", default="30s", show_default=True, help="How often to check PRs.")
 @click.option("--timeout", default="10m", show_default=True, help="How long to wait for PRs.")
-def command(
-    *,
-    common: CommonFlags,
-    issues: str,
-    poll_interval: str,
-    timeout: str,
-) -> None:
+def command(*, spec: RunSpec, issues: str, poll_interval: str, timeout: str) -> None:
     """Create the scenario: spawn sessions and wait for their PRs."""
-    project = resolve_project(common.project, common.config_path)
+    project = resolve_project(spec.project, spec.ao_config)
     issue_list = parse_issue_list(issues)
-    if len(issue_list) != common.sessions:
+    sessions = spec.cell.sessions
+    if len(issue_list) != sessions:
         raise UsageError(
-            f"--issues lists {len(issue_list)} issues but --sessions is {common.sessions};"
+            f"--issues lists {len(issue_list)} issues but --sessions is {sessions};"
             " give exactly one issue per session"
         )
-    poll = duration_flag("--poll-interval", poll_interval, allow_zero=False)
-    wait = duration_flag("--timeout", timeout, allow_zero=False)
+    spec = msgspec.structs.replace(
+        spec,
+        issues=tuple(issue_list),
+        poll_interval=Duration.parse("--poll-interval", poll_interval, allow_zero=False),
+        setup_timeout=Duration.parse("--timeout", timeout, allow_zero=False),
+    )
     # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
     from ghbench.harness.factory import start_backend  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
-    from ghbench.harness.setup import SetupOptions, run_setup  # noqa: PLC0415
+    from ghbench.harness.setup import run_setup  # noqa: PLC0415
 
-    options = SetupOptions(out_dir=common.out_dir, poll_interval=poll, timeout=wait)
-    hold_out(common.out_dir)
+    hold_out(spec.out_dir)
     clock = SystemClock()
-    backend, driver = start_backend(run_flags(common), project, common.out_dir, clock)
+    backend, driver = start_backend(spec, project, clock)
     progress = make_progress()
     try:
         outcome = run_setup(
-            project,
-            issue_list,
-            sessions=common.sessions,
-            driver=driver,
-            backend=backend,
-            clock=clock,
-            options=options,
-            progress=progress,
+            spec, project, driver=driver, backend=backend, clock=clock, progress=progress
         )
     finally:
         progress.close()
         backend.stop()
-    rec = outcome.record
+    rec = outcome.setup
     state = "reused" if outcome.reused else ("ready" if rec.ready else "NOT ready (timed out)")
     click.echo(
         f"Setup {rec.scenario_id}: {state}, {len(rec.sessions)}/{rec.session_count}"

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import click
-import msgspec
 
 from ghbench.commands.params import MAX_SESSIONS, MAX_VIRTUAL_S, ProfileChoice
-from ghbench.timefmt import duration_flag
+from ghbench.runspec.cells import Cell, parse_scenario, parse_topology
+from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
 __all__ = ["command"]
@@ -64,37 +64,35 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     as_json: bool,
 ) -> None:
     """Run one runbook cell of the workload model against the in-process emulator."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
-    from ghbench.workload.scenarios import CellSpec, parse_scenario, parse_topology  # noqa: PLC0415
-
-    policy: dict[str, object] = {}
-    session_ids = False
-    chosen = profile or DEFAULT_PROFILE
+    chosen, policy, session_ids = profile or DEFAULT_PROFILE, None, False
     if config_path is not None:
+        # the flow loads when the command runs, not for --help (see ghbench.commands)
         from ghbench.workload.config import load_workload_config  # noqa: PLC0415
 
         cfg = load_workload_config(config_path)
-        chosen = profile or cfg.profile
-        policy = msgspec.structs.asdict(cfg.policy)
-        session_ids = cfg.trace.session_ids
-    spec = CellSpec(
-        scenario=parse_scenario(scenario).id,
-        topology=parse_topology(topology),
-        sessions=sessions,
-        warmup_s=duration_flag("--warmup", warmup, maximum=MAX_VIRTUAL_S),
-        duration_s=duration_flag("--duration", duration, maximum=MAX_VIRTUAL_S),
+        chosen, policy, session_ids = profile or cfg.profile, cfg.policy, cfg.trace.session_ids
+    spec = RunSpec(
+        backend="simulated",
+        cell=Cell(parse_scenario(scenario).id, parse_topology(topology), sessions),
+        warmup=Duration.parse("--warmup", warmup, maximum=MAX_VIRTUAL_S),
+        duration=Duration.parse("--duration", duration, maximum=MAX_VIRTUAL_S),
+        seed=seed,
+        out_dir=out_dir,
         profile=chosen,
         policy=policy,
         session_ids=session_ids,
     )
-    result = simulate_cell(spec, seed=seed, out_dir=out_dir)
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
+
+    result = simulate_cell(spec)
+    from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
     from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
 
     if as_json:
-        click.echo(result.scorecard_artifact_path.read_text(encoding="utf-8"), nl=False)
+        click.echo(encode_artifact(result.scorecard).decode(), nl=False)
     else:
-        paths = {"Trace": result.trace_path, "Scorecard": result.scorecard_artifact_path}
+        paths = {"Trace": result.trace_path, "Scorecard": result.scorecard_path}
         click.echo(
             render_console(
                 result.scorecard, color=use_color(sys.stdout.isatty(), os.environ), paths=paths
@@ -102,7 +100,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
             nl=False,
         )
     click.echo(
-        f"simulated {spec.cell_id} ({spec.profile}, seed {seed}): {result.ticks} ticks, "
+        f"simulated {spec.cell.id} ({spec.profile}, seed {seed}): {result.ticks} ticks, "
         f"{result.skipped_ticks} skipped, longest poll cycle in the window"
         f" {result.longest_poll_cycle:.1f} s; ledger in window: {result.ledger['points']}",
         err=True,

@@ -51,74 +51,39 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ghbench.drivers.ao_command import AoCommand, user_gitconfig
 from ghbench.drivers.ao_layout import Layout, detect_layout
 from ghbench.drivers.ao_output import ao_error_line
 from ghbench.drivers.ao_runtime import AoRouting, AoRuntime
 from ghbench.drivers.ao_world import AoWorld
-from ghbench.drivers.base import BenchSession, OwnsProcess, SessionInfo
+from ghbench.drivers.base import (
+    Dashboard,
+    DashboardView,
+    OwnsProcess,
+    Session,
+    SpawnStorm,
+    TraceSink,
+)
+from ghbench.drivers.dashboard import WebDashboard
 from ghbench.drivers.placeholders import Placeholders, Tmux
 from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.gitinfo import git_head
 from ghbench.procs import ManagedProcess, start_process
 from ghbench.proctable import group_listeners
-from ghbench.trace.files import agent_trace_path
 
-__all__ = ["AoCommand", "AoDriver", "resolve_ao_command", "user_gitconfig"]
+__all__ = ["AoDriver", "storm_note"]
 
-CLI_ENTRY = Path("packages") / "cli" / "dist" / "index.js"
 ORCHESTRATOR_WORKSPACE = ".ghbench-orchestrator"  # under AO's HOME; AO may delete it
 _ISSUE_NUMBER = re.compile(r"(\d+)\D*$")
 
 
-@dataclass(frozen=True)
-class AoCommand:
-    """How to run AO; resolved lazily so ``--help`` never fails on a missing AO."""
-
-    spec: str | None
-    env_path: str | None = None
-
-    @property
-    def checkout(self) -> Path | None:
-        if self.spec and Path(self.spec).expanduser().is_dir():
-            return Path(self.spec).expanduser().resolve()
-        return None
-
-    def argv(self) -> list[str]:
-        checkout = self.checkout
-        if checkout is not None:
-            entry = checkout / CLI_ENTRY
-            if not entry.is_file():
-                raise ToolMissingError(
-                    f"{entry} does not exist; build AO first (pnpm install && pnpm build in"
-                    f" {checkout})"
-                )
-            node = shutil.which("node", path=self.env_path)
-            if node is None:
-                raise ToolMissingError("node is not installed; install Node.js 20 or newer")
-            return [node, str(entry)]
-        if self.spec:
-            path = Path(self.spec).expanduser()
-            if path.is_file() and os.access(path, os.X_OK):
-                return [str(path.resolve())]
-            found = shutil.which(self.spec, path=self.env_path)
-            if found:
-                return [found]
-            raise ToolMissingError(
-                f"--ao {self.spec}: not an AO checkout or an executable; pass the checkout"
-                " directory or the ao executable"
-            )
-        found = shutil.which("ao", path=self.env_path)
-        if found is None:
-            raise ToolMissingError(
-                "AO's CLI was not found: pass --ao <checkout dir or ao executable>,"
-                " set GHBENCH_AO, or put ao on PATH"
-            )
-        return [found]
-
-
-def resolve_ao_command(flag: str | None, env: Mapping[str, str]) -> AoCommand:
-    return AoCommand(spec=flag or env.get("GHBENCH_AO") or None, env_path=env.get("PATH"))
+def storm_note(session_ids: Sequence[str]) -> str:
+    """What an S3 cell notes of the sessions ``ao batch-spawn`` started in its window."""
+    return (
+        f"S3: {len(session_ids)} sessions spawned at t0 by 'ao batch-spawn'"
+        f" ({', '.join(session_ids)})"
+    )
 
 
 def _issue_number(value: Any) -> int | None:
@@ -128,18 +93,6 @@ def _issue_number(value: Any) -> int | None:
         m = _ISSUE_NUMBER.search(value)
         if m:
             return int(m.group(1))
-    return None
-
-
-def user_gitconfig(env: Mapping[str, str]) -> Path | None:
-    """The user's global git config, as git finds it (it is only ever included)."""
-    if env.get("GIT_CONFIG_GLOBAL"):
-        return Path(env["GIT_CONFIG_GLOBAL"])
-    home = Path(env.get("HOME") or Path.home())
-    xdg = Path(env.get("XDG_CONFIG_HOME") or home / ".config") / "git" / "config"
-    for candidate in (home / ".gitconfig", xdg):
-        if candidate.is_file():
-            return candidate
     return None
 
 
@@ -164,6 +117,7 @@ class AoDriver(OwnsProcess):
     spawn_timeout: float = 120.0
     dashboard: bool = False  # start AO's dashboard too (S6); its port is in the config
     name: str = "ao"
+    per_project_processes: bool = True  # ``ao start P`` polls project P alone
     _proc: ManagedProcess | None = field(default=None, repr=False)
     _runtime: AoRuntime | None = field(default=None, repr=False)
     _extra_env: dict[str, str] = field(default_factory=dict, repr=False)
@@ -171,6 +125,10 @@ class AoDriver(OwnsProcess):
     _spawned: list[str] = field(default_factory=list, repr=False)
     _placeholders: Placeholders | None = field(default=None, repr=False)
     _starts: int = 0
+
+    @property
+    def project_id(self) -> str:
+        return self.project.id
 
     # -- the private world ---------------------------------------------------
 
@@ -337,12 +295,12 @@ class AoDriver(OwnsProcess):
         checkout = self.command.checkout
         return git_head(checkout) if checkout is not None else (None, None)
 
-    def start(self, trace_path: Path | None, env: Mapping[str, str]) -> None:
+    def start(self, sink: TraceSink | None, env: Mapping[str, str]) -> None:
         runtime = self._open()
         self._extra_env = {k: v for k, v in env.items() if k not in runtime.routing.env}
         self._starts += 1
         self._ensure_orchestrator()
-        agents = self._agent_trace(trace_path)
+        agents = self._agent_trace(sink)
         runtime.trace_agents(agents)
         wrapper = None
         if agents is not None:
@@ -353,15 +311,15 @@ class AoDriver(OwnsProcess):
         self._proc = start_process(
             argv,
             name="ao",
-            env=self._env(trace_path, wrapper),
+            env=self._env(None if sink is None else sink.path, wrapper),
             cwd=self.bench.path,
             log_path=self.world.logs / f"ao-start-{os.getpid()}-{self._starts}.log",
         )
         self._wait_registered()
 
-    def _agent_trace(self, trace_path: Path | None) -> Path | None:
-        if trace_path is not None:
-            return agent_trace_path(trace_path)
+    def _agent_trace(self, sink: TraceSink | None) -> Path | None:
+        if sink is not None:
+            return sink.agents
         if self.agent_traces is None:
             return None
         self.agent_traces.mkdir(parents=True, exist_ok=True)
@@ -434,8 +392,8 @@ class AoDriver(OwnsProcess):
             said = ao_error_line(proc.stderr, proc.stdout)
             raise GhbenchError(f"'ao batch-spawn' failed (code {proc.returncode}): {said}")
 
-    def discover_sessions(self) -> list[SessionInfo]:
-        out: list[SessionInfo] = []
+    def discover_sessions(self) -> list[Session]:
+        out: list[Session] = []
         for row in self._session_list():
             sid = str(row.get("id", ""))
             if not sid or sid in self._before_spawn or not self._ours(row):
@@ -446,7 +404,14 @@ class AoDriver(OwnsProcess):
             if branch is None and path is not None and path.is_dir():
                 proc = self._git("branch", "--show-current", cwd=path)
                 branch = proc.stdout.strip() or None
-            out.append(SessionInfo(sid, _issue_number(row.get("issueId")), branch, path))
+            out.append(
+                Session(
+                    session_id=sid,
+                    issue=_issue_number(row.get("issueId")),
+                    branch=branch,
+                    worktree_path=None if path is None else str(path),
+                )
+            )
         self._spawned = [s.session_id for s in out]
         return out
 
@@ -497,18 +462,18 @@ class AoDriver(OwnsProcess):
     def _branch_exists(self, branch: str) -> bool:
         return self._git("rev-parse", "--verify", "--quiet", f"refs/heads/{branch}").returncode == 0
 
-    def check_sessions(self, sessions: Sequence[BenchSession]) -> list[str]:
+    def check_sessions(self, sessions: Sequence[Session]) -> list[str]:
         self._open()
         problems = []
         for s in sessions:
-            if s.worktree_path.is_dir() or self._branch_exists(s.branch):
+            if s.worktree.is_dir() or self._branch_exists(s.head):
                 continue
             problems.append(
-                f"{s.session_id}: worktree {s.worktree_path} and branch {s.branch} are both gone"
+                f"{s.session_id}: worktree {s.worktree} and branch {s.head} are both gone"
             )
         return problems
 
-    def prepare_measure(self, sessions: Sequence[BenchSession], repo: str) -> None:
+    def prepare_measure(self, sessions: Sequence[Session]) -> None:
         if self._placeholders is None:
             self._placeholders = Placeholders(self._tmux())
         if not sessions:  # the matrix's S3 spawns them inside the window
@@ -516,26 +481,54 @@ class AoDriver(OwnsProcess):
         layout = self._required_layout()
         self._git("worktree", "prune")
         for s in sessions:
-            if not s.worktree_path.is_dir():
-                s.worktree_path.parent.mkdir(parents=True, exist_ok=True)
-                proc = self._git("worktree", "add", str(s.worktree_path), s.branch)
+            worktree = s.worktree
+            if not worktree.is_dir():
+                worktree.parent.mkdir(parents=True, exist_ok=True)
+                proc = self._git("worktree", "add", str(worktree), s.head)
                 if proc.returncode != 0:
                     raise GhbenchError(
-                        f"{s.session_id}: cannot restore worktree {s.worktree_path}:"
+                        f"{s.session_id}: cannot restore worktree {worktree}:"
                         f" {proc.stderr.strip()[:200]}"
                     )
             layout.mark_pr_open(
                 {
                     "id": s.session_id,
-                    "worktree": str(s.worktree_path),
-                    "branch": s.branch,
-                    "pr": s.pr_url,
+                    "worktree": str(worktree),
+                    "branch": s.head,
+                    "pr": s.pr_url or "",
                     "project": self.project.id,
                 }
             )
-            self._placeholders.ensure(layout.tmux_name(s.session_id), s.worktree_path)
+            self._placeholders.ensure(layout.tmux_name(s.session_id), worktree)
 
     def finish_measure(self) -> None:
         if self._placeholders is not None:
             self._placeholders.remove_all()
             self._placeholders = None
+
+    # -- the matrix's scenarios ----------------------------------------------
+
+    def spawn_in_window(self, wanted: int) -> list[str]:
+        """S3 at t0: ``batch-spawn`` issues #1..``wanted`` into the running AO, from this
+        project's directory (so AO picks this project).
+
+        The new sessions are read back from ``ao session ls`` (no GitHub call): their ids
+        are returned, and the driver remembers them, so its ``stop_agents`` stops them
+        after the window. Fewer sessions than asked fail the cell: the window would not
+        measure its scale.
+        """
+        self.spawn(list(range(1, wanted + 1)))
+        found = [info.session_id for info in self.discover_sessions()]
+        if len(found) != wanted:
+            raise GhbenchError(
+                f"S3: 'ao batch-spawn' in {self.project.id} started {len(found)} of {wanted}"
+                " sessions, so the window would not measure the cell's scale"
+            )
+        return found
+
+    def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:
+        # AO's poller finds the new sessions itself; no restart, nothing to tell it
+        return SpawnStorm((), storm_note(self.spawn_in_window(counts[self.project.repo])), False)
+
+    def open_dashboard(self, view: DashboardView) -> Dashboard:
+        return WebDashboard(self.dashboard_url(), view, self.require_loopback)

@@ -20,8 +20,16 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ghbench.drivers.ao import AoDriver
-from ghbench.drivers.base import BenchSession, SessionInfo, StopResult
+from ghbench.drivers.ao import AoDriver, storm_note
+from ghbench.drivers.base import (
+    Dashboard,
+    DashboardView,
+    Session,
+    SpawnStorm,
+    StopResult,
+    TraceSink,
+)
+from ghbench.drivers.dashboard import WebDashboard
 from ghbench.errors import GhbenchError
 
 __all__ = ["AoSpreadDriver"]
@@ -33,6 +41,7 @@ class AoSpreadDriver:
 
     drivers: tuple[AoDriver, ...]
     name: str = "ao"
+    per_project_processes: bool = True
 
     def __post_init__(self) -> None:
         if not self.drivers:
@@ -57,8 +66,8 @@ class AoSpreadDriver:
         known = ", ".join(d.project.session_prefix for d in self.drivers)
         raise GhbenchError(f"session {session_id} belongs to no project (prefixes: {known})")
 
-    def _by_project(self, sessions: Sequence[BenchSession]) -> dict[str, list[BenchSession]]:
-        groups: dict[str, list[BenchSession]] = {d.project.id: [] for d in self.drivers}
+    def _by_project(self, sessions: Sequence[Session]) -> dict[str, list[Session]]:
+        groups: dict[str, list[Session]] = {d.project.id: [] for d in self.drivers}
         for s in sessions:
             groups[self.driver_for(s.session_id).project.id].append(s)
         return groups
@@ -71,11 +80,11 @@ class AoSpreadDriver:
     def version(self) -> tuple[str | None, str | None]:
         return self.main.version()
 
-    def start(self, trace_path: Path | None, env: Mapping[str, str]) -> None:
+    def start(self, sink: TraceSink | None, env: Mapping[str, str]) -> None:
         started: list[AoDriver] = []
         try:
             for driver in self.drivers:
-                driver.start(trace_path, env)
+                driver.start(sink, env)
                 started.append(driver)
         except BaseException:
             for driver in started:
@@ -118,7 +127,7 @@ class AoSpreadDriver:
         for driver in self.drivers:
             driver.spawn(issues)
 
-    def discover_sessions(self) -> list[SessionInfo]:
+    def discover_sessions(self) -> list[Session]:
         return [info for d in self.drivers for info in d.discover_sessions()]
 
     def stop_agents(self) -> None:
@@ -128,16 +137,31 @@ class AoSpreadDriver:
     def clean_stale(self, keep: Collection[Path]) -> list[Path]:
         return [path for d in self.drivers for path in d.clean_stale(keep)]
 
-    def check_sessions(self, sessions: Sequence[BenchSession]) -> list[str]:
+    def check_sessions(self, sessions: Sequence[Session]) -> list[str]:
         groups = self._by_project(sessions)
         return [p for d in self.drivers for p in d.check_sessions(groups[d.project.id])]
 
-    def prepare_measure(self, sessions: Sequence[BenchSession], repo: str) -> None:
+    def prepare_measure(self, sessions: Sequence[Session]) -> None:
         groups = self._by_project(sessions)
         for driver in self.drivers:
             if groups[driver.project.id]:  # a project without sessions has no metadata yet
-                driver.prepare_measure(groups[driver.project.id], driver.project.repo)
+                driver.prepare_measure(groups[driver.project.id])
 
     def finish_measure(self) -> None:
         for driver in self.drivers:
             driver.finish_measure()
+
+    # -- the matrix's scenarios ----------------------------------------------
+
+    def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:
+        """``batch-spawn`` into each project's running AO its share of the sessions."""
+        ids = [sid for d in self.drivers for sid in d.spawn_in_window(counts[d.project.repo])]
+        return SpawnStorm((), storm_note(ids), restart=False)
+
+    def open_dashboard(self, view: DashboardView) -> Dashboard:
+        """The first AO's dashboard (it shows every project); every AO on loopback."""
+
+        def listeners() -> list[tuple[str, int]]:
+            return [found for d in self.drivers for found in d.require_loopback()]
+
+        return WebDashboard(self.main.dashboard_url(), view, listeners)

@@ -1,13 +1,21 @@
-"""The one interface the harness drives an orchestrator through.
+"""The one interface the flows drive an orchestrator through.
 
-``setup`` calls, in order: ``check_tools``, ``clean_stale``, ``start(None, env)``
-(no tracing), ``spawn``, ``discover_sessions``, ``stop_agents``, ``stop``, ``close``.
-``measure`` calls: ``check_tools``, ``check_sessions``, ``prepare_measure``,
-``start(trace_path, env)``, ``alive`` (polled), ``stop``, ``finish_measure``, ``close``.
+``setup`` calls, in order: ``clean_stale``, ``start(None, env)`` (no tracing),
+``spawn``, ``discover_sessions``, ``stop_agents``, ``stop``, ``close``. ``measure``
+calls: ``check_sessions``, ``prepare_measure``, ``start(sink, env)``, ``alive``
+(polled), ``stop``, ``finish_measure``, ``close``. Whoever builds a driver checks its
+tools once (``check_tools``) before anything starts.
+
+The matrix's scenarios reach the orchestrator through the same interface: a restart
+(S1, S5: ``stop`` or ``kill``, then ``start``), a spawn storm inside the window
+(``spawn_storm``, S3) and a dashboard reader (``open_dashboard``, S6).
 
 ``env`` holds only the variables to add for this run (the backend's ``GH_HOST``,
-token and proxies); a driver layers them over its own base environment and never
-writes them anywhere.
+token and proxies): the route to the GitHub the run measures. A driver layers them
+over its own base environment and never writes them anywhere. A window's calls go
+to a ``TraceSink``; how they get there is the driver's business: an orchestrator that
+traces its own gh calls is told the path, one that does not can be put behind a
+proxy that writes the rows.
 """
 
 from __future__ import annotations
@@ -17,37 +25,82 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from ghbench.artifacts.models import Session
 from ghbench.procs import ManagedProcess, StopResult
+from ghbench.trace.files import agent_trace_path
 
-__all__ = ["BenchSession", "Driver", "OwnsProcess", "SessionInfo", "StopResult"]
+__all__ = [
+    "Dashboard",
+    "DashboardView",
+    "Driver",
+    "OwnsProcess",
+    "Session",
+    "SpawnStorm",
+    "StopResult",
+    "TraceSink",
+]
 
 
 @dataclass(frozen=True)
-class SessionInfo:
-    """A session as the orchestrator reports it right after spawning."""
+class TraceSink:
+    """Where a window's rows go, in AO's schema: the orchestrator's calls in ``path``,
+    its agents' in ``agents`` beside it (what the scorecard splits them by)."""
 
-    session_id: str
-    issue: int | None
-    branch: str | None
-    worktree_path: Path | None
+    path: Path
+
+    @property
+    def agents(self) -> Path:
+        return agent_trace_path(self.path)
 
 
 @dataclass(frozen=True)
-class BenchSession:
-    """A session of a setup artifact: what ``measure`` keeps alive and observes."""
+class SpawnStorm:
+    """Sessions spawned inside a window (the matrix's S3), and what the cell notes."""
 
-    session_id: str
-    issue: int | None
-    branch: str
-    worktree_path: Path
-    pr_number: int
-    pr_url: str
+    # (repo, session) of each session the orchestrator must be told about, with its PR
+    sessions: tuple[tuple[str, Session], ...]
+    note: str
+    # the orchestrator learns of them only when it starts again (the model reads its
+    # sessions at start; AO's poller finds new ones itself)
+    restart: bool
+
+
+@dataclass(frozen=True)
+class DashboardView:
+    """What a window's dashboard reader reads, how often, and where its rows and log go."""
+
+    sessions: tuple[Session, ...]
+    sink: TraceSink
+    env: Mapping[str, str]  # the user's environment (which browser, if any)
+    refresh_s: float
+    click_s: float
+    log_path: Path  # the reader's own log (a browser's)
+
+
+class Dashboard(Protocol):
+    """A dashboard reader for a window: ``start`` at its start, ``close`` at its end."""
+
+    def start(self) -> None: ...
+
+    def close(self, *, at_window_end: bool) -> list[str]:
+        """Stop reading; the notes for the cell, in order. GhbenchError when the reader
+        failed. ``at_window_end``: the orchestrator still runs, so what it exposes can be
+        checked; otherwise the window was cut short."""
+        ...
 
 
 class Driver(Protocol):
-    """An orchestrator the harness can start, stop and spawn sessions in."""
+    """An orchestrator the flows can start, stop and spawn sessions in."""
 
-    name: str
+    name: str  # what a run records: ao | workload
+    # one orchestrator process per project (AO's CLI polls only the project it starts
+    # for): one of them may poll nothing while the others run, which a spread checks
+    per_project_processes: bool
+
+    @property
+    def project_id(self) -> str:
+        """The project a window's scorecard names."""
+        ...
 
     def check_tools(self) -> None:
         """Raise ToolMissingError naming the missing program and how to install it."""
@@ -57,12 +110,17 @@ class Driver(Protocol):
         """(git sha, branch) of what is being measured, when known."""
         ...
 
-    def start(self, trace_path: Path | None, env: Mapping[str, str]) -> None:
-        """Start the orchestrator; with a trace path, it traces every gh call there."""
+    def start(self, sink: TraceSink | None, env: Mapping[str, str]) -> None:
+        """Start the orchestrator; with a sink, every GitHub call of the window is traced
+        there."""
         ...
 
     def stop(self, deadline: float) -> StopResult:
         """SIGTERM, wait up to ``deadline`` seconds, then SIGKILL."""
+        ...
+
+    def kill(self) -> None:
+        """Crash the orchestrator: SIGKILL its process group, no SIGTERM first (S5)."""
         ...
 
     def alive(self) -> bool: ...
@@ -75,7 +133,7 @@ class Driver(Protocol):
         """Spawn one session per issue (AO's batch-spawn)."""
         ...
 
-    def discover_sessions(self) -> list[SessionInfo]:
+    def discover_sessions(self) -> list[Session]:
         """The sessions spawned by this driver's last ``spawn``, with issue and branch."""
         ...
 
@@ -87,16 +145,25 @@ class Driver(Protocol):
         """Remove worktrees whose agent is dead, except those in ``keep``; return them."""
         ...
 
-    def check_sessions(self, sessions: Sequence[BenchSession]) -> list[str]:
+    def check_sessions(self, sessions: Sequence[Session]) -> list[str]:
         """One problem per session that cannot be measured (e.g. worktree gone)."""
         ...
 
-    def prepare_measure(self, sessions: Sequence[BenchSession], repo: str) -> None:
+    def prepare_measure(self, sessions: Sequence[Session]) -> None:
         """Make the sessions look alive and PR-open to the orchestrator."""
         ...
 
     def finish_measure(self) -> None:
         """Undo ``prepare_measure``'s helpers (placeholders), by exact name."""
+        ...
+
+    def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:
+        """Spawn ``counts[repo]`` sessions (issues #1..k) in each repo while the
+        orchestrator runs (S3)."""
+        ...
+
+    def open_dashboard(self, view: DashboardView) -> Dashboard:
+        """A reader of the orchestrator's dashboard for the window (S6)."""
         ...
 
     def close(self) -> None:
@@ -109,7 +176,7 @@ STOP_DRAIN_S = 5.0  # after the orchestrator exited: how long its calls in fligh
 
 
 class OwnsProcess:
-    """``stop``/``alive``/``exit_code`` for a driver whose orchestrator is one child.
+    """``stop``/``kill``/``alive``/``exit_code`` for a driver whose orchestrator is one child.
 
     The driver declares the field ``_proc: ManagedProcess | None`` (None until started).
     """
@@ -131,7 +198,6 @@ class OwnsProcess:
         return self._proc is not None and self._proc.alive()
 
     def kill(self) -> None:
-        """Crash the orchestrator: SIGKILL its whole process group, no SIGTERM first."""
         if self._proc is not None:
             self._proc.kill()
 

@@ -30,7 +30,14 @@ import yaml
 from ghbench.errors import ConfigError
 from ghbench.validation import convert, read_text
 
-__all__ = ["Project", "config_candidates", "find_config", "load_project", "session_prefix"]
+__all__ = [
+    "Project",
+    "config_candidates",
+    "find_config",
+    "load_project",
+    "project_id",
+    "session_prefix",
+]
 
 CONFIG_NAMES = ("agent-orchestrator.yaml", "agent-orchestrator.yml")
 _PROJECT_ID = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -56,6 +63,16 @@ class Project:
     default_branch: str
     session_prefix: str
     config_path: Path | None
+
+
+def project_id(repo: str) -> str:
+    """The project id ghbench gives a repo it makes a project for (a matrix cell's):
+    ``owner/name`` with every other character as ``-``.
+
+    The owner is kept so two repos of the same name never share an id (AO's ids allow
+    only letters, digits, ``-`` and ``_``).
+    """
+    return re.sub(r"[^A-Za-z0-9_-]", "-", repo)
 
 
 def session_prefix(name: str) -> str:

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import httpx
 
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
-from ghbench.errors import EmulatorError
+from ghbench.errors import EmulatorError, GhbenchError
 from ghbench.tls import tls_context
 
-__all__ = ["EmulatorControl", "push_branch", "seed_repo", "set_faults"]
+__all__ = ["EmulatorControl", "add_review_comments", "push_branch", "seed_repo", "set_faults"]
 
 
 @dataclass(frozen=True)
@@ -86,3 +86,17 @@ def set_faults(control: EmulatorControl, faults: Mapping[str, object]) -> None:
     """Change the emulator's injected faults (latency, errors) from now on."""
     with control.client() as c:
         _check(c.post("_ghbench/faults", json=dict(faults)), "setting faults")
+
+
+def add_review_comments(control: EmulatorControl, plan: Sequence[tuple[str, int, int]]) -> int:
+    """(repo, PR, count) comments on each PR, free; how many were added."""
+    added = 0
+    with control.client() as c:
+        for repo, number, count in plan:
+            resp = c.post(
+                f"_ghbench/repos/{repo}/review-comments", json={"count": count, "prs": [number]}
+            )
+            if resp.status_code >= 400:
+                raise GhbenchError(f"S4: the emulator refused review comments on {repo}#{number}")
+            added += int(resp.json().get("added", 0))
+    return added

@@ -22,51 +22,43 @@ measured is kept and the error says where.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ghbench.artifacts.io import unique_path
+import msgspec
+
+from ghbench.analysis.compare import Run
+from ghbench.analysis.compare_render import ComparisonReport, comparison_report
+from ghbench.analysis.thresholds import Threshold
+from ghbench.artifacts.io import unique_path, write_new
+from ghbench.artifacts.models import SetupArtifact
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
 from ghbench.drivers.project import Project
+from ghbench.drivers.registry import build_driver
 from ghbench.errors import ArtifactError, GhbenchError
 from ghbench.github.backend import Backend
-from ghbench.harness.factory import build_backend, build_driver
-from ghbench.harness.flags import RunFlags
+from ghbench.harness.factory import build_backend
 from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import Progress
-from ghbench.harness.setup import SetupOptions, run_setup, validate_setup
-from ghbench.harness.setup_record import SetupRecord
-from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
+from ghbench.harness.setup import run_setup, validate_setup
+from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
+from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import format_duration
 
-__all__ = ["AbOptions", "AbOutcome", "Build", "run_ab", "trace_rows"]
+__all__ = ["AbOutcome", "Build", "compare_builds", "run_ab", "trace_rows"]
 
 
 @dataclass(frozen=True)
 class Build:
-    """One side: ``label`` is ``a`` or ``b``; ``name`` is what the user sees."""
+    """One side: ``label`` is ``a`` or ``b``; ``name`` is what the user sees; ``spec``
+    the run as this build makes it (the two differ only in the orchestrator)."""
 
     label: str
     name: str
-    flags: RunFlags
-
-
-@dataclass(frozen=True)
-class AbOptions:
-    out_dir: Path
-    sessions: int
-    issues: tuple[int, ...]
-    runs: int  # per build
-    warmup: float
-    duration: float
-    warmup_text: str
-    duration_text: str
-    smoke: float = 60.0  # the smoke run's window, seconds
-    poll_interval: float = 30.0  # setup's PR polling
-    setup_timeout: float = 600.0
+    spec: RunSpec
 
 
 @dataclass
@@ -91,37 +83,36 @@ def trace_rows(path: Path) -> int:
 class _Ab:
     project: Project
     builds: tuple[Build, Build]
-    options: AbOptions
     clock: Clock
     progress: Callable[[], Progress]
     announce: Callable[[str], None]
     backend: Backend
     drivers: dict[str, Driver]
-    setup: SetupRecord | None = None
+    setup: SetupArtifact | None = None
 
-    def measure(self, build: Build, options: MeasureOptions) -> MeasureResult:
-        """One ``measure`` of ``build`` against the setup, re-validated first."""
+    def measure(self, build: Build, spec: RunSpec, plan: WindowPlan | None = None) -> MeasureResult:
+        """One ``measure`` of ``build`` (as ``spec`` times it) against the setup,
+        re-validated first."""
         assert self.setup is not None
         driver = self.drivers[build.label]
-        control = self.backend.control_client()
+        client = self.backend.benchmark_client()
         try:
-            problems = validate_setup(self.setup, driver, control)
+            problems = validate_setup(self.setup, driver, client)
         finally:
-            control.close()
+            client.close()
         if problems:
             raise ArtifactError(
                 f"the setup went stale before build {build.label}'s run: {problems[0]};"
                 f" re-run 'ghbench ab' (its setup is redone) or 'ghbench setup'"
             )
         result = run_measure(
-            self.project,
-            sessions=self.options.sessions,
+            spec,
+            self.setup,
             driver=driver,
             backend=self.backend,
             clock=self.clock,
-            options=options,
+            plan=plan,
             progress=self.progress(),
-            setup=self.setup,
         )
         result.raise_for_outcome()
         return result
@@ -129,60 +120,52 @@ class _Ab:
 
 def _setup(ab: _Ab) -> tuple[Path, bool]:
     build = ab.builds[0]
-    ab.announce(f"setup: {ab.options.sessions} sessions with build a ({build.name})")
+    sessions = build.spec.cell.sessions
+    ab.announce(f"setup: {sessions} sessions with build a ({build.name})")
     bar = ab.progress()
     try:
         outcome = run_setup(
+            build.spec,
             ab.project,
-            list(ab.options.issues),
-            sessions=ab.options.sessions,
             driver=ab.drivers["a"],
             backend=ab.backend,
             clock=ab.clock,
-            options=SetupOptions(
-                out_dir=ab.options.out_dir,
-                poll_interval=ab.options.poll_interval,
-                timeout=ab.options.setup_timeout,
-            ),
             progress=bar,
         )
     finally:
         bar.close()
-    if not outcome.record.ready:
+    if not outcome.setup.ready:
         raise GhbenchError(
-            f"setup timed out with {len(outcome.record.sessions)} of {ab.options.sessions}"
+            f"setup timed out with {len(outcome.setup.sessions)} of {sessions}"
             f" sessions ready ({outcome.path}); raise --timeout or check build a's agents"
         )
-    ab.setup = outcome.record
+    ab.setup = outcome.setup
     return outcome.path, outcome.reused
 
 
-def _first_call(record: WindowRecord) -> str | None:
+def _first_call(measured: Measurement) -> str | None:
     """The smoke's end: the build traced a call (a smoke proves it traces and polls)."""
     try:
-        traced = record.trace_path.stat().st_size > 0
+        traced = measured.trace_path.stat().st_size > 0
     except FileNotFoundError:
         return None
     return "the build traced its first call" if traced else None
 
 
-def _smoke(ab: _Ab, build: Build, run_dir: Path) -> Path:
-    seconds = ab.options.smoke
+def _smoke(ab: _Ab, build: Build, run_dir: Path, smoke: Duration) -> Path:
+    seconds = smoke.seconds
     ab.announce(
         f"smoke: build {build.label} ({build.name}), up to {format_duration(seconds)}"
         " until its first traced call"
     )
-    options = MeasureOptions(
+    spec = msgspec.structs.replace(
+        build.spec,
         out_dir=run_dir / "smoke" / build.label,
-        warmup=0.0,
-        duration=seconds,
-        warmup_text="0s",
-        duration_text=format_duration(seconds),
-        plot=False,
-        supplemental=False,
-        end_when=_first_call,
+        warmup=Duration(0.0, "0s"),
+        duration=Duration.of(seconds),
     )
-    result = ab.measure(build, options)
+    plan = WindowPlan(plot=False, supplemental=False, end_when=_first_call)
+    result = ab.measure(build, spec, plan)
     if trace_rows(result.trace_path) == 0:
         raise GhbenchError(
             f"build {build.label} ({build.name}) traced no GitHub call in its"
@@ -197,55 +180,72 @@ def run_ab(
     project: Project,
     builds: tuple[Build, Build],
     *,
-    options: AbOptions,
+    runs: int,
+    smoke: Duration,
     clock: Clock,
     progress: Callable[[], Progress],
     announce: Callable[[str], None],
 ) -> AbOutcome:
-    """Set up once, smoke-test both builds, then alternate ``runs`` measurements each.
+    """Set up once, smoke-test both builds (each window at most ``smoke``), then
+    alternate ``runs`` measurements each.
 
-    Both builds share the backend (build A's ``github`` flag); AO builds share one
+    Both builds share the backend (build A's spec's GitHub); AO builds share one
     private world under ``OUT/state/ao``, the workload model's builds get their own
     state under ``OUT/builds/{a,b}``; the setup artifact and the emulator's state are
     ``OUT``'s, as for ``setup`` and ``measure``.
     """
-    out = options.out_dir
-    backend = build_backend(builds[0].flags, out, clock)
+    out = builds[0].spec.out_dir
+    env = dict(os.environ)
+    backend = build_backend(builds[0].spec, clock, env)
     # AO builds share one private world (its clone and HOME hold the setup's worktrees
     # and sessions; each build writes its own storage layout there); the workload
     # model keeps per-build state
     drivers = {
         b.label: build_driver(
-            b.flags, project, backend, out if b.flags.driver == "ao" else out / "builds" / b.label
+            b.spec,
+            [project],
+            backend=backend,
+            out_dir=out if b.spec.driver == "ao" else out / "builds" / b.label,
+            env=env,
         )
         for b in builds
     }
     for driver in drivers.values():
         driver.check_tools()
-    ab = _Ab(project, builds, options, clock, progress, announce, backend, drivers)
+    ab = _Ab(project, builds, clock, progress, announce, backend, drivers)
     backend.start()
     try:
         setup_path, reused = _setup(ab)
         run_dir = unique_path(out, f"ab-{int(clock.now())}", "")
         outcome = AbOutcome(run_dir, setup_path, reused)
         for build in builds:
-            outcome.smoke_traces[build.label] = _smoke(ab, build, run_dir)
-        window = MeasureOptions(
-            out_dir=run_dir,
-            warmup=options.warmup,
-            duration=options.duration,
-            warmup_text=options.warmup_text,
-            duration_text=options.duration_text,
-        )
-        total = options.runs * len(builds)
-        for i in range(options.runs):
+            outcome.smoke_traces[build.label] = _smoke(ab, build, run_dir, smoke)
+        total = runs * len(builds)
+        for i in range(runs):
             for j, build in enumerate(builds):
                 n = i * len(builds) + j + 1
                 announce(f"run {n}/{total}: build {build.label} ({build.name})")
-                per_build = dataclasses.replace(window, out_dir=run_dir / build.label)
+                per_build = msgspec.structs.replace(build.spec, out_dir=run_dir / build.label)
                 result = ab.measure(build, per_build)
                 announce(f"  scorecard: {result.scorecard_path}")
                 outcome.runs.append((build, result))
         return outcome
     finally:
         backend.stop()
+
+
+def compare_builds(
+    outcome: AbOutcome, thresholds: Sequence[Threshold]
+) -> tuple[ComparisonReport, tuple[Path, ...]]:
+    """B (the candidate) against A (the baseline), run for run; the JSON and the
+    Markdown saved in the A/B's directory (``compare.json``, ``compare.md``, never over
+    a file)."""
+    sides: dict[str, list[Run]] = {"a": [], "b": []}
+    for build, result in outcome.runs:
+        sides[build.label].append(Run(str(result.scorecard_path), result.scorecard))
+    report = comparison_report(sides["a"], sides["b"], thresholds)
+    saved = tuple(
+        write_new(unique_path(outcome.run_dir, "compare", ext), report.texts[key].encode())
+        for ext, key in ((".json", "json"), (".md", "markdown"))
+    )
+    return report, saved

@@ -10,6 +10,7 @@ directory, exactly as two separate commands would.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,31 +21,21 @@ import yaml
 from ghbench.artifacts.io import write_new
 from ghbench.clock import Clock
 from ghbench.drivers.project import Project, load_project
-from ghbench.harness.factory import build_backend, build_driver
-from ghbench.harness.flags import RunFlags
+from ghbench.drivers.registry import build_driver
+from ghbench.harness.factory import build_backend
 from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import Progress
-from ghbench.harness.setup import SetupOptions, SetupOutcome, run_setup
-from ghbench.harness.window import MeasureOptions, MeasureResult
-from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
+from ghbench.harness.setup import SetupOutcome, run_setup
+from ghbench.harness.window import MeasureResult
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import Duration, RunSpec
+from ghbench.workload.config import TransportName
+from ghbench.workload.profiles import ProfileName
 
-__all__ = ["DemoOptions", "DemoResult", "run_demo"]
+__all__ = ["DemoResult", "demo_spec", "pick_transport", "run_demo"]
 
 DEMO_PROJECT = "demo"
 DEMO_REPO = "acme/todo"
-
-
-@dataclass(frozen=True)
-class DemoOptions:
-    out_dir: Path
-    sessions: int = 5
-    warmup: float = 10.0
-    duration: float = 60.0
-    warmup_text: str = "10s"
-    duration_text: str = "60s"
-    transport: str = "auto"  # auto | gh | http
-    tick: float | None = None
-    profile: ProfileName = DEFAULT_PROFILE
 
 
 @dataclass(frozen=True)
@@ -52,7 +43,6 @@ class DemoResult:
     config_path: Path
     setup: SetupOutcome
     measure: MeasureResult
-    transport: str
 
 
 def write_demo_config(out_dir: Path) -> Path:
@@ -74,80 +64,86 @@ def write_demo_config(out_dir: Path) -> Path:
     return path
 
 
-def pick_transport(requested: str) -> str:
-    if requested != "auto":
-        return requested
-    return "gh" if shutil.which("gh") else "http"
+def pick_transport(requested: str) -> TransportName:
+    """``gh`` or ``http`` as asked; ``auto``: the real gh when it is installed."""
+    if requested == "gh" or (requested == "auto" and shutil.which("gh")):
+        return "gh"
+    return "http"
+
+
+def demo_spec(
+    out_dir: Path,
+    *,
+    sessions: int,
+    warmup: Duration,
+    duration: Duration,
+    transport: TransportName,
+    tick: Duration | None,
+    profile: ProfileName,
+) -> RunSpec:
+    """The demo's run: the model on the emulator, its own project, quick setup polling."""
+    return RunSpec(
+        driver="workload",
+        backend="emulator",
+        transport=transport,
+        tick=tick,
+        cell=Cell("S2", "T1", sessions),
+        warmup=warmup,
+        duration=duration,
+        project=DEMO_PROJECT,
+        issues=tuple(range(1, sessions + 1)),
+        poll_interval=Duration(1.0, "1s"),
+        setup_timeout=Duration(60.0, "60s"),
+        out_dir=out_dir,
+        profile=profile,
+    )
 
 
 def run_demo(
-    options: DemoOptions,
+    spec: RunSpec,
     *,
     clock: Clock,
     progress: Callable[[], Progress],
     color: bool,
     announce: Callable[[str], None],
 ) -> DemoResult:
-    out = options.out_dir
+    out = spec.out_dir
     out.mkdir(parents=True, exist_ok=True)
     config = write_demo_config(out)
     project: Project = load_project(DEMO_PROJECT, env={}, cwd=out, home=out, explicit=config)
-    transport = pick_transport(options.transport)
-    flags = RunFlags(
-        driver="workload",
-        github="emulator",
-        transport=transport,
-        profile=options.profile,
-        tick=None if options.tick is None else f"{options.tick}s",
-    )
-    issues = list(range(1, options.sessions + 1))
 
     announce(
-        f"demo: {options.sessions} sessions of the workload model ({transport} transport)"
-        f" on the embedded emulator; output in {out}"
+        f"demo: {spec.cell.sessions} sessions of the workload model ({spec.transport}"
+        f" transport) on the embedded emulator; output in {out}"
     )
-    backend = build_backend(flags, out, clock)
-    driver = build_driver(flags, project, backend, out)
+    env = dict(os.environ)
+    backend = build_backend(spec, clock, env)
+    driver = build_driver(spec, [project], backend=backend, out_dir=out, env=env)
     driver.check_tools()
     backend.start()
     bar = progress()
     try:
-        setup = run_setup(
-            project,
-            issues,
-            sessions=options.sessions,
-            driver=driver,
-            backend=backend,
-            clock=clock,
-            options=SetupOptions(out_dir=out, poll_interval=1.0, timeout=60.0, stop_grace=10.0),
-            progress=bar,
-        )
+        setup = run_setup(spec, project, driver=driver, backend=backend, clock=clock, progress=bar)
     finally:
         bar.close()
         backend.stop()
     announce(f"setup: {setup.path}")
 
-    backend = build_backend(flags, out, clock)
-    driver = build_driver(flags, project, backend, out)
+    backend = build_backend(spec, clock, env)
+    driver = build_driver(spec, [project], backend=backend, out_dir=out, env=env)
     backend.start()
     try:
         result = run_measure(
-            project,
-            sessions=options.sessions,
+            spec,
+            setup.setup,
+            setup_path=setup.path,
             driver=driver,
             backend=backend,
             clock=clock,
-            options=MeasureOptions(
-                out_dir=out,
-                warmup=options.warmup,
-                duration=options.duration,
-                warmup_text=options.warmup_text,
-                duration_text=options.duration_text,
-            ),
             progress=progress(),
             color=color,
             announce=announce,
         )
     finally:
         backend.stop()
-    return DemoResult(config_path=config, setup=setup, measure=result, transport=transport)
+    return DemoResult(config_path=config, setup=setup, measure=result)

@@ -19,21 +19,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ghbench.artifacts.models import SetupArtifact
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
-from ghbench.drivers.project import Project
 from ghbench.errors import ArtifactError, GhbenchError, interrupt_signal, signal_label
 from ghbench.github.backend import Backend, explained
-from ghbench.github.control import ControlClient
+from ghbench.github.benchmark_client import BenchmarkClient
 from ghbench.harness.measure_outputs import write_outputs
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import validate_setup
-from ghbench.harness.setup_record import SetupRecord, require_ready_setup
-from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
+from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
+from ghbench.runspec.spec import RunSpec
 from ghbench.signals import uninterruptible
 from ghbench.timefmt import format_duration
 
-__all__ = ["load_validated_setup", "new_trace_path", "run_measure"]
+__all__ = ["new_trace_path", "run_measure"]
 
 
 class _OrchestratorDied(Exception):
@@ -62,17 +62,6 @@ def new_trace_path(out_dir: Path, stamp: int) -> Path:
             continue
         os.close(fd)
         return path
-
-
-def load_validated_setup(
-    project: Project, sessions: int, out_dir: Path, driver: Driver, control: ControlClient
-) -> tuple[Path, SetupRecord]:
-    path, record = require_ready_setup(project, sessions, out_dir)
-    problems = validate_setup(record, driver, control)
-    if problems:
-        listed = "; ".join(problems[:10]) + ("; ..." if len(problems) > 10 else "")
-        raise ArtifactError(f"{path}: the setup is stale: {listed}; re-run 'ghbench setup'")
-    return path, record
 
 
 def _wait(
@@ -104,52 +93,55 @@ def _wait(
 
 @dataclass
 class _Run:
-    """One measurement's collaborators and what it recorded."""
+    """One measurement's collaborators and what it measured."""
 
-    setup: SetupRecord
-    record: WindowRecord
+    spec: RunSpec
+    setup: SetupArtifact
+    measured: Measurement
     driver: Driver
     backend: Backend
-    control: ControlClient
+    client: BenchmarkClient
     clock: Clock
-    options: MeasureOptions
+    plan: WindowPlan
     progress: Progress
     calls_at_start: int = 0
 
 
 def run_measure(
-    project: Project,
+    spec: RunSpec,
+    setup: SetupArtifact,
     *,
-    sessions: int,
     driver: Driver,
     backend: Backend,
     clock: Clock,
-    options: MeasureOptions,
     progress: Progress,
+    plan: WindowPlan | None = None,
+    setup_path: Path | None = None,
     color: bool = False,
     announce: Callable[[str], None] | None = None,
-    setup: SetupRecord | None = None,
 ) -> MeasureResult:
-    """Validate, measure one window, and write the scorecard and its companions.
+    """Measure one window of ``spec`` over ``setup``'s sessions, and write the scorecard
+    and its companions under ``spec.out_dir``.
 
-    An interrupted run or a dead orchestrator still returns (with everything
-    written); the caller prints the console and then calls ``raise_for_outcome``.
-    ``setup``, when given, is a record the caller has already validated (the
-    matrix's multi-repo setups); it is then not read from ``options.out_dir``.
+    ``setup_path``: the setup was read from this file, so its sessions are checked
+    against the live state (worktrees, open PRs) first; without it the caller has done
+    so (an A/B run) or made the setup itself (a matrix cell). An interrupted run or a
+    dead orchestrator still returns (with everything written); the caller prints the
+    console and then calls ``raise_for_outcome``.
     """
-    driver.check_tools()
-    control = backend.control_client()
+    plan = plan or WindowPlan()
+    client = backend.benchmark_client()
     interrupted: int | None = None  # the signal, when one cut the run short
     try:
         with explained(backend):
-            if setup is None:
-                _, setup = load_validated_setup(project, sessions, options.out_dir, driver, control)
-            validation_calls = control.calls
+            if setup_path is not None:
+                _check_live(setup, setup_path, driver, client)
+            validation_calls = client.calls
             stamp = int(clock.now())
-            record = WindowRecord(trace_path=new_trace_path(options.out_dir, stamp), stamp=stamp)
+            measured = Measurement(trace_path=new_trace_path(spec.out_dir, stamp), stamp=stamp)
             if announce is not None:
-                announce(f"trace: {record.trace_path}")
-            run = _Run(setup, record, driver, backend, control, clock, options, progress)
+                announce(f"trace: {measured.trace_path}")
+            run = _Run(spec, setup, measured, driver, backend, client, clock, plan, progress)
             try:
                 _measure_window(run)
             except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP as StopSignal
@@ -159,8 +151,8 @@ def run_measure(
             except _OrchestratorDied as died:
                 with uninterruptible(defer=False):
                     code = driver.exit_code()
-                    record.orchestrator_exit = code
-                    record.orchestrator_died = True
+                    measured.orchestrator_exit = code
+                    measured.orchestrator_died = True
                     _finish_early(run, f"the orchestrator exited (code {code}) during the {died}")
             except BaseException:
                 with uninterruptible():
@@ -169,49 +161,57 @@ def run_measure(
             finally:
                 progress.close()
     finally:
-        control.close()
+        client.close()
         with uninterruptible():
             driver.close()
     # the scorecard is written whatever arrives meanwhile; a first signal (the run was
     # complete) is delivered after it
     with uninterruptible(defer=interrupted is None):
         return write_outputs(
+            spec,
             setup,
-            record,
-            sessions=sessions,
+            measured,
+            plan=plan,
             version=driver.version(),
-            options=options,
             color=color,
             validation_calls=validation_calls,
             interrupted=interrupted,
         )
 
 
+def _check_live(setup: SetupArtifact, path: Path, driver: Driver, client: BenchmarkClient) -> None:
+    problems = validate_setup(setup, driver, client)
+    if problems:
+        listed = "; ".join(problems[:10]) + ("; ..." if len(problems) > 10 else "")
+        raise ArtifactError(f"{path}: the setup is stale: {listed}; re-run 'ghbench setup'")
+
+
 def _measure_window(run: _Run) -> None:
-    record, driver, clock = run.record, run.driver, run.clock
-    driver.prepare_measure(run.setup.sessions, run.setup.repo)
-    run.progress.note(f"starting the {driver.name} orchestrator, tracing to {record.trace_path}")
-    driver.start(record.trace_path, run.backend.orchestrator_env())
-    _wait(run.options.warmup, clock=clock, driver=driver, progress=run.progress, phase="warmup")
-    record.warmup_end = clock.now()
-    run.calls_at_start = run.control.calls
-    record.start = clock.now()
-    record.before = run.control.rate_limit()
+    measured, driver, clock = run.measured, run.driver, run.clock
+    driver.prepare_measure(run.setup.sessions)
+    run.progress.note(f"starting the {driver.name} orchestrator, tracing to {measured.trace_path}")
+    driver.start(measured.sink, run.backend.orchestrator_env())
+    warmup = run.spec.warmup.seconds
+    _wait(warmup, clock=clock, driver=driver, progress=run.progress, phase="warmup")
+    measured.warmup_end = clock.now()
+    run.calls_at_start = run.client.calls
+    measured.start = clock.now()
+    measured.before = run.client.rate_limit()
     _window(run)
-    record.end = clock.now()
-    record.after = run.control.rate_limit()
-    record.control_calls_in_window = run.control.calls - run.calls_at_start
+    measured.end = clock.now()
+    measured.after = run.client.rate_limit()
+    measured.control_calls_in_window = run.client.calls - run.calls_at_start
     _stop(run)
 
 
 def _window(run: _Run) -> None:
     """Wait out the window, running each trigger at its offset, unless ``end_when``
     ends it first."""
-    duration, clock, record = run.options.duration, run.clock, run.record
-    test = run.options.end_when
-    end_when = None if test is None else functools.partial(test, record)
+    duration, clock, measured = run.spec.duration.seconds, run.clock, run.measured
+    test = run.plan.end_when
+    end_when = None if test is None else functools.partial(test, measured)
     start = clock.now()
-    marks = [(t.at_s, t) for t in sorted(run.options.triggers, key=lambda t: t.at_s)]
+    marks = [(t.at_s, t) for t in sorted(run.plan.triggers, key=lambda t: t.at_s)]
     for at_s, trigger in [*marks, (duration, None)]:
         left = min(max(at_s, 0.0), duration) - (clock.now() - start)
         reason = None
@@ -226,19 +226,19 @@ def _window(run: _Run) -> None:
             )
         if reason is not None:
             run.progress.note(f"window ended early: {reason}")
-            record.events.append(f"window ended at +{clock.now() - start:.1f}s: {reason}")
+            measured.events.append(f"window ended at +{clock.now() - start:.1f}s: {reason}")
             return
         if trigger is not None:
             run.progress.note(f"trigger: {trigger.label}")
-            record.events.append(f"{trigger.label} at +{clock.now() - start:.1f}s")
-            trigger.action(record)
+            measured.events.append(f"{trigger.label} at +{clock.now() - start:.1f}s")
+            trigger.action(measured)
 
 
 def _stop(run: _Run) -> None:
-    grace = run.options.stop_grace
+    grace = run.plan.stop_grace
     result = run.driver.stop(grace)
     if result.killed:
-        run.record.events.append(
+        run.measured.events.append(
             f"the orchestrator did not exit within {grace:g} s of SIGTERM; it was killed"
         )
     run.driver.finish_measure()
@@ -246,22 +246,22 @@ def _stop(run: _Run) -> None:
 
 def _finish_early(run: _Run, why: str) -> None:
     """Close the window where it stands and keep what was measured."""
-    record = run.record
+    measured = run.measured
     now = run.clock.now()
-    if record.start is None:
-        record.start = record.end = now
-        record.control_calls_in_window = 0
+    if measured.start is None:
+        measured.start = measured.end = now
+        measured.control_calls_in_window = 0
         reason = f"{why} before the measurement window started"
     else:
-        if record.end is None:
-            record.end = now
-        measured = format_duration(record.end - record.start)
-        reason = f"{why} after {measured} of {format_duration(run.options.duration)}"
-        if record.after is None:
+        if measured.end is None:
+            measured.end = now
+        so_far = format_duration(measured.end - measured.start)
+        reason = f"{why} after {so_far} of {format_duration(run.spec.duration.seconds)}"
+        if measured.after is None:
             try:
-                record.after = run.control.rate_limit()
+                measured.after = run.client.rate_limit()
             except GhbenchError as exc:
-                record.events.append(f"no after-snapshot: {exc}")
-        record.control_calls_in_window = run.control.calls - run.calls_at_start
-    record.incomplete_reason = reason
+                measured.events.append(f"no after-snapshot: {exc}")
+        measured.control_calls_in_window = run.client.calls - run.calls_at_start
+    measured.incomplete_reason = reason
     _stop(run)

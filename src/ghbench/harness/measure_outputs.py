@@ -1,7 +1,7 @@
 """After the window: the scorecard, its console text, the supplemental summaries and the plot.
 
 This is the harness's one seam to the scorecard engine (``ghbench.scorecard``): it turns
-what ``measure`` recorded (window, snapshots, control-call count, the incomplete reason)
+what ``measure`` measured (window, snapshots, control-call count, the incomplete reason)
 into the engine's inputs, and adds any run events below the engine's console text.
 
 File names (never overwritten; a ``-2`` suffix is added if one is taken):
@@ -19,11 +19,11 @@ from ghbench.analysis.analyze import analyze
 from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import unique_path, write_new
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.artifacts.models import ScorecardArtifact, SetupArtifact
 from ghbench.errors import ArtifactError, GhbenchError, TraceError
 from ghbench.harness.plot import burn_points, render_burn_png
-from ghbench.harness.setup_record import SetupRecord
-from ghbench.harness.window import MeasureOptions, MeasureResult, WindowRecord
+from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
+from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, render_console, write_scorecard
 from ghbench.trace.files import agent_trace_path
 from ghbench.trace.frame import TraceFrame
@@ -31,6 +31,7 @@ from ghbench.trace.reader import read_trace
 
 __all__ = [
     "CONSOLE_LABELS",
+    "agents_beside",
     "build_artifact",
     "console_text",
     "load_frame",
@@ -59,12 +60,21 @@ def load_frame(path: Path) -> TraceFrame:
         raise
 
 
+def agents_beside(trace: Path) -> Path | None:
+    """The agents' trace a run left beside ``trace`` (``gh-trace-agents-*``), if it
+    traced any agent call."""
+    path = agent_trace_path(trace)
+    if path == trace or not path.is_file() or path.stat().st_size == 0:
+        return None
+    return path
+
+
 def load_agent_frame(trace: Path, events: list[str]) -> tuple[TraceFrame | None, Path]:
     """The agents' trace beside ``trace``: None when the run traced no agent call, or
     (noted in ``events``) when it cannot be read: the scorecard stands without it."""
-    path = agent_trace_path(trace)
-    if not path.is_file() or path.stat().st_size == 0:
-        return None, path
+    path = agents_beside(trace)
+    if path is None:
+        return None, agent_trace_path(trace)
     try:
         return read_trace(path), path
     except GhbenchError as exc:
@@ -91,16 +101,16 @@ def _why(exc: Exception) -> str:
     return str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
 
 
-def _plot(frame: TraceFrame, record: WindowRecord, scenario: str, out_dir: Path) -> Path:
+def _plot(frame: TraceFrame, measured: Measurement, scenario: str, out_dir: Path) -> Path:
     window = None
-    if record.start is not None and record.end is not None:
-        window = (record.start, record.end)
+    if measured.start is not None and measured.end is not None:
+        window = (measured.start, measured.end)
     png = render_burn_png(
-        burn_points(frame, [record.before, record.after]),
+        burn_points(frame, [measured.before, measured.after]),
         window=window,
         title=f"{scenario}: rate-limit remaining",
     )
-    path = unique_path(out_dir, f"burn-{scenario}-{record.stamp}", ".png")
+    path = unique_path(out_dir, f"burn-{scenario}-{measured.stamp}", ".png")
     write_new(path, png)
     return path
 
@@ -108,55 +118,59 @@ def _plot(frame: TraceFrame, record: WindowRecord, scenario: str, out_dir: Path)
 def build_artifact(
     frame: TraceFrame,
     *,
-    record: WindowRecord,
-    setup: SetupRecord,
-    sessions: int,
-    options: MeasureOptions,
+    measured: Measurement,
+    setup: SetupArtifact,
+    spec: RunSpec,
     git_sha: str | None,
     branch: str | None,
     supplemental: Mapping[str, str],
 ) -> ScorecardArtifact:
-    assert record.start is not None and record.end is not None
-    agents, agent_path = load_agent_frame(record.trace_path, record.events)
+    assert measured.start is not None and measured.end is not None
+    agents, agent_path = load_agent_frame(measured.trace_path, measured.events)
+    warmup_end = measured.warmup_end
     return build_scorecard_artifact(
         frame,
-        window_start_ms=round(record.start * 1000),
-        window_end_ms=round(record.end * 1000),
+        window_start_ms=round(measured.start * 1000),
+        window_end_ms=round(measured.end * 1000),
         scenario_id=setup.scenario_id,
-        measured_at=record.end,
-        warmup_requested=options.warmup_text,
-        duration_requested=options.duration_text,
-        warmup_end_ms=None if record.warmup_end is None else round(record.warmup_end * 1000),
-        snapshots=Snapshots(before=record.before, after=record.after),
-        control_calls=record.control_calls_in_window,
-        session_count=sessions,
+        measured_at=measured.end,
+        warmup_requested=spec.warmup.text,
+        duration_requested=spec.duration.text,
+        warmup_end_ms=None if warmup_end is None else round(warmup_end * 1000),
+        snapshots=Snapshots(before=measured.before, after=measured.after),
+        control_calls=measured.control_calls_in_window,
+        session_count=spec.cell.sessions,
         git_sha=git_sha,
         branch=branch,
-        trace_path=str(record.trace_path),
+        trace_path=str(measured.trace_path),
         supplemental=dict(supplemental),
-        incomplete_reason=record.incomplete_reason,
+        incomplete_reason=measured.incomplete_reason,
         agent_frame=agents,
         agent_trace_path=None if agents is None else str(agent_path),
     )
 
 
 def console_text(
-    artifact: ScorecardArtifact, *, color: bool, paths: Mapping[str, Path], record: WindowRecord
+    artifact: ScorecardArtifact,
+    *,
+    color: bool,
+    paths: Mapping[str, Path],
+    measured: Measurement,
 ) -> str:
     shown = {CONSOLE_LABELS.get(k, k): str(v) for k, v in paths.items()}
     text = render_console(artifact, color=color, paths=shown).rstrip("\n")
-    notes = [f"  note: {e}" for e in record.events]
-    warnings = [f"  warning: {w}" for w in record.warnings]
+    notes = [f"  note: {e}" for e in measured.events]
+    warnings = [f"  warning: {w}" for w in measured.warnings]
     return "\n".join([text, *notes, *warnings])
 
 
 def write_outputs(
-    setup: SetupRecord,
-    record: WindowRecord,
+    spec: RunSpec,
+    setup: SetupArtifact,
+    measured: Measurement,
     *,
-    sessions: int,
+    plan: WindowPlan,
     version: tuple[str | None, str | None],
-    options: MeasureOptions,
     color: bool,
     validation_calls: int,
     interrupted: int | None,
@@ -165,9 +179,9 @@ def write_outputs(
     with a warning (in the console's notes), never losing the scorecard. A scorecard
     that cannot be written still reaches the console (``raise_for_outcome`` then
     fails with why)."""
-    out_dir, stamp, warnings = options.out_dir, record.stamp, record.warnings
-    frame = load_frame(record.trace_path)
-    texts = _supplemental_texts(frame, warnings) if options.supplemental else {}
+    out_dir, stamp, warnings = spec.out_dir, measured.stamp, measured.warnings
+    frame = load_frame(measured.trace_path)
+    texts = _supplemental_texts(frame, warnings) if plan.supplemental else {}
     # --out is locked for the run (ghbench.artifacts.lock), so a free name stays free
     supplemental = {
         key: unique_path(out_dir, f"{stem}-bench-{stamp}", ".txt")
@@ -176,16 +190,15 @@ def write_outputs(
     sha, branch = version  # the orchestrator's checkout: git sha and branch
     artifact = build_artifact(
         frame,
-        record=record,
+        measured=measured,
         setup=setup,
-        sessions=sessions,
-        options=options,
+        spec=spec,
         git_sha=sha,
         branch=branch,
         supplemental={k: str(v) for k, v in supplemental.items()},
     )
     scorecard_path = unique_path(out_dir, f"scorecard-{setup.scenario_id}-{stamp}", ".json")
-    paths: dict[str, Path] = {"trace": record.trace_path}
+    paths: dict[str, Path] = {"trace": measured.trace_path}
     scorecard_error: str | None = None
     try:
         write_scorecard(artifact, scorecard_path)
@@ -193,9 +206,9 @@ def write_outputs(
     except ArtifactError as exc:
         scorecard_error = str(exc)
     if scorecard_error is None:
-        if options.plot:
+        if plan.plot:
             try:
-                paths["burn"] = _plot(frame, record, setup.scenario_id, out_dir)
+                paths["burn"] = _plot(frame, measured, setup.scenario_id, out_dir)
             except Exception as exc:  # optional, as the summaries
                 warnings.append(f"no burn curve written: {_why(exc)}")
         for key, path in supplemental.items():
@@ -203,13 +216,14 @@ def write_outputs(
                 paths[key] = write_new(path, texts[key][1].encode())
             except ArtifactError as exc:
                 warnings.append(f"{exc} (the scorecard names it)")
-    console = console_text(artifact, color=color, paths=paths, record=record)
+    console = console_text(artifact, color=color, paths=paths, measured=measured)
     return MeasureResult(
+        trace_path=measured.trace_path,
         scorecard_path=scorecard_path,
-        trace_path=record.trace_path,
+        scorecard=artifact,
         console=console,
         paths=paths,
-        record=record,
+        measurement=measured,
         validation_calls=validation_calls,
         interrupted=interrupted,
         scorecard_error=scorecard_error,

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ghbench.artifacts.models import Session, SetupArtifact
 from ghbench.clock import Clock
-from ghbench.drivers.base import BenchSession, Driver, SessionInfo
+from ghbench.drivers.base import Driver
 from ghbench.drivers.project import Project
 from ghbench.errors import (
     ArtifactError,
@@ -31,43 +32,31 @@ from ghbench.errors import (
     signal_label,
 )
 from ghbench.github.backend import Backend, explained
-from ghbench.github.control import ControlClient, OpenPullRequest
+from ghbench.github.benchmark_client import BenchmarkClient, OpenPullRequest
 from ghbench.harness.progress import Progress
-from ghbench.harness.setup_record import (
-    SetupRecord,
-    make_scenario_id,
-    read_setup,
-    setup_path,
-    write_setup,
-)
+from ghbench.harness.setup_artifact import new_setup, read_setup, setup_path, write_setup
+from ghbench.runspec.spec import RunSpec
 from ghbench.signals import uninterruptible
 
-__all__ = ["SetupOptions", "SetupOutcome", "run_setup", "validate_setup"]
+__all__ = ["STOP_GRACE_S", "SetupOutcome", "run_setup", "validate_setup"]
 
-
-@dataclass(frozen=True)
-class SetupOptions:
-    out_dir: Path
-    poll_interval: float = 30.0
-    timeout: float = 600.0
-    stop_grace: float = 10.0
-    settle: float = 0.0  # wait after starting the orchestrator, before spawning
+STOP_GRACE_S = 10.0  # the orchestrator's shutdown after SIGTERM, before SIGKILL
 
 
 @dataclass(frozen=True)
 class SetupOutcome:
     path: Path
-    record: SetupRecord
+    setup: SetupArtifact
     reused: bool
     control_calls: int
     cleaned: tuple[Path, ...] = ()
 
 
-def validate_setup(record: SetupRecord, driver: Driver, control: ControlClient) -> list[str]:
+def validate_setup(setup: SetupArtifact, driver: Driver, client: BenchmarkClient) -> list[str]:
     """Every reason the setup cannot be measured: worktrees gone, PRs not open."""
-    problems = list(driver.check_sessions(record.sessions))
-    open_prs = {pr.number for pr in control.open_pull_requests(record.repo).values()}
-    for s in record.sessions:
+    problems = list(driver.check_sessions(setup.sessions))
+    open_prs = {pr.number for pr in client.open_pull_requests(setup.repo).values()}
+    for s in setup.sessions:
         if s.pr_number not in open_prs:
             problems.append(f"{s.session_id}: PR #{s.pr_number} is not open")
     return problems
@@ -80,14 +69,14 @@ def _artifact_worktrees(out_dir: Path, exclude: Path) -> set[Path]:
         if path == exclude:
             continue
         try:
-            keep.update(s.worktree_path for s in read_setup(path).sessions)
+            keep.update(s.worktree for s in read_setup(path).sessions)
         except GhbenchError:
             continue
     return keep
 
 
-def _map_by_issue(found: Sequence[SessionInfo], issues: Sequence[int]) -> dict[int, SessionInfo]:
-    by_issue: dict[int, SessionInfo] = {}
+def _map_by_issue(found: Sequence[Session], issues: Sequence[int]) -> dict[int, Session]:
+    by_issue: dict[int, Session] = {}
     for info in found:
         if info.issue is not None and info.issue in issues and info.issue not in by_issue:
             by_issue[info.issue] = info
@@ -98,21 +87,22 @@ def _map_by_issue(found: Sequence[SessionInfo], issues: Sequence[int]) -> dict[i
 class _Run:
     """One setup run's collaborators."""
 
+    spec: RunSpec
     project: Project
     driver: Driver
     backend: Backend
-    control: ControlClient
+    client: BenchmarkClient
     clock: Clock
-    options: SetupOptions
     progress: Progress
+    stop_grace: float
 
 
-def _wait_for_prs(run: _Run, sessions: dict[int, SessionInfo]) -> dict[int, OpenPullRequest]:
+def _wait_for_prs(run: _Run, sessions: dict[int, Session]) -> dict[int, OpenPullRequest]:
     started = run.clock.now()
-    timeout, interval = run.options.timeout, run.options.poll_interval
+    timeout, interval = run.spec.setup_timeout.seconds, run.spec.poll_interval.seconds
     ready: dict[int, OpenPullRequest] = {}
     while True:
-        open_prs = run.control.open_pull_requests(run.project.repo)
+        open_prs = run.client.open_pull_requests(run.project.repo)
         for issue, info in sessions.items():
             if issue not in ready and info.branch and info.branch in open_prs:
                 ready[issue] = open_prs[info.branch]
@@ -124,68 +114,65 @@ def _wait_for_prs(run: _Run, sessions: dict[int, SessionInfo]) -> dict[int, Open
 
 
 def run_setup(
+    spec: RunSpec,
     project: Project,
-    issues: Sequence[int],
     *,
-    sessions: int,
     driver: Driver,
     backend: Backend,
     clock: Clock,
-    options: SetupOptions,
     progress: Progress,
+    stop_grace: float = STOP_GRACE_S,
 ) -> SetupOutcome:
-    """Run the whole flow; ``backend`` must already be started."""
+    """Set up ``spec``'s sessions, one per ``spec.issues``, in ``project``; the
+    ``backend`` must already be started and the driver's tools checked."""
+    issues, sessions = spec.issues, spec.cell.sessions
     if len(issues) != sessions:
         raise UsageError(
             f"--issues lists {len(issues)} issues but --sessions is {sessions};"
             " give exactly one issue per session"
         )
-    scenario = make_scenario_id(sessions)
-    path = setup_path(options.out_dir, project.id, scenario)
-    control = backend.control_client()
-    run = _Run(project, driver, backend, control, clock, options, progress)
+    path = setup_path(spec.out_dir, project.id, spec.cell.scenario_id)
+    client = backend.benchmark_client()
+    run = _Run(spec, project, driver, backend, client, clock, progress, stop_grace)
     try:
         with explained(backend):
-            driver.check_tools()
             if path.exists():
                 old = _read_or_none(path)
                 if old is not None and old.ready and old.repo == project.repo:
-                    problems = validate_setup(old, driver, control)
+                    problems = validate_setup(old, driver, client)
                     if not problems:
                         progress.note("Setup already exists, reusing.")
-                        return SetupOutcome(path, old, reused=True, control_calls=control.calls)
+                        return SetupOutcome(path, old, reused=True, control_calls=client.calls)
                     progress.note(f"setup {path.name} is stale ({problems[0]}); running fresh")
                 else:
                     progress.note(f"setup {path.name} is partial or unreadable; running fresh")
                 path.unlink()
-            backend.ensure_repo(project.repo, issues, control)
-            cleaned = driver.clean_stale(_artifact_worktrees(options.out_dir, path))
+            backend.ensure_repo(project.repo, issues, client)
+            cleaned = driver.clean_stale(_artifact_worktrees(spec.out_dir, path))
             for p in cleaned:
                 progress.note(f"removed stale worktree {p}")
-            record = _spawn_and_wait(run, issues, scenario)
-            write_setup(record, path)
+            setup = _spawn_and_wait(run, issues)
+            write_setup(setup, path)
             return SetupOutcome(
-                path, record, reused=False, control_calls=control.calls, cleaned=tuple(cleaned)
+                path, setup, reused=False, control_calls=client.calls, cleaned=tuple(cleaned)
             )
     finally:
-        control.close()
+        client.close()
         driver.close()
 
 
-def _read_or_none(path: Path) -> SetupRecord | None:
+def _read_or_none(path: Path) -> SetupArtifact | None:
     try:
         return read_setup(path)
     except ArtifactError:
         return None
 
 
-def _spawn_and_wait(run: _Run, issues: Sequence[int], scenario: str) -> SetupRecord:
-    driver, grace = run.driver, run.options.stop_grace
+def _spawn_and_wait(run: _Run, issues: Sequence[int]) -> SetupArtifact:
+    driver, grace = run.driver, run.stop_grace
     run.progress.note(f"starting the {driver.name} orchestrator (no tracing)")
     driver.start(None, run.backend.orchestrator_env())
     try:
-        if run.options.settle > 0:
-            run.clock.sleep(run.options.settle)
         if not driver.alive():
             raise GhbenchError(
                 f"the {driver.name} orchestrator exited at start (code {driver.exit_code()});"
@@ -212,27 +199,24 @@ def _spawn_and_wait(run: _Run, issues: Sequence[int], scenario: str) -> SetupRec
         raise
     with uninterruptible():
         driver.stop(grace)
-    sessions = tuple(
-        BenchSession(
+    sessions = [
+        Session(
             session_id=by_issue[n].session_id,
             issue=n,
             branch=ready[n].branch,
-            worktree_path=by_issue[n].worktree_path or Path(),
+            worktree_path=by_issue[n].worktree_path or str(Path()),
             pr_number=ready[n].number,
             pr_url=ready[n].url,
         )
         for n in issues
         if n in ready
-    )
-    sha, branch = driver.version()
-    return SetupRecord(
-        scenario_id=scenario,
+    ]
+    return new_setup(
+        run.spec.cell,
         project=run.project.id,
         repo=run.project.repo,
-        session_count=len(issues),
-        ready=len(sessions) == len(issues),
         sessions=sessions,
         created_at=run.clock.now(),
-        git_sha=sha,
-        branch=branch,
+        version=driver.version(),
+        ready=len(sessions) == len(issues),
     )

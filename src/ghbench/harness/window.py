@@ -1,7 +1,9 @@
-"""What a measurement window is: its options, its triggers, what it recorded, its result.
+"""What a measurement window is: how it runs, its triggers, what it measured, its result.
 
-``ghbench.harness.measure`` runs a window; ``ghbench.harness.measure_outputs`` writes
-what it measured. Both, and the matrix's triggers, share these types.
+The window's length, warmup and directory are the run's (``RunSpec``); ``WindowPlan``
+says what else happens in it. ``ghbench.harness.measure`` runs a window;
+``ghbench.harness.measure_outputs`` writes what it measured. Both, and the matrix's
+triggers, share these types.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ghbench.drivers.base import TraceSink
 from ghbench.errors import ArtifactError, GhbenchError, Interrupted, signal_label
 from ghbench.ratelimit import RateLimitSnapshot
+from ghbench.runspec.result import RunResult
 
-__all__ = ["MeasureOptions", "MeasureResult", "WindowRecord", "WindowTrigger"]
+__all__ = ["MeasureResult", "Measurement", "WindowPlan", "WindowTrigger"]
 
 
 @dataclass(frozen=True)
@@ -21,33 +25,30 @@ class WindowTrigger:
     """An action run ``at_s`` seconds into the window (the matrix's scenario triggers).
 
     It runs on the measuring thread, between the orchestrator checks; it gets the
-    window's record (for the trace path) and may stop and restart the orchestrator.
+    window's measurement (for its trace) and may stop and restart the orchestrator.
     """
 
     at_s: float
     label: str
-    action: Callable[[WindowRecord], None]
+    action: Callable[[Measurement], None]
 
 
 @dataclass(frozen=True)
-class MeasureOptions:
-    out_dir: Path
-    warmup: float
-    duration: float
-    warmup_text: str
-    duration_text: str
+class WindowPlan:
+    """What happens in a window besides the orchestrator polling, and what it writes."""
+
     stop_grace: float = 10.0
     plot: bool = True
     supplemental: bool = True
     triggers: tuple[WindowTrigger, ...] = ()
     # checked between the orchestrator checks: a reason ends the window before its
     # duration (the A/B smoke ends at the build's first traced call)
-    end_when: Callable[[WindowRecord], str | None] | None = None
+    end_when: Callable[[Measurement], str | None] | None = None
 
 
 @dataclass
-class WindowRecord:
-    """What the run measured, complete or not."""
+class Measurement:
+    """What the window measured, complete or not."""
 
     trace_path: Path
     stamp: int
@@ -63,16 +64,22 @@ class WindowRecord:
     events: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # optional outputs that failed
 
+    @property
+    def sink(self) -> TraceSink:
+        """Where the window's rows go."""
+        return TraceSink(self.trace_path)
+
 
 @dataclass(frozen=True)
-class MeasureResult:
-    """Everything written. ``raise_for_outcome`` turns an incomplete run into its error."""
+class MeasureResult(RunResult):
+    """Everything written. ``raise_for_outcome`` turns an incomplete run into its error.
 
-    scorecard_path: Path
-    trace_path: Path
+    ``scorecard_path`` names the file even when it could not be written
+    (``scorecard_error`` says why; the console still has the figures)."""
+
     console: str
     paths: dict[str, Path]
-    record: WindowRecord
+    measurement: Measurement
     validation_calls: int
     interrupted: int | None = None  # the signal that cut the run short: SIGINT, SIGTERM...
     scorecard_error: str | None = None  # the scorecard could not be written (console only)
@@ -89,9 +96,9 @@ class MeasureResult:
                 f" scorecard written to {self.scorecard_path}",
                 self.interrupted,
             )
-        if self.record.orchestrator_died:
+        if self.measurement.orchestrator_died:
             raise GhbenchError(
-                f"{self.record.incomplete_reason}; the trace is kept at {self.trace_path} and"
-                f" the scorecard {self.scorecard_path} is marked incomplete; check the"
+                f"{self.measurement.incomplete_reason}; the trace is kept at {self.trace_path}"
+                f" and the scorecard {self.scorecard_path} is marked incomplete; check the"
                 " orchestrator's log"
             )

@@ -1,4 +1,4 @@
-"""``baseline.md`` (and ``baseline.json``) rendered from the matrix's run records.
+"""``baseline.md`` (and ``baseline.json``) rendered from the runs of the matrix's cells.
 
 The Markdown follows the runbook's section format with the per-run content the real
 ``experiments/baseline.md`` grew (AO reference §7): one ``### {cell}: {title}`` section
@@ -13,10 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from ghbench import __version__
-from ghbench.matrix.cells import Cell, cell_from_id, order_cells
+from ghbench.artifacts.metrics import BASELINE_ROWS, METRICS, SCORECARD_METRICS
+from ghbench.artifacts.models import Scorecard, SnapshotEntry
 from ghbench.matrix.pruning import PruneDecision, prune
-from ghbench.matrix.record import RunRecord
+from ghbench.matrix.runs import MatrixRun
+from ghbench.matrix.selection import order_cells
+from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.timefmt import format_duration
 
 __all__ = [
@@ -31,24 +36,6 @@ __all__ = [
 BASELINE_SCHEMA_VERSION = 1
 BUDGET = 5000
 
-# (label, scorecard field, decimals, is a ratio shown as %)
-SCORECARD_ROWS: tuple[tuple[str, str, int, bool], ...] = (
-    ("Total GH calls", "totalCalls", 0, False),
-    ("Calls/min", "callsPerMin", 1, False),
-    ("GraphQL points/hr", "graphqlPointsPerHr", 0, False),
-    ("REST core requests/hr", "restCoreRequestsPerHr", 0, False),
-    ("graphql-batch count", "graphqlBatchCount", 0, False),
-    ("guard-pr-list 304s", "guardPrList304Count", 0, False),
-    ("guard-pr-list 304 rate", "guardPrList304Rate", 1, True),
-    ("guard-pr-list errors", "guardPrListErrorCount", 0, False),
-    ("Opaque calls", "opaqueCallCount", 0, False),
-    ("Opaque share", "opaqueCallPct", 1, True),
-    ("p50 duration (ms)", "p50DurationMs", 0, False),
-    ("p95 duration (ms)", "p95DurationMs", 0, False),
-    ("p99 duration (ms)", "p99DurationMs", 0, False),
-    ("Benchmark control calls", "benchmarkControlCalls", 0, False),
-)
-
 
 def _fmt(value: Any, decimals: int = 0, ratio: bool = False) -> str:
     if value is None:
@@ -60,20 +47,22 @@ def _fmt(value: Any, decimals: int = 0, ratio: bool = False) -> str:
     return str(value)
 
 
-def scorecard_metrics(run: RunRecord) -> dict[str, float | None]:
-    """The numeric scorecard fields of a run (``bracketDelta`` flattened)."""
-    sc = run.scorecard or {}
-    out: dict[str, float | None] = {
-        k: float(v) for k, v in sc.items() if isinstance(v, int | float) and not isinstance(v, bool)
-    }
-    for resource, v in (sc.get("bracketDelta") or {}).items():
-        out[f"bracketDelta.{resource}"] = None if v is None else float(v)
-    return out
+def scorecard_metrics(run: MatrixRun) -> dict[str, float | None]:
+    """The scorecard figures of a run that pruning compares, by name."""
+    card = run.scorecard or Scorecard()
+    return {m.key: m.of(card) for m in SCORECARD_METRICS if m.per_session is not None}
 
 
-def latest_ok(runs: Sequence[RunRecord]) -> dict[Cell, RunRecord]:
+def _figure(run: MatrixRun | None, key: str) -> float | None:
+    """A run's scorecard figure, None without a run or a scorecard."""
+    if run is None or run.scorecard is None:
+        return None
+    return METRICS[key].of(run.scorecard)
+
+
+def latest_ok(runs: Sequence[MatrixRun]) -> dict[Cell, MatrixRun]:
     """The most recent successful run of each cell (by run number)."""
-    out: dict[Cell, RunRecord] = {}
+    out: dict[Cell, MatrixRun] = {}
     for r in runs:
         cell = cell_from_id(r.cell)
         usable = cell is not None and r.status == "ok" and r.scorecard is not None
@@ -82,22 +71,27 @@ def latest_ok(runs: Sequence[RunRecord]) -> dict[Cell, RunRecord]:
     return out
 
 
-def _bracket_lines(run: RunRecord) -> list[str]:
-    snaps = run.rate_limit_snapshots or {}
-    before, after = snaps.get("before"), snaps.get("after")
-    if not before or not after:
+def _remaining(snap: SnapshotEntry, resource: str) -> int | None:
+    bucket = snap.core if resource == "core" else snap.graphql
+    return None if bucket is None else bucket.remaining
+
+
+def _bracket_lines(run: MatrixRun) -> list[str]:
+    snaps = run.rate_limit_snapshots
+    before, after = (None, None) if snaps is None else (snaps.before, snaps.after)
+    if before is None or after is None:
         return ["- (no /rate_limit snapshots)"]
     out = []
     for label, snap in (("Before:", before), ("After:", after)):
         parts = [
-            f"{res} remaining={_fmt((snap.get(res) or {}).get('remaining'))}"
+            f"{res} remaining={_fmt(_remaining(snap, res))}"
             for res in ("core", "graphql")
-            if snap.get(res)
+            if _remaining(snap, res) is not None
         ]
-        out.append(f"- {label:<7} {', '.join(parts)} @ {snap.get('capturedAt', '?')}")
+        out.append(f"- {label:<7} {', '.join(parts)} @ {snap.captured_at}")
     deltas = []
     for res in ("core", "graphql"):
-        b, a = (before.get(res) or {}).get("remaining"), (after.get(res) or {}).get("remaining")
+        b, a = _remaining(before, res), _remaining(after, res)
         if b is not None and a is not None:
             deltas.append(f"{res} {b - a:,}")
     out.append(
@@ -114,9 +108,8 @@ def _span(seconds: float) -> str:
     return format_duration(seconds)
 
 
-def _run_section(run: RunRecord, cell: Cell | None) -> list[str]:
+def _run_section(run: MatrixRun, cell: Cell | None) -> list[str]:
     out = [f"#### Run {run.run} — {run.operator}, {run.started_at}", ""]
-    sc = run.scorecard or {}
     fields = [
         ("Status", run.status if not run.reason else f"{run.status}: {run.reason}"),
         ("Backend / driver", f"{run.backend} / {run.driver}"),
@@ -124,8 +117,8 @@ def _run_section(run: RunRecord, cell: Cell | None) -> list[str]:
         ("Repos", ", ".join(run.repos) or "-"),
         ("Sessions", str(run.sessions)),
         ("Warmup / duration", f"{_span(run.warmup_s)} / {_span(run.duration_s)}"),
-        ("Calls", _fmt(sc.get("totalCalls"))),
-        ("Calls/min", _fmt(sc.get("callsPerMin"), 1)),
+        ("Calls", _fmt(_figure(run, "totalCalls"))),
+        ("Calls/min", _fmt(_figure(run, "callsPerMin"), 1)),
     ]
     if run.seed is not None:
         fields.append(("Seed", str(run.seed)))
@@ -155,18 +148,23 @@ def _run_section(run: RunRecord, cell: Cell | None) -> list[str]:
             "```",
             "",
         ]
+    card = run.scorecard
+    if card is None:
+        return out
     out += ["**Scorecard:**", "", "| Metric | Value |", "|---|---:|"]
-    for label, key, decimals, ratio in SCORECARD_ROWS:
-        if key in sc:
-            out.append(f"| {label} | {_fmt(sc[key], decimals, ratio)} |")
-    for key in ("graphqlPointsPerHrEstimated", "restCoreRequestsPerHrEstimated"):
-        if sc.get(key):
+    for m in BASELINE_ROWS:
+        out.append(f"| {m.label} | {_fmt(m.of(card), m.shown, m.ratio)} |")
+    for key, estimated in (
+        ("graphqlPointsPerHrEstimated", card.graphql_points_per_hr_estimated),
+        ("restCoreRequestsPerHrEstimated", card.rest_core_requests_per_hr_estimated),
+    ):
+        if estimated:
             out.append(f"| {key} | yes |")
     out.append("")
     return out
 
 
-def _comparison(runs: Sequence[RunRecord]) -> list[str]:
+def _comparison(runs: Sequence[MatrixRun]) -> list[str]:
     out = [
         "## Cross-run comparison",
         "",
@@ -175,19 +173,19 @@ def _comparison(runs: Sequence[RunRecord]) -> list[str]:
         "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in _ordered(runs):
-        sc = r.scorecard or {}
         out.append(
             f"| {r.cell} | {r.run} | {r.started_at} | {r.backend} | {r.status}"
-            f" | {_fmt(sc.get('callsPerMin'), 1)} | {_fmt(sc.get('graphqlPointsPerHr'))}"
-            f" | {_fmt(sc.get('restCoreRequestsPerHr'))}"
-            f" | {_fmt(sc.get('guardPrList304Rate'), 1, True)}"
-            f" | {_fmt(sc.get('opaqueCallPct'), 1, True)} | {_fmt(sc.get('p50DurationMs'))} |"
+            f" | {_fmt(_figure(r, 'callsPerMin'), 1)} | {_fmt(_figure(r, 'graphqlPointsPerHr'))}"
+            f" | {_fmt(_figure(r, 'restCoreRequestsPerHr'))}"
+            f" | {_fmt(_figure(r, 'guardPrList304Rate'), 1, True)}"
+            f" | {_fmt(_figure(r, 'opaqueCallPct'), 1, True)}"
+            f" | {_fmt(_figure(r, 'p50DurationMs'))} |"
         )
     return [*out, ""]
 
 
-def _scaling(best: Mapping[Cell, RunRecord], chart: str | None) -> list[str]:
-    scales = sorted({c.scale for c in best})
+def _scaling(best: Mapping[Cell, MatrixRun], chart: str | None) -> list[str]:
+    scales = sorted({c.sessions for c in best})
     out = [
         "## Scaling",
         "",
@@ -206,12 +204,8 @@ def _scaling(best: Mapping[Cell, RunRecord], chart: str | None) -> list[str]:
         cells = []
         for n in scales:
             r = best.get(Cell(scen, topo, n))
-            sc = (r.scorecard or {}) if r else {}
-            cells.append(
-                f"{_fmt(sc.get('graphqlPointsPerHr'))} \\| {_fmt(sc.get('restCoreRequestsPerHr'))}"
-                if r
-                else "-"
-            )
+            gql, rest = _figure(r, "graphqlPointsPerHr"), _figure(r, "restCoreRequestsPerHr")
+            cells.append(f"{_fmt(gql)} \\| {_fmt(rest)}" if r else "-")
         out.append(f"| {scen} | {topo} | " + " | ".join(cells) + " |")
     out.append("")
     out += _capacity(best)
@@ -220,7 +214,7 @@ def _scaling(best: Mapping[Cell, RunRecord], chart: str | None) -> list[str]:
     return out
 
 
-def _capacity(best: Mapping[Cell, RunRecord]) -> list[str]:
+def _capacity(best: Mapping[Cell, MatrixRun]) -> list[str]:
     """Linear extrapolation from each series' largest measured scale."""
     out = [
         "Sessions that fit in the budget, extrapolated linearly from the largest measured"
@@ -232,14 +226,14 @@ def _capacity(best: Mapping[Cell, RunRecord]) -> list[str]:
     tops: dict[tuple[str, str], Cell] = {}
     for c in best:
         key = (c.scenario, c.topology)
-        if key not in tops or c.scale > tops[key].scale:
+        if key not in tops or c.sessions > tops[key].sessions:
             tops[key] = c
     for key in sorted(tops):
         c = tops[key]
-        gql = (best[c].scorecard or {}).get("graphqlPointsPerHr")
-        per = None if gql is None else float(gql) / c.scale
+        gql = _figure(best[c], "graphqlPointsPerHr")
+        per = None if gql is None else gql / c.sessions
         fits = "∞" if per == 0 else ("-" if per is None else f"{BUDGET / per:,.0f}")
-        out.append(f"| {key[0]} | {key[1]} | {c.scale} | {_fmt(per, 1)} | {fits} |")
+        out.append(f"| {key[0]} | {key[1]} | {c.sessions} | {_fmt(per, 1)} | {fits} |")
     return [*out, ""]
 
 
@@ -261,14 +255,14 @@ def _pruning(decisions: Sequence[PruneDecision]) -> list[str]:
     return [*out, "", f"Kept {kept} of {len(decisions)} measured cells.", ""]
 
 
-def _ordered(runs: Sequence[RunRecord]) -> list[RunRecord]:
+def _ordered(runs: Sequence[MatrixRun]) -> list[MatrixRun]:
     cells = {cell_from_id(r.cell) for r in runs} - {None}
     rank = {c.id: i for i, c in enumerate(order_cells(c for c in cells if c is not None))}
     return sorted(runs, key=lambda r: (rank.get(r.cell, len(rank)), r.cell, r.run))
 
 
 def render_baseline(
-    runs: Sequence[RunRecord], planned: Sequence[Cell] = (), *, chart: str | None = None
+    runs: Sequence[MatrixRun], planned: Sequence[Cell] = (), *, chart: str | None = None
 ) -> str:
     """The whole ``baseline.md``: sections for every cell with runs, then the tables."""
     ordered = _ordered(runs)
@@ -280,7 +274,7 @@ def render_baseline(
         " the file is rewritten after every cell, edit the records, not this file.",
         "",
     ]
-    by_cell: dict[str, list[RunRecord]] = {}
+    by_cell: dict[str, list[MatrixRun]] = {}
     for r in ordered:
         by_cell.setdefault(r.cell, []).append(r)
     for cell_id, cell_runs in by_cell.items():
@@ -298,7 +292,7 @@ def render_baseline(
     out += _comparison(ordered)
     out += _scaling(best, chart)
     metrics = {c: scorecard_metrics(r) for c, r in best.items()}
-    if len({c.scale for c in metrics}) > 1:
+    if len({c.sessions for c in metrics}) > 1:
         out += _pruning(prune(metrics))
     done = {c.id for c in best}
     pending = [c for c in order_cells(planned) if c.id not in done]
@@ -317,11 +311,11 @@ def render_baseline(
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def baseline_json(runs: Sequence[RunRecord], planned: Sequence[Cell] = ()) -> dict[str, Any]:
-    """A machine-readable index of the same content (records stay the source)."""
+def baseline_json(runs: Sequence[MatrixRun], planned: Sequence[Cell] = ()) -> dict[str, Any]:
+    """A machine-readable index of the same content (the runs stay the source)."""
     best = latest_ok(runs)
     metrics = {c: scorecard_metrics(r) for c, r in best.items()}
-    decisions = prune(metrics) if len({c.scale for c in metrics}) > 1 else []
+    decisions = prune(metrics) if len({c.sessions for c in metrics}) > 1 else []
     return {
         "schemaVersion": BASELINE_SCHEMA_VERSION,
         "kind": "baseline",
@@ -334,7 +328,8 @@ def baseline_json(runs: Sequence[RunRecord], planned: Sequence[Cell] = ()) -> di
                 "backend": r.backend,
                 "startedAt": r.started_at,
                 "record": f"runs/{r.cell}/run-{r.run:03d}.json",
-                "scorecard": r.scorecard,
+                # as the run's file holds it (``ghbench.matrix.runs``: keys sorted)
+                "scorecard": msgspec.to_builtins(r.scorecard, order="sorted"),
             }
             for r in _ordered(runs)
         ],

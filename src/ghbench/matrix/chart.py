@@ -11,8 +11,9 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 
-from ghbench.matrix.cells import Cell
-from ghbench.matrix.record import RunRecord
+from ghbench.artifacts.metrics import METRICS
+from ghbench.matrix.runs import MatrixRun
+from ghbench.runspec.cells import Cell
 
 __all__ = ["CHART_NAME", "scaling_chart_png"]
 
@@ -24,7 +25,7 @@ _PANELS = (
 )
 
 
-def scaling_chart_png(best: Mapping[Cell, RunRecord]) -> bytes:
+def scaling_chart_png(best: Mapping[Cell, MatrixRun]) -> bytes:
     """PNG bytes of the chart; an empty matrix still gives a chart with the budget line."""
     # matplotlib takes 0.5-1 s to import (docs/performance.md): only the final chart pays it
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
@@ -33,14 +34,16 @@ def scaling_chart_png(best: Mapping[Cell, RunRecord]) -> bytes:
     fig = Figure(figsize=(11, 4.8), dpi=100)
     FigureCanvasAgg(fig)
     series = sorted({(c.scenario, c.topology) for c in best})
-    for i, (field, label) in enumerate(_PANELS):
+    for i, (key, label) in enumerate(_PANELS):
         ax = fig.add_subplot(1, 2, i + 1)
+        metric = METRICS[key]
         for scen, topo in series:
             points = sorted(
-                (c.scale, float(v))
+                (c.sessions, v)
                 for c, r in best.items()
                 if (c.scenario, c.topology) == (scen, topo)
-                and isinstance(v := (r.scorecard or {}).get(field), int | float)
+                and r.scorecard is not None
+                and (v := metric.of(r.scorecard)) is not None
             )
             if points:
                 xs, ys = zip(*points, strict=True)

@@ -22,8 +22,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ghbench.matrix.cells import Cell
 from ghbench.ratelimit import Bucket
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import RunSpec
 from ghbench.timefmt import format_duration, iso_s
 
 __all__ = [
@@ -38,6 +39,8 @@ __all__ = [
     "cell_timing",
     "decide",
     "estimate_cost",
+    "run_timing",
+    "spec_timing",
 ]
 
 WINDOW_S = 3600.0
@@ -73,8 +76,8 @@ def cell_timing(
     The poll interval is ``tick_s`` when given; else, with ``scaled_poll`` (the workload
     model in real time), AO's 30 s scaled the same way, at least 1 s, so a shortened
     window still sees several cycles; else AO's 30 s. Both of the first two are imposed
-    on the orchestrator (``CellTiming.tick_s``). The runner's hygiene estimate and
-    ``ghbench.matrix.realtime_cell``'s run of the cell both take their timing from here.
+    on the orchestrator (``CellTiming.tick_s``). The runner's hygiene estimate and the
+    cell's run both take their timing from here (``run_timing``).
     """
     warmup = cell.info.warmup_s * duration_scale
     window = max(1.0, cell.info.duration_s * duration_scale)
@@ -84,6 +87,30 @@ def cell_timing(
         poll = float(max(1, round(AO_POLL_S * duration_scale)))
         return CellTiming(warmup, window, poll, poll)
     return CellTiming(warmup, window)
+
+
+def spec_timing(spec: RunSpec) -> CellTiming:
+    """The timing a cell's own spec runs with (``ghbench.matrix.runner.cell_spec`` set
+    its durations, and the poll interval of a driver told one)."""
+    told = spec.tick.seconds if spec.tick is not None and spec.traits.tick else None
+    poll = AO_POLL_S if told is None else told
+    return CellTiming(spec.warmup.seconds, spec.duration.seconds, poll, told)
+
+
+def run_timing(spec: RunSpec, cell: Cell) -> CellTiming:
+    """How long ``cell`` runs under ``spec`` and how often its orchestrator polls: virtual
+    time always takes the runbook's durations; real time scales them, and a driver told
+    its poll interval (the model) gets ``--tick`` or the scaled one."""
+    tick = None if spec.tick is None else spec.tick.seconds
+    if spec.backend == "simulated":
+        return cell_timing(cell, tick_s=tick)
+    told = spec.traits.tick
+    return cell_timing(
+        cell,
+        duration_scale=spec.duration_scale,
+        tick_s=tick if told else None,
+        scaled_poll=told,
+    )
 
 
 @dataclass(frozen=True)
@@ -123,7 +150,7 @@ def estimate_cost(cell: Cell, timing: CellTiming | None = None) -> dict[str, int
     cost the same however long the run is.
     """
     timing = timing or cell_timing(cell)
-    n, repos = cell.scale, cell.repo_count
+    n, repos = cell.sessions, cell.repo_count
     # session-hours of polling at AO's interval, as many cycles as the run really has
     hours = timing.runtime_s / 3600.0 * (AO_POLL_S / timing.poll_s)
     colds = _COLD_STARTS[cell.scenario]

@@ -1,7 +1,7 @@
 """``matrix merge``: assemble cell directories (one per CI job) into one ``baseline.md``.
 
 Each source directory is a matrix directory (``runs/``, ``artifacts/``, maybe
-``matrix-state.json``). Every run record is added to the target as a new run of its
+``matrix-state.json``). Every run is added to the target as a new run of its
 cell, its artifact directory copied alongside and its paths rewritten; a run already
 present (same content) is skipped, so merging the same directory twice adds nothing.
 """
@@ -18,10 +18,11 @@ import msgspec
 
 from ghbench.artifacts.io import unique_path
 from ghbench.errors import ArtifactError, UsageError
-from ghbench.matrix.cells import Cell, cell_from_id, order_cells
-from ghbench.matrix.record import RunRecord, load_runs, record_bytes, save_run
-from ghbench.matrix.runner import write_outputs
+from ghbench.matrix.runner import write_baseline
+from ghbench.matrix.runs import MatrixRun, load_runs, run_bytes, save_run
+from ghbench.matrix.selection import order_cells
 from ghbench.matrix.state import STATE_FILE, MatrixPlan, load_plan, save_plan
+from ghbench.runspec.cells import Cell, cell_from_id
 
 __all__ = ["MergeReport", "merge_dirs"]
 
@@ -33,14 +34,14 @@ class MergeReport:
     planned: list[Cell] = field(default_factory=list)
 
 
-def _fingerprint(r: RunRecord) -> str:
+def _fingerprint(r: MatrixRun) -> str:
     """Content identity of a run, independent of its number and where its files live."""
     neutral = msgspec.structs.replace(r, run=0, trace=None, scorecard_path=None)
-    return hashlib.sha256(record_bytes(neutral)).hexdigest()
+    return hashlib.sha256(run_bytes(neutral)).hexdigest()
 
 
-def _copy_artifacts(r: RunRecord, src: Path, dst: Path) -> RunRecord:
-    """Copy the run's artifact directory into ``dst`` and point the record at the copy."""
+def _copy_artifacts(r: MatrixRun, src: Path, dst: Path) -> MatrixRun:
+    """Copy the run's artifact directory into ``dst`` and point the run at the copy."""
     if r.trace is None:
         return r
     rel = Path(r.trace)
@@ -107,8 +108,8 @@ def merge_dirs(sources: Sequence[Path], target: Path) -> MergeReport:
                 base,
                 matrix_run="merged",
                 cells=[c.id for c in report.planned],
-                scales=sorted({c.scale for c in report.planned}),
+                scales=sorted({c.sessions for c in report.planned}),
             ),
         )
-    write_outputs(target, report.planned, chart=True)
+    write_baseline(target, report.planned, chart=True)
     return report

@@ -13,8 +13,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ghbench.matrix.cells import Cell
 from ghbench.matrix.hygiene import estimate_cost
+from ghbench.runspec.cells import Cell
 from ghbench.timefmt import format_duration
 
 __all__ = ["FORMATS", "plan_entries", "render_plan"]
@@ -28,7 +28,7 @@ def plan_entries(cells: Sequence[Cell]) -> list[dict[str, Any]]:
             "cell": c.id,
             "scenario": c.scenario,
             "topology": c.topology,
-            "scale": c.scale,
+            "scale": c.sessions,
             "priority": c.priority is not None,
             "title": c.title,
             "runtimeSeconds": c.runtime_s,

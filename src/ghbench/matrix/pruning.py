@@ -19,27 +19,20 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ghbench.matrix.cells import PRIORITY, Cell
+from ghbench.artifacts.metrics import SCORECARD_METRICS
+from ghbench.runspec.cells import PRIORITY, Cell
 
 __all__ = ["METRICS", "THRESHOLD", "Change", "PruneDecision", "prune"]
 
 THRESHOLD = 0.15
 
-# scorecard metric -> compared per session (it grows with the session count)
+# scorecard metric -> compared per session (it grows with the session count): the
+# registry's pruned figures, those that grow with the sessions first
 METRICS: dict[str, bool] = {
-    "totalCalls": True,
-    "callsPerMin": True,
-    "graphqlPointsPerHr": True,
-    "restCoreRequestsPerHr": True,
-    "graphqlBatchCount": True,
-    "guardPrList304Count": True,
-    "guardPrListErrorCount": True,
-    "opaqueCallCount": True,
-    "guardPrList304Rate": False,
-    "opaqueCallPct": False,
-    "p50DurationMs": False,
-    "p95DurationMs": False,
-    "p99DurationMs": False,
+    m.key: m.per_session
+    for per_session in (True, False)
+    for m in SCORECARD_METRICS
+    if m.per_session is per_session
 }
 
 
@@ -80,8 +73,8 @@ def _compare(
         va, vb = ms.get(metric), mb.get(metric)
         if va is None or vb is None:
             continue
-        a = float(va) / small.scale if per_session else float(va)
-        b = float(vb) / big.scale if per_session else float(vb)
+        a = float(va) / small.sessions if per_session else float(va)
+        b = float(vb) / big.sessions if per_session else float(vb)
         out.append(Change(metric, "", a, b, _relative(a, b)))
     return out
 
@@ -99,7 +92,7 @@ def prune(
         series.setdefault((cell.scenario, cell.topology), []).append(cell)
     seen: dict[Cell, list[Change]] = {cell: [] for cell in metrics}
     for cells in series.values():
-        cells.sort(key=lambda c: c.scale)
+        cells.sort(key=lambda c: c.sessions)
         for small, big in itertools.pairwise(cells):
             for ch in _compare(small, big, metrics[small], metrics[big]):
                 seen[small].append(Change(ch.metric, big.id, ch.before, ch.after, ch.change))

@@ -1,11 +1,10 @@
-"""The real-time cell backend (``--backend emulator|github``).
+"""The real-time cell runner (``--backend emulator|github``).
 
 Rate-limit hygiene reads ``/rate_limit`` through the harness's counted control client,
 so cells wait for a fitting reset window or are refused (``ghbench.matrix.runner``).
 Each cell then runs the runbook's per-cell procedure on the harness
-(``ghbench.matrix.realtime_cell``): per-topology repos and setup, one orchestrator over
-them, a measurement window with the scenario's trigger (``ghbench.matrix.triggers``),
-the ``/rate_limit`` brackets and the scorecard; the runner summarizes and analyzes.
+(``ghbench.matrix.realtime_cell``); the runner summarizes and analyzes. One GitHub
+serves every cell: started with the first, stopped by ``close``.
 """
 
 from __future__ import annotations
@@ -16,14 +15,12 @@ from pathlib import Path
 
 from ghbench.clock import Clock
 from ghbench.github.backend import Backend, make_backend
-from ghbench.github.names import backend_name
-from ghbench.harness.flags import RunFlags
-from ghbench.matrix.cells import Cell
-from ghbench.matrix.realtime_cell import RealtimeOptions, run_realtime_cell
-from ghbench.matrix.runner import CellArtifacts
+from ghbench.matrix.realtime_cell import run_realtime_cell
+from ghbench.matrix.runner import CellResult
 from ghbench.ratelimit import Bucket
+from ghbench.runspec.spec import RunSpec
 
-__all__ = ["RealtimeBackend"]
+__all__ = ["RealtimeCells"]
 
 
 def _quiet(line: str) -> None:
@@ -31,18 +28,14 @@ def _quiet(line: str) -> None:
 
 
 @dataclass
-class RealtimeBackend:
-    name: str  # emulator | github
-    driver: str  # ao | workload
+class RealtimeCells:
+    """Cells in real time on the GitHub their spec names."""
+
+    spec: RunSpec  # the plan's: which GitHub
     state_dir: Path  # the emulator's state: OUT/state/emulator
+    work_dir: Path  # setups and driver state the cells share: OUT/realtime
     clock: Clock
     env: Mapping[str, str]
-    work_dir: Path | None = None  # setups and driver state; default OUT/realtime
-    flags: RunFlags | None = None  # driver flags (transport, profile, tick, ao)
-    duration_scale: float = 1.0
-    repos: tuple[str, ...] = ()
-    seed: int = 0
-    poll_interval: float | None = None  # setup's PR polling; default 1 s emulator, 30 s GitHub
     # the emulator's faults once setup is done (capacity --verify: the model's latency)
     window_faults: Mapping[str, object] | None = None
     log: Callable[[str], None] = _quiet
@@ -51,10 +44,7 @@ class RealtimeBackend:
     def _backend(self) -> Backend:
         if self._github is None:
             self._github = make_backend(
-                backend_name(self.name),
-                env=self.env,
-                clock=self.clock,
-                state_dir=self.state_dir,
+                self.spec.github, env=self.env, clock=self.clock, state_dir=self.state_dir
             )
             self._github.start()
         return self._github
@@ -65,30 +55,17 @@ class RealtimeBackend:
             self._github = None
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
-        with self._backend().control_client() as control:
-            resources: Mapping[str, Bucket] = control.rate_limit().resources
+        with self._backend().benchmark_client() as client:
+            resources: Mapping[str, Bucket] = client.rate_limit().resources
             return resources
 
-    def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
-        flags = self.flags or RunFlags(driver=self.driver)
-        poll = self.poll_interval
-        if poll is None:
-            poll = 1.0 if self.name == "emulator" else 30.0
-        options = RealtimeOptions(
-            flags=flags,
-            work_dir=self.work_dir or self.state_dir.parent.parent / "realtime",
-            duration_scale=self.duration_scale,
-            repos=self.repos,
-            seed=self.seed,
-            poll_interval=poll,
-            window_faults=self.window_faults,
-        )
+    def run_cell(self, spec: RunSpec) -> CellResult:
         return run_realtime_cell(
-            cell,
-            cell_dir,
+            spec,
             backend=self._backend(),
             clock=self.clock,
             env=self.env,
-            options=options,
+            work_dir=self.work_dir,
             log=self.log,
+            window_faults=self.window_faults,
         )

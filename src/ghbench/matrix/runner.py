@@ -1,14 +1,15 @@
-"""Running matrix cells: the ``CellBackend`` protocol, the simulated backend, the loop.
+"""Running matrix cells: the ``CellRunner`` protocol, the simulated runner, the loop.
 
-For each cell, in order: rate-limit hygiene (real-time backends only: wait until the
-run, as long as the plan's ``--duration-scale`` makes it, fits inside one reset
-window, or refuse), the backend's run (fresh trace, config, ``/rate_limit`` bracket,
-scenario triggers, durations), then summarize and analyze of its trace, a run record
-written once, and ``baseline.md`` rewritten. A cell that fails is recorded as failed
-with the reason and the next cell runs. Ctrl-C (SIGTERM, SIGHUP) stops the loop: the
-cell it cut short is recorded as failed (its incomplete scorecard is kept), the
-baseline rewritten, and the interrupt raised; ``--resume`` continues with the cells
-this invocation has not finished, with the plan's stored settings. The run record
+For each cell, in order: its timing under the plan's spec (``run_timing``), rate-limit
+hygiene (real time only: wait until the run, as long as the plan's
+``--duration-scale`` makes it, fits inside one reset window, or refuse), the runner's
+run of the cell's spec (fresh trace, config, ``/rate_limit`` bracket, scenario
+triggers), then summarize and analyze of its trace, the cell's run written once
+(``ghbench.matrix.runs``), and ``baseline.md`` rewritten. A cell that fails is saved
+as failed with the reason and the next cell runs. Ctrl-C (SIGTERM, SIGHUP) stops the
+loop: the cell it cut short is saved as failed (its incomplete scorecard is kept),
+the baseline rewritten, and the interrupt raised; ``--resume`` continues with the
+cells this invocation has not finished, with the plan's stored settings. The run
 comes first: a summary or analysis that cannot be made is a note on it, never a lost
 cell.
 """
@@ -31,35 +32,27 @@ from ghbench.artifacts.io import replace_atomic, unique_path, write_new
 from ghbench.clock import Clock
 from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_label
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
-from ghbench.matrix.cells import Cell, cell_from_id
 from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
-from ghbench.matrix.hygiene import (
-    CellTiming,
-    Go,
-    Refuse,
-    Wait,
-    cell_timing,
-    decide,
-    estimate_cost,
-)
-from ghbench.matrix.record import RunRecord, RunStatus, load_runs, save_run
+from ghbench.matrix.hygiene import CellTiming, Go, Refuse, Wait, decide, estimate_cost, run_timing
+from ghbench.matrix.runs import MatrixRun, RunStatus, load_runs, save_run
 from ghbench.matrix.state import MatrixPlan
 from ghbench.ratelimit import Bucket
+from ghbench.runspec.cells import Cell, cell_from_id
+from ghbench.runspec.result import RunResult
+from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.signals import uninterruptible
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
-from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
-from ghbench.workload.scenarios import CellSpec, repos_for
 
 __all__ = [
-    "CellArtifacts",
-    "CellBackend",
+    "CellResult",
+    "CellRunner",
     "MatrixOutcome",
-    "SimulatedBackend",
+    "SimulatedCells",
     "cell_seed",
-    "plan_timing",
+    "cell_spec",
     "run_matrix",
-    "write_outputs",
+    "write_baseline",
 ]
 
 Log = Callable[[str], None]
@@ -67,29 +60,29 @@ MAX_WAITS = 4  # hygiene re-checks before a cell is refused
 
 
 @dataclass(frozen=True)
-class CellArtifacts:
-    """What a backend produced for one cell."""
+class CellResult(RunResult):
+    """What running one cell produced: the run's trace and scorecard, the repos it
+    used and what the run noted."""
 
-    trace_path: Path
-    scorecard_path: Path | None
-    scorecard_artifact: Mapping[str, Any]  # the spec's scorecard JSON object
-    repos: tuple[str, ...]
-    seed: int | None = None
+    repos: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
-    durations: tuple[float, float] | None = None  # (warmup, window) when not the runbook's
 
 
-class CellBackend(Protocol):
-    """Runs one cell and returns its artifacts; raises GhbenchError when the cell fails."""
-
-    name: str  # simulated | emulator | github
-    driver: str  # workload | ao
+class CellRunner(Protocol):
+    """Runs one cell and returns its result; raises GhbenchError when the cell fails."""
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
-        """The buckets now, or None when the backend runs in virtual time (no hygiene)."""
+        """The buckets now, or None when cells run in virtual time (no hygiene)."""
         ...
 
-    def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts: ...
+    def run_cell(self, spec: RunSpec) -> CellResult:
+        """Run ``spec.cell`` as ``spec`` says: its timing, seed and directory included
+        (``cell_spec``)."""
+        ...
+
+    def close(self) -> None:
+        """Stop what the runner started for its cells (an emulator)."""
+        ...
 
 
 def cell_seed(seed: int, cell: Cell) -> int:
@@ -97,50 +90,45 @@ def cell_seed(seed: int, cell: Cell) -> int:
     return zlib.crc32(f"{seed}:{cell.id}".encode()) & 0x7FFFFFFF
 
 
-@dataclass
-class SimulatedBackend:
-    """The workload model on the in-process emulator, in virtual time (``simulate``)."""
+def cell_spec(spec: RunSpec, cell: Cell, timing: CellTiming, cell_dir: Path) -> RunSpec:
+    """The run of ``cell`` under the plan's ``spec``: hygiene's timing (a model told the
+    interval the estimate counted its cycles at), the cell's seed, its directory."""
+    tick = spec.tick
+    if tick is None and timing.tick_s is not None:
+        tick = Duration(timing.tick_s, f"{timing.tick_s:g}s")
+    return msgspec.structs.replace(
+        spec,
+        cell=cell,
+        warmup=Duration.of(timing.warmup_s),
+        duration=Duration.of(timing.window_s),
+        tick=tick,
+        seed=cell_seed(spec.seed, cell),
+        out_dir=cell_dir,
+    )
 
-    seed: int = 0
-    session_ids: bool = False
-    profile: ProfileName = DEFAULT_PROFILE
-    tick: float | None = None  # seconds; None: the profile's
-    name: str = "simulated"
-    driver: str = "workload"
+
+@dataclass
+class SimulatedCells:
+    """The workload model on the in-process emulator, in virtual time (``simulate``)."""
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         return None
 
-    def run_cell(self, cell: Cell, cell_dir: Path) -> CellArtifacts:
-        spec = CellSpec(
-            scenario=cell.scenario,
-            topology=cell.topology,
-            sessions=cell.scale,
-            warmup_s=cell.info.warmup_s,
-            duration_s=cell.info.duration_s,
-            profile=self.profile,
-            policy={} if self.tick is None else {"tick": self.tick},
-            session_ids=self.session_ids,
-        )
-        seed = cell_seed(self.seed, cell)
-        result = simulate_cell(spec, seed=seed, out_dir=cell_dir)
-        artifact = msgspec.json.decode(Path(result.scorecard_artifact_path).read_bytes())
-        return CellArtifacts(
-            trace_path=Path(result.trace_path),
-            scorecard_path=Path(result.scorecard_artifact_path),
-            scorecard_artifact=artifact,
-            repos=tuple(repos_for(cell.topology, cell.scale)),
-            seed=seed,
-        )
+    def run_cell(self, spec: RunSpec) -> CellResult:
+        result = simulate_cell(spec)
+        return CellResult(result.trace_path, result.scorecard_path, result.scorecard, result.repos)
+
+    def close(self) -> None:
+        return None
 
 
 @dataclass
 class MatrixOutcome:
-    ran: list[RunRecord] = field(default_factory=list)
+    ran: list[MatrixRun] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # done before (--resume)
 
     @property
-    def failed(self) -> list[RunRecord]:
+    def failed(self) -> list[MatrixRun]:
         return [r for r in self.ran if r.status != "ok"]
 
 
@@ -153,26 +141,13 @@ def _rel(path: Path | None, root: Path) -> str | None:
         return str(path)
 
 
-def plan_timing(plan: MatrixPlan, cell: Cell) -> CellTiming:
-    """How long ``cell`` runs under ``plan`` and how often its orchestrator polls."""
-    if plan.backend == "simulated":  # virtual time: always the runbook's durations
-        return cell_timing(cell, tick_s=plan.tick)
-    model = plan.driver == "workload"  # --tick and the scaled interval are the model's
-    return cell_timing(
-        cell,
-        duration_scale=plan.duration_scale,
-        tick_s=plan.tick if model else None,
-        scaled_poll=model,
-    )
-
-
 def _hygiene(
-    cell: Cell, timing: CellTiming, backend: CellBackend, clock: Clock, log: Log
+    cell: Cell, timing: CellTiming, runner: CellRunner, clock: Clock, log: Log
 ) -> str | None:
     """None when the cell may start now; otherwise why it was refused."""
     estimate = estimate_cost(cell, timing)
     for _ in range(MAX_WAITS + 1):
-        buckets = backend.rate_limit()
+        buckets = runner.rate_limit()
         if buckets is None:
             return None
         decision = decide(buckets, clock.now(), timing.runtime_s, estimate)
@@ -189,15 +164,15 @@ def _hygiene(
 
 
 class _CellInterrupted(Exception):
-    """A cell cut short by a signal: its record, and the interrupt to raise once saved."""
+    """A cell cut short by a signal: its run, and the interrupt to raise once saved."""
 
-    def __init__(self, record: RunRecord, interrupt: Interrupted) -> None:
+    def __init__(self, run: MatrixRun, interrupt: Interrupted) -> None:
         super().__init__(str(interrupt))
-        self.record, self.interrupt = record, interrupt
+        self.run, self.interrupt = run, interrupt
 
 
-def _analyse(arts: CellArtifacts, cell_dir: Path) -> dict[str, Any]:
-    frame = load_trace(arts.trace_path, ANALYSIS_COLUMNS)
+def _analyse(result: CellResult, cell_dir: Path) -> dict[str, Any]:
+    frame = load_trace(result.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
     s_text = "\n".join(summary_lines(summary)) + "\n"
     a_text = "\n".join(analysis_lines(analysis)) + "\n"
@@ -218,39 +193,41 @@ def _analyse(arts: CellArtifacts, cell_dir: Path) -> dict[str, Any]:
 
 def _run_one(  # noqa: PLR0917 - private, called once
     cell: Cell,
-    backend: CellBackend,
+    runner: CellRunner,
     matrix_dir: Path,
     plan: MatrixPlan,
     clock: Clock,
     operator: str,
     log: Log,
-) -> RunRecord:
+) -> MatrixRun:
     started = clock.now()
-    timing = plan_timing(plan, cell)
+    spec = plan.run_spec()
+    timing = run_timing(spec, cell)
     base: dict[str, Any] = {
         "cell": cell.id,
-        "backend": backend.name,
-        "driver": backend.driver,
+        "backend": plan.backend,
+        "driver": plan.driver,
         "operator": operator,
         "matrix_run": plan.matrix_run,
-        "sessions": cell.scale,
+        "sessions": cell.sessions,
         "warmup_s": timing.warmup_s,
         "duration_s": timing.window_s,
     }
 
-    def failed(status: RunStatus, reason: str) -> RunRecord:
+    def failed(status: RunStatus, reason: str) -> MatrixRun:
         now = iso_s(clock.now())
-        return RunRecord(
+        return MatrixRun(
             status=status, reason=reason, started_at=iso_s(started), ended_at=now, **base
         )
 
-    refusal = _hygiene(cell, timing, backend, clock, log)
+    refusal = _hygiene(cell, timing, runner, clock, log)
     if refusal is not None:
         return failed("refused", refusal)
     cell_dir = unique_path(matrix_dir / "artifacts", f"{cell.id}-{plan.matrix_run}", "")
     cell_dir.mkdir(parents=True)
+    run_spec = cell_spec(spec, cell, timing, cell_dir)
     try:
-        arts = backend.run_cell(cell, cell_dir)
+        result = runner.run_cell(run_spec)
     except Interrupted as exc:
         raise _CellInterrupted(failed("failed", str(exc)), exc) from exc
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP, outside the window
@@ -262,35 +239,30 @@ def _run_one(  # noqa: PLR0917 - private, called once
     except Exception as exc:  # a bug in one cell must not lose the rest of the matrix
         return failed("failed", f"internal error {type(exc).__name__}: {exc}")
     extra: dict[str, Any] = {}
-    notes = list(arts.notes)
+    notes = list(result.notes)
     try:
-        extra = _analyse(arts, cell_dir)
+        extra = _analyse(result, cell_dir)
     except Exception as exc:  # optional: the cell's scorecard stands without them
         why = str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
         notes.append(f"no summary or analysis: {why}")
-    if arts.durations is not None:
-        base["warmup_s"], base["duration_s"] = arts.durations
-    art = arts.scorecard_artifact
-    window = art.get("window") or {}
-    start_iso = window.get("start") or iso_s(started)
-    end_iso = window.get("end") or iso_s(clock.now())
-    return RunRecord(
+    card = result.scorecard
+    return MatrixRun(
         status="ok",
-        started_at=start_iso,
-        ended_at=end_iso,
-        repos=list(arts.repos),
-        seed=arts.seed,
-        trace=_rel(arts.trace_path, matrix_dir),
-        scorecard_path=_rel(arts.scorecard_path, matrix_dir),
-        rate_limit_snapshots=art.get("rateLimitSnapshots"),
-        scorecard=art.get("scorecard"),
+        started_at=card.window.start or iso_s(started),
+        ended_at=card.window.end or iso_s(clock.now()),
+        repos=list(result.repos),
+        seed=run_spec.seed,
+        trace=_rel(result.trace_path, matrix_dir),
+        scorecard_path=_rel(result.scorecard_path, matrix_dir),
+        rate_limit_snapshots=card.rate_limit_snapshots,
+        scorecard=card.scorecard,
         notes=notes,
         **base,
         **extra,
     )
 
 
-def write_outputs(
+def write_baseline(
     matrix_dir: Path, planned: Sequence[Cell], *, chart: bool, log: Log | None = None
 ) -> None:
     """Re-render ``baseline.md`` and ``baseline.json`` (and ``scaling.png`` when asked;
@@ -319,7 +291,7 @@ def done_cells(matrix_dir: Path, matrix_run: str) -> set[str]:
 
 def run_matrix(
     plan: MatrixPlan,
-    backend: CellBackend,
+    runner: CellRunner,
     matrix_dir: Path,
     *,
     clock: Clock,
@@ -337,17 +309,17 @@ def run_matrix(
             continue
         log(f"[{n}/{len(cells)}] {cell.id}: {cell.title}")
         try:
-            record = _run_one(cell, backend, matrix_dir, plan, clock, operator, log)
+            run = _run_one(cell, runner, matrix_dir, plan, clock, operator, log)
         except _CellInterrupted as cut:
             with uninterruptible(defer=False):  # a second signal is ignored while saving
-                saved, _ = save_run(matrix_dir, cut.record)
+                saved, _ = save_run(matrix_dir, cut.run)
                 outcome.ran.append(saved)
-                write_outputs(matrix_dir, cells, chart=False)
+                write_baseline(matrix_dir, cells, chart=False)
             raise cut.interrupt from None
-        saved, _ = save_run(matrix_dir, record)
+        saved, _ = save_run(matrix_dir, run)
         outcome.ran.append(saved)
         if saved.status != "ok":
             log(f"{cell.id}: {saved.status}: {saved.reason}")
-        write_outputs(matrix_dir, cells, chart=False)
-    write_outputs(matrix_dir, cells, chart=True, log=log)
+        write_baseline(matrix_dir, cells, chart=False)
+    write_baseline(matrix_dir, cells, chart=True, log=log)
     return outcome

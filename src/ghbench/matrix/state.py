@@ -1,24 +1,37 @@
-"""The plan of one ``matrix run`` invocation, kept for ``--resume``.
+"""The plan of one ``matrix run`` invocation, kept for ``--resume``, and its policy.
 
 ``matrix-state.json`` records which cells the invocation meant to run, in order, and
 every setting that changes what a cell measures (backend, driver, seed, duration
 scale, repos, transport, profile, tick, AO command), so ``--resume`` runs the
 remaining cells exactly as the interrupted invocation would have. Progress is not
-stored here: a cell is done when a run record of this invocation (same ``matrixRun``
-id) says ``ok``, so a crash between writing a record and updating any index loses
-nothing.
+stored here: a cell is done when a run of this invocation (same ``matrixRun`` id,
+``ghbench.matrix.runs``) says ``ok``, so a crash between writing a run and updating
+any index loses nothing.
+
+The policy: a flag the run would ignore is refused on a fresh run (``check_applicable``,
+a table over the drivers' traits); ``--resume`` runs the stored settings, and a typed
+flag that contradicts them is refused (``resume_plan``); the AO a matrix runs is fixed
+when it starts (``resolve_ao``), so a resume from elsewhere runs the same one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+import os
+import shutil
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
 from ghbench.artifacts.io import replace_atomic
+from ghbench.clock import Clock
 from ghbench.errors import ArtifactError, UsageError
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.names import DRIVERS, DriverName, DriverTraits, RunBackendName
+from ghbench.runspec.spec import Duration, RunSpec
+from ghbench.timefmt import iso_s
+from ghbench.workload.config import TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName, unalias_profile
 
 __all__ = [
@@ -27,9 +40,13 @@ __all__ = [
     "STATE_FILE",
     "STATE_SCHEMA_VERSION",
     "MatrixPlan",
+    "check_applicable",
     "describe_settings",
     "load_plan",
+    "new_plan",
+    "resolve_ao",
     "resume_plan",
+    "resumed_plan",
     "save_plan",
 ]
 
@@ -63,6 +80,28 @@ class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
     def settings_recorded(self) -> bool:
         """False for a version-1 plan: it kept the selection but not the other flags."""
         return self.schema_version >= 2
+
+    def run_spec(self) -> RunSpec:
+        """What every cell of the plan runs with (each cell's own timing, seed and
+        directory are set when it runs: ``ghbench.matrix.runner``)."""
+        tick = None if self.tick is None else Duration(self.tick, f"{self.tick:g}s")
+        # setup's PR polling: the emulator answers at once, GitHub is polled as AO would
+        poll = Duration(1.0, "1s") if self.backend == "emulator" else Duration(30.0, "30s")
+        return RunSpec(
+            # as stored: only a plan that runs is turned into a spec (a merged one's
+            # names are not settings)
+            driver=cast(DriverName, self.driver),
+            backend=cast(RunBackendName, self.backend),
+            ao_command=self.ao_command,
+            transport=cast(TransportName, self.transport),
+            profile=self.profile,
+            tick=tick,
+            repos=tuple(self.repos),
+            duration_scale=self.duration_scale,
+            seed=self.seed,
+            session_ids=self.session_ids,
+            poll_interval=poll,
+        )
 
 
 def save_plan(matrix_dir: Path, plan: MatrixPlan) -> Path:
@@ -165,3 +204,95 @@ def describe_settings(plan: MatrixPlan) -> str:
         if value != getattr(plain, field):
             parts.append(f"{flag} {_show(field, value)}")
     return ", ".join(parts)
+
+
+def resolve_ao(spec: str | None, env: Mapping[str, str]) -> str | None:
+    """The AO a matrix runs, fixed when it starts so a resume from another directory or
+    environment runs the same one: ``--ao``, else ``$GHBENCH_AO``, else ``ao`` on PATH,
+    as an absolute path. Unresolvable: as given (None when nothing was), and the cells
+    fail with the driver's message saying what to pass."""
+    chosen = spec or env.get("GHBENCH_AO") or None
+    path = Path(chosen or "ao").expanduser()
+    if chosen is not None and path.exists():
+        return str(path.resolve())
+    found = shutil.which(str(path), path=env.get("PATH"))
+    return found or chosen
+
+
+# field -> (applies to the run the plan describes?, what it needs): a typed flag the
+# run would ignore is refused on a fresh run
+_APPLIES: dict[str, tuple[Callable[[MatrixPlan], bool], str]] = {
+    # virtual time has no orchestrator process: it is always the workload model
+    "driver": (
+        lambda p: p.backend != "simulated" or p.driver == "workload",
+        "--backend emulator|github",
+    ),
+    "session_ids": (lambda p: p.backend == "simulated", "--backend simulated"),
+    "duration_scale": (lambda p: p.backend != "simulated", "--backend emulator|github"),
+    "repos": (lambda p: p.backend == "github", "--backend github"),
+    "transport": (
+        lambda p: p.backend != "simulated" and _traits(p).transport,
+        "--backend emulator|github with --driver workload",
+    ),
+    "profile": (lambda p: _traits(p).profile, "--driver workload"),
+    "tick": (lambda p: _traits(p).tick, "--driver workload"),
+    "ao_command": (lambda p: _traits(p).ao, "--driver ao"),
+}
+
+
+def _traits(plan: MatrixPlan) -> DriverTraits:
+    return DRIVERS[cast(DriverName, plan.driver)]
+
+
+def _given(settings: Mapping[str, Any]) -> MatrixPlan:
+    return MatrixPlan(matrix_run="", scales=[], cells=[], **settings)
+
+
+def check_applicable(given: Mapping[str, Any], explicit: Collection[str]) -> None:
+    """A typed flag the run would ignore is an error: the user expects it to matter."""
+    flags = dict(SETTINGS)
+    plan, plain = (
+        _given(given),
+        MatrixPlan(
+            matrix_run="", backend="simulated", driver="workload", seed=0, scales=[], cells=[]
+        ),
+    )
+    for name, (applies, needs) in _APPLIES.items():
+        value = getattr(plan, name)
+        if name in explicit and value != getattr(plain, name) and not applies(plan):
+            shown = f" {value}" if name == "driver" else ""
+            raise UsageError(f"{flags[name]}{shown} applies only with {needs}; drop it")
+
+
+def new_plan(
+    out_dir: Path, chosen: Sequence[Cell], given: Mapping[str, Any], clock: Clock
+) -> MatrixPlan:
+    """A fresh invocation's plan of ``chosen`` cells, saved in ``out_dir``."""
+    stamp = iso_s(clock.now()).replace("-", "").replace(":", "")
+    plan = MatrixPlan(
+        matrix_run=f"m{stamp}-{os.getpid()}",
+        scales=sorted({c.sessions for c in chosen}),
+        cells=[c.id for c in chosen],
+        **given,
+    )
+    save_plan(out_dir, plan)
+    return plan
+
+
+def resumed_plan(
+    out_dir: Path, given: Mapping[str, Any], explicit: Collection[str], env: Mapping[str, str]
+) -> MatrixPlan:
+    """The stored plan ``--resume`` continues, checked against the typed flags (a
+    version-1 plan is saved again, now recording its settings)."""
+    stored = load_plan(out_dir)
+    if stored.matrix_run == "merged":
+        raise UsageError(
+            f"--resume: {out_dir} was assembled by 'matrix merge'; resume in the job"
+            " directories it was merged from, then merge again"
+        )
+    if not stored.settings_recorded and stored.driver == "ao":
+        given = {**given, "ao_command": resolve_ao(given["ao_command"], env)}
+    plan = resume_plan(stored, given, explicit, out_dir / STATE_FILE)
+    if plan is not stored:  # a version-1 plan now records what it runs with
+        save_plan(out_dir, plan)
+    return plan

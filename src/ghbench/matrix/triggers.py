@@ -5,66 +5,59 @@ at their offset into the window):
 
 - S1 cold start: at t0 the orchestrator is stopped (SIGTERM) and started fresh, so the
   window opens on empty in-process caches and ETags;
-- S3 spawn storm: at t0 every session is spawned (``CellHooks.spawn_all``);
+- S3 spawn storm: at t0 every session is spawned (``Driver.spawn_storm``);
 - S4 review backlog: at t0, 5 to 10 review comments land on each of M PRs at once
-  (the emulator's control API, or the REST API on real GitHub);
+  (``Backend.add_review_comments``: the emulator's control API, or GitHub's REST API);
 - S5 cache miss and restart: halfway through, ``kill -9`` of the orchestrator's process
   group and a fresh start on the same trace;
-- S6 dashboard: a reader in its own component (``dashboard``) from t0 to the end.
+- S6 dashboard: a reader of the orchestrator's dashboard (``Driver.open_dashboard``)
+  from t0 to the end.
 
-The actions are closures over ``CellHooks``: the cell module supplies how to restart,
-spawn and read, so this table stays a table.
+The actions are ``CellWindow``'s, written once against the ``Driver`` and ``Backend``
+interfaces, so this table stays a table.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-import httpx
-
-from ghbench.clock import SystemClock
-from ghbench.drivers.base import Driver
-from ghbench.errors import GhbenchError
-from ghbench.github.backend import Backend, EmulatorBackend
-from ghbench.harness.window import WindowRecord, WindowTrigger
-from ghbench.matrix.dashboard import ReaderThread
-from ghbench.tls import tls_context
-from ghbench.workload import calls as ao
-from ghbench.workload.config import load_workload_config
-from ghbench.workload.process import open_trace_sink, row_options
-from ghbench.workload.runner import CallRunner
-from ghbench.workload.setup_actions import send_within_limits
-from ghbench.workload.transport import make_transport
+from ghbench.drivers.base import Dashboard, DashboardView, Driver
+from ghbench.github.backend import Backend
+from ghbench.harness.window import Measurement, WindowTrigger
+from ghbench.matrix.cell_setup import CellSetup
+from ghbench.runspec.spec import RunSpec
 
 __all__ = [
     "CellHooks",
-    "CrashableDriver",
-    "DashboardReader",
+    "CellWindow",
     "comment_burst_plan",
     "hard_kill",
-    "post_review_comments",
     "scenario_triggers",
 ]
 
-Action = Callable[[WindowRecord], None]
+Action = Callable[[Measurement], None]
+HARD_KILL_REAP_S = 5.0  # after SIGKILL, how long the driver may take to reap
 
 
-@dataclass
-class CellHooks:
-    """What the triggers need from the cell being run."""
+class CellHooks(Protocol):
+    """What the triggers do to the cell being run."""
 
-    restart: Callable[[Path, bool], None]  # (trace path, hard: kill -9 first)
-    spawn_all: Action
-    comment_burst: Action
-    start_dashboard: Action
-    stop_dashboard: Action
-    notes: list[str] = field(default_factory=list)
+    def restart(self, measured: Measurement, hard: bool) -> None:
+        """Stop the orchestrator (``hard``: kill -9 first) and start it on the same trace."""
+        ...
+
+    def spawn_all(self, measured: Measurement) -> None: ...
+
+    def comment_burst(self, measured: Measurement) -> None: ...
+
+    def start_dashboard(self, measured: Measurement) -> None: ...
+
+    def stop_dashboard(self, measured: Measurement | None = None) -> None: ...
 
 
 def scenario_triggers(
@@ -73,7 +66,7 @@ def scenario_triggers(
     """The triggers of ``scenario`` for a window of ``duration_s`` seconds."""
 
     def restart(hard: bool) -> Action:
-        return lambda rec: hooks.restart(rec.trace_path, hard)
+        return lambda measured: hooks.restart(measured, hard)
 
     table: dict[str, tuple[WindowTrigger, ...]] = {
         "S1": (WindowTrigger(0.0, "cold start: stop, clear caches, start", restart(False)),),
@@ -102,129 +95,72 @@ def comment_burst_plan(
     return [(repo, number, rng.randint(5, 10)) for repo, number in sorted(chosen)]
 
 
-def post_review_comments(backend: Backend, plan: Sequence[tuple[str, int, int]]) -> int:
-    """Post the burst; returns how many comments were added.
-
-    The emulator takes them through its free control API; on GitHub each is a
-    file-level review comment on the PR's first changed file (REST, counted against
-    the token's budget but never in the trace). GitHub limits content creation to
-    about 80 a minute, so a burst at 25-50 sessions waits out its 403s and takes
-    minutes (``ghbench.workload.setup_actions.send_within_limits``).
-    """
-    added = 0
-    if isinstance(backend, EmulatorBackend):
-        with backend.control().client() as c:
-            for repo, number, count in plan:
-                resp = c.post(
-                    f"_ghbench/repos/{repo}/review-comments", json={"count": count, "prs": [number]}
-                )
-                if resp.status_code >= 400:
-                    raise GhbenchError(
-                        f"S4: the emulator refused review comments on {repo}#{number}"
-                    )
-                added += int(resp.json().get("added", 0))
-        return added
-
-    headers = {
-        "Authorization": f"Bearer {backend.token}",
-        "Accept": "application/vnd.github+json",
-    }
-    base = backend.api_url.rstrip("/") + "/"
-    with httpx.Client(base_url=base, timeout=30.0, headers=headers, verify=tls_context()) as c:
-
-        def send(method: str, url: str, **kw: Any) -> httpx.Response:
-            return send_within_limits(c, time.sleep, method, url, **kw)
-
-        for repo, number, count in plan:
-            pr = send("GET", f"repos/{repo}/pulls/{number}")
-            files = send("GET", f"repos/{repo}/pulls/{number}/files", params={"per_page": 1})
-            if pr.status_code >= 400 or files.status_code >= 400 or not files.json():
-                raise GhbenchError(
-                    f"S4: cannot read {repo}#{number} to comment on (HTTP {pr.status_code})"
-                )
-            sha, path = pr.json()["head"]["sha"], files.json()[0]["filename"]
-            for i in range(count):
-                body = {
-                    "body": f"Review note {i + 1} (ghbench S4 burst)",
-                    "commit_id": sha,
-                    "path": path,
-                    "subject_type": "file",
-                }
-                resp = send("POST", f"repos/{repo}/pulls/{number}/comments", json=body)
-                if resp.status_code >= 400:
-                    raise GhbenchError(
-                        f"S4: GitHub refused a review comment on {repo}#{number}"
-                        f" (HTTP {resp.status_code}); the token needs pull-request write access"
-                    )
-                added += 1
-    return added
-
-
-class CrashableDriver(Driver, Protocol):
-    """A driver whose orchestrator can be crashed: its process group SIGKILLed (S5)."""
-
-    def kill(self) -> None: ...
-
-
-def hard_kill(driver: CrashableDriver) -> None:
+def hard_kill(driver: Driver) -> None:
     """``kill -9`` the orchestrator's process group (S5), then let the driver reap it.
 
     The drivers' own ``stop`` sends SIGTERM first, which lets an orchestrator flush and
     exit cleanly; S5 is about losing everything at once, so the group gets SIGKILL.
     """
     driver.kill()
-    driver.stop(5.0)
+    driver.stop(HARD_KILL_REAP_S)
 
 
-class DashboardReader(ReaderThread):
-    """S6 for the workload driver: a dashboard tab's reads, traced as ``dashboard``.
+@dataclass
+class CellWindow:
+    """A real-time cell while its window runs: the measuring driver, the cell's sessions,
+    what the triggers do to them (``CellHooks``), and what the cell notes."""
 
-    Every ``refresh_s`` it loads the session titles (one ``gh issue view`` per session);
-    every ``click_s`` it opens one session's PR (``gh pr view``), round-robin: the
-    cadence of the reader of AO's dashboard (``ghbench.matrix.dashboard``). Its rows
-    are appended to the window's trace (O_APPEND, one write per row) beside the
-    orchestrator's.
-    """
+    spec: RunSpec  # the cell's run (its seed and duration scale)
+    driver: Driver
+    backend: Backend
+    setup: CellSetup
+    env: Mapping[str, str]
+    work_dir: Path  # the dashboard reader's log goes under it
+    stop_grace: float
+    notes: list[str] = field(default_factory=list)
+    dashboard: Dashboard | None = None
 
-    def __init__(
-        self,
-        config_path: Path,
-        trace_path: Path,
-        env: dict[str, str],
-        *,
-        refresh_s: float = 30.0,
-        click_s: float = 10.0,
-    ) -> None:
-        super().__init__(refresh_s, click_s)
-        self.config_path, self.trace_path, self.env = config_path, trace_path, env
-        self.calls = 0
+    def restart(self, measured: Measurement, hard: bool) -> None:
+        driver = self.driver
+        if hard:
+            hard_kill(driver)
+        else:
+            driver.stop(self.stop_grace)
+        driver.finish_measure()
+        driver.prepare_measure(tuple(self.setup.sessions))
+        driver.start(measured.sink, self.backend.orchestrator_env())
 
-    def _read(self) -> None:
-        cfg = load_workload_config(self.config_path)
-        token = self.env.get(cfg.token_env, "")
-        secrets = (token,) if token else ()
-        write, close = open_trace_sink(self.trace_path, secrets)
-        transport = make_transport(cfg, self.env)
-        clock = SystemClock()
-        runner = CallRunner(transport, clock, write, row_options(cfg, secrets))
-        sessions = [s for s in cfg.sessions if s.pr is not None]
+    def spawn_all(self, measured: Measurement) -> None:
+        """S3 at t0: every session's agent at once, each repo its share. AO's poller finds
+        them itself; the model is restarted on a config that lists them."""
+        storm = self.driver.spawn_storm(self.setup.counts)
+        for repo, session in storm.sessions:
+            self.setup.add(repo, session)
+        self.notes.append(storm.note)
+        if storm.restart:
+            self.restart(measured, hard=False)
 
-        def refresh() -> None:
-            for s in sessions:
-                if s.issue is not None and not self._stop.is_set():
-                    runner.call(
-                        ao.issue_view(
-                            s.repo, s.issue, component=ao.DASHBOARD_COMPONENT, session_id=s.id
-                        )
-                    )
+    def comment_burst(self, measured: Measurement) -> None:
+        rng = random.Random(self.spec.seed)
+        prs = [(self.setup.session_repos[s.session_id], s.pr) for s in self.setup.sessions]
+        plan = comment_burst_plan(prs, rng)
+        added = self.backend.add_review_comments(plan)
+        self.notes.append(f"S4: {added} review comments on {len(plan)} PRs at window start")
 
-        def click(i: int) -> None:
-            s = sessions[i]
-            runner.call(ao.dashboard_pr_view(s.repo, s.pr or 0, s.id))
+    def start_dashboard(self, measured: Measurement) -> None:
+        scale = self.spec.duration_scale
+        view = DashboardView(
+            sessions=tuple(self.setup.sessions),
+            sink=measured.sink,
+            env=self.env,
+            refresh_s=max(1.0, 30.0 * scale),
+            click_s=max(1.0, 10.0 * scale),
+            log_path=self.work_dir / "dashboard" / f"chromium-{measured.stamp}.log",
+        )
+        self.dashboard = self.driver.open_dashboard(view)
+        self.dashboard.start()
 
-        try:
-            self._cadence(refresh, click, len(sessions), now=clock.now)
-        finally:
-            self.calls = runner.calls_made
-            close()
-            transport.close()
+    def stop_dashboard(self, measured: Measurement | None = None) -> None:
+        """At the window's end (``measured``), or after it was cut short (None)."""
+        if self.dashboard is not None:
+            self.notes.extend(self.dashboard.close(at_window_end=measured is not None))

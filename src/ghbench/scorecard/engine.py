@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ghbench.artifacts.models import (
-    ReadWarningRecord,
+    ReadWarningEntry,
     ResourceWindows,
     ScorecardArtifact,
     SpendSplit,
@@ -20,7 +20,7 @@ from ghbench.artifacts.models import (
 )
 from ghbench.scorecard.burn import CostColumns, resource_burn
 from ghbench.scorecard.costs import RowCosts, row_costs
-from ghbench.scorecard.inputs import Snapshots, epoch_seconds, snapshot_records
+from ghbench.scorecard.inputs import Snapshots, epoch_seconds, snapshot_entries
 from ghbench.scorecard.insights import compute_insights, spend_split
 from ghbench.scorecard.metrics import (
     ao_resource_window,
@@ -99,7 +99,7 @@ def build_scorecard_artifact(
     """
     frame.require(SCORECARD_COLUMNS)
     window = MeasureWindow(window_start_ms, window_end_ms)
-    snaps = snapshot_records(snapshots)
+    snaps = snapshot_entries(snapshots)
     rows, selection = window_rows(frame, window)
 
     costs = row_costs(rows)
@@ -155,7 +155,7 @@ def build_scorecard_artifact(
         incomplete_reason=incomplete_reason,
         skipped_lines=frame.skipped_lines,
         read_warnings=[
-            ReadWarningRecord(line=w.line, message=w.message)
+            ReadWarningEntry(line=w.line, message=w.message)
             for w in frame.warnings[:MAX_READ_WARNINGS]
         ],
     )

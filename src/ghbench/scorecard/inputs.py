@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ghbench.artifacts.models import RateLimitSnapshots, SnapshotBucket, SnapshotRecord
+from ghbench.artifacts.models import RateLimitSnapshots, SnapshotBucket, SnapshotEntry
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.timefmt import iso_s, parse_iso
 
-__all__ = ["Snapshots", "epoch_seconds", "snapshot_records"]
+__all__ = ["Snapshots", "epoch_seconds", "snapshot_entries"]
 
 SNAPSHOT_RESOURCES = ("core", "graphql")
 
@@ -31,7 +31,7 @@ def epoch_seconds(when: float | str) -> float:
     return parse_iso(when) if isinstance(when, str) else float(when)
 
 
-def _record(snap: RateLimitSnapshot | None) -> SnapshotRecord | None:
+def _entry(snap: RateLimitSnapshot | None) -> SnapshotEntry | None:
     if snap is None:
         return None
     buckets = {
@@ -39,15 +39,15 @@ def _record(snap: RateLimitSnapshot | None) -> SnapshotRecord | None:
         for name in SNAPSHOT_RESOURCES
         if (b := snap.get(name)) is not None
     }
-    return SnapshotRecord(
+    return SnapshotEntry(
         captured_at=iso_s(snap.captured_at),
         core=buckets.get("core"),
         graphql=buckets.get("graphql"),
     )
 
 
-def snapshot_records(snapshots: Snapshots | None) -> RateLimitSnapshots | None:
+def snapshot_entries(snapshots: Snapshots | None) -> RateLimitSnapshots | None:
     """The artifact's ``rateLimitSnapshots`` for ``snapshots``; None when there are none."""
     if snapshots is None or (snapshots.before is None and snapshots.after is None):
         return None
-    return RateLimitSnapshots(before=_record(snapshots.before), after=_record(snapshots.after))
+    return RateLimitSnapshots(before=_entry(snapshots.before), after=_entry(snapshots.after))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,29 +23,52 @@ from typing import Any
 import msgspec
 
 from ghbench.ratelimit import RateLimitSnapshot
+from ghbench.runspec.spec import RunSpec
 from ghbench.simulation.world import SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
-from ghbench.workload.config import SessionSpec, resolve_policy
+from ghbench.workload.config import SessionSpec
 from ghbench.workload.poller import Poller
 from ghbench.workload.process import next_tick_after
-from ghbench.workload.profiles import PROFILES, PolicyParams
-from ghbench.workload.rows import RowOptions
+from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import CallRunner, LaneClock
-from ghbench.workload.scenarios import CellSpec, repos_for
 from ghbench.workload.transport.inprocess import InProcessTransport
 
-__all__ = ["CellRun", "run_cell"]
+__all__ = ["CellRun", "ScenarioPlay", "repos_for", "run_cell"]
 
 # 2026-04-17T09:05:00Z: inside an hour, like the runbook's hygiene asks
 SIM_START = 1_776_416_700.0
+
+
+@dataclass(frozen=True)
+class ScenarioPlay:
+    """How the model plays a scenario's events in virtual time: the runbook leaves these
+    open, so a comparison with a real run can match them to what that run did."""
+
+    burst_prs: int | None = None  # S4: PRs that get comments (default min(N, 10))
+    spawn_spread: float = 300.0  # S3: PRs open over this many seconds
+    restart_gap: float = 5.0  # S5: seconds the model is down
+    dashboard_refresh: float = 30.0  # S6
+    dashboard_click: float = 10.0  # S6
+    # (median ms, sigma) of the calls' lognormal latency; None: the simulation's default
+    # (ghbench.simulation.world.SIM_LATENCY, AO's against github.com)
+    latency: tuple[float, float] | None = None
+
+
+def repos_for(topology: str, sessions: int, owner: str = "acme") -> list[str]:
+    """The simulation's repos: T1 one, T2 max(2, N/5)."""
+    if topology == "T1":
+        return [f"{owner}/todo"]
+    count = max(2, math.ceil(sessions / 5))
+    return [f"{owner}/todo-{i + 1}" for i in range(count)]
 
 
 @dataclass
 class CellRun:
     """The in-memory outcome of one cell, before anything is written."""
 
-    spec: CellSpec
+    spec: RunSpec
+    repos: list[str]
     rows: list[TraceRow]
     window_start: float
     window_end: float
@@ -68,13 +92,6 @@ class CellRun:
         )
 
 
-def _policy(spec: CellSpec) -> PolicyParams:
-    base = PROFILES[spec.profile]
-    if not spec.policy:
-        return base
-    return resolve_policy("cell policy", spec.profile, dict(spec.policy))
-
-
 class _Events:
     """A time-ordered queue of callables; ties run in the order they were added."""
 
@@ -96,44 +113,42 @@ class _Events:
 class _Cell:
     """One cell's world, model, event queue and outcome."""
 
-    def __init__(self, spec: CellSpec, seed: int) -> None:
-        self.spec = spec
-        self.rng = random.Random(seed)
-        self.scenario = spec.scenario_def
-        self.policy = _policy(spec)
+    def __init__(self, spec: RunSpec, play: ScenarioPlay) -> None:
+        self.spec, self.play = spec, play
+        self.rng = random.Random(spec.seed)
+        self.scenario = spec.cell.info
+        self.policy = spec.model_policy()
         self.clock = LaneClock(SIM_START)
-        self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31), latency=spec.latency)
-        self.repos = repos_for(spec.topology, spec.sessions)
-        self.sessions = self.world.seed(
-            self.repos, spec.sessions, open_prs=self.scenario.prs_at_start
-        )
+        self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31), latency=play.latency)
+        sessions = spec.cell.sessions
+        self.repos = repos_for(spec.cell.topology, sessions)
+        self.sessions = self.world.seed(self.repos, sessions, open_prs=self.scenario.prs_at_start)
         t0 = self.clock.now()
-        window_start = t0 + spec.warmup_s
+        window_start = t0 + spec.warmup.seconds
         self.rows: list[TraceRow] = []
-        self.options = RowOptions(
+        self.row_settings = RowSettings(
             session_ids=spec.session_ids, project_id="todo-app", origin="workload"
         )
         self.transport = InProcessTransport(
             self.world.handle, token=self.world.token, rng=random.Random(self.rng.randrange(2**31))
         )
-        self.runner = CallRunner(self.transport, self.clock, self.rows.append, self.options)
+        self.runner = CallRunner(self.transport, self.clock, self.rows.append, self.row_settings)
         initial = () if self.scenario.spawn_at_window_start else tuple(self.sessions)
         self.poller = Poller(self.policy, self.runner, repos=tuple(self.repos), sessions=initial)
         self.events = _Events()
-        self.run = CellRun(
-            spec, self.rows, window_start, window_start + spec.duration_s, t0, {}, {}, 0
-        )
+        window_end = window_start + spec.duration.seconds
+        self.run = CellRun(spec, self.repos, self.rows, window_start, window_end, t0, {}, {}, 0)
         self.down_until = t0
 
     # -- triggers --------------------------------------------------------------------
 
     def schedule(self) -> None:
-        sc, spec, run = self.scenario, self.spec, self.run
+        sc, run = self.scenario, self.run
         if sc.restart_at_window_start:
             self.events.at(run.window_start, functools.partial(self._restart, 0.0))
         if sc.restart_mid_window:
-            mid = run.window_start + spec.duration_s / 2
-            self.events.at(mid, functools.partial(self._restart, spec.restart_gap))
+            mid = run.window_start + self.spec.duration.seconds / 2
+            self.events.at(mid, functools.partial(self._restart, self.play.restart_gap))
         if sc.spawn_at_window_start:
             self._schedule_spawn()
         if sc.review_burst:
@@ -162,7 +177,7 @@ class _Cell:
 
         self.events.at(start, spawn)
         for s in self.sessions:
-            delay = self.rng.uniform(60.0, 60.0 + self.spec.spawn_spread)
+            delay = self.rng.uniform(60.0, 60.0 + self.play.spawn_spread)
             self.events.at(start + delay, functools.partial(self._open_pr, s))
 
     def _open_pr(self, spec: SessionSpec) -> None:
@@ -170,8 +185,8 @@ class _Cell:
 
     def _schedule_burst(self) -> None:
         """S4: 5–10 review comments on each of M PRs, all at once."""
-        spec = self.spec
-        count = min(spec.sessions, spec.burst_prs if spec.burst_prs is not None else 10)
+        prs = self.play.burst_prs
+        count = min(self.spec.cell.sessions, prs if prs is not None else 10)
         plan = [(s, self.rng.randint(5, 10)) for s in self.rng.sample(self.sessions, count)]
 
         def burst() -> None:
@@ -182,16 +197,16 @@ class _Cell:
 
     def _schedule_dashboard(self) -> None:
         """S6: a dashboard tab: titles each refresh (5-min issue cache), one PR view per click."""
-        reader = CallRunner(self.transport, self.clock, self.rows.append, self.options)
+        reader = CallRunner(self.transport, self.clock, self.rows.append, self.row_settings)
         clicks = itertools.count()
-        spec, end = self.spec, self.run.window_end
+        play, end = self.play, self.run.window_end
 
         def refresh(when: float) -> None:
             reader.start_at(when)
             for s in list(self.poller.sessions.values()):
                 if s.spec.issue is not None:
                     _reader_issue(self.poller, reader, s.repo, s.spec.issue)
-            nxt = when + spec.dashboard_refresh
+            nxt = when + play.dashboard_refresh
             if nxt < end:
                 self.events.at(nxt, functools.partial(refresh, nxt))
 
@@ -201,7 +216,7 @@ class _Cell:
             if live:
                 s = live[next(clicks) % len(live)]
                 reader.call(ao.dashboard_pr_view(s.repo, s.pr or 0, s.id))
-            nxt = when + spec.dashboard_click
+            nxt = when + play.dashboard_click
             if nxt < end:
                 self.events.at(nxt, functools.partial(click, nxt))
 
@@ -240,9 +255,10 @@ class _Cell:
         return run
 
 
-def run_cell(spec: CellSpec, *, seed: int) -> CellRun:
-    """Run one cell in memory; nothing is written."""
-    cell = _Cell(spec, seed)
+def run_cell(spec: RunSpec, play: ScenarioPlay | None = None) -> CellRun:
+    """Run ``spec``'s cell (its seed, profile or policy, durations) in memory; nothing is
+    written."""
+    cell = _Cell(spec, play or ScenarioPlay())
     cell.schedule()
     return cell.execute()
 

@@ -40,7 +40,7 @@ returns a resolved ``WorkloadConfig`` whose ``policy`` is the profile with the o
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 import yaml
@@ -58,8 +58,9 @@ from ghbench.workload.profiles import (
 )
 
 __all__ = [
+    "TRANSPORT_NAMES",
     "SessionSpec",
-    "TraceOptions",
+    "TraceSettings",
     "TransportName",
     "WorkloadConfig",
     "default_api_url",
@@ -72,6 +73,7 @@ __all__ = [
 
 # ``ghbench simulate`` runs the model in-process; a config file names a real transport
 TransportName = Literal["gh", "http"]
+TRANSPORT_NAMES: tuple[TransportName, ...] = get_args(TransportName)
 
 Repo = Annotated[
     str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", description="owner/name")
@@ -101,7 +103,7 @@ class SessionSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
         return f"feat/issue-{self.issue}" if self.issue is not None else f"session/{self.id}"
 
 
-class TraceOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class TraceSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """What the model adds to AO's rows."""
 
     session_ids: bool = False
@@ -121,7 +123,7 @@ class _Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     seed: int = 0
     repos: tuple[Repo, ...] = ()
     sessions: tuple[SessionSpec, ...] = ()
-    trace: TraceOptions = TraceOptions()
+    trace: TraceSettings = TraceSettings()
 
 
 class _File(_Settings, frozen=True, kw_only=True, forbid_unknown_fields=True):

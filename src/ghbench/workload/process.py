@@ -20,10 +20,10 @@ from ghbench.trace.writer import TraceWriter
 from ghbench.workload.calls import GhCall, GhResult
 from ghbench.workload.config import WorkloadConfig
 from ghbench.workload.poller import Poller
-from ghbench.workload.rows import RowOptions
+from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import CallRunner, Transport
 
-__all__ = ["RunSummary", "Stopped", "next_tick_after", "row_options", "run_workload"]
+__all__ = ["RunSummary", "Stopped", "next_tick_after", "row_settings", "run_workload"]
 
 
 class Stopped(Exception):
@@ -37,8 +37,8 @@ class RunSummary:
     calls: int
 
 
-def row_options(cfg: WorkloadConfig, secrets: tuple[str, ...] = ()) -> RowOptions:
-    return RowOptions(
+def row_settings(cfg: WorkloadConfig, secrets: tuple[str, ...] = ()) -> RowSettings:
+    return RowSettings(
         session_ids=cfg.trace.session_ids,
         project_id=cfg.project,
         origin=cfg.trace.origin,
@@ -87,7 +87,7 @@ def run_workload(
 ) -> RunSummary:
     """Poll until ``stop`` is set (or ``max_ticks`` ran); rows go to ``sink``."""
     guarded = _StoppableTransport(transport, stop)
-    runner = CallRunner(guarded, clock, sink, row_options(cfg, secrets))
+    runner = CallRunner(guarded, clock, sink, row_settings(cfg, secrets))
     poller = Poller(cfg.policy, runner, repos=cfg.all_repos, sessions=cfg.sessions)
     period = cfg.policy.tick
     due = clock.now()

@@ -8,11 +8,11 @@ from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import build_row
 from ghbench.workload.calls import GhCall, GhResult
 
-__all__ = ["RowOptions", "row_for"]
+__all__ = ["RowSettings", "row_for"]
 
 
 @dataclass(frozen=True)
-class RowOptions:
+class RowSettings:
     """What the model adds to AO's fields: attribution (off by default, as AO) and origin."""
 
     session_ids: bool = False
@@ -22,7 +22,7 @@ class RowOptions:
 
 
 def row_for(
-    call: GhCall, result: GhResult, *, completed_at: float, options: RowOptions
+    call: GhCall, result: GhResult, *, completed_at: float, options: RowSettings
 ) -> TraceRow:
     """The row AO's ``execGhObserved`` would write for this call and output."""
     attribute = options.session_ids and call.session_id is not None

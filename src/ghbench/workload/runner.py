@@ -20,7 +20,7 @@ from typing import Protocol
 from ghbench.clock import Clock, VirtualClock
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.calls import GhCall, GhResult
-from ghbench.workload.rows import RowOptions, row_for
+from ghbench.workload.rows import RowSettings, row_for
 
 __all__ = ["CallRunner", "Lane", "LaneClock", "RowSink", "Transport"]
 
@@ -59,7 +59,7 @@ class CallRunner:
         transport: Transport,
         clock: Clock,
         sink: RowSink,
-        options: RowOptions,
+        options: RowSettings,
     ) -> None:
         self.transport = transport
         self.clock = clock

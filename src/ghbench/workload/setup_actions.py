@@ -11,30 +11,25 @@ the token.
 GitHub's secondary limit on content creation (about 80 a minute, limits reference §4)
 is reached by a setup of 40 sessions or more (a commit and a PR each): a refused
 request waits ``retry-after`` (60 s without one, as Octokit does) on the ``sleep`` the
-caller injects and is sent again. An exhausted primary budget is an error at once.
+caller injects and is sent again (``ghbench.throttle``). An exhausted primary budget is an
+error at once.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
 
 from ghbench.errors import GitHubError
-from ghbench.timefmt import iso_s
+from ghbench.throttle import Sleep, response_message, send_within_limits
 from ghbench.tls import tls_context
 from ghbench.workload.config import SessionSpec
 
-__all__ = ["create_session_prs", "open_api_client", "send_within_limits"]
-
-Sleep = Callable[[float], None]
-SECONDARY_DEFAULT_WAIT_S = 60.0
-SECONDARY_MAX_WAIT_S = 300.0
-SECONDARY_ATTEMPTS = 8
+__all__ = ["create_session_prs", "open_api_client"]
 
 
 def open_api_client(api_url: str, token: str, *, timeout_s: float = 30.0) -> httpx.Client:
@@ -54,47 +49,10 @@ def open_api_client(api_url: str, token: str, *, timeout_s: float = 30.0) -> htt
     )
 
 
-def _message(resp: httpx.Response) -> str:
-    with contextlib.suppress(ValueError, AttributeError):
-        return str(resp.json().get("message", ""))
-    return ""
-
-
-def _limited(resp: httpx.Response) -> bool:
-    if resp.status_code not in (403, 429):
-        return False
-    return "retry-after" in resp.headers or "secondary rate limit" in _message(resp).lower()
-
-
-def send_within_limits(
-    client: httpx.Client, sleep: Sleep, method: str, url: str, **kw: Any
-) -> httpx.Response:
-    """One request, sent again after each secondary-limit refusal's ``retry-after``."""
-    for _ in range(SECONDARY_ATTEMPTS):
-        resp = client.request(method, url, **kw)
-        if resp.status_code in (403, 429) and resp.headers.get("x-ratelimit-remaining") == "0":
-            reset = resp.headers.get("x-ratelimit-reset", "")
-            when = iso_s(float(reset)) if reset.isdigit() else "the next reset"
-            raise GitHubError(
-                f"{method} {url}: the token's primary rate limit is spent until {when};"
-                " run setup again after it"
-            )
-        if not _limited(resp):
-            return resp
-        try:
-            wait = float(resp.headers["retry-after"])
-        except (KeyError, ValueError):
-            wait = SECONDARY_DEFAULT_WAIT_S
-        sleep(min(max(wait, 1.0), SECONDARY_MAX_WAIT_S))
-    raise GitHubError(
-        f"{method} {url}: still refused by GitHub's secondary rate limit after"
-        f" {SECONDARY_ATTEMPTS} waits; run setup again later"
-    )
-
-
 def _json(resp: httpx.Response, what: str) -> Any:
     if resp.status_code >= 300:
-        raise GitHubError(f"{what} failed: HTTP {resp.status_code} {_message(resp)}".rstrip())
+        detail = response_message(resp)
+        raise GitHubError(f"{what} failed: HTTP {resp.status_code} {detail}".rstrip())
     return resp.json()
 
 

@@ -1,0 +1,160 @@
+"""AO's side of a real-time matrix cell: checkouts and one config over the cell's repos.
+
+For ``--driver ao`` every cell (T1 and T2) runs AO on a config ghbench writes:
+
+- a git checkout per repo under ``WORK/checkouts/{project id}``, as a user has one: its
+  ``origin`` is the repo on github.com. On the emulator it is a new local repository
+  with one commit (each AO's private world clones it and pushes its ``main`` to the
+  emulator, as for a user's checkout); on GitHub a clone of the repo;
+- ``WORK/ao/{topology}-{scale}-{hash of the repos}/agent-orchestrator.yaml``: one
+  project per repo (``orchestrator_config``), each with its own ``sessionPrefix``,
+  plus the dashboard's ``port`` for S6. Cells over the same repos share it, so their
+  setups are reused.
+
+Setup runs per project (one ``ao start <project>`` and ``batch-spawn`` each, as T1
+does). The window runs one AO per project (``ghbench.drivers.ao_spread``: real AO polls
+only the project ``ao start`` names), all tracing to the cell's one trace.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ghbench.artifacts.io import replace_atomic
+from ghbench.drivers.project import Project, parse_project, project_id
+from ghbench.errors import GhbenchError
+from ghbench.gitinfo import run_git
+from ghbench.runspec.cells import Cell
+
+__all__ = [
+    "AoCellConfig",
+    "ensure_checkout",
+    "free_loopback_port",
+    "orchestrator_config",
+    "prepare_ao_cell",
+]
+
+_GIT_IDENTITY = ("-c", "user.name=ghbench", "-c", "user.email=ghbench@localhost")
+
+
+@dataclass(frozen=True)
+class AoCellConfig:
+    """The config ghbench wrote for a cell and the projects in it (in repo order)."""
+
+    config_path: Path
+    projects: tuple[Project, ...]
+    port: int | None  # the dashboard's, when S6 runs one
+
+
+def free_loopback_port() -> int:
+    """A TCP port free on 127.0.0.1 right now (the dashboard binds it moments later)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _git(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return run_git(*args, cwd=cwd, timeout=120)
+
+
+def _checked(proc: subprocess.CompletedProcess[str], what: str) -> None:
+    if proc.returncode != 0:
+        detail = " ".join((proc.stderr or proc.stdout).split())[:200]
+        raise GhbenchError(f"{what} failed: {detail}")
+
+
+def _local_checkout(path: Path, repo: str) -> None:
+    """A repository with one empty commit on ``main`` whose ``origin`` is ``repo`` on
+    github.com: the emulator serves it there (git's URL rewriting)."""
+    path.mkdir(parents=True, exist_ok=True)
+    _checked(_git("init", "-q", "-b", "main", str(path)), f"git init {path}")
+    _checked(
+        _git(*_GIT_IDENTITY, "commit", "-q", "--allow-empty", "-m", "init", cwd=path),
+        f"the first commit in {path}",
+    )
+    url = f"https://github.com/{repo}.git"
+    _checked(_git("remote", "add", "origin", url, cwd=path), f"git remote add in {path}")
+
+
+def ensure_checkout(repo: str, path: Path, *, local: bool) -> None:
+    """Make ``path`` a checkout of ``repo`` unless it already is a git repository: a new
+    local one (``local``: the run's GitHub gets its code from it), else a clone."""
+    if (path / ".git").exists():
+        return
+    if path.exists() and any(path.iterdir()):
+        raise GhbenchError(
+            f"{path} exists but is not a git checkout; remove it so ghbench can create it"
+        )
+    if local:
+        _local_checkout(path, repo)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    proc = _git("clone", "-q", f"https://github.com/{repo}.git", str(path))
+    if proc.returncode != 0:
+        detail = " ".join(proc.stderr.split())[:200]
+        raise GhbenchError(
+            f"cannot clone {repo} into {path} ({detail}); clone it there yourself and re-run"
+        )
+
+
+def orchestrator_config(
+    repos: Sequence[str],
+    checkouts: PurePosixPath,
+    default_branch: str = "main",
+    *,
+    port: int | None = None,
+) -> dict[str, Any]:
+    """AO's config for a cell: one project per repo, each checked out under ``checkouts``.
+
+    Each project gets its own ``sessionPrefix`` (``r1``, ``r2``, ...): AO derives the
+    default from basename(path), and spread checkouts such as ``…-t2-10-r1`` and
+    ``…-t2-10-r2`` would derive the same prefix and collide on session ids. ``port`` is
+    the dashboard's (S6). Written as JSON (which is YAML) into the config's own
+    directory, with ``AO_CONFIG_PATH`` pointing at it, so a run sees exactly these repos.
+    """
+    projects: dict[str, dict[str, str]] = {}
+    for index, repo in enumerate(repos, start=1):
+        pid = project_id(repo)
+        projects[pid] = {
+            "repo": repo,
+            "path": str(checkouts / pid),
+            "defaultBranch": default_branch,
+            "sessionPrefix": f"r{index}",
+        }
+    config: dict[str, Any] = {"projects": projects}
+    if port is not None:
+        config["port"] = port
+    return config
+
+
+def _config_dir(cell: Cell, repos: Sequence[str], work_dir: Path) -> Path:
+    digest = hashlib.sha256(",".join(repos).encode()).hexdigest()[:8]
+    return work_dir / "ao" / f"{cell.topology.lower()}-{cell.sessions}-{digest}"
+
+
+def prepare_ao_cell(
+    cell: Cell,
+    repos: Sequence[str],
+    work_dir: Path,
+    *,
+    seeds_repos: bool,
+    dashboard: bool = False,
+) -> AoCellConfig:
+    """Checkouts and the config for ``repos``; the config is rewritten for every cell."""
+    checkouts = work_dir / "checkouts"
+    port = free_loopback_port() if dashboard else None
+    raw = orchestrator_config(repos, PurePosixPath(checkouts), port=port)
+    for pid, entry in raw["projects"].items():
+        ensure_checkout(entry["repo"], checkouts / pid, local=seeds_repos)
+    config_path = _config_dir(cell, repos, work_dir) / "agent-orchestrator.yaml"
+    replace_atomic(config_path, (json.dumps(raw, indent=2) + "\n").encode())
+    projects = tuple(parse_project(raw, pid, config_path) for pid in raw["projects"])
+    return AoCellConfig(config_path=config_path, projects=projects, port=port)

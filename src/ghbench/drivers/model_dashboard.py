@@ -1,0 +1,97 @@
+"""S6 for the workload driver: a dashboard tab's reads, traced as component ``dashboard``.
+
+Every ``refresh_s`` it loads the session titles (one ``gh issue view`` per session);
+every ``click_s`` it opens one session's PR (``gh pr view``), round-robin: the cadence of
+the reader of AO's dashboard (``ghbench.drivers.dashboard``). Its rows are appended to
+the window's trace (O_APPEND, one write per row) beside the orchestrator's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from ghbench.clock import SystemClock
+from ghbench.drivers.base import DashboardView
+from ghbench.drivers.dashboard import ReaderThread
+from ghbench.errors import GhbenchError
+from ghbench.workload import calls as ao
+from ghbench.workload.config import load_workload_config
+from ghbench.workload.process import open_trace_sink, row_settings
+from ghbench.workload.runner import CallRunner
+from ghbench.workload.transport import make_transport
+
+__all__ = ["ModelDashboard", "ModelDashboardReader"]
+
+
+class ModelDashboardReader(ReaderThread):
+    """The reads a dashboard tab makes, through the model's calls, in its own thread."""
+
+    def __init__(
+        self,
+        config_path: Path,
+        trace_path: Path,
+        env: Mapping[str, str],
+        *,
+        refresh_s: float = 30.0,
+        click_s: float = 10.0,
+    ) -> None:
+        super().__init__(refresh_s, click_s)
+        self.config_path, self.trace_path, self.env = config_path, trace_path, dict(env)
+        self.calls = 0
+
+    def _read(self) -> None:
+        cfg = load_workload_config(self.config_path)
+        token = self.env.get(cfg.token_env, "")
+        secrets = (token,) if token else ()
+        write, close = open_trace_sink(self.trace_path, secrets)
+        transport = make_transport(cfg, self.env)
+        clock = SystemClock()
+        runner = CallRunner(transport, clock, write, row_settings(cfg, secrets))
+        sessions = [s for s in cfg.sessions if s.pr is not None]
+
+        def refresh() -> None:
+            for s in sessions:
+                if s.issue is not None and not self._stop.is_set():
+                    runner.call(
+                        ao.issue_view(
+                            s.repo, s.issue, component=ao.DASHBOARD_COMPONENT, session_id=s.id
+                        )
+                    )
+
+        def click(i: int) -> None:
+            s = sessions[i]
+            runner.call(ao.dashboard_pr_view(s.repo, s.pr or 0, s.id))
+
+        try:
+            self._cadence(refresh, click, len(sessions), now=clock.now)
+        finally:
+            self.calls = runner.calls_made
+            close()
+            transport.close()
+
+
+class ModelDashboard:
+    """The model's sessions read as a dashboard would, for one window."""
+
+    def __init__(self, config_path: Path, view: DashboardView, env: Mapping[str, str]) -> None:
+        self.reader = ModelDashboardReader(
+            config_path,
+            view.sink.path,
+            env,
+            refresh_s=view.refresh_s,
+            click_s=view.click_s,
+        )
+        self._closed = False
+
+    def start(self) -> None:
+        self.reader.start()
+
+    def close(self, *, at_window_end: bool) -> list[str]:
+        if self._closed:
+            return []
+        self._closed = True
+        self.reader.stop()
+        if self.reader.error is not None:
+            raise GhbenchError(f"S6: the dashboard reader failed: {self.reader.error}")
+        return [f"S6: the dashboard reader made {self.reader.calls} calls (component dashboard)"]

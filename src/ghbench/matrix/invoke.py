@@ -1,0 +1,72 @@
+"""One ``matrix run`` invocation: the plan's cells on the runner its backend names.
+
+Virtual time runs the model in-process (``SimulatedCells``); real time runs every cell
+on one GitHub, the emulator's state kept in ``OUT/state/emulator`` and the cells' shared
+setups and driver state in ``OUT/realtime`` (``RealtimeCells``). The table below is the
+one place a backend's name picks its runner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from ghbench.clock import Clock
+from ghbench.matrix.realtime import RealtimeCells
+from ghbench.matrix.runner import CellRunner, MatrixOutcome, SimulatedCells, run_matrix
+from ghbench.matrix.state import MatrixPlan
+
+__all__ = ["cell_runner", "run_plan"]
+
+Log = Callable[[str], None]
+
+
+def _simulated(
+    plan: MatrixPlan, out_dir: Path, clock: Clock, env: Mapping[str, str], log: Log
+) -> CellRunner:
+    return SimulatedCells()
+
+
+def _realtime(
+    plan: MatrixPlan, out_dir: Path, clock: Clock, env: Mapping[str, str], log: Log
+) -> CellRunner:
+    root = out_dir.resolve()
+    return RealtimeCells(
+        spec=plan.run_spec(),
+        state_dir=root / "state" / "emulator",
+        work_dir=root / "realtime",
+        clock=clock,
+        env=env,
+        log=log,
+    )
+
+
+_RUNNERS: dict[str, Callable[[MatrixPlan, Path, Clock, Mapping[str, str], Log], CellRunner]] = {
+    "simulated": _simulated,
+    "emulator": _realtime,
+    "github": _realtime,
+}
+
+
+def cell_runner(
+    plan: MatrixPlan, out_dir: Path, *, clock: Clock, env: Mapping[str, str], log: Log
+) -> CellRunner:
+    """The runner the plan's backend names, configured only from the plan."""
+    return _RUNNERS[plan.backend](plan, out_dir, clock, env, log)
+
+
+def run_plan(
+    plan: MatrixPlan,
+    out_dir: Path,
+    *,
+    clock: Clock,
+    env: Mapping[str, str],
+    operator: str,
+    log: Log,
+) -> MatrixOutcome:
+    """Run the plan's cells not yet done; whatever the runner started stops at the end."""
+    runner = cell_runner(plan, out_dir, clock=clock, env=env, log=log)
+    try:
+        return run_matrix(plan, runner, out_dir, clock=clock, operator=operator, log=log)
+    finally:
+        runner.close()

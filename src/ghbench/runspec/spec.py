@@ -1,0 +1,115 @@
+"""``RunSpec``: what a run is, built once by the CLI and passed on unchanged.
+
+Every command turns its flags into one ``RunSpec``; the flows (harness, simulation,
+matrix) and the drivers read it and never re-wrap it. A flow that runs several things
+derives each one's spec with ``msgspec.structs.replace`` (a matrix cell, an A/B build, a
+capacity probe). The workload driver serialises it, with the sessions, as the model's
+config (``ghbench.drivers.workload``).
+
+Durations keep the text they were given (``2m``), which the scorecard records as
+requested, beside their seconds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from ghbench.errors import UsageError
+from ghbench.github.names import BackendName
+from ghbench.runspec.cells import SCENARIOS, Cell
+from ghbench.runspec.names import (
+    DRIVERS,
+    AgentsName,
+    AoLayoutName,
+    DriverName,
+    DriverTraits,
+    RunBackendName,
+)
+from ghbench.timefmt import MAX_DURATION_S, duration_flag, format_duration
+from ghbench.workload.config import TransportName
+from ghbench.workload.profiles import DEFAULT_PROFILE, PROFILES, PolicyParams, ProfileName
+
+__all__ = ["Duration", "RunSpec"]
+
+
+class Duration(msgspec.Struct, frozen=True):
+    """Seconds, and the text they were given as (``2m``) or are shown as (``2m 0s``)."""
+
+    seconds: float
+    text: str
+
+    @classmethod
+    def parse(
+        cls, flag: str, text: str, *, allow_zero: bool = True, maximum: float = MAX_DURATION_S
+    ) -> Duration:
+        """A duration flag's value; UsageError naming ``flag`` when it is not one."""
+        return cls(duration_flag(flag, text, allow_zero=allow_zero, maximum=maximum), text)
+
+    @classmethod
+    def of(cls, seconds: float) -> Duration:
+        """``seconds`` as a run shows it (``format_duration``)."""
+        return cls(seconds, format_duration(seconds))
+
+
+_S2 = SCENARIOS["S2"]
+
+
+class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One run: the orchestrator and how it runs, the GitHub it calls, what is measured,
+    the setup it needs and where things go."""
+
+    # the orchestrator
+    driver: DriverName = "workload"
+    ao_command: str | None = None  # --ao: an AO checkout or executable (driver ao)
+    ao_layout: AoLayoutName = "auto"  # AO's session storage (driver ao)
+    transport: TransportName = "gh"  # how the model calls GitHub
+    profile: ProfileName = DEFAULT_PROFILE  # the AO build the model plays
+    policy: PolicyParams | None = None  # a config's whole policy; None: the profile's
+    tick: Duration | None = None  # the model's poll interval; None: the policy's
+    agents: AgentsName = "none"  # a model of the coding agents' own calls
+    # the GitHub
+    backend: RunBackendName = "github"
+    repos: tuple[str, ...] = ()  # the matrix's --repos on real GitHub
+    # what is measured
+    cell: Cell = Cell("S2", "T1", 1)
+    warmup: Duration = Duration(_S2.warmup_s, "2m")
+    duration: Duration = Duration(_S2.duration_s, "15m")
+    duration_scale: float = 1.0  # real time: the runbook's durations times this
+    seed: int = 0
+    session_ids: bool = False  # the model's rows carry sessionId
+    # the setup
+    project: str | None = None  # the AO project id (agent-orchestrator.yaml)
+    ao_config: Path | None = None  # --config: that agent-orchestrator.yaml
+    issues: tuple[int, ...] = ()  # one per session
+    poll_interval: Duration = Duration(30.0, "30s")  # setup's PR polling
+    setup_timeout: Duration = Duration(600.0, "10m")  # setup's wait for PRs
+    # where things go
+    out_dir: Path = Path("ghbench-out")
+
+    def __post_init__(self) -> None:
+        self.cell.check()
+        if self.duration.seconds <= 0 or self.warmup.seconds < 0:
+            raise UsageError("--duration must be positive and --warmup not negative")
+        if not 0 < self.duration_scale <= 1:
+            raise UsageError(f"--duration-scale {self.duration_scale:g}: use a number in (0, 1]")
+
+    @property
+    def traits(self) -> DriverTraits:
+        """Which of these settings the driver takes."""
+        return DRIVERS[self.driver]
+
+    @property
+    def github(self) -> BackendName:
+        """The real GitHub a real-time run calls (UsageError for a simulated one)."""
+        if self.backend == "simulated":
+            raise UsageError("a simulated run has no GitHub of its own; use emulator or github")
+        return self.backend
+
+    def model_policy(self) -> PolicyParams:
+        """The model's policy: the config's, else the profile's; ``tick`` over either."""
+        base = self.policy if self.policy is not None else PROFILES[self.profile]
+        if self.tick is None:
+            return base
+        return msgspec.structs.replace(base, tick=self.tick.seconds)

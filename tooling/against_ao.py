@@ -1,0 +1,208 @@
+"""The model beside the real AO builds: one reduction of a window for both sides.
+
+A real-AO run (``ghbench setup`` + ``measure``, recorded by
+``bench/bench_calibration_ao.py`` as a ``RealRun``) and a model run (``run_cell``) each
+end in a scorecard artifact and the trace rows of the window. ``window_digest`` keeps
+what the comparison needs from the rows (calls per operation and HTTP status, the
+start of every poll tick), ``figures_of`` reduces a scorecard and its digest to the
+figures of docs/calibration.md, ``relative_errors`` holds a profile's figures to the
+build it reproduces, and ``calibration_section`` renders it all. Nothing here reads
+files or the clock.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from ghbench.runspec.cells import Cell
+from ghbench.runspec.spec import Duration, RunSpec
+from ghbench.simulation.cell import CellRun, ScenarioPlay, run_cell
+from ghbench.simulation.simulate import cell_scorecard
+from ghbench.timefmt import parse_iso
+from ghbench.trace.schema import TraceRow
+from ghbench.workload.profiles import canonical_profile
+
+__all__ = [
+    "COMPARED",
+    "RESULTS_VERSION",
+    "CalibrationResults",
+    "Figures",
+    "RealRun",
+    "WindowDigest",
+    "figures_of",
+    "measured_latency",
+    "model_run",
+    "relative_errors",
+    "window_digest",
+]
+
+# The poller's first call of every tick: one per repo a tick (S2 is one repo), so the
+# gaps between its rows are the poll cycle.
+TICK_MARKER = "gh.api.guard-pr-list"
+
+
+class WindowDigest(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """What a window's rows say beyond the scorecard: calls per operation and status
+    (``"opaque"`` for a call without one) and the poll ticks' start times."""
+
+    operations: dict[str, dict[str, int]]
+    tick_starts: list[float]
+
+
+def window_digest(rows: Iterable[TraceRow], window_start: float, window_end: float) -> WindowDigest:
+    counts: dict[str, Counter[str]] = {}
+    ticks: list[float] = []
+    for row in rows:
+        end = parse_iso(row.timestamp)
+        if not window_start <= end <= window_end:
+            continue
+        op = row.operation or "(none)"
+        status = str(row.httpStatus) if row.httpStatus is not None else "opaque"
+        counts.setdefault(op, Counter())[status] += 1
+        if op == TICK_MARKER:  # the timestamp is the call's end: its start is a tick's
+            ticks.append(end - (row.durationMs or 0.0) / 1000.0)
+    return WindowDigest(
+        operations={op: dict(sorted(c.items())) for op, c in sorted(counts.items())},
+        tick_starts=sorted(ticks),
+    )
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One window's figures (exact, not AO's rounding)."""
+
+    calls_per_min: float
+    graphql_points_per_hr: float
+    core_requests_per_hr: float  # the per-row burn (the spec's restCoreRequestsPerHr)
+    core_consumed_per_hr: float  # insights.consumption.core: the burn plus first calls
+    graphql_consumed_per_hr: float
+    guard_pr_list_304_rate: float  # NaN: no guard row in the window
+    batch_count: float  # a model side's is a mean over seeds
+    poll_cycle_s: float  # mean gap between tick starts; NaN with fewer than two ticks
+
+
+# the figures compared between a profile and its build, with their table headings
+COMPARED: tuple[tuple[str, str], ...] = (
+    ("calls_per_min", "calls/min"),
+    ("graphql_points_per_hr", "GraphQL pts/hr"),
+    ("core_requests_per_hr", "core req/hr"),
+    ("guard_pr_list_304_rate", "pr-list 304 rate"),
+    ("batch_count", "batches"),
+    ("poll_cycle_s", "cycle s"),
+)
+
+
+def figures_of(card: Mapping[str, Any], digest: WindowDigest) -> Figures:
+    """The figures of a scorecard artifact (as JSON) and its window's digest."""
+    insights = card["insights"]
+    exact = insights["exact"]
+    consumption = insights["consumption"]
+    ticks = digest.tick_starts
+    cycle = (ticks[-1] - ticks[0]) / (len(ticks) - 1) if len(ticks) > 1 else math.nan
+    rate = exact.get("guardPrList304Rate")
+    return Figures(
+        calls_per_min=float(exact["callsPerMin"]),
+        graphql_points_per_hr=float(exact["graphqlPointsPerHr"]),
+        core_requests_per_hr=float(exact["restCoreRequestsPerHr"]),
+        core_consumed_per_hr=_per_hr(consumption.get("core")),
+        graphql_consumed_per_hr=_per_hr(consumption.get("graphql")),
+        guard_pr_list_304_rate=math.nan if rate is None else float(rate),
+        batch_count=float(card["scorecard"]["graphqlBatchCount"]),
+        poll_cycle_s=cycle,
+    )
+
+
+def _per_hr(entry: Mapping[str, Any] | None) -> float:
+    if not entry or entry.get("perHr") is None:
+        return math.nan
+    return float(entry["perHr"])
+
+
+def relative_errors(model: Figures, real: Figures) -> dict[str, float]:
+    """(model - real) / real per compared figure; 0 when both are 0, inf when only the
+    real one is 0, NaN when either is undefined."""
+    out = {}
+    for name, _ in COMPARED:
+        m, r = float(getattr(model, name)), float(getattr(real, name))
+        if math.isnan(m) or math.isnan(r):
+            out[name] = math.nan
+        elif r == 0:
+            out[name] = 0.0 if m == 0 else math.inf
+        else:
+            out[name] = (m - r) / r
+    return out
+
+
+# z of the 99th percentile of a normal distribution: a lognormal's p99 / p50 = exp(z σ)
+_Z99 = 2.3263
+
+
+def measured_latency(card: Mapping[str, Any]) -> tuple[float, float]:
+    """(median ms, sigma) of a lognormal with a scorecard's p50 and p99 call durations:
+    the latency a model run uses to stand where its real run stood."""
+    spec = card["scorecard"]
+    p50 = max(float(spec["p50DurationMs"]), 1.0)
+    p99 = max(float(spec["p99DurationMs"]), p50)
+    return p50, min(math.log(p99 / p50) / _Z99, 3.0)
+
+
+def model_run(
+    profile: str,
+    sessions: int,
+    *,
+    warmup_s: float,
+    duration_s: float,
+    seed: int = 0,
+    latency: tuple[float, float] | None = None,
+) -> tuple[dict[str, Any], WindowDigest, CellRun]:
+    """The model's S2-T1 cell with the real run's sessions, warmup, window and (with
+    ``latency``) call latency: its scorecard (as JSON) and window digest, reduced
+    exactly as a real run's are."""
+    spec = RunSpec(
+        backend="simulated",
+        cell=Cell("S2", "T1", sessions),
+        warmup=Duration.of(warmup_s),
+        duration=Duration.of(duration_s),
+        profile=canonical_profile(profile),
+        seed=seed,
+    )
+    run = run_cell(spec, ScenarioPlay(latency=latency))
+    card = msgspec.to_builtins(cell_scorecard(run))
+    return card, window_digest(run.rows, run.window_start, run.window_end), run
+
+
+RESULTS_VERSION = 1
+
+
+class RealRun(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """One real-AO run of the calibration: what was run, how long it took, the machine's
+    load (1, 5 and 15 min averages) around it, its scorecard artifact and window digest."""
+
+    build: str  # main, bench (../shared/ao's build-ao)
+    ao_commit: str
+    sessions: int
+    warmup: str
+    duration: str
+    warmup_seconds: float
+    duration_seconds: float
+    setup_seconds: float
+    measure_seconds: float
+    load_before_setup: str
+    load_before_measure: str
+    load_after: str
+    scorecard: dict[str, Any]
+    digest: WindowDigest
+
+
+class CalibrationResults(msgspec.Struct, frozen=True, kw_only=True):
+    """docs/calibration-ao.json: the real runs, one per build and size. Unknown fields
+    are ignored; a newer ``version`` is refused by the reader."""
+
+    version: int = RESULTS_VERSION
+    runs: list[RealRun] = msgspec.field(default_factory=list)
