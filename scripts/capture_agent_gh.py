@@ -138,8 +138,7 @@ def _template_path(target: str, values: Values, used: set[str]) -> str:
             var = values.variable_for(int(seg))
         if var is not None:
             used.add(var)
-            seg = "{" + var + "}"
-        segments.append(seg)
+        segments.append(seg if var is None else "{" + var + "}")
     out = "/".join(segments)
     if query:
         pairs = []
@@ -288,12 +287,13 @@ def _template_argv(argv: list[str], values: Values) -> list[str]:
             var = values.variable_for(int(arg))
         key, sep, value = arg.partition("=")
         if var is not None:
-            arg = "{" + var + "}"
+            out.append("{" + var + "}")
         elif "/" in arg and " " not in arg:
-            arg = _template_path(arg, values, set())
+            out.append(_template_path(arg, values, set()))
         elif sep and values.variable_for(value) is not None:
-            arg = f"{key}={{{values.variable_for(value)}}}"
-        out.append(arg)
+            out.append(f"{key}={{{values.variable_for(value)}}}")
+        else:
+            out.append(arg)
     return out
 
 
@@ -312,7 +312,10 @@ def capture(gh: str) -> dict[str, Any]:
     emulator.create_user(LOGIN, [TOKEN])
     repo = emulator.create_repo(f"{OWNER}/{NAME}")
     issue = emulator.create_issue(
-        f"{OWNER}/{NAME}", "Add a due date to todos", body="Each todo gets a due date.", author=LOGIN
+        f"{OWNER}/{NAME}",
+        "Add a due date to todos",
+        body="Each todo gets a due date.",
+        author=LOGIN,
     )
     recorder = RecordingEmulator(emulator)
     server = EmulatorServer(recorder)  # type: ignore[arg-type]
@@ -340,8 +343,12 @@ def capture(gh: str) -> dict[str, Any]:
         )
         given = {"owner", "name", "repo", "branch", "issue", "title", "body"}
         _work_phase(cap, values, given, issue)
-        cap.run("pr.create", ["pr", "create", "--title", values.named["title"], "--body",
-                              values.named["body"]], values, given=given)
+        cap.run(
+            "pr.create",
+            ["pr", "create", "--title", values.named["title"], "--body", values.named["body"]],
+            values,
+            given=given,
+        )
         pr = emulator.store.pulls(emulator.store.repo(OWNER, NAME))[-1]
         values.named |= {
             "pr": pr.number,
@@ -416,8 +423,12 @@ def _ci_phase(cap: Capture, emulator: Emulator, values: Values, given: set[str],
     cap.run("pr.view.badge", ["pr", "view", "--json", BADGE_FIELDS], values, given=given)
     cap.run("run.list", ["run", "list", "--branch", BRANCH], values, given=given)
     values.named["run_id"] = RUN_ID
-    cap.run("run.view.log_failed", ["run", "view", str(RUN_ID), "--log-failed"], values,
-            given=given | {"run_id"})
+    cap.run(
+        "run.view.log_failed",
+        ["run", "view", str(RUN_ID), "--log-failed"],
+        values,
+        given=given | {"run_id"},
+    )
     cap.commit_and_push("due_date_fix.py")
     values.named["sha"] = emulator.set_ci(full, "success", pr=pr)
 
@@ -440,15 +451,20 @@ def _review_phase(
         given=given | {"comment_id", "reply"},
     )
     values.named["comment"] = "Addressed the review comments."
-    cap.run("pr.comment", ["pr", "comment", str(pr), "--body", values.named["comment"]], values,
-            given=given | {"comment"})
+    cap.run(
+        "pr.comment",
+        ["pr", "comment", str(pr), "--body", values.named["comment"]],
+        values,
+        given=given | {"comment"},
+    )
 
 
 def _shim_phase(cap: Capture, values: Values, given: set[str], pr: int) -> None:
     """A REST shim for ``gh pr checks`` (phnx-labs/agi-cli #3317): the PR's live head,
     then that commit's check runs, combined status and check suites, each one ``gh api``
     call; kept as one command, ``shim.pr.checks``, whose head sha is bound from the first
-    answer. Each poll of the shim's ``--watch`` sends all four again."""
+    answer. Each poll of the shim's ``--watch`` is the whole command again (the head
+    read anew), so it has no ``watch`` list of its own."""
     full = f"{OWNER}/{NAME}"
     sha = values.named["sha"]
     paths = [
@@ -462,6 +478,7 @@ def _shim_phase(cap: Capture, values: Values, given: set[str], pr: int) -> None:
         for i, path in enumerate(paths)
     ]
     entries = [cap.commands.pop(f"shim.pr.checks[{i}]") for i in range(len(paths))]
+    cap.failures = [f.replace("shim.pr.checks[3]", "shim.pr.checks") for f in cap.failures]
     requests = []
     for entry in entries:
         for request in entry["requests"]:
@@ -471,7 +488,6 @@ def _shim_phase(cap: Capture, values: Values, given: set[str], pr: int) -> None:
     failed = [e for e in entries if not e.get("complete", True)]
     shim: dict[str, Any] = {
         "requests": requests,
-        "watch": requests,
         "argv": ["pr", "checks"],
         "exitCode": max(p.returncode for p in parts),
         "via": "a PATH shim that answers gh pr checks with four gh api calls",
@@ -489,8 +505,10 @@ def main() -> int:
     args = parser.parse_args()
     gh = shutil.which(args.gh)
     if gh is None:
-        print(f"error: {args.gh!r} is not on PATH; install it with 'apt-get install gh'",
-              file=sys.stderr)
+        print(
+            f"error: {args.gh!r} is not on PATH; install it with 'apt-get install gh'",
+            file=sys.stderr,
+        )
         return 1
     doc = capture(gh)
     replace_atomic(args.out, (json.dumps(doc, indent=1, sort_keys=False) + "\n").encode())

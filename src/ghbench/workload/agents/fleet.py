@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ghbench.clock import Clock, VirtualClock
-from ghbench.trace.schema import TraceRow
 from ghbench.workload.agents.fixtures import (
     CommandFixture,
     ScriptOutcome,
@@ -138,6 +137,8 @@ class Fleet:
         self.options = options or RowOptions(session_ids=True, origin="agent")
         self.stop = stop or threading.Event()
         self.virtual = isinstance(clock, VirtualClock)
+        # a protocol check costs more than a request: once, here
+        self.exchanger = transport if isinstance(transport, Exchanger) else None
         self.summary = FleetSummary()
         self._queue: list[tuple[float, int, _Task, Any]] = []
         self._seq = itertools.count()
@@ -211,7 +212,7 @@ class Fleet:
         task.argv = render_argv(fixture, values)
         task.invocation = f"{task.agent.id}-{next(self._invocations)}"
         task.index = 0
-        if not isinstance(self.transport, Exchanger):
+        if self.exchanger is None:
             return self._run_gh(task, fixture, step)
         templates = fixture.watch if step.poll and fixture.watch else fixture.requests
         answers = step.first.responses if step.poll and step.first else ()
@@ -236,13 +237,10 @@ class Fleet:
         return None
 
     def _exchange(self, start: float, task: _Task) -> None:
-        assert task.pending is not None and isinstance(self.transport, Exchanger)
+        assert task.pending is not None and self.exchanger is not None
         request = task.pending
-        response = self.transport.exchange(request)
-        if self.virtual:
-            end = start + (response.latency_s or 0.0)
-        else:
-            end = self.clock.now()
+        response = self.exchanger.exchange(request)
+        end = start + (response.latency_s or 0.0) if self.virtual else self.clock.now()
         self.summary.requests += 1
         self.sink(
             exchange_row(
@@ -271,8 +269,12 @@ class Fleet:
         start = self.clock.now()
         result = self.transport.call(call)
         self.summary.requests += 1
-        self.sink(row_for(call, result, completed_at=start + result.duration_s, options=self.options))
-        return ScriptOutcome((), result.exit_code, stdout=result.stdout, watched=bool(fixture.watch))
+        self.sink(
+            row_for(call, result, completed_at=start + result.duration_s, options=self.options)
+        )
+        return ScriptOutcome(
+            (), result.exit_code, stdout=result.stdout, watched=bool(fixture.watch)
+        )
 
 
 def run_sessions(

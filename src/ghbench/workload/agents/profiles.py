@@ -108,4 +108,6 @@ def agent_profile(name: str) -> AgentParams:
     for profile in AGENT_PROFILE_NAMES:
         if known == profile:
             return AGENT_PROFILES[profile]
-    raise ValueError(f"unknown agent profile {name!r}; use one of {', '.join(AGENT_PROFILE_CHOICES)}")
+    raise ValueError(
+        f"unknown agent profile {name!r}; use one of {', '.join(AGENT_PROFILE_CHOICES)}"
+    )

@@ -9,6 +9,7 @@ own queries never ask GitHub for their cost.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -35,9 +36,15 @@ def _int(value: str | None) -> int | None:
 
 
 def _graphql(request: HttpRequest) -> tuple[str | None, int | None]:
-    """The operation name and the published cost of a GraphQL request."""
+    return _graphql_body(request.body or b"")
+
+
+# an agent sends the same few bodies again and again: parse each once
+@functools.lru_cache(maxsize=4096)
+def _graphql_body(body: bytes) -> tuple[str | None, int | None]:
+    """The operation name and the published cost of a GraphQL request body."""
     try:
-        doc = json.loads(request.body or b"")
+        doc = json.loads(body)
     except ValueError:
         return None, None
     query = doc.get("query") if isinstance(doc, dict) else None

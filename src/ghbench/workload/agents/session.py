@@ -40,7 +40,9 @@ __all__ = [
 ]
 
 Verdict = Literal["pending", "success", "failure", "none"]
-_FAILED = frozenset({"failure", "error", "cancelled", "timed_out", "action_required", "startup_failure"})
+_FAILED = frozenset(
+    {"failure", "error", "cancelled", "timed_out", "action_required", "startup_failure"}
+)
 _PR_URL = re.compile(r"/pull/(\d+)")
 
 
