@@ -272,7 +272,11 @@ class Capture:
         if proc.returncode != 0 and any(s.response.status >= 400 for s in seen):
             lines = err.decode("utf-8", "replace").strip().splitlines()
             entry["complete"] = False
-            entry["note"] = lines[-1] if lines else f"gh exited {proc.returncode}"
+            note = lines[-1] if lines else f"gh exited {proc.returncode}"
+            for var, value in values.named.items():  # a sha differs at every capture
+                if isinstance(value, str) and len(value) > 6:
+                    note = note.replace(value, "{" + var + "}")
+            entry["note"] = note
             self.failures.append(f"{name}: {entry['note']}")
         self.commands[name] = entry
         return subprocess.CompletedProcess(argv, proc.returncode, out, err)
