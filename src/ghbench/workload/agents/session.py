@@ -123,10 +123,8 @@ def ci_verdict(outcome: ScriptOutcome) -> Verdict:
     if outcome.watched:
         return "success" if outcome.exit_code == 0 else "failure"
     states = {s for doc in outcome.docs for n in _nodes(doc) if (s := _state_of(n)) is not None}
-    for verdict in ("pending", "failure", "success"):
-        if verdict in states:
-            return verdict  # type: ignore[return-value]
-    return "none"
+    ranked: tuple[Verdict, ...] = ("pending", "failure", "success")
+    return next((v for v in ranked if v in states), "none")
 
 
 def pr_number(outcome: ScriptOutcome) -> int | None:
