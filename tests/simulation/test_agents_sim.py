@@ -26,7 +26,7 @@ def _row_points(run: AgentRun) -> dict[str, int]:
 
 
 def test_a_run_is_deterministic_for_its_seed() -> None:
-    spec = AgentRunSpec(agents=2, duration_s=900.0)
+    spec = AgentRunSpec(agents=1, duration_s=600.0)
     a, b = run_agents(spec, seed=5), run_agents(spec, seed=5)
     assert [msgspec.json.encode(r) for r in a.rows] == [msgspec.json.encode(r) for r in b.rows]
     assert a.ledger == b.ledger
@@ -35,14 +35,14 @@ def test_a_run_is_deterministic_for_its_seed() -> None:
 
 def test_rows_say_what_the_emulator_charged() -> None:
     """Every request is one row, priced as the emulator's ledger priced it."""
-    run = run_agents(AgentRunSpec(agents=3, duration_s=1200.0), seed=2)
+    run = run_agents(AgentRunSpec(agents=2, duration_s=700.0), seed=2)
     ledger = {k: v for k, v in run.ledger["points"].items() if v}
     assert _row_points(run) == ledger
     assert run.summary.requests == len(run.rows)
     assert {r.origin for r in run.rows} == {"agent"}
-    assert {r.sessionId for r in run.rows} == {"ta-1", "ta-2", "ta-3"}
+    assert {r.sessionId for r in run.rows} == {"ta-1", "ta-2"}
     ops = Counter(r.graphqlOperation for r in run.rows)
-    assert ops["PullRequestStatusChecks"] > 0 and ops["PullRequestCreate"] == 3
+    assert ops["PullRequestStatusChecks"] > 0 and ops["PullRequestCreate"] == 2
 
 
 @pytest.mark.slow
@@ -54,8 +54,9 @@ def test_five_default_agents_land_within_25pct_of_the_evidence() -> None:
         assert abs(rate - EVIDENCE_GRAPHQL_PER_HOUR) <= 0.25 * EVIDENCE_GRAPHQL_PER_HOUR, rate
 
 
+@pytest.mark.slow
 def test_the_rest_shim_moves_gh_pr_checks_from_graphql_to_core() -> None:
-    spec = AgentRunSpec(agents=2, duration_s=1200.0)
+    spec = AgentRunSpec(agents=1, duration_s=900.0)
     graphql = run_agents(spec, seed=4)
     shim = run_agents(dataclasses.replace(spec, profile="claude-code-rest-checks"), seed=4)
     assert shim.points_per_hour("graphql") < graphql.points_per_hour("graphql") / 4
@@ -68,7 +69,11 @@ def test_the_rest_shim_moves_gh_pr_checks_from_graphql_to_core() -> None:
 def test_the_badge_polls_pr_view_about_every_minute() -> None:
     params = msgspec.structs.replace(AGENT_PROFILES["claude-code-badge"], work=(1e6, 1e6))
     run = run_agents(AgentRunSpec(agents=1, duration_s=600.0, params=params), seed=1)
-    badge = [r for r in run.rows if r.args and "number,url,reviewDecision,isDraft,headRefName,state" in r.args]
+    badge = [
+        r
+        for r in run.rows
+        if r.args and "number,url,reviewDecision,isDraft,headRefName,state" in r.args
+    ]
     assert 9 <= len(badge) <= 11  # 600 s at one per 60 s, plus its first look
 
 

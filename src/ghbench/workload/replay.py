@@ -100,6 +100,8 @@ class ReplayCall:
     requests: tuple[tuple[float, RequestTemplate], ...] = ()
     values: Mapping[str, object] = field(default_factory=dict)
     endpoint: str | None = None
+    # what the recording got: a conditional request answered 200 saw its resource change
+    recorded_status: int | None = None
 
 
 @dataclass
@@ -235,7 +237,9 @@ def _classify(group: list[TraceRow], session: str) -> ReplayCall | tuple[str, in
             plan_call(argv, None)
         except ValueError:
             return UNKNOWN_COMMAND, len(group)
-        return ReplayCall(at, session, operation, argv, kind="api")
+        return ReplayCall(
+            at, session, operation, argv, kind="api", recorded_status=first.httpStatus
+        )
     if argv:
         matched = _fixture_for(argv, group)
         if matched is not None:

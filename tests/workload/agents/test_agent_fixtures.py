@@ -7,6 +7,7 @@ import pytest
 from ghbench.clock import VirtualClock
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
+from ghbench.errors import ConfigError
 from ghbench.workload.agents.fixtures import (
     ScriptOutcome,
     command_fixture,
@@ -25,7 +26,9 @@ VALUES = {**AGENT.values(), "pr": 2, "comment_id": 7, "run_id": 9}
 
 def _handle(emulator: Emulator, request: HttpRequest) -> HttpResponse:
     path, _, query = request.path.partition("?")
-    resp = emulator.handle(EmuRequest(request.method, path, query, request.headers, request.body or b""))
+    resp = emulator.handle(
+        EmuRequest(request.method, path, query, request.headers, request.body or b"")
+    )
     return HttpResponse(resp.status, list(resp.headers.items()), resp.body)
 
 
@@ -72,7 +75,7 @@ def test_every_command_renders_with_an_agents_values() -> None:
 
 
 def test_unknown_command_is_a_config_error() -> None:
-    with pytest.raises(Exception, match="no captured gh command 'pr.merge'"):
+    with pytest.raises(ConfigError, match=r"no captured gh command 'pr\.merge'"):
         command_fixture("pr.merge")
 
 
