@@ -82,4 +82,4 @@ def test_artifacts_are_a_trace_and_a_scorecard(tmp_path: Path) -> None:
     trace, card = write_agent_artifacts(run, seed=1, out_dir=tmp_path)
     assert len(trace.read_bytes().splitlines()) == len(run.rows)
     artifact = load_scorecard(card)
-    assert artifact.session_count == 1 and artifact.scenario_id == "agents-default-1"
+    assert artifact.session_count == 1 and artifact.scenario_id == "agents-1"

@@ -186,3 +186,57 @@ def agent(
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     click.echo(f"agent: {summary.commands} gh commands, {summary.requests} requests", err=True)
+
+
+@command.command(name="agents")
+@click.option(
+    "--profile",
+    default="default",
+    show_default=True,
+    help="Agent profile: claude-code (default), claude-code-badge, claude-code-rest-checks.",
+)
+@click.option(
+    "--agents", "count", type=click.IntRange(min=1, max=1000), default=5, show_default=True
+)
+@click.option("--duration", default="30m", show_default=True, help="Window from the agents' spawn.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("ghbench-out"),
+    show_default=True,
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the scorecard artifact as JSON.")
+def agents(
+    *, profile: str, count: int, duration: str, seed: int, out_dir: Path, as_json: bool
+) -> None:
+    """Run N coding agents in virtual time against the in-process emulator."""
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.commands.params import MAX_VIRTUAL_S  # noqa: PLC0415
+    from ghbench.simulation.agents import (  # noqa: PLC0415
+        AgentRunSpec,
+        run_agents,
+        write_agent_artifacts,
+    )
+    from ghbench.timefmt import duration_flag  # noqa: PLC0415
+    from ghbench.workload.agents.profiles import agent_profile  # noqa: PLC0415
+
+    try:
+        agent_profile(profile)
+    except ValueError as exc:
+        raise UsageError(f"--profile: {exc}") from None
+    seconds = duration_flag("--duration", duration, allow_zero=False, maximum=MAX_VIRTUAL_S)
+    run = run_agents(AgentRunSpec(profile=profile, agents=count, duration_s=seconds), seed=seed)
+    trace, card = write_agent_artifacts(run, seed=seed, out_dir=out_dir)
+    if as_json:
+        click.echo(card.read_text(encoding="utf-8"), nl=False)
+    else:
+        click.echo(f"Trace: {trace}\nScorecard: {card}")
+    points = {k: v for k, v in run.ledger["points"].items() if v}
+    click.echo(
+        f"agents: {count} x {profile}, {run.summary.commands} gh commands, "
+        f"{run.summary.requests} requests; ledger in window: {points} "
+        f"(graphql {run.points_per_hour('graphql'):.0f}/h)",
+        err=True,
+    )

@@ -69,6 +69,11 @@ class AgentRunSpec:
         return self.params if self.params is not None else agent_profile(self.profile)
 
     @property
+    def scenario_id(self) -> str:
+        """The cell: how many agents; the profile is the variant compared within it."""
+        return f"agents-{self.agents}"
+
+    @property
     def slug(self) -> str:
         return f"agents-{self.profile}-{self.agents}"
 
@@ -201,7 +206,7 @@ def agent_scorecard(run: AgentRun, *, trace_path: str | None = None) -> Scorecar
         TraceFrame.from_rows(run.rows),
         window_start_ms=round(run.window_start * 1000),
         window_end_ms=round(run.window_end * 1000),
-        scenario_id=spec.slug,
+        scenario_id=spec.scenario_id,
         measured_at=run.window_end,
         warmup_requested=format_duration(spec.warmup_s),
         duration_requested=format_duration(spec.duration_s),

@@ -25,6 +25,7 @@ __all__ = ["AGENT_COMPONENT", "AGENT_ORIGIN", "exchange_row"]
 
 AGENT_COMPONENT = "agent"
 AGENT_ORIGIN = "agent"
+_RATE_LIMITED = b'"RATE_LIMITED"'
 _OPERATION = re.compile(r"(?<![\w$])(query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)")
 
 
@@ -72,7 +73,8 @@ def exchange_row(
     path = request.path
     is_graphql = path.split("?", 1)[0].rstrip("/") == "/graphql"
     operation, cost = _graphql(request) if is_graphql else (None, None)
-    priced = cost is not None and response.status == 200
+    # a GraphQL answer refused for the rate limit comes as 200 with RATE_LIMITED: no charge
+    priced = cost is not None and response.status == 200 and _RATE_LIMITED not in response.body
     ok = response.status < 400
     row = TraceRow(
         timestamp=iso_ms(finished_at),
