@@ -63,6 +63,9 @@ class AgentRunSpec:
     repo: str = AGENT_REPO
     stagger_s: float = SPAWN_STAGGER_S
     params: AgentParams | None = None  # overrides the profile's (calibration sweeps)
+    # hourly points per resource instead of GitHub's 5,000 (a large one shows the
+    # agents' demand where the bucket would have stopped them)
+    limits: tuple[tuple[str, int], ...] = ()
 
     @property
     def resolved(self) -> AgentParams:
@@ -162,6 +165,8 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
     params = spec.resolved
     clock = LaneClock(SIM_START)
     world = SimWorld(clock, seed=rng.randrange(2**31))
+    for resource, limit in spec.limits:
+        world.emulator.set_limit(resource, limit)
     seeded = world.seed([spec.repo], spec.agents, open_prs=False)
     sessions = [
         AgentSpec(id=s.id, repo=s.repo, branch=s.branch_name, issue=s.issue or 0) for s in seeded

@@ -71,3 +71,11 @@ def test_profiles_and_the_default_alias() -> None:
     assert "default" in AGENT_PROFILE_CHOICES
     with pytest.raises(ValueError, match="unknown agent profile 'codex'"):
         agent_profile("codex")
+
+
+def test_a_refused_command_leaves_ci_pending() -> None:
+    """A rate-limited answer says nothing of CI: the agent asks again, it is not done."""
+    limited = {"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]}
+    refused = ScriptOutcome((HttpResponse(200, [], json.dumps(limited).encode()),), 1)
+    assert ci_verdict(refused) == "pending"
+    assert ci_verdict(_outcome({"data": {"repository": {"pullRequests": {"nodes": []}}}})) == "none"

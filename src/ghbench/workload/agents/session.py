@@ -118,11 +118,14 @@ def _state_of(node: dict[str, Any]) -> Verdict | None:
 
 def ci_verdict(outcome: ScriptOutcome) -> Verdict:
     """What the answers say of CI: pending while anything runs, failure if anything
-    failed, success when all passed, none when no check was reported. A real ``gh …
-    --watch`` run to its end (the gh transport) says it by its exit code."""
+    failed, success when all passed, none when no check was reported. A command that
+    failed (the rate limit, say) told the agent nothing: still pending, it asks again. A
+    real ``gh … --watch`` run to its end (the gh transport) says it by its exit code."""
     if outcome.watched:
         return "success" if outcome.exit_code == 0 else "failure"
     states = {s for doc in outcome.docs for n in _nodes(doc) if (s := _state_of(n)) is not None}
+    if not states and outcome.exit_code != 0 and outcome.responses:
+        return "pending"
     ranked: tuple[Verdict, ...] = ("pending", "failure", "success")
     return next((v for v in ranked if v in states), "none")
 
