@@ -8,9 +8,10 @@ gh traffic, sent as the captured requests (``ghbench.workload.agents``) and pric
 by the emulator's ledger. The run writes the same artifacts as ``simulate``: an
 AO-schema trace (one row per request, ``origin: agent``) and a scorecard.
 
-Phase B of the agents issue runs these agents beside the AO model in ``simulate`` and
-the matrix; the pieces that needs (``AgentWorld``, ``start_agents``) take a world and a
-fleet so a cell can share its own.
+To run agents beside the AO model in a cell, the cell shares its world and clock:
+``agents_for`` its sessions, a ``Fleet`` over its transport with an ``AgentWorld`` as
+hooks, ``start_agents``, and ``fleet.run(t)`` before each of its own events at ``t``
+(the fleet stops at ``t`` and keeps later events queued), so both run in one time order.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ghbench.trace.schema import TraceRow
 from ghbench.workload.agents.fleet import AgentSpec, Fleet, FleetSummary
 from ghbench.workload.agents.profiles import AgentParams, agent_profile
 from ghbench.workload.agents.session import AgentLane, Wait, agent_session
+from ghbench.workload.config import SessionSpec
 from ghbench.workload.runner import LaneClock
 from ghbench.workload.transport.inprocess import InProcessTransport
 
@@ -41,6 +43,7 @@ __all__ = [
     "AgentRun",
     "AgentRunSpec",
     "AgentWorld",
+    "agents_for",
     "run_agents",
     "start_agents",
     "write_agent_artifacts",
@@ -124,6 +127,11 @@ class AgentWorld:
         return comments
 
 
+def agents_for(sessions: list[SessionSpec]) -> list[AgentSpec]:
+    """The agent of each AO session: its id, repository, branch and issue."""
+    return [AgentSpec(s.id, s.repo, s.branch_name, s.issue or 0) for s in sessions]
+
+
 def start_agents(
     fleet: Fleet,
     world: SimWorld,
@@ -167,10 +175,7 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
     world = SimWorld(clock, seed=rng.randrange(2**31))
     for resource, limit in spec.limits:
         world.emulator.set_limit(resource, limit)
-    seeded = world.seed([spec.repo], spec.agents, open_prs=False)
-    sessions = [
-        AgentSpec(id=s.id, repo=s.repo, branch=s.branch_name, issue=s.issue or 0) for s in seeded
-    ]
+    sessions = agents_for(world.seed([spec.repo], spec.agents, open_prs=False))
     rows: list[TraceRow] = []
     transport = InProcessTransport(
         world.handle, token=world.token, rng=random.Random(rng.randrange(2**31))
