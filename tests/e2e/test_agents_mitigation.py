@@ -33,17 +33,18 @@ def test_the_rest_shim_moves_the_spend_by_what_the_ledger_charged(tmp_path: Path
         ledgers[profile] = run.ledger["points"]
     base, shim = tmp_path / "claude-code", tmp_path / "claude-code-rest-checks"
 
-    done = _compare(base, shim, "--fail", "consumption.graphql.points>-50%")
+    done = _compare(base, shim, "--fail", "bracketDelta.graphql>-50%")
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     for resource in ("graphql", "core"):
-        metric = _metric(doc, f"consumption.{resource}.points")
+        # the /rate_limit bracket around the window: what the ledger charged in it
+        metric = _metric(doc, f"bracketDelta.{resource}")
         charged = ledgers["claude-code-rest-checks"][resource] - ledgers["claude-code"][resource]
         assert metric["change"] == charged, resource
-    assert _metric(doc, "consumption.graphql.points")["change"] < 0
-    assert _metric(doc, "consumption.core.points")["change"] > 0
+    assert _metric(doc, "bracketDelta.graphql")["change"] < 0
+    assert _metric(doc, "bracketDelta.core")["change"] > 0
 
     # the gate the other way: core rose by more than it may
-    gated = _compare(base, shim, "--fail", "consumption.core.points>+100%")
+    gated = _compare(base, shim, "--fail", "bracketDelta.core>+100%")
     assert gated.returncode == 3
     assert json.loads(gated.stdout)["passed"] is False

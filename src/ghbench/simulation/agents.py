@@ -191,11 +191,13 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
     def snapshot(name: str) -> AgentLane:
         return _later(0.0, lambda: snapshots.__setitem__(name, world.rate_limit_snapshot()))
 
-    control = AgentSpec("control", spec.repo, "", 0)
-    fleet.add(control, snapshot("before"), window_start)
-    fleet.add(control, snapshot("after"), window_end)
+    # the bracket: before anything at the window's start, after everything at its end
+    # (the ledger's window counts both ends)
+    fleet.add(AgentSpec("control", spec.repo, "", 0), snapshot("before"), window_start)
     start_agents(fleet, world, params, sessions, start=start, stagger=spec.stagger_s, rng=rng)
     summary = fleet.run(window_end)
+    clock.jump(window_end)
+    snapshots["after"] = world.rate_limit_snapshot()
     rows.sort(key=lambda r: r.timestamp)
     return AgentRun(
         spec,
