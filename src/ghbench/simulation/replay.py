@@ -39,7 +39,7 @@ from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow
 from ghbench.workload.agents.fixtures import ScriptOutcome, script
 from ghbench.workload.agents.rows import exchange_row
 from ghbench.workload.calls import GhCall
-from ghbench.workload.ghmap import HttpRequest, HttpResponse
+from ghbench.workload.ghmap import HttpRequest, HttpResponse, plan_call
 from ghbench.workload.replay import (
     UNATTRIBUTED,
     PolicyGate,
@@ -377,7 +377,7 @@ class _Replay:
         job.invocation = f"replay-{next(self._ids)}"
         if call.kind == "api":
             argv = self._retarget_shas(_retarget_argv(call.argv, self.repos, job.copy))
-            key = (job.copy, argv[1] if len(argv) > 1 else "")
+            key = (job.copy, plan_call(argv, None).request.path)
             # the replay's world does not change as the recording's did (a review burst,
             # a push): a conditional request the recording saw answered 200 is sent
             # without its tag, so it is answered (and charged) as it was then
