@@ -134,7 +134,6 @@ def agents_for(sessions: list[SessionSpec]) -> list[AgentSpec]:
 
 def start_agents(
     fleet: Fleet,
-    world: SimWorld,
     params: AgentParams,
     sessions: list[AgentSpec],
     *,
@@ -194,7 +193,7 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
     # the bracket: before anything at the window's start, after everything at its end
     # (the ledger's window counts both ends)
     fleet.add(AgentSpec("control", spec.repo, "", 0), snapshot("before"), window_start)
-    start_agents(fleet, world, params, sessions, start=start, stagger=spec.stagger_s, rng=rng)
+    start_agents(fleet, params, sessions, start=start, stagger=spec.stagger_s, rng=rng)
     summary = fleet.run(window_end)
     clock.jump(window_end)
     snapshots["after"] = world.rate_limit_snapshot()

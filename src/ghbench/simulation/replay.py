@@ -32,6 +32,13 @@ from ghbench.errors import UsageError
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
 from ghbench.scorecard.costs import row_costs
+from ghbench.simulation.replay_targets import (
+    default_repo,
+    entities,
+    retarget_argv,
+    seed_copies,
+    with_etag,
+)
 from ghbench.simulation.world import SimWorld
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.graphql_cost import estimate_graphql_cost
@@ -57,15 +64,6 @@ from ghbench.workload.transport.inprocess import InProcessTransport
 
 __all__ = ["ReplayResult", "ReplaySpec", "recorded_points", "replay_trace", "write_replay"]
 
-DEFAULT_REPO = "replay/repo"
-MAX_NUMBER = 5000  # entities seeded up to this number per repository
-RECORDED_LIMIT = 5000  # a token's hourly points, per copy of the recording
-_REPO_REF = re.compile(r'repository\(owner: "([^"]+)", name: "([^"]+)"\)')
-_BATCH_PR = re.compile(
-    r'repository\(owner: "([^"]+)", name: "([^"]+)"\) \{ pullRequest\(number: (\d+)\)'
-)
-_PATH_REPO = re.compile(r"repos/([^/?]+/[^/?]+)")
-_PATH_PULL = re.compile(r"repos/([^/?]+/[^/?]+)/pulls/(\d+)")
 _COMMIT = re.compile(r"repos/([^/?]+/[^/?]+)/commits/([0-9a-f]{40})")
 
 
@@ -154,130 +152,6 @@ def recorded_points(rows: Sequence[TraceRow]) -> tuple[dict[str, int], int]:
     return {"graphql": graphql, "core": int(costs.core_points.sum())}, unpriced
 
 
-# -- the world ------------------------------------------------------------------------
-
-
-@dataclass
-class _Entities:
-    prs: dict[int, str] = field(default_factory=dict)  # number -> head branch
-    issues: set[int] = field(default_factory=set)
-
-
-def _entities(plan: ReplayPlan) -> dict[str, _Entities]:
-    """Per recorded repository, the PRs (with their branches) and issues calls name."""
-    found: dict[str, _Entities] = {}
-    default = _default_repo(plan)
-    for target in plan.sessions.values():
-        ent = found.setdefault(target.repo or default, _Entities())
-        if target.branch is None and target.issue is not None:
-            target.branch = f"feat/issue-{target.issue}"  # AO's branch (reference §3)
-        if target.pr is not None:
-            ent.prs[target.pr] = target.branch or f"feat/pr-{target.pr}"
-        if target.issue is not None:
-            ent.issues.add(target.issue)
-    for call in plan.calls:
-        text = " ".join(call.argv) + " " + (call.endpoint or "")
-        repo = _argv_repo(call) or default
-        ent = found.setdefault(repo, _Entities())
-        for owner, name, number in _BATCH_PR.findall(text):
-            found.setdefault(f"{owner}/{name}", _Entities()).prs.setdefault(
-                int(number), f"feat/pr-{number}"
-            )
-        for repo_ref, number in _PATH_PULL.findall(text):
-            found.setdefault(repo_ref, _Entities()).prs.setdefault(int(number), f"feat/pr-{number}")
-        for repo_ref in _PATH_REPO.findall(text):
-            found.setdefault(repo_ref, _Entities())
-        viewed = call.argv[:2] in (("pr", "view"), ("issue", "view")) and len(call.argv) > 2
-        if viewed and call.argv[2].isdigit():
-            number = int(call.argv[2])
-            if call.argv[0] == "pr":
-                ent.prs.setdefault(number, f"feat/pr-{number}")
-            else:
-                ent.issues.add(number)
-    # a session whose gh found its PR by branch (an agent's) gets a PR on that branch
-    for target in plan.sessions.values():
-        if target.pr is None and target.branch is not None:
-            ent = found[target.repo or default]
-            target.pr = max([*ent.prs, *ent.issues, 0]) + 1
-            ent.prs[target.pr] = target.branch
-    return found
-
-
-def _argv_repo(call: ReplayCall) -> str | None:
-    argv = call.argv
-    for i, a in enumerate(argv):
-        if a in ("--repo", "-R") and i + 1 < len(argv):
-            return argv[i + 1]
-    return None
-
-
-def _default_repo(plan: ReplayPlan) -> str:
-    repos = Counter(t.repo for t in plan.sessions.values() if t.repo)
-    return repos.most_common(1)[0][0] if repos else DEFAULT_REPO
-
-
-def _seed(world: SimWorld, entities: dict[str, _Entities], copies: int) -> None:
-    """Each copy's repositories and entities; the budget grows with the copies, so a
-    scaled replay measures what N sessions ask for, not where one token stops them."""
-    api = world.emulator
-    for resource in ("core", "graphql"):
-        api.set_limit(resource, RECORDED_LIMIT * max(1, copies))
-    for c in range(copies):
-        for repo, ent in entities.items():
-            target = copy_repo(repo, c)
-            api.create_repo(target)
-            wanted = max([*ent.prs, *ent.issues, 0])
-            if wanted > MAX_NUMBER:
-                raise UsageError(
-                    f"--trace: the recording names #{wanted} in {repo}; replay seeds numbers up "
-                    f"to {MAX_NUMBER} per repository"
-                )
-            for number in range(1, wanted + 1):
-                if number in ent.prs:
-                    api.create_pull(target, ent.prs[number], title=f"Replayed #{number}")
-                    api.set_ci(target, "success", pr=number)
-                else:
-                    api.create_issue(target, f"Replayed #{number}")
-
-
-# -- re-targeting ---------------------------------------------------------------------
-
-
-def _retarget_argv(argv: tuple[str, ...], repos: Sequence[str], copy: int) -> tuple[str, ...]:
-    if copy == 0:
-        return argv
-    return tuple(_retarget_arg(arg, repos, copy) for arg in argv)
-
-
-def _retarget_arg(arg: str, repos: Sequence[str], copy: int) -> str:
-    """One argument with each recorded repository renamed for ``copy``: ``owner/name``
-    in paths and ``--repo``, a GraphQL ``repository(owner:, name:)``, ``-f name=``."""
-    for repo in repos:
-        owner, _, name = repo.partition("/")
-        renamed = f'owner: "{owner}", name: "{name}-{copy}"'
-        arg = arg.replace(f'owner: "{owner}", name: "{name}"', renamed)
-        arg = re.sub(rf"(?<![\w.-]){re.escape(repo)}(?=$|[/?\s])", copy_repo(repo, copy), arg)
-        if arg == f"name={name}":
-            arg = f"name={name}-{copy}"
-    return arg
-
-
-def _with_etag(argv: tuple[str, ...], etag: str | None) -> tuple[str, ...]:
-    """``argv`` with its ``If-None-Match`` header carrying ``etag`` (or none)."""
-    out: list[str] = []
-    i = 0
-    while i < len(argv):
-        header = argv[i + 1] if argv[i] in ("-H", "--header") and i + 1 < len(argv) else ""
-        if header.lower().startswith("if-none-match:"):
-            if etag:
-                out += [argv[i], f"If-None-Match: {etag}"]
-            i += 2
-            continue
-        out.append(argv[i])
-        i += 1
-    return tuple(out)
-
-
 # -- the run --------------------------------------------------------------------------
 
 
@@ -310,8 +184,8 @@ class _Replay:
         self.policy: dict[str, Counter[str]] = {}
         self.stopped: Counter[str] = Counter()
         self.calls = 0
-        self.repos = sorted(_entities(plan))
-        self.default = _default_repo(plan)
+        self.repos = sorted(entities(plan))
+        self.default = default_repo(plan)
         self._queue: list[tuple[float, int, _Job]] = []
         self._seq = itertools.count()
         self._ids = itertools.count(1)
@@ -376,13 +250,13 @@ class _Replay:
         self.calls += 1
         job.invocation = f"replay-{next(self._ids)}"
         if call.kind == "api":
-            argv = self._retarget_shas(_retarget_argv(call.argv, self.repos, job.copy))
+            argv = self._retarget_shas(retarget_argv(call.argv, self.repos, job.copy))
             key = (job.copy, plan_call(argv, None).request.path)
             # the replay's world does not change as the recording's did (a review burst,
             # a push): a conditional request the recording saw answered 200 is sent
             # without its tag, so it is answered (and charged) as it was then
             changed = call.recorded_status is not None and call.recorded_status != 304
-            argv = _with_etag(argv, None if changed else self.etags.get(key))
+            argv = with_etag(argv, None if changed else self.etags.get(key))
             gh = GhCall(argv, "replay", call.operation, session_id=self._session(job))
             result = self.transport.call(gh)
             row = row_for(gh, result, completed_at=when + result.duration_s, options=self.options)
@@ -391,7 +265,7 @@ class _Replay:
             self.rows.append(row)
             return
         if call.kind == "rest":
-            endpoint = _retarget_argv((call.endpoint or "",), self.repos, job.copy)[0]
+            endpoint = retarget_argv((call.endpoint or "",), self.repos, job.copy)[0]
             endpoint = self._retarget_shas((endpoint,))[0]
             headers = {"authorization": f"token {self.world.token}", "user-agent": "GitHub CLI"}
             job.pending = HttpRequest("GET", "/" + endpoint.lstrip("/"), headers)
@@ -471,7 +345,7 @@ class _Replay:
                 response,
                 started_at=when,
                 finished_at=end,
-                argv=_retarget_argv(job.call.argv, self.repos, job.copy),
+                argv=retarget_argv(job.call.argv, self.repos, job.copy),
                 session_id=self._session(job),
                 invocation_id=job.invocation,
                 request_index=job.index,
@@ -494,7 +368,7 @@ def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -
     sessions = spec.sessions or recorded
     replay = _Replay(plan, spec, seed)
     copies = replay.copies_for(recorded, sessions)
-    _seed(replay.world, _entities(plan), len(copies))
+    seed_copies(replay.world, entities(plan), len(copies))
     snapshots: dict[str, RateLimitSnapshot] = {}
     replay.clock.jump(plan.start)
     snapshots["before"] = replay.world.rate_limit_snapshot()

@@ -20,7 +20,7 @@ import heapq
 import itertools
 import random
 import threading
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -275,17 +275,3 @@ class Fleet:
         return ScriptOutcome(
             (), result.exit_code, stdout=result.stdout, watched=bool(fixture.watch)
         )
-
-
-def run_sessions(
-    fleet: Fleet,
-    agents: Mapping[AgentSpec, Callable[[random.Random], AgentLane]],
-    *,
-    start: float,
-    stagger: float,
-    until: float,
-) -> FleetSummary:
-    """Start each agent's session ``stagger`` seconds after the previous one and run."""
-    for i, (agent, session) in enumerate(agents.items()):
-        fleet.add(agent, session(random.Random(fleet.rng.randrange(2**31))), start + i * stagger)
-    return fleet.run(until)
