@@ -14,6 +14,7 @@ SHIPPED = ROOT / "src/ghbench/workload/agents" / FIXTURE_FILE
 
 
 @pytest.mark.gh
+@pytest.mark.needs("git")
 @pytest.mark.slow
 def test_a_recapture_from_the_real_gh_matches_the_fixture(tmp_path: Path) -> None:
     out = tmp_path / FIXTURE_FILE
