@@ -7,14 +7,14 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from ghbench.workload.scenarios import CellSpec
 
 from ghbench.simulation.cell import run_cell
+from specs import model_spec
 
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    rows = run_cell(CellSpec(scenario="S2", sessions=4, duration_s=300.0), seed=2).rows
+    rows = run_cell(model_spec("S2", sessions=4, duration_s=300.0, seed=2)).rows
     path = tmp_path_factory.mktemp("rec") / "recorded.jsonl"
     path.write_bytes(b"".join(msgspec.json.encode(r) + b"\n" for r in rows))
     return path

@@ -3,7 +3,6 @@
 import dataclasses
 
 import pytest
-from ghbench.workload.scenarios import CellSpec
 
 from ghbench.simulation.agents import AgentRunSpec, run_agents
 from ghbench.simulation.cell import run_cell
@@ -18,12 +17,12 @@ from ghbench.workload.replay import (
     UNKNOWN_COMMAND,
     ReplayPolicy,
 )
+from specs import model_spec
 
 
 @pytest.fixture(scope="module")
 def ao_rows() -> list[TraceRow]:
-    spec = CellSpec(scenario="S4", sessions=5, warmup_s=120.0, duration_s=600.0)
-    return run_cell(spec, seed=3).rows
+    return run_cell(model_spec("S4", sessions=5, warmup_s=120.0, duration_s=600.0, seed=3)).rows
 
 
 @pytest.fixture(scope="module")

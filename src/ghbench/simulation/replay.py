@@ -58,7 +58,7 @@ from ghbench.workload.replay import (
     recorded_session_count,
     recorded_sessions,
 )
-from ghbench.workload.rows import RowOptions, row_for
+from ghbench.workload.rows import RowSettings, row_for
 from ghbench.workload.runner import LaneClock
 from ghbench.workload.transport.inprocess import InProcessTransport
 
@@ -179,7 +179,7 @@ class _Replay:
             self.world.handle, token=self.world.token, rng=random.Random(self.rng.randrange(2**31))
         )
         self.rows: list[TraceRow] = []
-        self.options = RowOptions(session_ids=True, origin="replay")
+        self.options = RowSettings(session_ids=True, origin="replay")
         self.gate = PolicyGate(spec.policy)
         self.policy: dict[str, Counter[str]] = {}
         self.stopped: Counter[str] = Counter()

@@ -45,7 +45,7 @@ from ghbench.workload.agents.session import (
 )
 from ghbench.workload.calls import GhCall
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
-from ghbench.workload.rows import RowOptions, row_for
+from ghbench.workload.rows import RowSettings, row_for
 from ghbench.workload.runner import LaneClock, RowSink, Transport
 
 __all__ = ["AgentSpec", "Exchanger", "Fleet", "FleetSummary", "WorldHooks"]
@@ -125,7 +125,7 @@ class Fleet:
         token: str | None,
         hooks: WorldHooks,
         rng: random.Random,
-        options: RowOptions | None = None,
+        options: RowSettings | None = None,
         stop: threading.Event | None = None,
     ) -> None:
         self.transport = transport
@@ -134,7 +134,7 @@ class Fleet:
         self.token = token
         self.hooks = hooks
         self.rng = rng
-        self.options = options or RowOptions(session_ids=True, origin="agent")
+        self.options = options or RowSettings(session_ids=True, origin="agent")
         self.stop = stop or threading.Event()
         self.virtual = isinstance(clock, VirtualClock)
         # a protocol check costs more than a request: once, here

@@ -18,7 +18,7 @@ from ghbench.clock import Clock
 from ghbench.workload.agents.fleet import AgentSpec, Fleet, FleetSummary
 from ghbench.workload.agents.profiles import AgentParams
 from ghbench.workload.agents.session import agent_session
-from ghbench.workload.rows import RowOptions
+from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import RowSink, Transport
 
 __all__ = ["CheckoutHooks", "run_agent_process"]
@@ -72,7 +72,7 @@ def run_agent_process(
 ) -> FleetSummary:
     """Run one agent's session for at most ``duration_s`` seconds (or until ``stop``)."""
     rng = random.Random(seed)
-    options = RowOptions(session_ids=True, origin="agent", secrets=secrets)
+    options = RowSettings(session_ids=True, origin="agent", secrets=secrets)
     fleet = Fleet(
         transport, clock, sink, token=token, hooks=hooks, rng=rng, options=options, stop=stop
     )
