@@ -14,7 +14,10 @@ budget                      figure (under ``insights``)                        l
 ==========================  =================================================  ==========
 
 The buckets' limits come from the run's ``/rate_limit`` snapshot (5,000 when it has
-none); the poll-cycle ceiling is AO's limit-finder's 60 s unless told otherwise.
+none); the poll-cycle ceiling is AO's limit-finder's 60 s unless told otherwise. A run
+whose agents were traced (``insights.spendSplit``) is held to the figures of both
+traces together (``spendSplit.consumption`` and ``spendSplit.secondaryLimits``): the
+agents draw on the same user's buckets and limits as the orchestrator.
 
 The hourly figures are what each bucket lost, first call of each reset window included
 (docs/scorecard.md, ``consumption``), so the budget is what the token really spends. A
@@ -95,21 +98,30 @@ def _hourly_limit(artifact: ScorecardArtifact, resource: str) -> float:
 
 
 def budget_uses(
-    artifact: ScorecardArtifact, poll_cycle_s: float, ceiling_s: float = POLL_CEILING_S
+    artifact: ScorecardArtifact,
+    poll_cycle_s: float,
+    ceiling_s: float = POLL_CEILING_S,
+    *,
+    hourly_limit: float | None = None,
 ) -> tuple[BudgetUse, ...]:
-    """Every budget of one run, in ``BUDGETS`` order. A consumption without data (no
-    header row and no bracket, never the case for a simulated run) counts as 0."""
-    consumed = artifact.insights.consumption
-    peaks = artifact.insights.secondary_limits
+    """Every budget of one run, in ``BUDGETS`` order, its agents' calls in it when the
+    run traced them. A consumption without data (no header row and no bracket, never the
+    case for a simulated run) counts as 0. ``hourly_limit``: each bucket's, instead of
+    the snapshot's (a replay raises its buckets to measure demand)."""
+    insights = artifact.insights
+    consumed, peaks = insights.consumption, insights.secondary_limits
+    split = insights.spend_split
+    if split is not None and split.consumption is not None:
+        consumed = split.consumption
+    if split is not None and split.secondary_limits is not None:
+        peaks = split.secondary_limits
+
+    def limit(resource: str) -> float:
+        return hourly_limit if hourly_limit is not None else _hourly_limit(artifact, resource)
+
     return (
-        BudgetUse(
-            "graphqlPointsPerHr",
-            consumed.graphql.per_hr or 0.0,
-            _hourly_limit(artifact, "graphql"),
-        ),
-        BudgetUse(
-            "coreRequestsPerHr", consumed.core.per_hr or 0.0, _hourly_limit(artifact, "core")
-        ),
+        BudgetUse("graphqlPointsPerHr", consumed.graphql.per_hr or 0.0, limit("graphql")),
+        BudgetUse("coreRequestsPerHr", consumed.core.per_hr or 0.0, limit("core")),
         BudgetUse(
             "restPointsPerMinute",
             float(peaks.rest_points_per_minute.peak),

@@ -35,10 +35,10 @@ from ghbench.errors import ToolMissingError
 from ghbench.procs import guard, unguard
 from ghbench.record.contract import Sink
 from ghbench.record.runner import find_real_gh, shim_script
+from ghbench.trace.schema import AGENT
 
-__all__ = ["AGENT_COMPONENT", "LOOPBACK_PRELOAD", "AoRouting", "AoRuntime"]
+__all__ = ["LOOPBACK_PRELOAD", "AoRouting", "AoRuntime"]
 
-AGENT_COMPONENT = "agent"
 # Node preloads this (NODE_OPTIONS=--require) in AO and every node process it starts:
 # a server told to listen on a port with no host, or on every interface, listens on
 # 127.0.0.1 instead. AO's dashboard (``next start -p PORT``) and its terminal
@@ -246,7 +246,7 @@ class AoRuntime:
             raise ToolMissingError("gh is not installed; install it (apt-get install gh)")
         state = self._private() / "shim-state"
         state.mkdir(exist_ok=True)
-        sink = Sink(str(path), AGENT_COMPONENT, str(state))
+        sink = Sink(str(path), AGENT, str(state))
         script = shim_script(
             real_gh,
             [sink],

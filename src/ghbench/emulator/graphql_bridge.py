@@ -14,6 +14,12 @@ other clients take turns; a mutation's top-level fields run one transaction each
 Past the deadline the answer is GitHub's timeout: 502 with ``Something went wrong
 while executing your query. This may be the result of a timeout, ...`` (as reported
 from github.com); points already charged stay charged, as GitHub charges timeouts.
+A query whose answer depends on nothing but the records (``GraphQLResult.reusable``) is
+kept, encoded, with the store's change count: the same body from the same viewer while
+no record has changed is charged and counted exactly as the first was, and answered
+with the same bytes, without parsing or executing it again (pollers and agents send
+the same few requests over and over; a replay of a large trace is mostly such repeats).
+
 Past the field budget it is GitHub's resource-limit answer, as reported in 2026: 200,
 ``{"data": null, "errors": [{"type": "RESOURCE_LIMITS_EXCEEDED", "path": [...],
 "message": "Resource limits for this query exceeded."}]}`` (GitHub nulls only the
@@ -37,6 +43,7 @@ from ghbench.emulator.graphql_contract import (
     BucketView,
     GraphQLRequestContext,
     GraphQLResult,
+    KnownAnswer,
     RateLimited,
 )
 from ghbench.emulator.http import EmuRequest, EmuResponse, encode_json
@@ -102,6 +109,21 @@ def run_graphql(
                 owner, token_id, "graphql", cost, endpoint=operation or "POST /graphql", status=200
             )
 
+    memo = emulator.graphql_answers
+    key = (request.body, user.id, emulator.config.graphql_cost_rule)
+    known = memo.get(key)
+    if known is not None and known.changes == emulator.store.record_changes:
+        try:
+            charge(known.cost, known.operation)
+        except RateLimited:
+            pass  # answered below, as any request the bucket cannot pay for
+        else:
+            emulator.secondary.record(owner, kind="graphql", points=1, creates_content=False)
+            view = limiter.view(owner, "graphql")
+            response = emulator.respond(200, known.payload, view, {})
+            response.delay_s = fault.delay_s
+            return response
+
     ctx = GraphQLRequestContext(
         state=emulator.store,
         viewer=user,
@@ -139,6 +161,12 @@ def run_graphql(
         creates_content=result.is_mutation,
     )
     view = limiter.view(owner, "graphql")
-    response = emulator.respond(result.status, encode_json(result.body), view, {})
+    payload = encode_json(result.body)
+    if result.reusable and result.status == 200:
+        memo.put(
+            key,
+            KnownAnswer(emulator.store.record_changes, result.cost, result.operation_name, payload),
+        )
+    response = emulator.respond(result.status, payload, view, {})
     response.delay_s = fault.delay_s
     return response

@@ -42,6 +42,8 @@ __all__ = [
     "CostRule",
     "GraphQLRequestContext",
     "GraphQLResult",
+    "KnownAnswer",
+    "KnownAnswers",
     "RateLimited",
 ]
 
@@ -102,3 +104,34 @@ class GraphQLResult:
     operation_name: str | None
     is_mutation: bool
     cost: int
+    # the same request answers the same while no record changes: a query that ran (not
+    # a dry run), asked nothing of the bucket (``rateLimit``) and read no clock
+    reusable: bool = False
+
+
+@dataclass(frozen=True)
+class KnownAnswer:
+    """A reusable answer (``GraphQLResult.reusable``), encoded, and the store's change
+    count it holds for."""
+
+    changes: int
+    cost: int
+    operation: str | None
+    payload: bytes
+
+
+class KnownAnswers:
+    """Reusable answers by (body, viewer id, cost rule); forgotten all at once when full
+    (a cold memo only costs executing again)."""
+
+    def __init__(self, size: int = 50_000) -> None:
+        self.size = size
+        self._answers: dict[tuple[bytes, int, str], KnownAnswer] = {}
+
+    def get(self, key: tuple[bytes, int, str]) -> KnownAnswer | None:
+        return self._answers.get(key)
+
+    def put(self, key: tuple[bytes, int, str], answer: KnownAnswer) -> None:
+        if len(self._answers) >= self.size:
+            self._answers.clear()
+        self._answers[key] = answer

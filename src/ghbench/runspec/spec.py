@@ -68,7 +68,7 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     profile: ProfileName = DEFAULT_PROFILE  # the AO build the model plays
     policy: PolicyParams | None = None  # a config's whole policy; None: the profile's
     tick: Duration | None = None  # the model's poll interval; None: the policy's
-    agents: AgentsName = "none"  # a model of the coding agents' own calls
+    agents: AgentsName = "none"  # the agent model's profile: the coding agents' own calls
     # the GitHub
     backend: RunBackendName = "github"
     repos: tuple[str, ...] = ()  # the matrix's --repos on real GitHub
@@ -99,6 +99,12 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     def traits(self) -> DriverTraits:
         """Which of these settings the driver takes."""
         return DRIVERS[self.driver]
+
+    @property
+    def runs_agents(self) -> bool:
+        """The cell's sessions run the agent model (S3, S4 with --agents; the others'
+        sessions are idle)."""
+        return self.agents != "none" and self.cell.info.agents
 
     @property
     def github(self) -> BackendName:

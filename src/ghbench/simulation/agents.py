@@ -8,15 +8,16 @@ gh traffic, sent as the captured requests (``ghbench.workload.agents``) and pric
 by the emulator's ledger. The run writes the same artifacts as ``simulate``: an
 AO-schema trace (one row per request, ``origin: agent``) and a scorecard.
 
-To run agents beside the AO model in a cell, the cell shares its world and clock:
-``agents_for`` its sessions, a ``Fleet`` over its transport with an ``AgentWorld`` as
-hooks, ``start_agents``, and ``fleet.run(t)`` before each of its own events at ``t``
-(the fleet stops at ``t`` and keeps later events queued), so both run in one time order.
+A runbook cell runs agents beside the AO model (``CellAgents``): they share its world,
+clock and transport, and the cell calls ``run(t)`` before each of its own events and
+ticks at ``t`` (the fleet stops at ``t`` and keeps later events queued), so both run in
+one time order, tick by tick.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,22 +28,28 @@ from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
-from ghbench.simulation.cell import SIM_START
-from ghbench.simulation.world import SimWorld
+from ghbench.simulation.world import SIM_START, SimWorld
 from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.agents.fleet import AgentSpec, Fleet, FleetSummary
 from ghbench.workload.agents.profiles import AgentParams, agent_profile
-from ghbench.workload.agents.session import AgentLane, Wait, agent_session
+from ghbench.workload.agents.session import (
+    AgentLane,
+    Wait,
+    agent_session,
+    pr_badge,
+    review_response,
+)
 from ghbench.workload.config import SessionSpec
-from ghbench.workload.runner import LaneClock
+from ghbench.workload.runner import LaneClock, Transport
 from ghbench.workload.transport.inprocess import InProcessTransport
 
 __all__ = [
     "AgentRun",
     "AgentRunSpec",
     "AgentWorld",
+    "CellAgents",
     "agents_for",
     "run_agents",
     "start_agents",
@@ -147,6 +154,46 @@ def start_agents(
         fleet.add(agent, lane, start + i * stagger)
 
 
+class CellAgents:
+    """A run's coding agents in its world: one ``Fleet`` over the run's transport, whose
+    queue the run advances with ``run(t)`` before each of its own events at ``t``."""
+
+    def __init__(
+        self, world: SimWorld, transport: Transport, params: AgentParams, rng: random.Random
+    ) -> None:
+        self.params = params
+        self.rng = rng
+        self.rows: list[TraceRow] = []
+        self.world = AgentWorld(world, params, random.Random(rng.randrange(2**31)))
+        self.fleet = Fleet(
+            transport, world.clock, self.rows.append, token=world.token, hooks=self.world, rng=rng
+        )
+        self.world.fleet = self.fleet
+
+    def spawn(self, sessions: Sequence[SessionSpec], *, start: float, stagger: float) -> None:
+        """Each session's agent from its task on, ``stagger`` seconds apart from ``start``."""
+        start_agents(
+            self.fleet, self.params, agents_for(list(sessions)), start=start, stagger=stagger,
+            rng=self.rng,
+        )  # fmt: skip
+
+    def answer_review(self, session: SessionSpec, comments: int, at: float) -> None:
+        """From ``at``, the agent of ``session`` addresses the ``comments`` its PR got."""
+        (agent,) = agents_for([session])
+        lane_rng = random.Random(self.rng.randrange(2**31))
+        self.fleet.add(agent, review_response(self.params, lane_rng, session.pr or 0, comments), at)
+
+    def badges(self, sessions: Sequence[SessionSpec], at: float) -> None:
+        """The PR badge of each session's agent from ``at``, when the profile has one."""
+        if self.params.badge_interval > 0:
+            for agent in agents_for(list(sessions)):
+                self.fleet.add(agent, pr_badge(self.params), at)
+
+    def run(self, until: float) -> FleetSummary:
+        """Every agent request up to ``until``; later ones stay queued."""
+        return self.fleet.run(until)
+
+
 @dataclass
 class AgentRun:
     """The in-memory outcome of a run, before anything is written."""
@@ -174,14 +221,11 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
     world = SimWorld(clock, seed=rng.randrange(2**31))
     for resource, limit in spec.limits:
         world.emulator.set_limit(resource, limit)
-    sessions = agents_for(world.seed([spec.repo], spec.agents, open_prs=False))
-    rows: list[TraceRow] = []
+    sessions = world.seed([spec.repo], spec.agents, open_prs=False)
     transport = InProcessTransport(
         world.handle, token=world.token, rng=random.Random(rng.randrange(2**31))
     )
-    hooks = AgentWorld(world, params, random.Random(rng.randrange(2**31)))
-    fleet = Fleet(transport, clock, rows.append, token=world.token, hooks=hooks, rng=rng)
-    hooks.fleet = fleet
+    agents = CellAgents(world, transport, params, rng)
     start = clock.now()
     window_start = start + spec.warmup_s
     window_end = window_start + spec.duration_s
@@ -192,12 +236,12 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
 
     # the bracket: before anything at the window's start, after everything at its end
     # (the ledger's window counts both ends)
-    fleet.add(AgentSpec("control", spec.repo, "", 0), snapshot("before"), window_start)
-    start_agents(fleet, params, sessions, start=start, stagger=spec.stagger_s, rng=rng)
-    summary = fleet.run(window_end)
+    agents.fleet.add(AgentSpec("control", spec.repo, "", 0), snapshot("before"), window_start)
+    agents.spawn(sessions, start=start, stagger=spec.stagger_s)
+    summary = agents.run(window_end)
     clock.jump(window_end)
     snapshots["after"] = world.rate_limit_snapshot()
-    rows.sort(key=lambda r: r.timestamp)
+    rows = sorted(agents.rows, key=lambda r: r.timestamp)
     return AgentRun(
         spec,
         rows,
@@ -206,8 +250,8 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
         snapshots,
         world.ledger_summary(window_start, window_end),
         summary,
-        pushes=hooks.pushes,
-        ci_runs=hooks.ci_runs,
+        pushes=agents.world.pushes,
+        ci_runs=agents.world.ci_runs,
     )
 
 

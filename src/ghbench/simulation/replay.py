@@ -20,7 +20,7 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from typing import Any
 import msgspec
 
 from ghbench.artifacts.io import unique_path, write_new
+from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
@@ -35,11 +36,13 @@ from ghbench.scorecard.costs import row_costs
 from ghbench.simulation.replay_targets import (
     default_repo,
     entities,
+    recorded_limits,
     retarget_argv,
     seed_copies,
     with_etag,
 )
 from ghbench.simulation.world import SimWorld
+from ghbench.trace.files import agent_trace_path
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow
@@ -62,7 +65,15 @@ from ghbench.workload.rows import RowSettings, row_for
 from ghbench.workload.runner import LaneClock
 from ghbench.workload.transport.inprocess import InProcessTransport
 
-__all__ = ["ReplayResult", "ReplaySpec", "recorded_points", "replay_trace", "write_replay"]
+__all__ = [
+    "ReplayResult",
+    "ReplaySpec",
+    "recorded_points",
+    "replay_plan",
+    "replay_scorecard",
+    "replay_trace",
+    "write_replay",
+]
 
 _COMMIT = re.compile(r"repos/([^/?]+/[^/?]+)/commits/([0-9a-f]{40})")
 
@@ -90,6 +101,15 @@ class ReplayResult:
     policy: dict[str, Counter[str]] = field(default_factory=dict)
     stopped: Counter[str] = field(default_factory=Counter)
     calls: int = 0
+    # the agents' calls (``ReplayCall.agent``); None when the recording had none
+    agent_rows: list[TraceRow] | None = None
+
+    @property
+    def every_row(self) -> list[TraceRow]:
+        """The orchestrator's rows and the agents', in time order."""
+        if not self.agent_rows:
+            return self.rows
+        return sorted([*self.rows, *self.agent_rows], key=lambda r: r.timestamp)
 
     @property
     def replayed(self) -> dict[str, int]:
@@ -102,7 +122,7 @@ class ReplayResult:
             "sessions": self.sessions,
             "copies": round(self.copies, 4),
             "callsReissued": self.calls,
-            "requests": len(self.rows),
+            "requests": len(self.rows) + len(self.agent_rows or ()),
             "recordedPoints": self.recorded,
             "recordedUnpricedRows": self.recorded_unpriced,
             "replayedPoints": self.replayed,
@@ -166,6 +186,8 @@ class _Job:
     index: int = 0
     times: list[float] = field(default_factory=list)
     invocation: str = ""
+    argv: tuple[str, ...] = ()  # the call's argv in its copy
+    session: str = ""  # the session id its rows carry
 
 
 class _Replay:
@@ -179,6 +201,8 @@ class _Replay:
             self.world.handle, token=self.world.token, rng=random.Random(self.rng.randrange(2**31))
         )
         self.rows: list[TraceRow] = []
+        self.agent_rows: list[TraceRow] = []  # an agent's calls (``ReplayCall.agent``)
+        self._session_values: dict[tuple[str, int], dict[str, object]] = {}
         self.options = RowSettings(session_ids=True, origin="replay")
         self.gate = PolicyGate(spec.policy)
         self.policy: dict[str, Counter[str]] = {}
@@ -204,17 +228,21 @@ class _Replay:
             out.append((full, factor - full))
         return out
 
-    def queue(self, copies: list[tuple[int, float]]) -> None:
+    def stream(self, copies: list[tuple[int, float]]) -> Iterator[tuple[float, _Job]]:
+        """Every call of every copy, in recorded time order (the plan's calls are)."""
         keys = [k for k in recorded_sessions(self.plan) if k != UNATTRIBUTED]
-        for copy, share in copies:
-            keep = set(keys[: round(share * len(keys))]) if share < 1 else set(keys)
-            for call in self.plan.calls:
+        kept = [
+            (copy, share, set(keys[: round(share * len(keys))]) if share < 1 else set(keys))
+            for copy, share in copies
+        ]
+        for call in self.plan.calls:
+            for copy, share, keep in kept:
                 if call.session == UNATTRIBUTED:
                     if share < 1 and self.rng.random() >= share:
                         continue
                 elif call.session not in keep:
                     continue
-                self._push(call.at, _Job(call, copy))
+                yield call.at, _Job(call, copy)
 
     def _push(self, when: float, job: _Job) -> None:
         heapq.heappush(self._queue, (when, next(self._seq), job))
@@ -225,10 +253,21 @@ class _Replay:
             if wait > 0:
                 time.sleep(wait)
 
-    def run(self, until: float, at_end: Callable[[], None]) -> None:
+    def run(
+        self, calls: Iterator[tuple[float, _Job]], until: float, at_end: Callable[[], None]
+    ) -> None:
+        """The calls in time order, each request of a call at its own time (the queue
+        holds the requests in flight); ``at_end`` once at ``until``."""
         ended = False
-        while self._queue:
-            when, _, job = heapq.heappop(self._queue)
+        queue = self._queue
+        coming = next(calls, None)
+        while coming is not None or queue:
+            if queue and (coming is None or queue[0][0] < coming[0]):
+                when, _, job = heapq.heappop(queue)
+            else:
+                assert coming is not None
+                when, job = coming
+                coming = next(calls, None)
             if not ended and when > until:
                 at_end()
                 ended = True
@@ -249,20 +288,23 @@ class _Replay:
             return
         self.calls += 1
         job.invocation = f"replay-{next(self._ids)}"
+        job.argv = retarget_argv(call.argv, self.repos, job.copy)
+        key = call.session or "unattributed"
+        job.session = key if job.copy == 0 else f"{key}#{job.copy}"
         if call.kind == "api":
-            argv = self._retarget_shas(retarget_argv(call.argv, self.repos, job.copy))
-            key = (job.copy, plan_call(argv, None).request.path)
+            argv = self._retarget_shas(job.argv)
+            tag = (job.copy, plan_call(argv, None).request.path)
             # the replay's world does not change as the recording's did (a review burst,
             # a push): a conditional request the recording saw answered 200 is sent
             # without its tag, so it is answered (and charged) as it was then
             changed = call.recorded_status is not None and call.recorded_status != 304
-            argv = with_etag(argv, None if changed else self.etags.get(key))
-            gh = GhCall(argv, "replay", call.operation, session_id=self._session(job))
+            argv = with_etag(argv, None if changed else self.etags.get(tag))
+            gh = GhCall(argv, "replay", call.operation, session_id=job.session)
             result = self.transport.call(gh)
             row = row_for(gh, result, completed_at=when + result.duration_s, options=self.options)
             if row.etag:
-                self.etags[key] = row.etag
-            self.rows.append(row)
+                self.etags[tag] = row.etag
+            self.sink(job).append(row)
             return
         if call.kind == "rest":
             endpoint = retarget_argv((call.endpoint or "",), self.repos, job.copy)[0]
@@ -297,29 +339,35 @@ class _Replay:
 
         return tuple(_COMMIT.sub(swap, a) for a in argv)
 
-    def _session(self, job: _Job) -> str:
-        key = job.call.session or "unattributed"
-        return key if job.copy == 0 else f"{key}#{job.copy}"
+    def sink(self, job: _Job) -> list[TraceRow]:
+        """Where a call's rows go: the agents' trace for an agent's call."""
+        return self.agent_rows if job.call.agent else self.rows
 
     def _values(self, job: _Job) -> dict[str, object]:
-        target = self.plan.sessions.get(job.call.session)
-        repo = copy_repo((target.repo if target else None) or self.default, job.copy)
-        owner, _, name = repo.partition("/")
-        values: dict[str, object] = {
-            "owner": owner,
-            "name": name,
-            "repo": repo,
-            "branch": (target.branch if target else None) or "main",
-            "issue": (target.issue if target else None) or 1,
-            "pr": (target.pr if target else None) or 1,
-            "title": "Replayed",
-            "body": "Replayed",
-            "comment": "Replayed",
-            "reply": "Replayed",
-            "comment_id": 1,
-            "run_id": 1,
-        }
-        return {**values, **{k: v for k, v in job.call.values.items() if k not in ("repo",)}}
+        key = (job.call.session, job.copy)
+        base = self._session_values.get(key)
+        if base is None:
+            target = self.plan.sessions.get(job.call.session)
+            repo = copy_repo((target.repo if target else None) or self.default, job.copy)
+            owner, _, name = repo.partition("/")
+            base = self._session_values[key] = {
+                "owner": owner,
+                "name": name,
+                "repo": repo,
+                "branch": (target.branch if target else None) or "main",
+                "issue": (target.issue if target else None) or 1,
+                "pr": (target.pr if target else None) or 1,
+                "title": "Replayed",
+                "body": "Replayed",
+                "comment": "Replayed",
+                "reply": "Replayed",
+                "comment_id": 1,
+                "run_id": 1,
+            }
+        bound = job.call.values
+        if not bound:
+            return base
+        return {**base, **{k: v for k, v in bound.items() if k != "repo"}}
 
     def _next(self, when: float, job: _Job, response: HttpResponse | None) -> None:
         assert job.requests is not None
@@ -339,14 +387,14 @@ class _Replay:
         request, job.pending = job.pending, None
         response = self.transport.exchange(request)
         end = when + (response.latency_s or 0.0)
-        self.rows.append(
+        self.sink(job).append(
             exchange_row(
                 request,
                 response,
                 started_at=when,
                 finished_at=end,
-                argv=retarget_argv(job.call.argv, self.repos, job.copy),
-                session_id=self._session(job),
+                argv=job.argv,
+                session_id=job.session,
                 invocation_id=job.invocation,
                 request_index=job.index,
             )
@@ -356,9 +404,11 @@ class _Replay:
             self._next(end, job, response)
 
 
-def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -> ReplayResult:
-    """Re-issue ``rows``' calls; nothing is written."""
-    plan = plan_replay(rows)
+def replay_plan(
+    rows: Sequence[TraceRow], plan: ReplayPlan, spec: ReplaySpec, *, seed: int = 0
+) -> ReplayResult:
+    """Re-issue the calls of ``plan`` (``plan_replay(rows)``: a search replays one plan
+    at many counts); nothing is written."""
     if not plan.calls:
         raise UsageError(
             f"--trace: none of its {plan.rows} rows can be re-issued "
@@ -368,18 +418,19 @@ def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -
     sessions = spec.sessions or recorded
     replay = _Replay(plan, spec, seed)
     copies = replay.copies_for(recorded, sessions)
-    seed_copies(replay.world, entities(plan), len(copies))
+    seed_copies(replay.world, entities(plan), len(copies), recorded_limits(rows))
     snapshots: dict[str, RateLimitSnapshot] = {}
     replay.clock.jump(plan.start)
     snapshots["before"] = replay.world.rate_limit_snapshot()
-    replay.queue(copies)
     window_end = plan.end
 
     def at_end() -> None:
         snapshots["after"] = replay.world.rate_limit_snapshot()
 
-    replay.run(window_end, at_end)
+    replay.run(replay.stream(copies), window_end, at_end)
     replay.rows.sort(key=lambda r: r.timestamp)
+    replay.agent_rows.sort(key=lambda r: r.timestamp)
+    agents = any(call.agent for call in plan.calls)
     points, unpriced = recorded_points(rows)
     return ReplayResult(
         plan,
@@ -396,27 +447,60 @@ def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -
         replay.policy,
         replay.stopped,
         replay.calls,
+        agent_rows=replay.agent_rows if agents else None,
     )
 
 
-def write_replay(result: ReplayResult, *, out_dir: Path, source: Path) -> tuple[Path, Path]:
-    """The replay's trace and scorecard under ``out_dir``, as ``measure`` writes them."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"gh-trace-replay-{source.stem}-{result.sessions}s-{int(result.window_end)}"
-    trace_path = unique_path(out_dir, stem, ".jsonl")
-    encoder = msgspec.json.Encoder()
-    write_new(trace_path, b"".join(encoder.encode(r) + b"\n" for r in result.rows))
-    artifact = build_scorecard_artifact(
+def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -> ReplayResult:
+    """Re-issue ``rows``' calls; nothing is written."""
+    return replay_plan(rows, plan_replay(rows), spec, seed=seed)
+
+
+def replay_scorecard(
+    result: ReplayResult,
+    *,
+    scenario_id: str,
+    trace_path: str | None = None,
+    agent_trace: str | None = None,
+) -> ScorecardArtifact:
+    """The replay's scorecard, the agents' calls split from the orchestrator's when the
+    recording had both (``insights.spendSplit``)."""
+    agents = None if result.agent_rows is None else TraceFrame.from_rows(result.agent_rows)
+    return build_scorecard_artifact(
         TraceFrame.from_rows(result.rows),
         window_start_ms=round(result.window_start * 1000),
         window_end_ms=round(result.window_end * 1000),
-        scenario_id=f"replay-{source.stem}",
+        scenario_id=scenario_id,
         measured_at=result.window_end,
         snapshots=Snapshots(
             before=result.snapshots.get("before"), after=result.snapshots.get("after")
         ),
         control_calls=len(result.snapshots),
         session_count=result.sessions,
+        trace_path=trace_path,
+        agent_frame=agents,
+        agent_trace_path=agent_trace,
+    )
+
+
+def _write_rows(path: Path, rows: Sequence[TraceRow]) -> Path:
+    encoder = msgspec.json.Encoder()
+    return write_new(path, b"".join(encoder.encode(r) + b"\n" for r in rows))
+
+
+def write_replay(result: ReplayResult, *, out_dir: Path, source: Path) -> tuple[Path, Path]:
+    """The replay's trace (and the agents', beside it) and its scorecard under
+    ``out_dir``, as ``measure`` writes them: (trace, scorecard)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"gh-trace-replay-{source.stem}-{result.sessions}s-{int(result.window_end)}"
+    trace_path = _write_rows(unique_path(out_dir, stem, ".jsonl"), result.rows)
+    agents = None
+    if result.agent_rows is not None:
+        agents = _write_rows(agent_trace_path(trace_path), result.agent_rows)
+    artifact = replay_scorecard(
+        result,
+        scenario_id=f"replay-{source.stem}",
         trace_path=str(trace_path),
+        agent_trace=None if agents is None else str(agents),
     )
     return trace_path, write_scorecard(artifact, out_dir)

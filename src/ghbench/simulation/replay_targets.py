@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 
 from ghbench.errors import UsageError
 from ghbench.simulation.world import SimWorld
+from ghbench.trace.schema import TraceRow
 from ghbench.workload.replay import ReplayCall, ReplayPlan, copy_repo
 
 __all__ = [
     "RECORDED_LIMIT",
     "default_repo",
     "entities",
+    "recorded_limits",
     "retarget_argv",
     "seed_copies",
     "with_etag",
@@ -27,7 +29,15 @@ __all__ = [
 
 DEFAULT_REPO = "replay/repo"
 MAX_NUMBER = 5000  # entities seeded up to this number per repository
-RECORDED_LIMIT = 5000  # a token's hourly points, per copy of the recording
+RECORDED_LIMIT = 5000  # a token's hourly points (GitHub's, for a user)
+# GitHub's secondary limits on one user's calls (the emulator's SecondaryConfig fields)
+_SECONDARY_PER_USER = (
+    "max_concurrent",
+    "rest_points_per_minute",
+    "graphql_points_per_minute",
+    "content_per_minute",
+    "content_per_hour",
+)
 _BATCH_PR = re.compile(
     r'repository\(owner: "([^"]+)", name: "([^"]+)"\) \{ pullRequest\(number: (\d+)\)'
 )
@@ -94,12 +104,31 @@ def default_repo(plan: ReplayPlan) -> str:
     return repos.most_common(1)[0][0] if repos else DEFAULT_REPO
 
 
-def seed_copies(world: SimWorld, entities: dict[str, _Entities], copies: int) -> None:
-    """Each copy's repositories and entities; the budget grows with the copies, so a
-    scaled replay measures what N sessions ask for, not where one token stops them."""
+def recorded_limits(rows: Sequence[TraceRow]) -> dict[str, int]:
+    """Each bucket's hourly limit as the recording's rows show it (GitHub's 5,000 when
+    they do not, or show less)."""
+    limits = dict.fromkeys(("core", "graphql"), RECORDED_LIMIT)
+    for row in rows:
+        resource, limit = row.rateLimitResource, row.rateLimitLimit
+        if resource in limits and limit is not None and limit > limits[resource]:
+            limits[resource] = limit
+    return limits
+
+
+def seed_copies(
+    world: SimWorld, entities: dict[str, _Entities], copies: int, limits: dict[str, int]
+) -> None:
+    """Each copy's repositories and entities; each copy has the recording's budget
+    (``limits``) and GitHub's secondary limits, so a scaled replay measures what N
+    sessions ask for, not where one token stops them."""
     api = world.emulator
-    for resource in ("core", "graphql"):
-        api.set_limit(resource, RECORDED_LIMIT * max(1, copies))
+    scale = max(1, copies)
+    for resource, limit in limits.items():
+        api.set_limit(resource, limit * scale)
+    secondary = api.config.secondary
+    api.config.secondary.update(
+        {name: getattr(secondary, name) * scale for name in _SECONDARY_PER_USER}
+    )
     for c in range(copies):
         for repo, ent in entities.items():
             target = copy_repo(repo, c)

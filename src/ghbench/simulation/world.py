@@ -18,7 +18,10 @@ from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
-__all__ = ["SIM_LATENCY", "SimWorld"]
+__all__ = ["SIM_LATENCY", "SIM_START", "SimWorld"]
+
+# 2026-04-17T09:05:00Z: inside an hour, like the runbook's hygiene asks
+SIM_START = 1_776_416_700.0
 
 # The latency model for simulated calls (the emulator's lognormal faults): the median
 # covers gh's process start plus a round trip, AO's p50 at 5-20 sessions (reference §5).

@@ -6,7 +6,10 @@ camelCase, exactly AO's.
 
 Extensions (never emitted by AO, always optional):
 - ``origin``: who wrote the row: ``ao`` (default when absent), ``workload``, ``record``,
-  ``front`` (one HTTP exchange seen at the network by ``ghbench.front``).
+  ``front`` (one HTTP exchange seen at the network by ``ghbench.front``), ``agent``
+  (ghbench's agent model), ``replay``. A coding agent's call is a row of ``origin`` or
+  ``component`` ``agent`` (``from_agent``): the model's, or an AO agent's gh traced by
+  ghbench's shim.
 - ``invocationId``/``requestIndex``: ``ghbench record`` keeps every HTTP exchange of
   one ``gh`` invocation; they share an invocation id and are numbered from 0.
 - ``graphqlOperation``: the GraphQL operation name, when known.
@@ -19,10 +22,12 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["CONTROL_COMPONENT", "KNOWN_FIELDS", "TraceRow"]
+__all__ = ["AGENT", "CONTROL_COMPONENT", "KNOWN_FIELDS", "TraceRow", "from_agent"]
 
 # Rows with this component are the harness's own calls and are excluded from all math.
 CONTROL_COMPONENT = "benchmark-control"
+# the component and origin of a coding agent's own calls
+AGENT = "agent"
 
 
 class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
@@ -67,3 +72,8 @@ class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
 
 
 KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__
+
+
+def from_agent(row: TraceRow) -> bool:
+    """A coding agent's call, not the orchestrator's."""
+    return row.origin == AGENT or row.component == AGENT

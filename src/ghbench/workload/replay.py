@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ghbench.timefmt import parse_iso
-from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow
+from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow, from_agent
 from ghbench.workload.agents.fixtures import CommandFixture, RequestTemplate, load_fixtures
 from ghbench.workload.ghmap import plan_call
 
@@ -102,6 +102,7 @@ class ReplayCall:
     endpoint: str | None = None
     # what the recording got: a conditional request answered 200 saw its resource change
     recorded_status: int | None = None
+    agent: bool = False  # a coding agent's call (``from_agent``), not the orchestrator's
 
 
 @dataclass
@@ -228,6 +229,7 @@ def _classify(group: list[TraceRow], session: str) -> ReplayCall | tuple[str, in
     operation = first.operation or "unknown"
     argv = tuple(first.args or ())
     at = _start(first)
+    agent = from_agent(first)
     if first.component == CONTROL_COMPONENT:
         return CONTROL, len(group)
     if argv and any("[REDACTED]" in a for a in argv):
@@ -238,7 +240,13 @@ def _classify(group: list[TraceRow], session: str) -> ReplayCall | tuple[str, in
         except ValueError:
             return UNKNOWN_COMMAND, len(group)
         return ReplayCall(
-            at, session, operation, argv, kind="api", recorded_status=first.httpStatus
+            at,
+            session,
+            operation,
+            argv,
+            kind="api",
+            recorded_status=first.httpStatus,
+            agent=agent,
         )
     if argv:
         matched = _fixture_for(argv, group)
@@ -249,9 +257,11 @@ def _classify(group: list[TraceRow], session: str) -> ReplayCall | tuple[str, in
             times = [_start(r) for r in group] if first.invocationId else [at] * count
             templates = _templates(fixture, count)
             requests = tuple(zip(times, templates, strict=True))
-            return ReplayCall(at, session, operation, argv, "fixture", name, requests, bound)
+            return ReplayCall(
+                at, session, operation, argv, "fixture", name, requests, bound, agent=agent
+            )
         if tuple(argv[:2]) in _HIGH_LEVEL and _flag(argv, "--repo", "-R"):
-            return ReplayCall(at, session, operation, argv, kind="api")
+            return ReplayCall(at, session, operation, argv, kind="api", agent=agent)
         return UNKNOWN_COMMAND, len(group)
     if not first.endpoint:
         return NO_REQUEST, len(group)
@@ -259,7 +269,7 @@ def _classify(group: list[TraceRow], session: str) -> ReplayCall | tuple[str, in
         return NO_QUERY, len(group)
     if (first.method or "GET").upper() != "GET":
         return NO_BODY, len(group)
-    return ReplayCall(at, session, operation, kind="rest", endpoint=first.endpoint)
+    return ReplayCall(at, session, operation, kind="rest", endpoint=first.endpoint, agent=agent)
 
 
 def plan_replay(rows: Sequence[TraceRow]) -> ReplayPlan:

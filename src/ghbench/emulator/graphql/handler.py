@@ -83,6 +83,7 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
     )
     compiled = _executor(prepared, operation) if document is prepared.document else None
     root_scope = ctx.mutation_scope if is_mutation else None
+    clock_reads = ctx.state.clock_reads
     if compiled is not None:
         data, errors = compiled.execute(
             context, coerced, checkpoint=ctx.checkpoint, root_scope=root_scope
@@ -102,7 +103,14 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
     response: dict[str, Any] = {"data": data}
     if errors:
         response["errors"] = [format_execution_error(e) for e in errors]
-    return result(200, response, name, is_mutation, charged)
+    answered = result(200, response, name, is_mutation, charged)
+    answered.reusable = (
+        charged > 0
+        and not is_mutation
+        and not _rate_limit_fields(operation)
+        and ctx.state.clock_reads == clock_reads
+    )
+    return answered
 
 
 def _checkpointing(checkpoint: Callable[[], None]) -> Callable[..., Any]:

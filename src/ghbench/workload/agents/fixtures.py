@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import urllib.parse
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
@@ -133,10 +134,58 @@ def render_argv(fixture: CommandFixture, values: Mapping[str, object]) -> tuple[
     return tuple(_fill(arg, values, quote=False) for arg in fixture.argv)
 
 
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_RENDERED_MAX = 65_536  # requests kept rendered (an agent repeats a few, a replay many)
+# by the template's id; each entry keeps its template, so an id reused is never confused
+_names_of: dict[int, tuple[RequestTemplate, tuple[str, ...]]] = {}
+_rendered: dict[tuple[int, tuple[object, ...], str | None], tuple[RequestTemplate, HttpRequest]]
+_rendered = {}
+
+
+def _names(template: RequestTemplate) -> tuple[str, ...]:
+    """The placeholders ``template`` fills, in its path and body (read once)."""
+    known = _names_of.get(id(template))
+    if known is not None and known[0] is template:
+        return known[1]
+    names = set(_PLACEHOLDER.findall(template.path))
+    pending = [template.body]
+    while pending:
+        doc = pending.pop()
+        if isinstance(doc, dict):
+            if set(doc) == {"$var"}:
+                names.add(doc["$var"])
+            else:
+                pending.extend(doc.values())
+        elif isinstance(doc, list):
+            pending.extend(doc)
+        elif isinstance(doc, str):
+            names.update(_PLACEHOLDER.findall(doc))
+    _names_of[id(template)] = (template, tuple(sorted(names)))
+    return _names_of[id(template)][1]
+
+
 def render_request(
     template: RequestTemplate, values: Mapping[str, object], token: str | None
 ) -> HttpRequest:
-    """The request gh sends, with ``values`` in place and the token in its header."""
+    """The request gh sends, with ``values`` in place and the token in its header; the
+    same template with the same values is rendered once (requests are immutable)."""
+    try:
+        key = (id(template), tuple(values.get(n) for n in _names(template)), token)
+        known = _rendered.get(key)
+    except TypeError:  # a value that cannot be a key (a bound list): render each time
+        return _render(template, values, token)
+    if known is not None and known[0] is template:
+        return known[1]
+    if len(_rendered) >= _RENDERED_MAX:
+        _rendered.clear()
+    request = _render(template, values, token)
+    _rendered[key] = (template, request)
+    return request
+
+
+def _render(
+    template: RequestTemplate, values: Mapping[str, object], token: str | None
+) -> HttpRequest:
     path = _fill(template.path, values, quote=True)
     headers = dict(template.headers)
     if token:
@@ -191,6 +240,8 @@ class ScriptOutcome:
 def _failed(response: HttpResponse) -> bool:
     if response.status >= 400:
         return True
+    if b'"errors"' not in response.body:  # most answers: no need to read them
+        return False
     doc = _json(response.body)
     return isinstance(doc, dict) and bool(doc.get("errors"))
 
@@ -207,19 +258,26 @@ def script(
     poll whose binds point into them. gh stops at an answer it cannot use: a failed
     status, GraphQL errors, or a bind that finds nothing; so does this."""
     got: list[HttpResponse] = list(answers)
-    docs: list[Any] = [_json(a.body) for a in answers]
+    docs: dict[int, Any] = {}  # answers read as JSON, when a bind needs them
+
+    def doc(index: int) -> Any:
+        if index not in docs:
+            docs[index] = _json(got[index].body)
+        return docs[index]
+
     mine: list[HttpResponse] = []
     for template in templates:
-        filled = dict(values)
-        for bind in template.binds:
-            value = _dig(docs[bind.response], bind.path) if bind.response < len(docs) else None
-            if value is None:
-                return ScriptOutcome(tuple(mine), 1, stopped=f"no {bind.var} in the answer")
-            filled[bind.var] = value
+        filled = values
+        if template.binds:
+            filled = dict(values)
+            for bind in template.binds:
+                value = _dig(doc(bind.response), bind.path) if bind.response < len(got) else None
+                if value is None:
+                    return ScriptOutcome(tuple(mine), 1, stopped=f"no {bind.var} in the answer")
+                filled[bind.var] = value
         response = yield render_request(template, filled, token)
         got.append(response)
         mine.append(response)
-        docs.append(_json(response.body))
         if _failed(response) and template.captured_status < 400:
             return ScriptOutcome(tuple(mine), 1)
     return ScriptOutcome(tuple(mine), 0)

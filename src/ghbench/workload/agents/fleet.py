@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ghbench.clock import Clock, VirtualClock
+from ghbench.trace.schema import AGENT
 from ghbench.workload.agents.fixtures import (
     CommandFixture,
     ScriptOutcome,
@@ -32,7 +33,7 @@ from ghbench.workload.agents.fixtures import (
     render_argv,
     script,
 )
-from ghbench.workload.agents.rows import AGENT_COMPONENT, exchange_row
+from ghbench.workload.agents.rows import exchange_row
 from ghbench.workload.agents.session import (
     AgentLane,
     AskReview,
@@ -134,7 +135,7 @@ class Fleet:
         self.token = token
         self.hooks = hooks
         self.rng = rng
-        self.options = options or RowSettings(session_ids=True, origin="agent")
+        self.options = options or RowSettings(session_ids=True, origin=AGENT)
         self.stop = stop or threading.Event()
         self.virtual = isinstance(clock, VirtualClock)
         # a protocol check costs more than a request: once, here
@@ -265,7 +266,7 @@ class Fleet:
         ``gh … --watch`` run already made, so it sends nothing."""
         if step.poll:
             return ScriptOutcome((), 0, watched=True)
-        call = GhCall(task.argv, AGENT_COMPONENT, session_id=task.agent.id)
+        call = GhCall(task.argv, AGENT, session_id=task.agent.id)
         start = self.clock.now()
         result = self.transport.call(call)
         self.summary.requests += 1

@@ -15,6 +15,7 @@ import subprocess
 import threading
 
 from ghbench.clock import Clock
+from ghbench.trace.schema import AGENT
 from ghbench.workload.agents.fleet import AgentSpec, Fleet, FleetSummary
 from ghbench.workload.agents.profiles import AgentParams
 from ghbench.workload.agents.session import agent_session
@@ -72,7 +73,7 @@ def run_agent_process(
 ) -> FleetSummary:
     """Run one agent's session for at most ``duration_s`` seconds (or until ``stop``)."""
     rng = random.Random(seed)
-    options = RowSettings(session_ids=True, origin="agent", secrets=secrets)
+    options = RowSettings(session_ids=True, origin=AGENT, secrets=secrets)
     fleet = Fleet(
         transport, clock, sink, token=token, hooks=hooks, rng=rng, options=options, stop=stop
     )

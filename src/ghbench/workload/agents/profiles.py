@@ -37,12 +37,13 @@ __all__ = [
     "AgentParams",
     "AgentProfileName",
     "agent_profile",
+    "canonical_agent_profile",
 ]
 
 AgentProfileName = Literal["claude-code", "claude-code-badge", "claude-code-rest-checks"]
 AGENT_PROFILE_NAMES: tuple[AgentProfileName, ...] = get_args(AgentProfileName)
 DEFAULT_AGENT_PROFILE: AgentProfileName = "claude-code"
-# ``--agents default`` names the default profile (phase B's flag takes any of these)
+# ``--agents default`` names the default profile
 AGENT_PROFILE_ALIASES: dict[str, AgentProfileName] = {"default": DEFAULT_AGENT_PROFILE}
 AGENT_PROFILE_CHOICES: tuple[str, ...] = (*AGENT_PROFILE_NAMES, *AGENT_PROFILE_ALIASES)
 
@@ -102,12 +103,18 @@ AGENT_PROFILES: dict[AgentProfileName, AgentParams] = {
 }
 
 
-def agent_profile(name: str) -> AgentParams:
-    """The parameters of profile ``name`` (``default`` is the default profile's)."""
+def canonical_agent_profile(name: str) -> AgentProfileName:
+    """The profile ``name`` names (``default`` is the default profile); ValueError when
+    it names none."""
     known = AGENT_PROFILE_ALIASES.get(name, name)
     for profile in AGENT_PROFILE_NAMES:
         if known == profile:
-            return AGENT_PROFILES[profile]
+            return profile
     raise ValueError(
         f"unknown agent profile {name!r}; use one of {', '.join(AGENT_PROFILE_CHOICES)}"
     )
+
+
+def agent_profile(name: str) -> AgentParams:
+    """The parameters of profile ``name`` (``default`` is the default profile's)."""
+    return AGENT_PROFILES[canonical_agent_profile(name)]

@@ -37,6 +37,8 @@ __all__ = [
     "Wait",
     "agent_session",
     "ci_verdict",
+    "pr_badge",
+    "review_response",
 ]
 
 Verdict = Literal["pending", "success", "failure", "none"]
@@ -172,7 +174,7 @@ def _watcher(p: AgentParams) -> AgentLane:
         out = yield Gh("pr.checks.watch", poll=True, first=first)
 
 
-def _badge(p: AgentParams) -> AgentLane:
+def pr_badge(p: AgentParams) -> AgentLane:
     """Claude Code's PR status: ``gh pr view --json …`` every ``badge_interval``."""
     while True:
         yield Gh("pr.view.badge")
@@ -209,21 +211,24 @@ def _wait_ci(p: AgentParams) -> Generator[Step, Any, Verdict]:
             return verdict
 
 
-def agent_session(p: AgentParams, rng: random.Random) -> AgentLane:
-    """One session's life, from the task to done (the caller's run may end it sooner)."""
-    if p.badge_interval > 0:
-        yield Spawn(_badge(p))
-    for command in p.issue_reads:
-        yield Gh(command)
-    issue_read = p.issue_reads[0] if p.issue_reads else ""
-    yield from _work(p, rng, _span(rng, p.work), issue_read)
+def _address_review(
+    p: AgentParams, rng: random.Random, landed: int, issue_read: str
+) -> Generator[Step, Any, None]:
+    """Read the review (``gh pr view --comments``, the comments over REST), reply to each
+    of the ``landed`` new comments, fix and push."""
+    yield Gh("pr.view.comments")
+    comments = yield Gh("api.review_comments")
+    if p.replies:
+        for comment in _ids(comments)[-landed:] if landed else []:
+            yield Gh("api.review_reply", {"comment_id": comment})
+    yield from _work(p, rng, _span(rng, p.fix), issue_read)
     yield Push()
-    created = yield Gh("pr.create")
-    number = pr_number(created)
-    if number is None:
-        return  # gh pr create failed: the agent has nothing to wait for
-    yield Learn({"pr": number})
-    reviewed = False
+
+
+def _until_done(
+    p: AgentParams, rng: random.Random, issue_read: str, *, reviewed: bool
+) -> AgentLane:
+    """From a push to done: wait for CI, fix a failed run, answer a review (one at most)."""
     while True:
         verdict = yield from _wait_ci(p)
         if verdict == "failure":
@@ -239,11 +244,31 @@ def agent_session(p: AgentParams, rng: random.Random) -> AgentLane:
         reviewed = True
         yield Wait(_span(rng, p.review_delay))
         landed = yield AskReview(rng.randint(*p.review_comments))
-        yield Gh("pr.view.comments")
-        comments = yield Gh("api.review_comments")
-        if p.replies:
-            for comment in _ids(comments)[-landed:] if landed else []:
-                yield Gh("api.review_reply", {"comment_id": comment})
-        yield from _work(p, rng, _span(rng, p.fix), issue_read)
-        yield Push()
+        yield from _address_review(p, rng, landed, issue_read)
     yield Gh("pr.view.status")
+
+
+def agent_session(p: AgentParams, rng: random.Random) -> AgentLane:
+    """One session's life, from the task to done (the caller's run may end it sooner)."""
+    if p.badge_interval > 0:
+        yield Spawn(pr_badge(p))
+    for command in p.issue_reads:
+        yield Gh(command)
+    issue_read = p.issue_reads[0] if p.issue_reads else ""
+    yield from _work(p, rng, _span(rng, p.work), issue_read)
+    yield Push()
+    created = yield Gh("pr.create")
+    number = pr_number(created)
+    if number is None:
+        return  # gh pr create failed: the agent has nothing to wait for
+    yield Learn({"pr": number})
+    yield from _until_done(p, rng, issue_read, reviewed=False)
+
+
+def review_response(p: AgentParams, rng: random.Random, pr: int, comments: int) -> AgentLane:
+    """An agent whose open PR got ``comments`` review comments (the orchestrator passed
+    them on): it addresses them, then waits for CI to done (no second review)."""
+    yield Learn({"pr": pr})
+    issue_read = p.issue_reads[0] if p.issue_reads else ""
+    yield from _address_review(p, rng, comments, issue_read)
+    yield from _until_done(p, rng, issue_read, reviewed=True)
