@@ -28,3 +28,20 @@ def api(env: dict[str, str], path: str) -> Any:
 def operations(server: Any) -> list[str]:
     """The GraphQL operations the ledger recorded, in order."""
     return [e.endpoint for e in server.emulator.ledger_entries(resource="graphql")]
+
+
+def rows(output: str) -> list[list[str]]:
+    """gh's non-terminal table: one tab-separated row per line."""
+    return [line.split("\t") for line in output.splitlines() if line]
+
+
+def assert_ledger_matches_gh(env: dict[str, str], server: Any) -> None:
+    """One more GraphQL call with ``-i``: its headers and rateLimit equal the ledger."""
+    out = ok(env, "api", "-i", "graphql", "-f", "query=query Rate { rateLimit { used } }")
+    head, _, body = out.partition("\n\n")  # text mode turned CRLF into newlines
+    status, *lines = head.splitlines()
+    assert status == "HTTP/1.1 200 OK"
+    headers = dict(line.split(": ", 1) for line in lines)
+    used = json.loads(body)["data"]["rateLimit"]["used"]
+    ledger = server.emulator.ledger_totals(resource="graphql")["graphql"]
+    assert int(headers["X-Ratelimit-Used"]) == used == ledger

@@ -9,7 +9,7 @@ can never pass without checking against them.
 from __future__ import annotations
 
 import functools
-import importlib.util
+import importlib
 import json
 import os
 import shutil
@@ -61,10 +61,5 @@ def graphql_sdl() -> str:
 
 
 def load_script(name: str) -> ModuleType:
-    """A script of scripts/ as a module (they are not a package)."""
-    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """A script of scripts/ as a module (conftest.py puts scripts/ on the path)."""
+    return importlib.import_module(name)
