@@ -7,15 +7,24 @@ import subprocess
 from typing import Any
 
 
-def gh(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+def gh(
+    env: dict[str, str], *args: str, input_text: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """gh ``args``, with ``input_text`` on its stdin (``--input -``)."""
     return subprocess.run(
-        ["gh", *args], env=env, capture_output=True, text=True, timeout=60, check=False
+        ["gh", *args],
+        env=env,
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
-def ok(env: dict[str, str], *args: str) -> str:
+def ok(env: dict[str, str], *args: str, input_text: str | None = None) -> str:
     """gh's output; the test fails with gh's stderr when it exits non-zero."""
-    result = gh(env, *args)
+    result = gh(env, *args, input_text=input_text)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -23,6 +32,26 @@ def ok(env: dict[str, str], *args: str) -> str:
 def api(env: dict[str, str], path: str) -> Any:
     """``gh api PATH`` as JSON."""
     return json.loads(ok(env, "api", path))
+
+
+def protect(env: dict[str, str], repo: str, branch: str, **rules: Any) -> Any:
+    """``gh api -X PUT .../branches/BRANCH/protection`` with GitHub's four required keys
+    (``None`` unless given in ``rules``)."""
+    body = (
+        dict.fromkeys(
+            [
+                "required_status_checks",
+                "enforce_admins",
+                "required_pull_request_reviews",
+                "restrictions",
+            ]
+        )
+        | rules
+    )
+    path = f"repos/{repo}/branches/{branch}/protection"
+    return json.loads(
+        ok(env, "api", "-X", "PUT", path, "--input", "-", input_text=json.dumps(body))
+    )
 
 
 def operations(server: Any) -> list[str]:

@@ -47,10 +47,15 @@ def placeholders(emulator: Emulator) -> dict[str, str]:
     assert pull is not None
     run = store.check_runs(repo, pull.head_sha)[0]
     comment = store.review_comments(pull)[0]
+    workflow_run = store.runs(repo)[-1]  # PR 2's: the oldest
     return {
         "main": store.branch_sha(repo, "main") or "",
         "head": pull.head_sha,
         "run": str(run.id),
+        "suite": str(workflow_run.suite_id),
+        "wfrun": str(workflow_run.id),
+        "job": str(store.jobs(workflow_run)[0].id),
+        "workflow": str(workflow_run.workflow_id),
         "comment": str(comment.id),
     }
 
@@ -228,27 +233,76 @@ EXAMPLES: list[Example] = [
     Example("GET /notifications", "/notifications?all=true"),
     Example("GET /users/{username}/received_events", "/users/octo/received_events"),
     Example("GET /users/{username}/events", "/users/octo/events"),
-    # Actions and releases: a repository with none
+    # Actions (the runs set_ci made), checks; releases: a repository with none
     Example("GET /repos/{owner}/{repo}/actions/runs", R + "/actions/runs?per_page=20"),
+    Example("GET /repos/{owner}/{repo}/actions/runs/{run_id}", R + "/actions/runs/{wfrun}"),
     Example("GET /repos/{owner}/{repo}/actions/runs/{run_id}", R + "/actions/runs/5", None, 404),
     Example(
-        "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
-        R + "/actions/runs/5/jobs",
+        "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", R + "/actions/runs/{wfrun}/jobs"
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs",
+        R + "/actions/runs/{wfrun}/logs",
         None,
-        404,
+        302,
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+        R + "/actions/runs/{wfrun}/artifacts",
+    ),
+    Example("GET /repos/{owner}/{repo}/actions/jobs/{job_id}", R + "/actions/jobs/{job}"),
+    Example(
+        "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
+        R + "/actions/jobs/{job}/logs",
+        None,
+        302,
     ),
     Example("GET /repos/{owner}/{repo}/actions/workflows", R + "/actions/workflows"),
     Example(
         "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}",
         R + "/actions/workflows/ci.yml",
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+        R + "/actions/workflows/{workflow}/runs?status=failure",
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/check-runs/{run_id}/annotations",
+        R + "/check-runs/{run}/annotations",
+    ),
+    Example("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}", R + "/check-suites/{suite}"),
+    Example(
+        "GET /repos/{owner}/{repo}/commits/{ref}/check-suites", R + "/commits/{head}/check-suites"
+    ),
+    Example("GET /repos/{owner}/{repo}/commits/{ref}/pulls", R + "/commits/{head}/pulls"),
+    Example("GET /repos/{owner}/{repo}/commits/{ref}/comments", R + "/commits/{head}/comments"),
+    Example("GET /repos/{owner}/{repo}/commits/{ref}", R + "/commits/{head}/unknown", None, 404),
+    # branch protection
+    Example(
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection",
+        R + "/branches/main/protection",
         None,
         404,
     ),
     Example(
-        "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
-        R + "/actions/workflows/ci.yml/runs",
+        "PUT /repos/{owner}/{repo}/branches/{branch}/protection",
+        R + "/branches/main/protection",
+        {
+            "required_status_checks": {"strict": True, "contexts": ["ci"]},
+            "enforce_admins": False,
+            "required_pull_request_reviews": {"required_approving_review_count": 1},
+            "restrictions": None,
+        },
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection", R + "/branches/main/protection"
+    ),
+    Example("GET /repos/{owner}/{repo}/branches/{branch}", R + "/branches/main"),
+    Example(
+        "DELETE /repos/{owner}/{repo}/branches/{branch}/protection",
+        R + "/branches/main/protection",
         None,
-        404,
+        204,
     ),
     Example("GET /repos/{owner}/{repo}/releases", R + "/releases"),
     Example("GET /repos/{owner}/{repo}/releases/latest", R + "/releases/latest", None, 404),

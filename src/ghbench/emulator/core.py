@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ghbench.clock import Clock, VirtualClock
+from ghbench.emulator.blobs import BLOB_PREFIX, serve_blob
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.connect import connect_refusal, payload_too_large
 from ghbench.emulator.control import ControlRoutes
@@ -166,7 +167,10 @@ class Emulator(ControlOperations):
         """Answer one request. Never raises for bad input. Thread-safe: requests take
         turns on the turnstile (``fairness.py``)."""
         with self.lock:
-            response = self._dispatch(request)
+            try:
+                response = self._dispatch(request)
+            finally:
+                self.store.end_request()
             self.request_count += 1
             self.status_counts[response.status] = self.status_counts.get(response.status, 0) + 1
         if response.delay_s > 0 and isinstance(self.clock, VirtualClock):
@@ -183,12 +187,15 @@ class Emulator(ControlOperations):
         path, query_string, api_base = self._split_target(request)
         if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
             return self.control.handle(request, path, query_string)
+        if path.startswith(BLOB_PREFIX) and method in ("GET", "HEAD"):
+            return serve_blob(self, path, query_string)
         render = RestRenderer(api=api_base, web=self.config.web_url)
         try:
             caller = self._authenticate(request)
         except ApiError as exc:
             owner = f"ip:{request.client}"
             return self.error_response(exc, self.limiter.view(owner, "core"))
+        self.store.begin_request(caller.user)
         if method == "POST" and path.rstrip("/") == "/graphql":
             return self._graphql(request, caller)
         try:

@@ -10,6 +10,7 @@ handlers see it through their ``emulator`` argument, so none of them imports the
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -65,6 +66,8 @@ class EmulatorParts:
         self.monotonic = monotonic
         # the control API's secret (control_access.py); a fresh one unless given
         self.control_key = control_key or new_control_key()
+        # signs the Actions log download URLs (blobs.py); never leaves the process
+        self.blob_key = secrets.token_bytes(32)
         self.rng = rng or random.Random(seed)
         self.config = config or EmulatorConfig()
         git_root = Path(state_dir) / "git" if state_dir else None

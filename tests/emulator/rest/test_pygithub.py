@@ -47,8 +47,10 @@ def test_commits_ci_branches_contents_and_actions(github: Github) -> None:
     assert [b.name for b in repo.get_branches()] == ["feat/a", "main"]
     assert repo.get_branch("feat/a").commit.sha == pull.head.sha
     assert repo.get_contents("README.md").decoded_content == b"# todo\n"  # type: ignore[union-attr]
-    assert repo.get_workflow_runs().totalCount == 0
-    assert repo.get_workflows().totalCount == 0
+    runs = list(repo.get_workflow_runs())
+    assert [(r.name, r.head_branch, r.conclusion) for r in runs] == [("CI", "feat/a", "failure")]
+    assert [(j.name, j.conclusion) for j in runs[0].jobs()] == [("ci", "failure")]
+    assert [w.path for w in repo.get_workflows()] == [".github/workflows/ci.yml"]
     assert list(repo.get_releases()) == []
 
 

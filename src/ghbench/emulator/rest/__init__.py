@@ -11,6 +11,7 @@ from ghbench.emulator.rest import (
     issues,
     labels,
     people,
+    protection,
     pulls,
     repos,
     search,
@@ -31,4 +32,5 @@ ROUTES: list[Route] = [
     *people.ROUTES,
     *account.ROUTES,
     *actions.ROUTES,
+    *protection.ROUTES,
 ]

@@ -56,7 +56,8 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
         "assignee": rendered["assignee"],
         "assignees": rendered["assignees"],
         "milestone": None,
-        "locked": False,
+        "locked": pull.locked,
+        "active_lock_reason": pull.lock_reason,
         "comments": len(call.store.issue_comments(repo, number)),
         "pull_request": {
             "url": rendered["url"],
@@ -68,7 +69,7 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
         "closed_at": rendered["closed_at"],
         "created_at": rendered["created_at"],
         "updated_at": rendered["updated_at"],
-        "author_association": "OWNER",
+        "author_association": rendered["author_association"],
         "draft": pull.draft,
     }
 

@@ -23,7 +23,7 @@ from ghbench.emulator.search.facts import (
     login_of,
     mentions,
     pull_of,
-    review_decision,
+    reviews_state,
 )
 from ghbench.emulator.search.query import (
     UNSEARCHABLE_REPOS,
@@ -156,8 +156,10 @@ def _review(c: _IssueContext, item: Item, value: str) -> bool:
     wanted = value.lower()
     if wanted == "none":
         return not [r for r in c.store.reviews(pull) if r.state != "PENDING"]
-    decision = review_decision(c.store, pull)
-    return decision is not None and decision.lower() == wanted  # review:required: never
+    if wanted == "required":  # the base branch requires approvals it does not have yet
+        return c.store.review_decision(pull) == "REVIEW_REQUIRED"
+    decision = reviews_state(c.store, pull)
+    return decision is not None and decision.lower() == wanted
 
 
 def _reviewed_by(c: _IssueContext, item: Item, value: str) -> bool:

@@ -51,17 +51,23 @@ this per request).
 
 from __future__ import annotations
 
-from ghbench.emulator.state.checks import CI_STATES, CheckOps
+from ghbench.emulator.state.actions import ActionsOps
+from ghbench.emulator.state.checks import CI_STATES
 from ghbench.emulator.state.db import Database, MemoryDatabase, SqliteDatabase
 from ghbench.emulator.state.labels import DEFAULT_LABELS
+from ghbench.emulator.state.merging import MergeOps
 from ghbench.emulator.state.models import (
     CheckRun,
+    CheckSuite,
     Commit,
     CommitStatus,
     Issue,
     IssueComment,
+    IssueEvent,
     Label,
+    Protection,
     PullRequest,
+    Reaction,
     Ref,
     Repo,
     Review,
@@ -69,22 +75,28 @@ from ghbench.emulator.state.models import (
     ReviewThread,
     Token,
     User,
+    Workflow,
+    WorkflowRun,
 )
-from ghbench.emulator.state.pulls import PullOps
+from ghbench.emulator.state.reactions import ReactionOps
 from ghbench.emulator.state.repos import token_digest
 
 __all__ = [
     "CI_STATES",
     "DEFAULT_LABELS",
     "CheckRun",
+    "CheckSuite",
     "Commit",
     "CommitStatus",
     "Database",
     "Issue",
     "IssueComment",
+    "IssueEvent",
     "Label",
     "MemoryDatabase",
+    "Protection",
     "PullRequest",
+    "Reaction",
     "Ref",
     "Repo",
     "Review",
@@ -94,9 +106,11 @@ __all__ = [
     "Store",
     "Token",
     "User",
+    "Workflow",
+    "WorkflowRun",
     "token_digest",
 ]
 
 
-class Store(PullOps, CheckOps):
+class Store(MergeOps, ActionsOps, ReactionOps):
     """Every record of the emulated GitHub, indexed in memory, persisted through ``db``."""

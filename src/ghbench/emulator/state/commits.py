@@ -394,6 +394,8 @@ class CommitOps(StoreBase):
         ref = Ref(id=self.new_id(), repo_id=repo.id, name=name, sha=sha)
         self.add(ref)
         self.git.repo(repo.id).set_ref(name, sha)
+        if name.startswith("heads/"):
+            self.branch_created(repo, name.removeprefix("heads/"))
         return ref
 
     def update_ref(self, ref: Ref, sha: str) -> Ref:
@@ -413,6 +415,14 @@ class CommitOps(StoreBase):
         self.db.delete(ref)
         self.git.repo(repo.id).set_ref(name, None)
         self.touch(repo.id)
+        if name.startswith("heads/"):
+            self.branch_deleted(repo, name.removeprefix("heads/"))
+
+    def branch_created(self, repo: Repo, branch: str) -> None:
+        """What follows a new branch (pull requests: ``merging.py``)."""
+
+    def branch_deleted(self, repo: Repo, branch: str) -> None:
+        """What follows a deleted branch (pull requests: ``merging.py``)."""
 
     def move_branch(self, repo: Repo, branch: str, sha: str) -> None:
         """Point ``branch`` at ``sha``, creating it if new."""

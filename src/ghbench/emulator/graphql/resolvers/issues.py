@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
-from ghbench.emulator.graphql.resolvers.pulls import COMMON_ISSUE_FIELDS
+from ghbench.emulator.graphql.resolvers.pulls import COMMON_ISSUE_FIELDS, association
 from ghbench.emulator.graphql.resolvers.repository import actor
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ ISSUE_FIELDS: dict[str, Any] = {
     "url": _issue_url,
     "resourcePath": lambda i, info: _issue_url(i, info).removeprefix(context_of(info).web_url),
     "author": lambda i, info: actor(info, i.user_id),
-    "authorAssociation": lambda i, _: "CONTRIBUTOR",
+    "authorAssociation": association,
     "closed": lambda i, _: i.state == "closed",
     "closedAt": lambda i, _: iso(i.closed_at),
     "createdAt": lambda i, _: iso(i.created_at),
@@ -62,7 +62,7 @@ ISSUE_COMMENT_FIELDS: dict[str, Any] = {
     "id": lambda c, _: c.node_id,
     "databaseId": lambda c, _: c.id,
     "author": lambda c, info: actor(info, c.user_id),
-    "authorAssociation": lambda c, _: "CONTRIBUTOR",
+    "authorAssociation": association,
     "body": lambda c, _: c.body,
     "createdAt": lambda c, _: iso(c.created_at),
     "includesCreatedEdit": lambda c, _: c.updated_at != c.created_at,

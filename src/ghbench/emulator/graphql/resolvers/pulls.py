@@ -18,7 +18,6 @@ from ghbench.emulator.graphql.resolvers.views import (
     RefView,
     synthetic_id,
 )
-from ghbench.emulator.search import merge_state, review_decision
 from ghbench.emulator.state.trees import MAX_LISTED_FILES, DiffStat, FileChange, diff_stat
 
 if TYPE_CHECKING:
@@ -37,6 +36,7 @@ __all__ = [
     "REVIEW_COMMENT_FIELDS",
     "REVIEW_FIELDS",
     "THREAD_FIELDS",
+    "association",
     "pull_url",
     "reaction_groups",
 ]
@@ -83,12 +83,8 @@ def _state(pull: PullRequest, _: Info) -> str:
 
 
 def _merge_state_status(pull: PullRequest, info: Info) -> str:
-    """REST's ``mergeable_state`` (one rule for both: ``search.merge_state``)."""
-    return _MERGE_STATE.get(merge_state(store_of(info), pull), "UNKNOWN")
-
-
-def _review_decision(pull: PullRequest, info: Info) -> str | None:
-    return review_decision(store_of(info), pull)
+    """REST's ``mergeable_state`` (one rule for both: ``Store.merge_state``)."""
+    return _MERGE_STATE.get(store_of(info).merge_state(pull), "UNKNOWN")
 
 
 def _reviews(pull: PullRequest, info: Info, **args: Any) -> Any:
@@ -153,6 +149,12 @@ def _files(pull: PullRequest, info: Info, **args: Any) -> Any:
     return paginate(store_of(info).pull_files(pull)[:MAX_LISTED_FILES], **args)
 
 
+def association(record: Any, info: Info) -> str:
+    """``authorAssociation`` of a record's author in its repository."""
+    store = store_of(info)
+    return store.association(store.repos[record.repo_id], record.user_id)
+
+
 def _viewer_did_author(record: Any, info: Info) -> bool:
     return bool(record.user_id == context_of(info).viewer.id)
 
@@ -168,9 +170,7 @@ PULL_FIELDS = {
     "url": pull_url,
     "resourcePath": lambda p, info: pull_url(p, info).removeprefix(context_of(info).web_url),
     "author": lambda p, info: actor(info, p.user_id),
-    "authorAssociation": lambda p, info: (
-        "OWNER" if _repo(p, info).owner_id == p.user_id else "CONTRIBUTOR"
-    ),
+    "authorAssociation": lambda p, info: store_of(info).association(_repo(p, info), p.user_id),
     "headRefName": lambda p, _: p.head_ref,
     "headRefOid": lambda p, _: p.head_sha,
     "baseRefName": lambda p, _: p.base_ref,
@@ -183,7 +183,7 @@ PULL_FIELDS = {
     "headRepositoryOwner": lambda p, info: store_of(info).users.get(_repo(p, info).owner_id),
     "isCrossRepository": lambda p, _: False,
     "maintainerCanModify": lambda p, _: False,
-    "mergeable": lambda p, _: _MERGEABLE.get(p.mergeable, "UNKNOWN"),
+    "mergeable": lambda p, info: _MERGEABLE[store_of(info).mergeability(p)],
     "mergeStateStatus": _merge_state_status,
     "merged": lambda p, _: p.merged,
     "mergedAt": lambda p, _: iso(p.merged_at),
@@ -202,7 +202,7 @@ PULL_FIELDS = {
     "isMergeQueueEnabled": lambda p, _: False,
     "viewerCanMergeAsAdmin": lambda p, _: False,
     "viewerDidAuthor": _viewer_did_author,
-    "reviewDecision": _review_decision,
+    "reviewDecision": lambda p, info: store_of(info).review_decision(p),
     "commits": lambda p, info, **args: paginate(pull_commits(p, info), **args),
     "reviews": _reviews,
     "latestReviews": _latest_reviews,
@@ -260,7 +260,7 @@ REVIEW_FIELDS = {
     "id": lambda r, _: r.node_id,
     "databaseId": lambda r, _: r.id,
     "author": lambda r, info: actor(info, r.user_id),
-    "authorAssociation": lambda r, _: "CONTRIBUTOR",
+    "authorAssociation": association,
     "body": lambda r, _: r.body,
     "state": lambda r, _: r.state,
     "submittedAt": lambda r, _: iso(r.submitted_at),
@@ -304,7 +304,7 @@ REVIEW_COMMENT_FIELDS = {
     "id": lambda c, _: c.node_id,
     "databaseId": lambda c, _: c.id,
     "author": lambda c, info: actor(info, c.user_id),
-    "authorAssociation": lambda c, _: "CONTRIBUTOR",
+    "authorAssociation": association,
     "body": lambda c, _: c.body,
     "createdAt": lambda c, _: iso(c.created_at),
     "url": _review_comment_url,
