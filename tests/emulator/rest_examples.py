@@ -113,6 +113,8 @@ EXAMPLES: list[Example] = [
         201,
     ),
     Example("GET /repos/{owner}/{repo}/issues/{number}/comments", R + "/issues/2/comments"),
+    Example("GET /repos/{owner}/{repo}/issues/{number}/events", R + "/issues/1/events"),
+    Example("GET /repos/{owner}/{repo}/issues/{number}/timeline", R + "/issues/2/timeline"),
     # git content
     Example("GET /repos/{owner}/{repo}/commits", R + "/commits?sha=feat/c&per_page=2"),
     Example("GET /repos/{owner}/{repo}/commits/{ref}", R + "/commits/feat/c"),

@@ -7,6 +7,7 @@ from ghbench.emulator.rest import (
     actions,
     commits,
     contents,
+    events,
     history,
     issues,
     labels,
@@ -33,4 +34,5 @@ ROUTES: list[Route] = [
     *account.ROUTES,
     *actions.ROUTES,
     *protection.ROUTES,
+    *events.ROUTES,
 ]

@@ -96,14 +96,22 @@ def merge_pull(call: Call) -> Reply:
 
 
 def update_pull(call: Call) -> Reply:
-    """`title`, `body`, `state: closed`."""
+    """`title`, `body`, `state` (`closed`; `open` again, a 422 when its head branch was
+    deleted or it was merged)."""
     repo, pull = pull_of(call)
     changes: dict[str, object] = {}
     for name in ("title", "body"):
         if isinstance(call.body, dict) and name in call.body:
             changes[name] = body_field(call, "PullRequest", name, str)
-    if isinstance(call.body, dict) and call.body.get("state") == "closed":
+    state = call.body.get("state") if isinstance(call.body, dict) else None
+    if state == "closed":
         call.store.close_pull(pull)
+    elif state == "open" and pull.merged:
+        raise invalid_field(
+            "PullRequest", "state", "state cannot be changed. The pull request cannot be reopened."
+        )
+    elif state == "open":
+        call.store.reopen_pull(pull)
     if changes:
         call.store.update_pull(pull, **changes)
     return Reply(call.render.pull(call.store, repo, pull, full=True))
