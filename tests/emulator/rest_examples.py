@@ -26,8 +26,9 @@ class Example:
 
 
 def seeded() -> Emulator:
-    """acme/todo with issue 1 (labelled), PR 2 (labelled, failing CI, a review comment,
-    a review, an issue comment), PR 3 (passing CI) and a branch feat/c without a PR."""
+    """acme/todo with issue 1 (labelled, a reaction), PR 2 (labelled, failing CI, a review
+    comment and an issue comment, each with a reaction), PR 3 (passing CI) and a branch
+    feat/c without a PR."""
     emulator = new_emulator()
     emulator.create_user("hubot")
     emulator.create_issue("acme/todo", "Bug", body="details", author="octo", labels=["bug"])
@@ -37,6 +38,16 @@ def seeded() -> Emulator:
     emulator.create_pull("acme/todo", "feat/b", title="Feature B")
     emulator.set_ci("acme/todo", "success", pr=3)
     emulator.push("acme/todo", "feat/c", "C", files={"c.txt": "c\n"})
+    store = emulator.store
+    repo = store.get_repo("acme", "todo")
+    hubot = store.user("hubot")
+    assert hubot is not None
+    comment = store.add_issue_comment(repo, 2, hubot, "a remark")
+    review_comment = store.review_comments(store.pulls_by_number[(repo.id, 2)])[0]
+    issue = store.issue(repo, 1)
+    assert issue is not None
+    for node_id in (issue.node_id, comment.node_id, review_comment.node_id):
+        store.react(repo.id, node_id, hubot, "rocket")
     return emulator
 
 
@@ -48,7 +59,18 @@ def placeholders(emulator: Emulator) -> dict[str, str]:
     run = store.check_runs(repo, pull.head_sha)[0]
     comment = store.review_comments(pull)[0]
     workflow_run = store.runs(repo)[-1]  # PR 2's: the oldest
+    main = store.commit(repo, store.branch_sha(repo, "main") or "")
+    assert main is not None
+    issue = store.issue(repo, 1)
+    assert issue is not None
+    remark = store.issue_comments(repo, 2)[0]
     return {
+        "issue_comment": str(remark.id),
+        "reaction": str(store.reactions(issue.node_id)[0].id),
+        "remark_reaction": str(store.reactions(remark.node_id)[0].id),
+        "review_reaction": str(store.reactions(comment.node_id)[0].id),
+        "tree": main.tree_sha,
+        "blob": store.tree(repo, main.sha)["README.md"][1],
         "main": store.branch_sha(repo, "main") or "",
         "head": pull.head_sha,
         "run": str(run.id),
@@ -114,12 +136,115 @@ EXAMPLES: list[Example] = [
     ),
     Example("GET /repos/{owner}/{repo}/issues/{number}/comments", R + "/issues/2/comments"),
     Example("GET /repos/{owner}/{repo}/issues/{number}/events", R + "/issues/1/events"),
+    # comments by id, replies, reactions
+    Example("GET /repos/{owner}/{repo}/issues/comments", R + "/issues/comments?sort=updated"),
+    Example(
+        "GET /repos/{owner}/{repo}/issues/comments/{comment_id}",
+        R + "/issues/comments/{issue_comment}",
+    ),
+    Example(
+        "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
+        R + "/issues/comments/{issue_comment}",
+        {"body": "edited"},
+    ),
+    Example(
+        "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+        R + "/issues/comments/{issue_comment}/reactions",
+        {"content": "heart"},
+        201,
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+        R + "/issues/comments/{issue_comment}/reactions",
+    ),
+    Example(
+        "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}",
+        R + "/issues/comments/{issue_comment}/reactions/{remark_reaction}",
+        None,
+        204,
+    ),
+    Example(
+        "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
+        R + "/issues/comments/{issue_comment}",
+        None,
+        204,
+    ),
+    Example(
+        "POST /repos/{owner}/{repo}/issues/{number}/reactions",
+        R + "/issues/1/reactions",
+        {"content": "+1"},
+        201,
+    ),
+    Example("GET /repos/{owner}/{repo}/issues/{number}/reactions", R + "/issues/1/reactions"),
+    Example(
+        "DELETE /repos/{owner}/{repo}/issues/{number}/reactions/{reaction_id}",
+        R + "/issues/1/reactions/{reaction}",
+        None,
+        204,
+    ),
+    Example("GET /repos/{owner}/{repo}/pulls/comments", R + "/pulls/comments"),
+    Example(
+        "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}", R + "/pulls/comments/{comment}"
+    ),
+    Example(
+        "PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}",
+        R + "/pulls/comments/{comment}",
+        {"body": "edited"},
+    ),
+    Example(
+        "POST /repos/{owner}/{repo}/pulls/{number}/comments/{comment_id}/replies",
+        R + "/pulls/2/comments/{comment}/replies",
+        {"body": "thanks"},
+        201,
+    ),
+    Example(
+        "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions",
+        R + "/pulls/comments/{comment}/reactions",
+        {"content": "eyes"},
+        201,
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions",
+        R + "/pulls/comments/{comment}/reactions",
+    ),
+    Example(
+        "DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions/{reaction_id}",
+        R + "/pulls/comments/{comment}/reactions/{review_reaction}",
+        None,
+        204,
+    ),
+    Example(
+        "DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}",
+        R + "/pulls/comments/{comment}",
+        None,
+        204,
+    ),
+    # locks, milestones, a collaborator's permission
+    Example(
+        "PUT /repos/{owner}/{repo}/issues/{number}/lock",
+        R + "/issues/1/lock",
+        {"lock_reason": "resolved"},
+        204,
+    ),
+    Example("DELETE /repos/{owner}/{repo}/issues/{number}/lock", R + "/issues/1/lock", None, 204),
+    Example("GET /repos/{owner}/{repo}/milestones", R + "/milestones"),
+    Example(
+        "GET /repos/{owner}/{repo}/milestones/{milestone_number}", R + "/milestones/1", None, 404
+    ),
+    Example(
+        "GET /repos/{owner}/{repo}/collaborators/{username}/permission",
+        R + "/collaborators/hubot/permission",
+    ),
     Example("GET /repos/{owner}/{repo}/issues/{number}/timeline", R + "/issues/2/timeline"),
     # git content
     Example("GET /repos/{owner}/{repo}/commits", R + "/commits?sha=feat/c&per_page=2"),
     Example("GET /repos/{owner}/{repo}/commits/{ref}", R + "/commits/feat/c"),
     Example("GET /repos/{owner}/{repo}/pulls/{number}/commits", R + "/pulls/2/commits"),
     Example("GET /repos/{owner}/{repo}/compare/{basehead}", R + "/compare/main...feat/c"),
+    Example("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", R + "/git/trees/{tree}?recursive=1"),
+    Example("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", R + "/git/commits/{main}"),
+    Example("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", R + "/git/blobs/{blob}"),
+    Example("GET /repos/{owner}/{repo}/tags", R + "/tags"),
     Example("GET /repos/{owner}/{repo}/compare/{basehead}", R + "/compare/feat/c...main"),
     Example("GET /repos/{owner}/{repo}/branches", R + "/branches"),
     Example("GET /repos/{owner}/{repo}/branches/{branch}", R + "/branches/feat%2Fc"),
@@ -156,10 +281,18 @@ EXAMPLES: list[Example] = [
         201,
     ),
     Example(
+        "PUT /repos/{owner}/{repo}/pulls/{number}/update-branch",
+        R + "/pulls/3/update-branch",
+        {},
+        202,
+    ),
+    Example("GET /repos/{owner}/{repo}/pulls/{number}/merge", R + "/pulls/3/merge", None, 404),
+    Example(
         "PUT /repos/{owner}/{repo}/pulls/{number}/merge",
         R + "/pulls/3/merge",
         {"merge_method": "squash"},
     ),
+    Example("GET /repos/{owner}/{repo}/pulls/{number}/merge", R + "/pulls/3/merge", None, 204),
     Example("GET /search/issues", "/search/issues?q=repo:acme/todo+is:open"),
     Example("GET /search/repositories", "/search/repositories?q=todo"),
     Example("GET /search/commits", "/search/commits?q=repo:acme/todo+merge:true"),

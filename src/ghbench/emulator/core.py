@@ -42,7 +42,7 @@ from ghbench.emulator.errors import (
     RequiresAuthentication,
     ServerError,
 )
-from ghbench.emulator.etag import etag_matches, make_etag
+from ghbench.emulator.etag import etag_matches, http_date, make_etag, not_modified_since
 from ghbench.emulator.faults import draw_fault
 from ghbench.emulator.git_http import import_push
 from ghbench.emulator.graphql_bridge import run_graphql
@@ -300,19 +300,22 @@ class Emulator(ControlOperations):
         route, params, render = target.route, target.params, target.render
         bucket_name = route.resource or "core"
         if_none_match = request.headers.get("if-none-match")
+        # If-None-Match wins when both are sent (RFC 9110 13.1.3)
+        if_modified_since = None if if_none_match else request.headers.get("if-modified-since")
         conditional = route.etag and method in ("GET", "HEAD")
         accept = request.headers.get("accept", "")
         # the same URL has one representation per media type (GitHub varies on Accept)
         cache_key = (caller.token_id, render.api, target.path, target.query, accept)
         version = self._version_for(params)
-        if conditional and if_none_match:
-            cached = self._etags.get(cache_key)
-            if (
-                cached is not None
-                and cached[0] == version
-                and etag_matches(if_none_match, cached[1])
-            ):
-                return self.not_modified(cached[1], self.limiter.view(caller.owner, bucket_name))
+        cached = self._etags.get(cache_key) if conditional else None
+        if (
+            cached is not None
+            and cached[0] == version
+            and self._unchanged(cached[1], cached[2], if_none_match, if_modified_since)
+        ):
+            return self.not_modified(
+                cached[1], cached[2], self.limiter.view(caller.owner, bucket_name)
+            )
         try:
             body = self._parse_body(request) if method in _BODY_METHODS else None
         except BadRequest as exc:
@@ -343,16 +346,32 @@ class Emulator(ControlOperations):
             headers = dict(reply.headers)
             if conditional and reply.status == 200:
                 etag = make_etag(caller.token_id, payload)
+                # Last-Modified: when this representation first had this ETag
+                since = cached[2] if cached is not None and cached[1] == etag else self.clock.now()
                 if len(self._etags) >= _ETAG_CACHE_MAX:
                     self._etags.clear()  # a cold cache only costs a re-render
-                self._etags[cache_key] = (version, etag)
-                if if_none_match and etag_matches(if_none_match, etag):
-                    return self.not_modified(etag, self.limiter.view(caller.owner, bucket_name))
+                self._etags[cache_key] = (version, etag, since)
+                if self._unchanged(etag, since, if_none_match, if_modified_since):
+                    view = self.limiter.view(caller.owner, bucket_name)
+                    return self.not_modified(etag, since, view)
                 headers["etag"] = etag
+                headers["last-modified"] = http_date(since)
             view = self._charge(caller, route, reply.status)
         if method == "HEAD":
             payload = b""
         return self.respond(reply.status, payload, view, headers)
+
+    @staticmethod
+    def _unchanged(
+        etag: str, last_modified: float, if_none_match: str | None, if_modified_since: str | None
+    ) -> bool:
+        """A conditional request's 304: its ETag matches, or (without If-None-Match) the
+        representation is not newer than If-Modified-Since."""
+        if if_none_match:
+            return etag_matches(if_none_match, etag)
+        return bool(if_modified_since) and not_modified_since(
+            if_modified_since or "", last_modified
+        )
 
     def _version_for(self, params: dict[str, str]) -> tuple[int, int]:
         owner, name = params.get("owner"), params.get("repo")

@@ -5,15 +5,18 @@ from __future__ import annotations
 from ghbench.emulator.rest import (
     account,
     actions,
+    comments,
     commits,
     contents,
     events,
+    gitdata,
     history,
     issues,
     labels,
     people,
     protection,
     pulls,
+    reactions,
     repos,
     search,
 )
@@ -35,4 +38,7 @@ ROUTES: list[Route] = [
     *actions.ROUTES,
     *protection.ROUTES,
     *events.ROUTES,
+    *comments.ROUTES,
+    *reactions.ROUTES,
+    *gitdata.ROUTES,
 ]

@@ -9,24 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ghbench.emulator.errors import NotFound
-from ghbench.emulator.rest.common import paginate, repo_of
+from ghbench.emulator.rest.common import issue_or_pull, paginate
 from ghbench.emulator.rest.routing import Call, Reply, Route
-from ghbench.emulator.state import Issue, IssueEvent, PullRequest, Repo
+from ghbench.emulator.state import IssueEvent, PullRequest, Repo
 from ghbench.timefmt import iso_s
 
 __all__ = ["ROUTES", "render_event"]
 
 Json = dict[str, Any]
-
-
-def _item(call: Call) -> tuple[Repo, Issue | PullRequest]:
-    repo = repo_of(call)
-    number = call.param_int("number")
-    item = call.store.issue(repo, number) or call.store.pull(repo, number)
-    if item is None:
-        raise NotFound()
-    return repo, item
 
 
 def render_event(call: Call, repo: Repo, event: IssueEvent, *, timeline: bool = False) -> Json:
@@ -68,7 +58,7 @@ def list_events(call: Call) -> Reply:
     merged, labeled, unlabeled, assigned, unassigned, locked, unlocked, renamed,
     head_ref_deleted/restored, ready_for_review, convert_to_draft, review_requested,
     auto_merge_enabled/disabled; `per_page`, `page`."""
-    repo, item = _item(call)
+    repo, item = issue_or_pull(call)
     page, headers = paginate(call, call.store.events(item))
     return Reply([render_event(call, repo, e) for e in page], headers=headers)
 
@@ -76,7 +66,7 @@ def list_events(call: Call) -> Reply:
 def timeline(call: Call) -> Reply:
     """The events interleaved with comments (`commented`), reviews (`reviewed`) and a
     pull request's commits (`committed`), oldest first; `per_page`, `page`."""
-    repo, item = _item(call)
+    repo, item = issue_or_pull(call)
     store, render = call.store, call.render
     entries: list[tuple[float, int, Json]] = []
     for event in store.events(item):

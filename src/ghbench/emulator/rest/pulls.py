@@ -95,6 +95,26 @@ def merge_pull(call: Call) -> Reply:
     return Reply({"sha": sha, "merged": True, "message": "Pull Request successfully merged"})
 
 
+def check_merged(call: Call) -> Reply:
+    """204 when the pull request was merged, else 404 (both without a body, as GitHub
+    answers them)."""
+    _, pull = pull_of(call)
+    return Reply(None, status=204 if pull.merged else 404)
+
+
+def update_branch(call: Call) -> Reply:
+    """Merges the base branch into the head branch (a merge commit by the caller), as
+    the "Update branch" button does: 202; 422 when `expected_head_sha` is stale or git
+    finds a conflict."""
+    repo, pull = pull_of(call)
+    expected = body_field(call, "PullRequest", "expected_head_sha", str, default="")
+    if expected and expected != pull.head_sha:
+        raise ValidationFailed("expected_head_sha must match the pull request's current head sha")
+    call.store.update_branch(pull, viewer(call))
+    url = f"{call.render.web}/{repo.full_name}/pull/{pull.number}"
+    return Reply({"message": "Updating pull request branch.", "url": url}, status=202)
+
+
 def update_pull(call: Call) -> Reply:
     """`title`, `body`, `state` (`closed`; `open` again, a 422 when its head branch was
     deleted or it was merged)."""
@@ -189,6 +209,8 @@ ROUTES = [
     Route("GET", _P + "/{number}", get_pull, etag=True, media_types=(JSON_MEDIA, DIFF, PATCH)),
     Route("PATCH", _P + "/{number}", update_pull, anonymous=False),
     Route("PUT", _P + "/{number}/merge", merge_pull, anonymous=False),
+    Route("GET", _P + "/{number}/merge", check_merged, etag=True),
+    Route("PUT", _P + "/{number}/update-branch", update_branch, anonymous=False),
     Route("GET", _P + "/{number}/files", list_files, etag=True),
     Route("GET", _P + "/{number}/comments", list_review_comments, etag=True),
     Route(

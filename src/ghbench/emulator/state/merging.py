@@ -22,7 +22,13 @@ from __future__ import annotations
 
 import re
 
-from ghbench.emulator.errors import ApiError, Conflict, MethodNotAllowed, invalid_field
+from ghbench.emulator.errors import (
+    ApiError,
+    Conflict,
+    MethodNotAllowed,
+    ValidationFailed,
+    invalid_field,
+)
 from ghbench.emulator.git.objects import Signature
 from ghbench.emulator.state.checks import CheckOps
 from ghbench.emulator.state.models import Issue, PullRequest, Repo, Review, User
@@ -255,6 +261,23 @@ class MergeOps(PullOps, ProtectionOps, CheckOps):
                 self.set_issue_state(
                     issue, "closed", "completed", commit_id=sha, closer_number=closer
                 )
+
+    def update_branch(self, pull: PullRequest, actor: User) -> str:
+        """Merge the base branch's tip into the head branch (GitHub's "Update branch"):
+        the new head; nothing when the head has it already; 422 on a conflict."""
+        repo = self.repos[pull.repo_id]
+        base = self._base_tip(pull)
+        if self.merge_base(repo, base, pull.head_sha) == base:
+            return pull.head_sha
+        tree = self.merged_tree(repo, pull.head_sha, base)
+        if tree is None:
+            raise ValidationFailed("merge conflict between base and head")
+        message = f"Merge branch '{pull.base_ref}' into {pull.head_ref}"
+        sha = self.create_commit(
+            repo, message, [pull.head_sha, base], author=actor.login, tree_sha=tree
+        ).sha
+        self.move_branch(repo, pull.head_ref, sha)
+        return sha
 
     # -- branches ------------------------------------------------------------------
     def branch_deleted(self, repo: Repo, branch: str) -> None:
