@@ -55,6 +55,7 @@ _CONFIG = """\
 [receive]
 \tautogc = false
 \tdenyDeleteCurrent = refuse
+\thideRefs = refs/pull
 """
 _FLAT_CACHE_MAX = 4096
 

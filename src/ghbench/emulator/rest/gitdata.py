@@ -4,6 +4,7 @@ read from the repository's git objects (``emulator/git``)."""
 from __future__ import annotations
 
 import base64
+import re
 
 from ghbench.emulator.errors import NotFound
 from ghbench.emulator.git.objects import TREE_MODE
@@ -15,6 +16,15 @@ __all__ = ["ROUTES"]
 
 # GitHub stops a recursive tree listing here and says it is truncated.
 _MAX_TREE_ENTRIES = 100_000
+_OID = re.compile(r"[0-9a-f]{40}")
+
+
+def _object_id(call: Call, name: str) -> str:
+    """The object id in the URL (40 hex digits: anything else names no object)."""
+    oid = call.params[name].lower()
+    if not _OID.fullmatch(oid):
+        raise NotFound()
+    return oid
 
 
 def get_tree(call: Call) -> Reply:
@@ -24,7 +34,7 @@ def get_tree(call: Call) -> Reply:
     wanted = call.params["tree_sha"]
     store = call.store
     sha = store.resolve(repo, wanted)
-    tree = store.commits[(repo.id, sha)].tree_sha if sha else wanted
+    tree = store.commits[(repo.id, sha)].tree_sha if sha else _object_id(call, "tree_sha")
     found = store.git.repo(repo.id).get(tree)
     if found is None or found[0] != "tree":
         raise NotFound()
@@ -109,7 +119,7 @@ def get_git_commit(call: Call) -> Reply:
 def get_blob(call: Call) -> Reply:
     """A blob's bytes in base64."""
     repo = repo_of(call)
-    sha = call.params["file_sha"]
+    sha = _object_id(call, "file_sha")
     data = call.store.blob(repo, sha)
     if data is None:
         raise NotFound()

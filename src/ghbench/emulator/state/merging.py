@@ -85,15 +85,30 @@ class MergeOps(PullOps, ProtectionOps, CheckOps):
         pair = f"{base}..{pull.head_sha}"
         if pull.mergeable_for != pair:
             repo = self.repos[pull.repo_id]
-            pull.mergeable = self.merged_tree(repo, base, pull.head_sha) is not None
+            tree = self.merged_tree(repo, base, pull.head_sha)
+            pull.mergeable = tree is not None
             pull.mergeable_for = pair
             self.save(pull)
+            self._test_merge(repo, pull, base, tree)
             if self.request_serial is not None:
                 self._mergeability_jobs[pull.id] = self.request_serial
         started = self._mergeability_jobs.get(pull.id)
         if started is not None and started == self.request_serial:
             return None  # the job this request started
         return pull.mergeable
+
+    def _test_merge(self, repo: Repo, pull: PullRequest, base: str, tree: str | None) -> None:
+        """``refs/pull/N/merge``: the merge GitHub tests (base and head as parents), only
+        while it merges cleanly."""
+        name = f"pull/{pull.number}/merge"
+        if tree is None:
+            self.drop_ref(repo, name)
+            return
+        message = f"Merge {pull.head_sha} into {base}"
+        commit = self.create_commit(
+            repo, message, [pull.head_sha, base], author=None, tree_sha=tree
+        )
+        self.put_ref(repo, name, commit.sha)
 
     def merge_state(self, pull: PullRequest) -> str:
         """REST's ``mergeable_state`` (GraphQL's ``mergeStateStatus`` in lower case) of
@@ -197,6 +212,7 @@ class MergeOps(PullOps, ProtectionOps, CheckOps):
                 parents = [base_sha, pull.head_sha]
             sha = self.create_commit(repo, title, parents, author=actor.login, tree_sha=tree).sha
         self.move_branch(repo, pull.base_ref, sha)
+        self.drop_ref(repo, f"pull/{pull.number}/merge")
         now = self.now()
         pull.state = "closed"
         pull.merged = True

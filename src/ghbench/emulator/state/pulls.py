@@ -108,6 +108,7 @@ class PullOps(RepoOps, IssueOps):
             updated_at=now,
         )
         self.add(pull)
+        self.put_ref(repo, f"pull/{pull.number}/head", head_sha)
         return pull
 
     def update_pull(self, pull: PullRequest, **changes: object) -> PullRequest:
@@ -134,6 +135,7 @@ class PullOps(RepoOps, IssueOps):
         pull.closed_at = now
         pull.updated_at = now
         self.save(pull)
+        self.drop_ref(self.repos[pull.repo_id], f"pull/{pull.number}/merge")
         self.record_event(pull, "closed")
         return pull
 
@@ -159,6 +161,7 @@ class PullOps(RepoOps, IssueOps):
         pull.state, pull.closed_at, pull.head_sha = "open", None, head
         pull.updated_at = self.now()
         self.save(pull)
+        self.put_ref(self.repos[pull.repo_id], f"pull/{pull.number}/head", head)
         self.record_event(pull, "reopened")
         return pull
 
