@@ -9,12 +9,12 @@ from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.labels import item_labels
 from ghbench.emulator.graphql.resolvers.people import assignees, review_requests
+from ghbench.emulator.graphql.resolvers.reactions import REACTABLE_FIELDS
 from ghbench.emulator.graphql.resolvers.repository import actor
+from ghbench.emulator.graphql.resolvers.timeline import PULL_TIMELINE_FIELDS, TIMELINE_FIELDS
 from ghbench.emulator.graphql.resolvers.views import (
-    REACTIONS,
     CommitView,
     PullCommitView,
-    ReactionGroupView,
     RefView,
     synthetic_id,
 )
@@ -38,7 +38,6 @@ __all__ = [
     "THREAD_FIELDS",
     "association",
     "pull_url",
-    "reaction_groups",
 ]
 
 
@@ -63,10 +62,6 @@ def _repo(pull: PullRequest, info: Info) -> Repo:
 
 def pull_url(pull: PullRequest, info: Info) -> str:
     return f"{context_of(info).repo_url(_repo(pull, info))}/pull/{pull.number}"
-
-
-def reaction_groups(_: object, __: Info) -> list[ReactionGroupView]:
-    return [ReactionGroupView(content) for content in REACTIONS]
 
 
 def pull_commits(pull: PullRequest, info: Info) -> list[PullCommitView]:
@@ -155,6 +150,18 @@ def association(record: Any, info: Info) -> str:
     return store.association(store.repos[record.repo_id], record.user_id)
 
 
+def _lock_reason(item: Any, _: Info) -> str | None:
+    """GraphQL's LockReason from REST's ``lock_reason`` (``too heated`` -> TOO_HEATED)."""
+    reason = item.lock_reason if item.locked else None
+    return reason.upper().replace(" ", "_").replace("-", "_") if reason else None
+
+
+def _review_comments(review: Review, info: Info, **args: Any) -> Any:
+    pull = store_of(info).pulls_by_id[review.pull_id]
+    found = [c for c in store_of(info).review_comments(pull) if c.review_id == review.id]
+    return paginate(found, **args)
+
+
 def _viewer_did_author(record: Any, info: Info) -> bool:
     return bool(record.user_id == context_of(info).viewer.id)
 
@@ -215,8 +222,11 @@ PULL_FIELDS = {
     "projectItems": _empty,
     "viewerCanLabel": lambda p, _: True,
     "milestone": lambda p, _: None,
-    "reactionGroups": reaction_groups,
+    **REACTABLE_FIELDS,
     "statusCheckRollup": _rollup,
+    "locked": lambda p, _: p.locked,
+    "activeLockReason": _lock_reason,
+    **PULL_TIMELINE_FIELDS,
 }
 
 # REST's file status (git's diff, renames detected) -> GraphQL's PatchStatus
@@ -268,7 +278,8 @@ REVIEW_FIELDS = {
     "url": _review_url,
     "pullRequest": lambda r, info: store_of(info).pulls_by_id[r.pull_id],
     "commit": lambda r, _: None,
-    "reactionGroups": reaction_groups,
+    "comments": _review_comments,
+    **REACTABLE_FIELDS,
 }
 
 
@@ -319,15 +330,19 @@ REVIEW_COMMENT_FIELDS = {
         if c.in_reply_to_id is not None
         else None
     ),
+    **REACTABLE_FIELDS,
 }
 
 COMMON_ISSUE_FIELDS = {
+    "locked": lambda i, _: i.locked,
+    "activeLockReason": _lock_reason,
+    **TIMELINE_FIELDS,
     "comments": _comments,
     "labels": item_labels,
     "assignees": assignees,
     "projectCards": _empty,
     "projectItems": _empty,
     "viewerCanLabel": lambda i, _: True,
-    "reactionGroups": reaction_groups,
+    **REACTABLE_FIELDS,
     "viewerDidAuthor": _viewer_did_author,
 }
