@@ -88,6 +88,7 @@ EXAMPLES: list[Example] = [
     Example("GET /users/{username}", "/users/hubot"),
     Example("GET /rate_limit", "/rate_limit"),
     Example("GET /repos/{owner}/{repo}", R),
+    Example("PATCH /repos/{owner}/{repo}", R, {"allow_auto_merge": True, "has_wiki": False}),
     Example("GET /repos/{owner}/{repo}/git/ref/{ref}", R + "/git/ref/heads/main"),
     Example("GET /repos/{owner}/{repo}/git/refs", R + "/git/refs"),
     Example("GET /repos/{owner}/{repo}/git/refs/{ref}", R + "/git/refs/heads"),

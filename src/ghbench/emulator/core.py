@@ -100,14 +100,18 @@ class _Target:
 
 
 class _Caller:
-    """Who is asking: the rate-limit owner, the ledger's token id, the user."""
+    """Who is asking: the rate-limit owner, the ledger's token id, the user, and the
+    token's scopes (None: no token)."""
 
-    __slots__ = ("owner", "token_id", "user")
+    __slots__ = ("owner", "scopes", "token_id", "user")
 
-    def __init__(self, owner: str, token_id: str, user: User | None) -> None:
+    def __init__(
+        self, owner: str, token_id: str, user: User | None, scopes: str | None = None
+    ) -> None:
         self.owner = owner
         self.token_id = token_id
         self.user = user
+        self.scopes = scopes
 
 
 class Emulator(ControlOperations):
@@ -209,6 +213,8 @@ class Emulator(ControlOperations):
         target = _Target(route, params, path, query_string, render, api_version=version)
         response = self._rest(request, caller, target)
         response.headers["x-github-api-version-selected"] = version
+        if caller.scopes is not None:  # GitHub says a classic token's scopes on every answer
+            response.headers.setdefault("x-oauth-scopes", caller.scopes)
         return response
 
     # -- target, credentials -----------------------------------------------------
@@ -253,7 +259,7 @@ class Emulator(ControlOperations):
         if token is None:
             raise BadCredentials()
         user = self.store.user_by_id(token.user_id)
-        return _Caller(user.login, token.label, user)
+        return _Caller(user.login, token.label, user, token.scopes)
 
     # -- REST --------------------------------------------------------------------
     def _rest(self, request: EmuRequest, caller: _Caller, target: _Target) -> EmuResponse:

@@ -183,7 +183,8 @@ def list_reviews(call: Call) -> Reply:
 
 
 def create_review(call: Call) -> Reply:
-    """`event` APPROVE, REQUEST_CHANGES, COMMENT, or none (a pending review); 422 for
+    """`event` APPROVE, REQUEST_CHANGES, COMMENT, or none (a pending review), with its
+    inline `comments` (`path`, `line` or `position`, `body`: each a thread); 422 for
     approving or requesting changes on one's own pull request."""
     repo, pull = pull_of(call)
     event = body_field(call, "PullRequestReview", "event", str, default="")
@@ -192,6 +193,9 @@ def create_review(call: Call) -> Reply:
     author = viewer(call)
     if author.id == pull.user_id and event in _OWN_PULL:
         raise ValidationFailed("Unprocessable Entity", errors=[_OWN_PULL[event]])
+    comments = body_field(call, "PullRequestReview", "comments", list, default=[])
+    if not all(isinstance(c, dict) and isinstance(c.get("body"), str) for c in comments):
+        raise invalid_field("PullRequestReview", "comments")
     review = call.store.add_review(
         pull,
         author,
@@ -199,6 +203,17 @@ def create_review(call: Call) -> Reply:
         body=body_field(call, "PullRequestReview", "body", str, default=""),
         commit_id=body_field(call, "PullRequestReview", "commit_id", str, default="") or None,
     )
+    for comment in comments:
+        line = comment.get("line", comment.get("position", 1))
+        call.store.add_review_comment(
+            pull,
+            author,
+            comment["body"],
+            path=str(comment.get("path") or "README.md"),
+            line=line if isinstance(line, int) and not isinstance(line, bool) else 1,
+            review_id=review.id,
+            commit_id=review.commit_id,
+        )
     return Reply(call.render.review(call.store, repo, review))
 
 

@@ -73,7 +73,8 @@ _REPO_URLS = {
     "teams_url": "/teams",
     "trees_url": "/git/trees{/sha}",
 }
-# A repository's merge settings (every method allowed, as the GraphQL side reports).
+# A repository's merge settings (every method allowed, as the GraphQL side reports;
+# auto-merge and deleting merged branches as the repository says).
 _MERGE_SETTINGS = {
     "allow_merge_commit": True,
     "allow_squash_merge": True,
@@ -234,6 +235,8 @@ class RestRenderer:
             out[name] = base + suffix
         if full:
             out |= {"subscribers_count": 0, "network_count": 0, **_MERGE_SETTINGS}
+            out["allow_auto_merge"] = repo.allow_auto_merge
+            out["delete_branch_on_merge"] = repo.delete_branch_on_merge
         return out
 
     # -- issues ------------------------------------------------------------------
