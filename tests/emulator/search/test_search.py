@@ -481,3 +481,21 @@ def test_any_query_parses_or_is_refused(q: str) -> None:
     except SearchProblem:
         return
     assert parsed.text_length <= 256 and parsed.operators <= 5
+
+
+def test_locks_reactions_and_closing_links(world: Emulator) -> None:
+    store = world.store
+    repo = store.get_repo("acme", "todo")
+    issue = store.issue(repo, 1)
+    assert issue is not None
+    assert found(world, "repo:acme/todo is:locked") == []
+    store.set_locked(issue, True, "resolved")
+    store.react(repo.id, issue.node_id, store.ensure_user("bob"), "+1")
+    assert found(world, "repo:acme/todo is:locked") == ["todo#1"]
+    assert "todo#1" not in found(world, "repo:acme/todo is:unlocked")
+    assert found(world, "repo:acme/todo reactions:>0") == ["todo#1"]
+    assert found(world, "repo:acme/todo is:issue interactions:>=1") == ["todo#1"]
+    assert found(world, "repo:acme/todo linked:issue") == []
+    world.create_pull("acme/todo", "feat/fix", title="Fix", body="Closes #1", author="octo")
+    assert found(world, "repo:acme/todo linked:issue") == ["todo#7"]
+    assert found(world, "repo:acme/todo linked:pr") == ["todo#1"]
