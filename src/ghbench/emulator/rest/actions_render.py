@@ -8,7 +8,7 @@ from typing import Any
 from ghbench.emulator.rest.render import RestRenderer
 from ghbench.emulator.state import CheckRun, CheckSuite, PullRequest, Repo, Store, Workflow
 from ghbench.emulator.state import WorkflowRun as Run
-from ghbench.emulator.state.actions import ACTIONS_APP
+from ghbench.emulator.state.actions import ACTIONS_APP, APPS
 from ghbench.timefmt import iso_s
 
 __all__ = [
@@ -23,31 +23,10 @@ __all__ = [
 
 Json = dict[str, Any]
 
-# The two apps check suites come from: GitHub Actions (GitHub's own ids) and the
-# emulator's app for runs made through POST check-runs.
-_APPS: dict[str, dict[str, Any]] = {
-    ACTIONS_APP: {
-        "id": 15368,
-        "node_id": "MDM6QXBwMTUzNjg=",
-        "name": "GitHub Actions",
-        "description": "Automate your workflow from idea to production",
-        "owner": "github",
-        "owner_id": 9919,
-    },
-    "ghbench": {
-        "id": 1,
-        "node_id": "A_kwDOAAAAAQ",
-        "name": "ghbench",
-        "description": "Check runs made through the REST API",
-        "owner": "ghbench",
-        "owner_id": 1,
-    },
-}
-
 
 def app(render: RestRenderer, slug: str) -> Json:
     """A check suite's app (``integration``)."""
-    known = _APPS[slug]
+    known = APPS[slug]
     owner = known["owner"]
     return {
         "id": known["id"],

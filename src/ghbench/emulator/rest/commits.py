@@ -7,6 +7,7 @@ from ghbench.emulator.rest import actions_render
 from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Repo
+from ghbench.emulator.state.actions import APPS
 
 __all__ = ["ROUTES"]
 
@@ -151,7 +152,7 @@ def list_check_suites(call: Call) -> Reply:
     repo = repo_of(call)
     suites = call.store.check_suites(repo, _sha(call, repo))
     if (app_id := call.query.get("app_id", "")).isdigit():
-        suites = [s for s in suites if actions_render.app(call.render, s.app)["id"] == int(app_id)]
+        suites = [s for s in suites if APPS[s.app]["id"] == int(app_id)]
     if name := call.query.get("check_name"):
         suites = [s for s in suites if any(r.name == name for r in call.store.suite_runs(s))]
     page, headers = paginate(call, suites)

@@ -29,10 +29,30 @@ from ghbench.emulator.state.models import (
     WorkflowRun,
 )
 
-__all__ = ["ACTIONS_APP", "CHECKS_APP", "ActionsOps", "Step"]
+__all__ = ["ACTIONS_APP", "APPS", "CHECKS_APP", "ActionsOps", "Step"]
 
 ACTIONS_APP = "github-actions"
 CHECKS_APP = "ghbench"  # the app of check runs made through the REST API
+# The apps check suites come from, by slug: GitHub Actions (GitHub's ids) and the
+# emulator's own for check runs made through the REST API.
+APPS: dict[str, dict[str, str | int]] = {
+    ACTIONS_APP: {
+        "id": 15368,
+        "node_id": "MDM6QXBwMTUzNjg=",
+        "name": "GitHub Actions",
+        "description": "Automate your workflow from idea to production",
+        "owner": "github",
+        "owner_id": 9919,
+    },
+    CHECKS_APP: {
+        "id": 1,
+        "node_id": "A_kwDOAAAAAQ",
+        "name": "ghbench",
+        "description": "Check runs made through the REST API",
+        "owner": "ghbench",
+        "owner_id": 1,
+    },
+}
 WORKFLOW_NAME = "CI"
 WORKFLOW_PATH = ".github/workflows/ci.yml"
 # What a job that ended so printed last (the runner's words for a failing step).

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ghbench.emulator.graphql.resolvers.connections import Page, paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.views import CommitView, RollupView
+from ghbench.emulator.state.actions import APPS
 from ghbench.emulator.state.trees import DiffStat, diff_stat
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ def _check_suites(view: CommitView, info: Info, **args: Any) -> Page:
     suites = store.check_suites(view.repo, view.commit.sha)
     wanted = args.get("filterBy") or {}
     if wanted.get("appId") is not None:
-        suites = [s for s in suites if _APPS[s.app]["databaseId"] == wanted["appId"]]
+        suites = [s for s in suites if APPS[s.app]["id"] == wanted["appId"]]
     if wanted.get("checkName"):
         name = wanted["checkName"]
         suites = [s for s in suites if any(r.name == name for r in store.suite_runs(s))]
@@ -198,17 +199,15 @@ CHECK_RUN_FIELDS = {
     "checkSuite": lambda r, info: store_of(info).suite_of(r),
 }
 
-# A check suite's app: GitHub Actions (GitHub's ids), or the emulator's for check runs
-# made through the REST API.
-_APPS = {
-    "github-actions": {
-        "id": "MDM6QXBwMTUzNjg=",
-        "databaseId": 15368,
-        "name": "GitHub Actions",
-        "slug": "github-actions",
-    },
-    "ghbench": {"id": "A_kwDOAAAAAQ", "databaseId": 1, "name": "ghbench", "slug": "ghbench"},
-}
+
+def _app(suite: CheckSuite, _: Info) -> dict[str, Any]:
+    known = APPS[suite.app]
+    return {
+        "id": known["node_id"],
+        "databaseId": known["id"],
+        "name": known["name"],
+        "slug": suite.app,
+    }
 
 
 def _suite_state(suite: CheckSuite, info: Info) -> tuple[str, str | None]:
@@ -243,7 +242,7 @@ CHECK_SUITE_FIELDS = {
     "databaseId": lambda s, _: s.id,
     "status": lambda s, info: _suite_state(s, info)[0].upper(),
     "conclusion": lambda s, info: (_suite_state(s, info)[1] or "").upper() or None,
-    "app": lambda s, _: _APPS[s.app],
+    "app": _app,
     "workflowRun": lambda s, info: store_of(info).run_of_suite(s),
     "checkRuns": _suite_check_runs,
     "commit": _suite_commit,
