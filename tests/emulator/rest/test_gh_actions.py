@@ -27,13 +27,14 @@ LOG = (
 def ci(emulator_server: Any) -> Any:
     emu = emulator_server.emulator
     emu.create_pull(REPO, "feat/a", title="Feature A", author="octo")
-    emu.set_ci(REPO, "failure", pr=1, name="tests", log=LOG)
+    emu.set_ci(REPO, "failure", pr=1, name="tests")
     emu.set_ci(REPO, "success", pr=1, name="lint")
     return emulator_server
 
 
 def test_gh_lists_and_views_runs_and_failed_logs(gh_env: dict[str, str], ci: Any) -> None:
     emu = ci.emulator
+    emu.set_ci(REPO, "failure", pr=1, name="tests", log=LOG)  # the job's output
     listed = ok(gh_env, "run", "list", "-R", REPO).splitlines()
     assert [row.split("\t")[:6] for row in listed] == [
         ["completed", "failure", "Feature A", "CI", "feat/a", "push"]

@@ -17,7 +17,9 @@ import pytest
 from emu_helpers import new_emulator
 
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.state.db import APPLICATION_ID, SCHEMA_VERSION
+from ghbench.emulator.state.db import SCHEMA_VERSION
+
+APPLICATION_ID = 0x67686245  # "ghbE": what the file header says (a format constant)
 
 
 def _serve(state: Path) -> subprocess.CompletedProcess[str]:
