@@ -375,9 +375,9 @@ class Emulator(ControlOperations):
         representation is not newer than If-Modified-Since."""
         if if_none_match:
             return etag_matches(if_none_match, etag)
-        return bool(if_modified_since) and not_modified_since(
-            if_modified_since or "", last_modified
-        )
+        if if_modified_since:
+            return not_modified_since(if_modified_since, last_modified)
+        return False
 
     def _version_for(self, params: dict[str, str]) -> tuple[int, int]:
         owner, name = params.get("owner"), params.get("repo")

@@ -120,8 +120,8 @@ def check_run(render: RestRenderer, store: Store, repo: Repo, run: CheckRun) -> 
             "annotations_url": url + "/annotations",
         },
         "name": run.name,
-        "check_suite": {"id": suite.id if suite else run.id},
-        "app": app(render, suite.app) if suite else None,
+        "check_suite": {"id": suite.id},
+        "app": app(render, suite.app),
         "pull_requests": _open_pulls(render, store, repo, run.head_sha),
     }
 

@@ -85,6 +85,7 @@ class ActionsOps(CheckOps):
         super()._reset_indexes()
         self.workflows_by_repo: dict[int, list[Workflow]] = defaultdict(list)
         self.workflow_runs: dict[int, WorkflowRun] = {}
+        self.runs_by_suite: dict[int, WorkflowRun] = {}
         self.suites: dict[int, CheckSuite] = {}
         self.suites_by_sha: dict[tuple[int, str], list[CheckSuite]] = defaultdict(list)
         self.jobs_by_run: dict[int, list[CheckRun]] = defaultdict(list)
@@ -96,6 +97,7 @@ class ActionsOps(CheckOps):
                 self.workflows_by_repo[record.repo_id].append(record)
             case WorkflowRun():
                 self.workflow_runs[record.id] = record
+                self.runs_by_suite[record.suite_id] = record
             case CheckSuite():
                 self.suites[record.id] = record
                 self.suites_by_sha[(record.repo_id, record.head_sha)].append(record)
@@ -132,14 +134,15 @@ class ActionsOps(CheckOps):
             if r.suite_id == suite.id
         ]
 
-    def suite_of(self, run: CheckRun) -> CheckSuite | None:
-        return self.suites.get(run.suite_id) if run.suite_id is not None else None
+    def suite_of(self, run: CheckRun) -> CheckSuite:
+        """The run's check suite (a run from before suites joins the ``ghbench`` app's)."""
+        if run.suite_id is None:
+            run.suite_id = self.app_suite(self.repos[run.repo_id], run.head_sha).id
+            self.save(run)
+        return self.suites[run.suite_id]
 
     def run_of_suite(self, suite: CheckSuite) -> WorkflowRun | None:
-        for run in self.workflow_runs.values():
-            if run.suite_id == suite.id:
-                return run
-        return None
+        return self.runs_by_suite.get(suite.id)
 
     @staticmethod
     def combined(runs: list[CheckRun]) -> tuple[str, str | None]:
