@@ -320,7 +320,7 @@ class Emulator(ControlOperations):
             and self._unchanged(cached[1], cached[2], if_none_match, if_modified_since)
         ):
             return self.not_modified(
-                cached[1], cached[2], self.limiter.view(caller.owner, bucket_name)
+                cached[1], cached[3], self.limiter.view(caller.owner, bucket_name)
             )
         try:
             body = self._parse_body(request) if method in _BODY_METHODS else None
@@ -353,15 +353,19 @@ class Emulator(ControlOperations):
             if conditional and reply.status == 200:
                 etag = make_etag(caller.token_id, payload)
                 # Last-Modified: when this representation first had this ETag
-                since = cached[2] if cached is not None and cached[1] == etag else self.clock.now()
+                if cached is not None and cached[1] == etag:
+                    since, stamp = cached[2], cached[3]
+                else:
+                    since = self.clock.now()
+                    stamp = http_date(since)
                 if len(self._etags) >= _ETAG_CACHE_MAX:
                     self._etags.clear()  # a cold cache only costs a re-render
-                self._etags[cache_key] = (version, etag, since)
+                self._etags[cache_key] = (version, etag, since, stamp)
                 if self._unchanged(etag, since, if_none_match, if_modified_since):
                     view = self.limiter.view(caller.owner, bucket_name)
-                    return self.not_modified(etag, since, view)
+                    return self.not_modified(etag, stamp, view)
                 headers["etag"] = etag
-                headers["last-modified"] = http_date(since)
+                headers["last-modified"] = stamp
             view = self._charge(caller, route, reply.status)
         if method == "HEAD":
             payload = b""

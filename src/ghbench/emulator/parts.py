@@ -20,7 +20,6 @@ from ghbench.clock import Clock, SystemClock
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.control_access import new_control_key
 from ghbench.emulator.errors import ApiError, PrimaryRateLimited
-from ghbench.emulator.etag import http_date
 from ghbench.emulator.fairness import RequestBudget, Turnstile
 from ghbench.emulator.git.storage import GitStorage
 from ghbench.emulator.graphql_contract import BucketView
@@ -94,8 +93,9 @@ class EmulatorParts:
         self.secondary = SecondaryLimiter(self.clock, self.config.secondary, self.db)
         self.lock = Turnstile()
         # the last representation per token, URL and media type: the repository
-        # version it was rendered at, its ETag and when it first had that ETag
-        self._etags: dict[EtagKey, tuple[tuple[int, int], str, float]] = {}
+        # version it was rendered at, its ETag, when it first had that ETag (and that
+        # time as Last-Modified's HTTP-date)
+        self._etags: dict[EtagKey, tuple[tuple[int, int], str, float, str]] = {}
         self.request_count = 0
         self.status_counts: dict[int, int] = {}
 
@@ -125,9 +125,9 @@ class EmulatorParts:
         headers.update(extra)
         return EmuResponse(status, headers, payload)
 
-    def not_modified(self, etag: str, last_modified: float, view: BucketView) -> EmuResponse:
-        headers = {"etag": etag, "last-modified": http_date(last_modified)}
-        response = self.respond(304, b"", view, headers)
+    def not_modified(self, etag: str, last_modified: str, view: BucketView) -> EmuResponse:
+        """GitHub's free 304; ``last_modified`` is the HTTP-date already formatted."""
+        response = self.respond(304, b"", view, {"etag": etag, "last-modified": last_modified})
         del response.headers["content-type"]
         return response
 
