@@ -160,12 +160,13 @@ class MergeOps(PullOps, ProtectionOps, CheckOps):
                 return f'Required status check "{context}" is {verb}.'
         return None
 
-    def merge_refusal(self, pull: PullRequest) -> ApiError | None:
-        """Why ``PUT .../merge`` would be refused now (GitHub's 405), or None."""
+    def merge_refusal(self, pull: PullRequest, *, conflicts: bool = True) -> ApiError | None:
+        """Why ``PUT .../merge`` would be refused now (GitHub's 405), or None;
+        ``conflicts=False`` leaves git's merge to the caller, who makes it anyway."""
         if pull.state != "open" or pull.draft:
             return MethodNotAllowed("Pull Request is not mergeable")
         repo = self.repos[pull.repo_id]
-        if self.merged_tree(repo, self._base_tip(pull), pull.head_sha) is None:
+        if conflicts and self.merged_tree(repo, self._base_tip(pull), pull.head_sha) is None:
             return MethodNotAllowed("Pull Request is not mergeable")
         problem = self._protection_problem(pull)
         if problem is not None:
@@ -191,7 +192,7 @@ class MergeOps(PullOps, ProtectionOps, CheckOps):
         """
         if method not in MERGE_METHODS:
             raise invalid_field("PullRequest", "merge_method")
-        refusal = self.merge_refusal(pull)
+        refusal = self.merge_refusal(pull, conflicts=False)  # git's merge below says
         if refusal is not None:
             raise refusal
         if expected_head_sha is not None and expected_head_sha != pull.head_sha:
