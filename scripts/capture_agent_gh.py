@@ -56,9 +56,10 @@ DROPPED_HEADERS = frozenset(
         "proxy-authorization",
         "cookie",
         "time-zone",
+        # gh names the URL it was redirected from (the capture's host); nothing reads it
+        "referer",
     }
 )
-RUN_ID = 4242  # no run exists: the id only has to differ from every other number here
 WATCH_INTERVAL = "1"  # seconds between --watch polls while capturing
 
 
@@ -175,6 +176,7 @@ def template_requests(seen: list[Seen], values: Values, given: set[str]) -> dict
     first earlier response that holds its value."""
     requests: list[dict[str, Any]] = []
     responses: list[Any] = []
+    redirect: str | None = None  # where the last answer sent gh (its location)
     for item in seen:
         used: set[str] = set()
         req = item.request
@@ -191,9 +193,12 @@ def template_requests(seen: list[Seen], values: Values, given: set[str]) -> dict
             "body": _template_json(body, values, used),
             "capturedStatus": item.response.status,
         }
-        binds = []
+        binds: list[dict[str, Any]] = []
+        if redirect is not None and _api_path(req) == redirect:  # a signed, expiring URL
+            entry["path"] = "{location}"
+            binds.append({"var": "location", "response": len(requests) - 1, "header": "location"})
         for var in sorted(used - given):
-            bind = _find_bind(values.named[var], responses)
+            bind = _find_bind(var, values.named[var], responses)
             if bind is None:
                 raise SystemExit(f"capture: {var} in request {len(requests)} has no source")
             binds.append({"var": var, "response": bind[0], "path": list(bind[1])})
@@ -201,14 +206,18 @@ def template_requests(seen: list[Seen], values: Values, given: set[str]) -> dict
             entry["binds"] = binds
         requests.append(entry)
         responses.append(_body_json(item.response.body))
+        location = item.response.headers.get("location")
+        redirect = None if location is None else _api_path(EmuRequest("GET", location))
     return {"requests": requests}
 
 
-def _find_bind(value: Any, responses: list[Any]) -> tuple[int, tuple[str, ...]] | None:
+def _find_bind(var: str, value: Any, responses: list[Any]) -> tuple[int, tuple[str, ...]] | None:
+    """The first answer holding ``value``, at a key named ``var`` if one is."""
     for index, doc in enumerate(responses):
-        for path, leaf in _json_paths(doc):
-            if leaf == value:
-                return index, path
+        found = [path for path, leaf in _json_paths(doc) if leaf == value]
+        if found:
+            named = [p for p in found if p and p[-1] == var]
+            return index, (named or found)[0]
     return None
 
 
@@ -426,10 +435,14 @@ def _ci_phase(cap: Capture, emulator: Emulator, values: Values, given: set[str],
     cap.run("pr.view.status", ["pr", "view", "--json", STATUS_FIELDS], values, given=given)
     cap.run("pr.view.badge", ["pr", "view", "--json", BADGE_FIELDS], values, given=given)
     cap.run("run.list", ["run", "list", "--branch", BRANCH], values, given=given)
-    values.named["run_id"] = RUN_ID
+    repo = emulator.store.repo(OWNER, NAME)
+    assert repo is not None
+    run = emulator.store.runs(repo)[0]  # the failed run of the PR's head
+    run_id = run.id
+    values.named |= {"run_id": run_id, "workflow_id": run.workflow_id}
     cap.run(
         "run.view.log_failed",
-        ["run", "view", str(RUN_ID), "--log-failed"],
+        ["run", "view", str(run_id), "--log-failed"],
         values,
         given=given | {"run_id"},
     )

@@ -59,14 +59,14 @@ def test_at_three_times_the_sessions_it_spends_three_times(
     three = replay_trace(rows, ReplaySpec(sessions=3 * one.recorded_sessions), seed=1)
     assert three.copies == 3.0
     _close(three.replayed, one.replayed, 3.0, 0.10)
-    assert {r.sessionId for r in three.rows} > {r.sessionId for r in one.rows}
+    assert {r.sessionId for r in three.every_row} > {r.sessionId for r in one.every_row}
 
 
 @pytest.mark.slow
 def test_a_fraction_of_a_copy_replays_a_share_of_the_sessions(agent_rows: list[TraceRow]) -> None:
     one = replay_trace(agent_rows, ReplaySpec(), seed=1)
     more = replay_trace(agent_rows, ReplaySpec(sessions=4), seed=1)  # 3 recorded
-    assert len({r.sessionId for r in more.rows}) == 4
+    assert len({r.sessionId for r in more.every_row}) == 4
     assert one.replayed["graphql"] < more.replayed["graphql"] < 2 * one.replayed["graphql"]
 
 
@@ -107,7 +107,7 @@ def test_policies_drop_cache_and_slow_a_poll(agent_rows: list[TraceRow]) -> None
     dropped = replay_trace(
         agent_rows, ReplaySpec(policy=ReplayPolicy(drop=frozenset({"gh.pr.checks"}))), seed=1
     )
-    assert not any(r.operation == "gh.pr.checks" for r in dropped.rows)
+    assert not any(r.operation == "gh.pr.checks" for r in dropped.every_row)
     assert dropped.policy["dropped"]["gh.pr.checks"] > 0
     assert dropped.replayed["graphql"] < base.replayed["graphql"]
     cached = replay_trace(

@@ -36,13 +36,14 @@ no files, no clock here.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.artifacts.models import RowBreakdown, ScorecardArtifact
+from ghbench.timefmt import parse_iso
 
 __all__ = [
     "BUDGETS",
@@ -51,6 +52,7 @@ __all__ = [
     "BudgetUse",
     "CapacityResult",
     "Probe",
+    "Spend",
     "VerifiedCount",
     "budget_uses",
     "find_capacity",
@@ -102,11 +104,11 @@ def budget_uses(
     poll_cycle_s: float,
     ceiling_s: float = POLL_CEILING_S,
     *,
-    hourly_limit: float | None = None,
+    hourly_limits: Mapping[str, float] | None = None,
 ) -> tuple[BudgetUse, ...]:
     """Every budget of one run, in ``BUDGETS`` order, its agents' calls in it when the
     run traced them. A consumption without data (no header row and no bracket, never the
-    case for a simulated run) counts as 0. ``hourly_limit``: each bucket's, instead of
+    case for a simulated run) counts as 0. ``hourly_limits``: each bucket's, instead of
     the snapshot's (a replay raises its buckets to measure demand)."""
     insights = artifact.insights
     consumed, peaks = insights.consumption, insights.secondary_limits
@@ -117,7 +119,9 @@ def budget_uses(
         peaks = split.secondary_limits
 
     def limit(resource: str) -> float:
-        return hourly_limit if hourly_limit is not None else _hourly_limit(artifact, resource)
+        if hourly_limits is not None and resource in hourly_limits:
+            return hourly_limits[resource]
+        return _hourly_limit(artifact, resource)
 
     return (
         BudgetUse("graphqlPointsPerHr", consumed.graphql.per_hr or 0.0, limit("graphql")),
@@ -138,11 +142,41 @@ def budget_uses(
 
 
 @dataclass(frozen=True)
+class Spend:
+    """Who spent a run's known points, per hour of its window: the orchestrator's calls
+    and its agents' (``insights.spendSplit``)."""
+
+    orchestrator: tuple[float, float]  # GraphQL points/h, REST core requests/h
+    agents: tuple[float, float]
+
+    @classmethod
+    def of(cls, artifact: ScorecardArtifact) -> Spend | None:
+        split = artifact.insights.spend_split
+        hours = _window_hours(artifact)
+        if split is None or hours <= 0:
+            return None
+
+        def per_hour(b: RowBreakdown) -> tuple[float, float]:
+            return b.graphql_points / hours, b.core_points / hours
+
+        return cls(per_hour(split.orchestrator), per_hour(split.agents))
+
+
+def _window_hours(artifact: ScorecardArtifact) -> float:
+    start, end = artifact.window.start, artifact.window.end
+    if start is None or end is None:
+        return 0.0
+    return (parse_iso(end) - parse_iso(start)) / 3600.0
+
+
+@dataclass(frozen=True)
 class Probe:
-    """One session count run through the model, and what it used."""
+    """One session count run through the model, and what it used (and who spent it,
+    when the run had agents)."""
 
     sessions: int
     uses: tuple[BudgetUse, ...]
+    spend: Spend | None = None
 
     def worst(self) -> BudgetUse:
         """The budget closest to (or furthest over) its limit."""

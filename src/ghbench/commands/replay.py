@@ -40,7 +40,8 @@ def _per_operation(flag: str, values: tuple[str, ...]) -> dict[str, float]:
     "trace_path",
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="A recorded trace: AO's, record's, the agents', the network front's.",
+    help="A recorded trace: AO's, record's, the agents', the network front's (with the"
+    " agents' trace beside it, gh-trace-agents-*, when there is one).",
 )
 @click.option(
     "--sessions",
@@ -89,8 +90,12 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
 ) -> None:
     """Re-issue a recorded trace's calls against the emulator, scaled to N sessions."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.simulation.replay import ReplaySpec, replay_trace, write_replay  # noqa: PLC0415
-    from ghbench.trace.reader import iter_rows  # noqa: PLC0415
+    from ghbench.simulation.replay import (  # noqa: PLC0415
+        ReplaySpec,
+        load_recording,
+        replay_trace,
+        write_replay,
+    )
     from ghbench.workload.replay import ReplayPolicy  # noqa: PLC0415
 
     policy = ReplayPolicy(
@@ -98,7 +103,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         ttl=_per_operation("--ttl", ttl),
         interval=_per_operation("--interval", interval),
     )
-    rows = [row for _, row in iter_rows(trace_path)]
+    rows, agents = load_recording(trace_path)
     result = replay_trace(
         rows, ReplaySpec(sessions=sessions, speed=speed, policy=policy), seed=seed
     )
@@ -108,6 +113,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         doc = {
             "schemaVersion": SCHEMA_VERSION,
             "source": str(trace_path),
+            "agentSource": None if agents is None else str(agents),
             "trace": str(trace),
             "scorecard": str(scorecard),
             **summary,

@@ -105,7 +105,8 @@ class GraphQLResult:
     is_mutation: bool
     cost: int
     # the same request answers the same while no record changes: a query that ran (not
-    # a dry run), asked nothing of the bucket (``rateLimit``) and read no clock
+    # a dry run), asked nothing of the bucket (``rateLimit``), read no clock and changed
+    # no record
     reusable: bool = False
 
 

@@ -45,6 +45,7 @@ from ghbench.simulation.world import SimWorld
 from ghbench.trace.files import agent_trace_path
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.graphql_cost import estimate_graphql_cost
+from ghbench.trace.reader import iter_rows
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow
 from ghbench.workload.agents.fixtures import ScriptOutcome, script
 from ghbench.workload.agents.rows import exchange_row
@@ -68,6 +69,7 @@ from ghbench.workload.transport.inprocess import InProcessTransport
 __all__ = [
     "ReplayResult",
     "ReplaySpec",
+    "load_recording",
     "recorded_points",
     "replay_plan",
     "replay_scorecard",
@@ -402,6 +404,18 @@ class _Replay:
         job.index += 1
         if job.requests is not None:
             self._next(end, job, response)
+
+
+def load_recording(path: Path) -> tuple[list[TraceRow], Path | None]:
+    """A recorded trace's rows, with the agents' trace beside it (``gh-trace-agents-*``,
+    as a run leaves it) when there is one: (rows, the agents' trace or None)."""
+    rows = [row for _, row in iter_rows(path)]
+    beside = agent_trace_path(path)
+    if beside == path or not beside.is_file() or beside.stat().st_size == 0:
+        return rows, None
+    agents = [row for _, row in iter_rows(beside)]
+    # an AO agent's gh traced by ghbench's shim says component agent; the model's says so
+    return sorted([*rows, *agents], key=lambda r: r.timestamp), beside
 
 
 def replay_plan(

@@ -12,10 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ghbench.emulator.errors import ApiError
 from ghbench.errors import UsageError
 from ghbench.simulation.world import SimWorld
 from ghbench.trace.schema import TraceRow
-from ghbench.workload.replay import ReplayCall, ReplayPlan, copy_repo
+from ghbench.workload.replay import UNATTRIBUTED, ReplayCall, ReplayPlan, copy_repo
 
 __all__ = [
     "RECORDED_LIMIT",
@@ -50,17 +51,28 @@ class _Entities:
     prs: dict[int, str] = field(default_factory=dict)  # number -> head branch
     issues: set[int] = field(default_factory=set)
 
+    def add_pr(self, number: int, branch: str | None) -> None:
+        """PR ``number`` on ``branch``; a branch has one open PR (GitHub refuses a second),
+        so a branch already taken, or none, becomes ``feat/pr-N``."""
+        if number in self.prs:
+            return
+        if branch is None or branch in self.prs.values():
+            branch = f"feat/pr-{number}"
+        self.prs[number] = branch
+
 
 def entities(plan: ReplayPlan) -> dict[str, _Entities]:
-    """Per recorded repository, the PRs (with their branches) and issues calls name."""
+    """Per recorded repository, the PRs (with their branches) and issues calls name. A
+    session's own PR comes first (an unattributed one's guesses last)."""
     found: dict[str, _Entities] = {}
     default = default_repo(plan)
-    for target in plan.sessions.values():
+    targets = sorted(plan.sessions.values(), key=lambda t: t.key == UNATTRIBUTED)
+    for target in targets:
         ent = found.setdefault(target.repo or default, _Entities())
         if target.branch is None and target.issue is not None:
             target.branch = f"feat/issue-{target.issue}"  # AO's branch (reference §3)
         if target.pr is not None:
-            ent.prs[target.pr] = target.branch or f"feat/pr-{target.pr}"
+            ent.add_pr(target.pr, target.branch)
         if target.issue is not None:
             ent.issues.add(target.issue)
     for call in plan.calls:
@@ -68,26 +80,26 @@ def entities(plan: ReplayPlan) -> dict[str, _Entities]:
         repo = _argv_repo(call) or default
         ent = found.setdefault(repo, _Entities())
         for owner, name, number in _BATCH_PR.findall(text):
-            found.setdefault(f"{owner}/{name}", _Entities()).prs.setdefault(
-                int(number), f"feat/pr-{number}"
-            )
+            found.setdefault(f"{owner}/{name}", _Entities()).add_pr(int(number), None)
         for repo_ref, number in _PATH_PULL.findall(text):
-            found.setdefault(repo_ref, _Entities()).prs.setdefault(int(number), f"feat/pr-{number}")
+            found.setdefault(repo_ref, _Entities()).add_pr(int(number), None)
         for repo_ref in _PATH_REPO.findall(text):
             found.setdefault(repo_ref, _Entities())
         viewed = call.argv[:2] in (("pr", "view"), ("issue", "view")) and len(call.argv) > 2
         if viewed and call.argv[2].isdigit():
             number = int(call.argv[2])
             if call.argv[0] == "pr":
-                ent.prs.setdefault(number, f"feat/pr-{number}")
+                ent.add_pr(number, None)
             else:
                 ent.issues.add(number)
     # a session whose gh found its PR by branch (an agent's) gets a PR on that branch
-    for target in plan.sessions.values():
+    for target in targets:
+        ent = found[target.repo or default]
         if target.pr is None and target.branch is not None:
-            ent = found[target.repo or default]
+            if target.branch in ent.prs.values():
+                continue  # another call named that PR
             target.pr = max([*ent.prs, *ent.issues, 0]) + 1
-            ent.prs[target.pr] = target.branch
+            ent.add_pr(target.pr, target.branch)
     return found
 
 
@@ -131,20 +143,28 @@ def seed_copies(
     )
     for c in range(copies):
         for repo, ent in entities.items():
-            target = copy_repo(repo, c)
-            api.create_repo(target)
-            wanted = max([*ent.prs, *ent.issues, 0])
-            if wanted > MAX_NUMBER:
-                raise UsageError(
-                    f"--trace: the recording names #{wanted} in {repo}; replay seeds numbers up "
-                    f"to {MAX_NUMBER} per repository"
-                )
-            for number in range(1, wanted + 1):
-                if number in ent.prs:
-                    api.create_pull(target, ent.prs[number], title=f"Replayed #{number}")
-                    api.set_ci(target, "success", pr=number)
-                else:
-                    api.create_issue(target, f"Replayed #{number}")
+            try:
+                _seed_repo(world, copy_repo(repo, c), repo, ent)
+            except ApiError as exc:  # a name or number the emulator cannot hold
+                raise UsageError(f"--trace: cannot seed {repo} as recorded ({exc})") from None
+
+
+def _seed_repo(world: SimWorld, target: str, repo: str, ent: _Entities) -> None:
+    """``target``: recorded ``repo`` with its PRs and issues at their recorded numbers."""
+    api = world.emulator
+    api.create_repo(target)
+    wanted = max([*ent.prs, *ent.issues, 0])
+    if wanted > MAX_NUMBER:
+        raise UsageError(
+            f"--trace: the recording names #{wanted} in {repo}; replay seeds numbers up "
+            f"to {MAX_NUMBER} per repository"
+        )
+    for number in range(1, wanted + 1):
+        if number in ent.prs:
+            api.create_pull(target, ent.prs[number], title=f"Replayed #{number}")
+            api.set_ci(target, "success", pr=number)
+        else:
+            api.create_issue(target, f"Replayed #{number}")
 
 
 # -- re-targeting ---------------------------------------------------------------------

@@ -76,4 +76,4 @@ KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__
 
 def from_agent(row: TraceRow) -> bool:
     """A coding agent's call, not the orchestrator's."""
-    return row.origin == AGENT or row.component == AGENT
+    return AGENT in (row.origin, row.component)

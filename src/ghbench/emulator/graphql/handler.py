@@ -83,7 +83,7 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
     )
     compiled = _executor(prepared, operation) if document is prepared.document else None
     root_scope = ctx.mutation_scope if is_mutation else None
-    clock_reads = ctx.state.clock_reads
+    clock_reads, changes = ctx.state.clock_reads, ctx.state.record_changes
     if compiled is not None:
         data, errors = compiled.execute(
             context, coerced, checkpoint=ctx.checkpoint, root_scope=root_scope
@@ -109,6 +109,9 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
         and not is_mutation
         and not _rate_limit_fields(operation)
         and ctx.state.clock_reads == clock_reads
+        # an answer that changed a record (a mergeability computed, GitHub's UNKNOWN
+        # this once) is not the answer the next request gets
+        and ctx.state.record_changes == changes
     )
     return answered
 

@@ -46,12 +46,14 @@ FIXTURE_FILE = "gh_commands.json"
 SCHEMA_VERSION = 1
 
 
-class Bind(msgspec.Struct, frozen=True):
-    """``var`` is read from answer number ``response`` of the command, at ``path``."""
+class Bind(msgspec.Struct, frozen=True, omit_defaults=True):
+    """``var`` is read from answer number ``response`` of the command: its JSON at
+    ``path``, or its ``header`` (a redirect's ``location``, as the path it names)."""
 
     var: str
     response: int
-    path: list[str]
+    path: list[str] = []
+    header: str | None = None
 
 
 class RequestTemplate(msgspec.Struct, frozen=True, rename="camel"):
@@ -186,7 +188,11 @@ def render_request(
 def _render(
     template: RequestTemplate, values: Mapping[str, object], token: str | None
 ) -> HttpRequest:
-    path = _fill(template.path, values, quote=True)
+    whole = _PLACEHOLDER.fullmatch(template.path)
+    if whole and whole.group(1) in values:  # where a redirect sent gh: a path as it is
+        path = str(values[whole.group(1)])
+    else:
+        path = _fill(template.path, values, quote=True)
     headers = dict(template.headers)
     if token:
         headers["authorization"] = f"token {token}"
@@ -206,6 +212,14 @@ def _dig(doc: Any, path: Sequence[str]) -> Any:
         else:
             return None
     return doc
+
+
+def _header(response: HttpResponse, name: str) -> str | None:
+    """A header of ``response``; a URL's path and query (an address on the API's host)."""
+    value = next((v for k, v in response.headers if k.lower() == name), None)
+    if value is None or "://" not in value:
+        return value
+    return "/" + value.split("://", 1)[1].partition("/")[2]
 
 
 def _json(body: bytes) -> Any:
@@ -271,7 +285,14 @@ def script(
         if template.binds:
             filled = dict(values)
             for bind in template.binds:
-                value = _dig(doc(bind.response), bind.path) if bind.response < len(got) else None
+                value = None
+                if bind.response < len(got):
+                    answer = got[bind.response]
+                    value = (
+                        _header(answer, bind.header)
+                        if bind.header
+                        else _dig(doc(bind.response), bind.path)
+                    )
                 if value is None:
                     return ScriptOutcome(tuple(mine), 1, stopped=f"no {bind.var} in the answer")
                 filled[bind.var] = value

@@ -142,10 +142,13 @@ def pr_number(outcome: ScriptOutcome) -> int | None:
 
 
 def _ids(outcome: ScriptOutcome, key: str | None = None) -> list[int]:
-    """The ids of the items an answer lists: a REST list (``key`` None) or ``doc[key]``."""
-    docs = outcome.docs
-    last = docs[-1] if docs else None
-    items = last if key is None else (last.get(key) if isinstance(last, dict) else None)
+    """The ids of the items an answer lists: the last answer's REST list (``key`` None),
+    or ``doc[key]`` of the last answer that has it."""
+    items: Any = None
+    for doc in reversed(outcome.docs):
+        items = doc if key is None else (doc.get(key) if isinstance(doc, dict) else None)
+        if items is not None:
+            break
     if not isinstance(items, list):
         return []
     return [i["id"] for i in items if isinstance(i, dict) and isinstance(i.get("id"), int)]
