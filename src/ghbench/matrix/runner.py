@@ -28,8 +28,8 @@ from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
 from ghbench.analysis.load import load_trace
 from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
-from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.artifacts.io import replace_atomic, unique_path, write_new
+from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.clock import Clock
 from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_label
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
