@@ -16,6 +16,7 @@ from types import FrameType
 import click
 
 from ghbench.clock import SystemClock
+from ghbench.commands.params import FiniteFloatRange
 from ghbench.errors import UsageError
 
 __all__ = ["command"]
@@ -89,8 +90,8 @@ def run(config_path: Path, max_ticks: int | None) -> None:
     show_default=True,
     help="Agent profile: claude-code (default), claude-code-badge, claude-code-rest-checks.",
 )
-@click.option("--repo", required=True, help="The session's repository, owner/name.")
-@click.option("--branch", required=True, help="The session's branch (checked out in --cwd).")
+@click.option("--repo", default=None, help="The session's repository, owner/name [--cwd's origin].")
+@click.option("--branch", default=None, help="The session's branch [the one checked out in --cwd].")
 @click.option("--issue", required=True, type=click.IntRange(min=1), help="The session's issue.")
 @click.option("--session", "session_id", default="agent-1", show_default=True, help="Session id.")
 @click.option(
@@ -116,11 +117,18 @@ def run(config_path: Path, max_ticks: int | None) -> None:
     "--duration", default="30m", show_default=True, help="Stop after this long (30m, 1h)."
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="The agent's random source.")
+@click.option(
+    "--speed",
+    type=FiniteFloatRange(min=1.0),
+    default=1.0,
+    show_default=True,
+    help="Run the session this many times faster: every wait of the profile divided by it.",
+)
 def agent(
     *,
     profile: str,
-    repo: str,
-    branch: str,
+    repo: str | None,
+    branch: str | None,
     issue: int,
     session_id: str,
     transport: str,
@@ -129,13 +137,18 @@ def agent(
     push: bool,
     duration: str,
     seed: int,
+    speed: float,
 ) -> None:
     """Run one coding agent's gh traffic in real time; rows go to $AO_GH_TRACE_FILE."""
     # the model loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.timefmt import parse_duration  # noqa: PLC0415
     from ghbench.workload.agents.fleet import AgentSpec  # noqa: PLC0415
-    from ghbench.workload.agents.process import CheckoutHooks, run_agent_process  # noqa: PLC0415
-    from ghbench.workload.agents.profiles import agent_profile  # noqa: PLC0415
+    from ghbench.workload.agents.process import (  # noqa: PLC0415
+        CheckoutHooks,
+        checkout_target,
+        run_agent_process,
+    )
+    from ghbench.workload.agents.profiles import agent_profile, faster  # noqa: PLC0415
     from ghbench.workload.config import default_api_url  # noqa: PLC0415
     from ghbench.workload.process import open_trace_sink  # noqa: PLC0415
     from ghbench.workload.transport.gh import GhTransport  # noqa: PLC0415
@@ -145,10 +158,15 @@ def agent(
     if not trace:
         raise UsageError(f"{TRACE_ENV} is not set; set it to the trace file the rows go to")
     try:
-        params = agent_profile(profile)
+        params = faster(agent_profile(profile), speed)
         seconds = parse_duration(duration)
     except ValueError as exc:
         raise UsageError(f"--profile/--duration: {exc}") from None
+    if (repo is None or branch is None) and cwd is not None:
+        found_repo, found_branch = checkout_target(cwd)
+        repo, branch = repo or found_repo, branch or found_branch
+    if repo is None or branch is None:
+        raise UsageError("--repo and --branch: give both, or --cwd a checkout on its branch")
     if "/" not in repo:
         raise UsageError(f"--repo: {repo!r} is not owner/name")
     token = os.environ.get("GH_TOKEN") or os.environ.get("GITHUB_TOKEN")

@@ -186,6 +186,12 @@ class AoRuntime:
             env["AO_AGENT_GH_TRACE"] = str(wrapper_trace)
         return env
 
+    @property
+    def bin_dir(self) -> Path:
+        """The directory first on AO's PATH, hence its agents': the gh shim's, and the
+        agent model's ``claude`` when one runs (``ghbench.drivers.agent_launcher``)."""
+        return self._private() / "bin"
+
     def tmux(self) -> Tmux:
         if self._tmux is None:
             raise RuntimeError("AoRuntime.open() first")
@@ -237,7 +243,7 @@ class AoRuntime:
 
     def trace_agents(self, path: Path | None) -> None:
         """From now on, agents' gh calls go to ``path`` (None: untraced)."""
-        shim = self._private() / "bin" / "gh"
+        shim = self.bin_dir / "gh"
         shim.unlink(missing_ok=True)
         if path is None:
             return

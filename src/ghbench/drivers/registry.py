@@ -94,6 +94,9 @@ def _ao(ctx: DriverContext, project: Project) -> AoDriver:
         agent_traces=ctx.out_dir.resolve(),
         publish_default_branch=ctx.backend.seeds_repos,
         dashboard=ctx.dashboard,
+        # S3, S4 with --agents: the agent model is each session's claude
+        agent_model=ctx.spec.agent_model,
+        agent_speed=1.0 / ctx.spec.duration_scale,
     )
 
 

@@ -28,6 +28,7 @@ from ghbench.runspec.names import (
     RunBackendName,
 )
 from ghbench.timefmt import MAX_DURATION_S, duration_flag, format_duration
+from ghbench.workload.agents.profiles import AgentProfileName
 from ghbench.workload.config import TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, PROFILES, PolicyParams, ProfileName
 
@@ -104,7 +105,14 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     def runs_agents(self) -> bool:
         """The cell's sessions run the agent model (S3, S4 with --agents; the others'
         sessions are idle)."""
-        return self.agents != "none" and self.cell.info.agents
+        return self.agent_model is not None
+
+    @property
+    def agent_model(self) -> AgentProfileName | None:
+        """The agent model's profile the cell's sessions run; None when they run none."""
+        if self.agents == "none" or not self.cell.info.agents:
+            return None
+        return self.agents
 
     @property
     def github(self) -> BackendName:

@@ -32,7 +32,7 @@ from ghbench.simulation.agents import SPAWN_STAGGER_S, CellAgents
 from ghbench.simulation.world import SIM_START, SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
-from ghbench.workload.agents.profiles import agent_profile
+from ghbench.workload.agents.profiles import AGENT_PROFILES
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.poller import Poller
 from ghbench.workload.process import next_tick_after
@@ -148,10 +148,10 @@ class _Cell:
         self.run = CellRun(spec, self.repos, self.rows, window_start, window_end, t0, {}, {}, 0)
         self.down_until = t0
         self.agents: CellAgents | None = None
-        if spec.runs_agents:
+        if spec.agent_model is not None:
             # their own random source: a run without agents draws as it always did
             agents_rng = random.Random(self.rng.randrange(2**31))
-            params = agent_profile(spec.agents)
+            params = AGENT_PROFILES[spec.agent_model]
             self.agents = CellAgents(self.world, self.transport, params, agents_rng)
             self.run.agent_rows = self.agents.rows
 

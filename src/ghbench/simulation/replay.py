@@ -205,6 +205,7 @@ class _Replay:
         self.rows: list[TraceRow] = []
         self.agent_rows: list[TraceRow] = []  # an agent's calls (``ReplayCall.agent``)
         self._session_values: dict[tuple[str, int], dict[str, object]] = {}
+        self._argvs: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
         self.options = RowSettings(session_ids=True, origin="replay")
         self.gate = PolicyGate(spec.policy)
         self.policy: dict[str, Counter[str]] = {}
@@ -290,7 +291,7 @@ class _Replay:
             return
         self.calls += 1
         job.invocation = f"replay-{next(self._ids)}"
-        job.argv = retarget_argv(call.argv, self.repos, job.copy)
+        job.argv = self._argv(call, job.copy)
         key = call.session or "unattributed"
         job.session = key if job.copy == 0 else f"{key}#{job.copy}"
         if call.kind == "api":
@@ -340,6 +341,15 @@ class _Replay:
             return f"repos/{repo}/commits/{self.shas[key]}"
 
         return tuple(_COMMIT.sub(swap, a) for a in argv)
+
+    def _argv(self, call: ReplayCall, copy: int) -> tuple[str, ...]:
+        """``call``'s argv re-targeted to ``copy`` (each argv once per copy: a recording
+        repeats a session's few commands)."""
+        key = (call.argv, copy)
+        argv = self._argvs.get(key)
+        if argv is None:
+            argv = self._argvs[key] = retarget_argv(call.argv, self.repos, copy)
+        return argv
 
     def sink(self, job: _Job) -> list[TraceRow]:
         """Where a call's rows go: the agents' trace for an agent's call."""

@@ -58,7 +58,7 @@ def cell_scorecard(
         trace_path=trace_path,
         agent_frame=agents,
         agent_trace_path=agent_trace,
-        agent_model=None if agents is None else spec.agents,
+        agent_model=spec.agent_model,
     )
 
 

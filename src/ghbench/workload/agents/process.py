@@ -22,9 +22,39 @@ from ghbench.workload.agents.session import agent_session
 from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import RowSink, Transport
 
-__all__ = ["CheckoutHooks", "run_agent_process"]
+__all__ = ["CheckoutHooks", "checkout_target", "repo_of_url", "run_agent_process"]
 
 _GIT_TIMEOUT_S = 120.0
+
+
+def repo_of_url(url: str) -> str | None:
+    """``owner/name`` of a git remote URL (``https://host/o/n.git``, ``git@host:o/n``)."""
+    path = url.strip().rstrip("/").removesuffix(".git")
+    if "://" in path:
+        path = path.split("://", 1)[1].partition("/")[2]
+    elif ":" in path:
+        path = path.split(":", 1)[1]
+    parts = [p for p in path.split("/") if p]
+    return "/".join(parts[-2:]) if len(parts) >= 2 else None
+
+
+def checkout_target(cwd: str) -> tuple[str | None, str | None]:
+    """The repository (``owner/name`` of ``origin``) and the branch checked out in
+    ``cwd``; None for what git cannot say."""
+
+    def git(*args: str) -> str | None:
+        done = subprocess.run(
+            ["git", "-C", cwd, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=_GIT_TIMEOUT_S,
+        )
+        return done.stdout.strip() or None if done.returncode == 0 else None
+
+    url = git("remote", "get-url", "origin")
+    branch = git("rev-parse", "--abbrev-ref", "HEAD")
+    return (None if url is None else repo_of_url(url)), (None if branch == "HEAD" else branch)
 
 
 class CheckoutHooks:

@@ -38,6 +38,7 @@ __all__ = [
     "AgentProfileName",
     "agent_profile",
     "canonical_agent_profile",
+    "faster",
 ]
 
 AgentProfileName = Literal["claude-code", "claude-code-badge", "claude-code-rest-checks"]
@@ -118,3 +119,18 @@ def canonical_agent_profile(name: str) -> AgentProfileName:
 def agent_profile(name: str) -> AgentParams:
     """The parameters of profile ``name`` (``default`` is the default profile's)."""
     return AGENT_PROFILES[canonical_agent_profile(name)]
+
+
+# AgentParams' durations: scalars and spans (seconds)
+_DURATIONS = ("work_read_interval", "watch_interval", "rewatch", "status_poll", "badge_interval")
+_SPANS = ("work", "ci_duration", "fix", "review_delay")
+
+
+def faster(params: AgentParams, speed: float) -> AgentParams:
+    """``params`` with every duration divided by ``speed`` (a real-time run whose
+    runbook durations are scaled down runs its agents' sessions as much faster)."""
+    if speed == 1.0:
+        return params
+    changes: dict[str, object] = {n: getattr(params, n) / speed for n in _DURATIONS}
+    changes |= {n: tuple(x / speed for x in getattr(params, n)) for n in _SPANS}
+    return msgspec.structs.replace(params, **changes)

@@ -118,14 +118,37 @@ def _state_of(node: dict[str, Any]) -> Verdict | None:
     return None
 
 
+# ``gh pr checks`` printed for a script (not a terminal): ``name<TAB>bucket<TAB>…`` a line
+_BUCKETS: dict[str, Verdict] = {
+    "pending": "pending",
+    "fail": "failure",
+    "cancel": "failure",
+    "pass": "success",
+    "skipping": "success",
+}
+
+
+def _printed_states(stdout: bytes) -> set[Verdict]:
+    """The checks' states as the real gh printed them (the gh transport)."""
+    states: set[Verdict] = set()
+    for line in stdout.decode("utf-8", "replace").splitlines():
+        fields = line.split("\t")
+        if len(fields) > 1 and fields[1] in _BUCKETS:
+            states.add(_BUCKETS[fields[1]])
+    return states
+
+
 def ci_verdict(outcome: ScriptOutcome) -> Verdict:
     """What the answers say of CI: pending while anything runs, failure if anything
     failed, success when all passed, none when no check was reported. A command that
     failed (the rate limit, say) told the agent nothing: still pending, it asks again. A
-    real ``gh … --watch`` run to its end (the gh transport) says it by its exit code."""
+    real ``gh … --watch`` run to its end (the gh transport) says it by its exit code; a
+    real ``gh pr checks`` by the table it printed."""
     if outcome.watched:
         return "success" if outcome.exit_code == 0 else "failure"
     states = {s for doc in outcome.docs for n in _nodes(doc) if (s := _state_of(n)) is not None}
+    if not outcome.responses:
+        states |= _printed_states(outcome.stdout)
     if not states and outcome.exit_code != 0 and outcome.responses:
         return "pending"
     ranked: tuple[Verdict, ...] = ("pending", "failure", "success")
