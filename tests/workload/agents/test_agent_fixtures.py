@@ -92,3 +92,16 @@ def test_gh_stops_where_a_bind_finds_nothing(world: Emulator) -> None:
     out = _run(world, "pr.checks", VALUES)  # no PR for the branch yet
     assert out.exit_code == 1 and out.stopped == "no pr_id in the answer"
     assert len(out.responses) == 1
+
+
+def test_gh_run_view_follows_the_log_redirect_to_where_the_answer_says(world: Emulator) -> None:
+    """``gh run view --log-failed``: the run, its workflow, its jobs, the log's 302, then the
+    signed, expiring URL the 302 named (a bind to its ``location``, not a fixed path)."""
+    number = world.create_pull("acme/todo", "feat/issue-1", title="Fix")
+    world.set_ci("acme/todo", "failure", pr=number, log="FAILED test_due_dates")
+    run_id = world.store.runs(world.store.repo("acme", "todo"))[0].id
+    out = _run(world, "run.view.log_failed", {**VALUES, "run_id": run_id})
+    assert out.exit_code == 0 and [r.status for r in out.responses] == [200, 200, 200, 302, 200]
+    assert out.responses[-1].body[:2] == b"PK"  # the run's logs, a zip
+    charged = [e.endpoint for e in world.ledger_entries()]
+    assert len(charged) == 4, charged  # the blob is storage, not the API: free, as on GitHub

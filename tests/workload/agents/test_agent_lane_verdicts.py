@@ -9,6 +9,7 @@ from ghbench.workload.agents.profiles import (
     AGENT_PROFILE_CHOICES,
     AGENT_PROFILES,
     agent_profile,
+    faster,
 )
 from ghbench.workload.agents.session import ci_verdict, pr_number
 from ghbench.workload.ghmap import HttpResponse
@@ -79,3 +80,21 @@ def test_a_refused_command_leaves_ci_pending() -> None:
     refused = ScriptOutcome((HttpResponse(200, [], json.dumps(limited).encode()),), 1)
     assert ci_verdict(refused) == "pending"
     assert ci_verdict(_outcome({"data": {"repository": {"pullRequests": {"nodes": []}}}})) == "none"
+
+
+def test_the_real_gh_pr_checks_table_says_the_state() -> None:
+    """The gh transport sees gh's printed table (name, bucket, elapsed, link per line)."""
+    pending = b"ci\tpending\t0\thttps://x/runs/1\nlint\tpass\t1m\thttps://x/runs/2\n"
+    assert ci_verdict(ScriptOutcome((), 1, stdout=pending)) == "pending"
+    failed = b"ci\tfail\t2m\thttps://x/runs/1\nlint\tpass\t1m\thttps://x/runs/2\n"
+    assert ci_verdict(ScriptOutcome((), 1, stdout=failed)) == "failure"
+    assert ci_verdict(ScriptOutcome((), 0, stdout=b"ci\tpass\t2m\thttps://x\n")) == "success"
+    assert ci_verdict(ScriptOutcome((), 1, stdout=b"no checks reported\n")) == "none"
+
+
+def test_faster_divides_every_wait_of_a_profile() -> None:
+    base = AGENT_PROFILES["claude-code-badge"]
+    quick = faster(base, 10.0)
+    assert quick.work == (base.work[0] / 10, base.work[1] / 10)
+    assert quick.status_poll == base.status_poll / 10 and quick.badge_interval == 6.0
+    assert quick.review == base.review and faster(base, 1.0) is base

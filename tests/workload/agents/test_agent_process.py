@@ -14,7 +14,7 @@ import pytest
 from ghbench.clock import SystemClock
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.agents.fleet import AgentSpec
-from ghbench.workload.agents.process import CheckoutHooks, run_agent_process
+from ghbench.workload.agents.process import CheckoutHooks, repo_of_url, run_agent_process
 from ghbench.workload.agents.profiles import AGENT_PROFILES
 from ghbench.workload.transport.http import HttpTransport
 
@@ -114,3 +114,27 @@ def test_workload_agent_refuses_an_unknown_profile(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.startswith("error: --profile") and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "repo"),
+    [
+        ("https://github.com/acme/todo.git", "acme/todo"),
+        ("http://github.localhost/acme/todo", "acme/todo"),
+        ("git@github.com:acme/todo.git", "acme/todo"),
+        ("/srv/git/acme/todo.git/", "acme/todo"),
+        ("todo", None),
+    ],
+)
+def test_the_repository_of_a_checkouts_origin(url: str, repo: str | None) -> None:
+    assert repo_of_url(url) == repo
+
+
+def test_workload_agent_needs_a_repo_and_branch_or_a_checkout(tmp_path: Path) -> None:
+    env = {**os.environ, "AO_GH_TRACE_FILE": str(tmp_path / "t.jsonl")}
+    done = subprocess.run(
+        [sys.executable, "-m", "ghbench", "workload", "agent", "--issue", "1"],
+        env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: --repo and --branch") and "Traceback" not in done.stderr
