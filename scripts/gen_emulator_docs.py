@@ -15,11 +15,11 @@ import json
 import sys
 from pathlib import Path
 
+from emulator_coverage import BEGIN, END, endpoint_tables
 from graphql import build_schema
+from graphql_subset import parse_github_schema
 
-from ghbench.emulator.coverage import BEGIN, END, endpoint_tables
 from ghbench.emulator.graphql.schema import sdl
-from ghbench.emulator.graphql.subset import parse_github_schema
 from ghbench.emulator.rest import ROUTES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,8 +14,7 @@ import sys
 from pathlib import Path
 
 import yaml
-
-from ghbench.emulator.graphql.subset import SelectionError, select_schema
+from graphql_subset import SelectionError, select_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "ghbench" / "emulator" / "graphql"

@@ -1,8 +1,15 @@
-"""Emulator test fixtures: httpx clients over the in-process core (no socket)."""
+"""Emulator test fixtures: httpx clients over the in-process core (no socket).
+
+scripts/ is put on the import path: the tooling the conformance tests share with the
+scripts that generate docs (``emulator_coverage``, ``graphql_subset``) lives there, out
+of the package.
+"""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -11,6 +18,10 @@ from emu_helpers import API, TOKEN, ClientFactory
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.transport import EmulatorTransport
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+if str(SCRIPTS) not in sys.path:
+    sys.path.insert(0, str(SCRIPTS))
 
 
 @pytest.fixture

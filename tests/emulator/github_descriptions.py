@@ -9,7 +9,7 @@ can never pass without checking against them.
 from __future__ import annotations
 
 import functools
-import importlib.util
+import importlib
 import json
 import os
 import shutil
@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from graphql import GraphQLSchema, parse, validate
 
 NODE_DIR = Path(__file__).resolve().parent.parent / "node"
 NODE_MODULES = NODE_DIR / "node_modules"
@@ -60,11 +61,24 @@ def graphql_sdl() -> str:
     return need(GRAPHQL_SDL, "@octokit/graphql-schema").read_text(encoding="utf-8")
 
 
+@functools.cache
+def github_graphql_schema() -> GraphQLSchema:
+    """GitHub's schema, to validate clients' queries against. Its published SDL repeats
+    fields and breaks the spec's rules on deprecated interface fields, which says
+    nothing about a query; graphql-core checks a schema before validating a query
+    unless told it was checked, so it is told."""
+    from graphql_subset import parse_github_schema
+
+    schema = parse_github_schema(graphql_sdl())
+    schema._validation_errors = []  # type: ignore[attr-defined]
+    return schema
+
+
+def githubs_problems(query: str) -> list[str]:
+    """What GitHub's schema finds wrong with ``query`` (nothing: GitHub would run it)."""
+    return [error.message for error in validate(github_graphql_schema(), parse(query))]
+
+
 def load_script(name: str) -> ModuleType:
-    """A script of scripts/ as a module (they are not a package)."""
-    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """A script of scripts/ as a module (conftest.py puts scripts/ on the path)."""
+    return importlib.import_module(name)

@@ -20,11 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from emulator_coverage import Operation, operations
+from emulator_coverage import operation_for as coverage_operation_for
 from jsonschema.exceptions import ValidationError, best_match
 from openapi_schema_validator import OAS30Validator, oas30_format_checker
-
-from ghbench.emulator.coverage import Operation, operations
-from ghbench.emulator.coverage import operation_for as coverage_operation_for
 
 
 def operation_for(document: dict[str, Any], method: str, pattern: str) -> Operation | None:

@@ -3,8 +3,10 @@
 clone, branch, commit, push, ``pr create``, ``pr comment``, ``pr checks`` (failing,
 then passing after a fix is pushed), ``pr view``, ``pr diff``, a review from a second
 user (the author cannot approve their own PR, as on GitHub), ``pr merge --squash -d``,
-and a pull of the merged main. The checkout's origin is github.com's URL; git reaches
-the emulator through ``git_environment`` only, gh through ``GH_HOST``.
+and a pull of the merged main. ``main`` is protected (an approving review and the
+``tests`` check required), so the merge waits for both, as on GitHub. The checkout's
+origin is github.com's URL; git reaches the emulator through ``git_environment`` only,
+gh through ``GH_HOST``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gh_helpers import protect
 from git_helpers import base_env, commit_file, git
 
 from ghbench.emulator.client_env import git_environment
@@ -45,6 +48,13 @@ def test_a_coding_agents_session(
     env |= git_environment(emulator_server.url, existing=env)
     env["GH_TOKEN"] = emulator_server.token  # gh's token and git's credential helper's
 
+    protect(
+        gh_env,
+        REPO,
+        "main",
+        required_status_checks={"strict": False, "contexts": ["tests"]},
+        required_pull_request_reviews={"required_approving_review_count": 1},
+    )
     git(env, "clone", "-q", "https://github.com/acme/todo.git", str(tmp_path / "work"))
     work = tmp_path / "work"
     git(env, "checkout", "-q", "-b", "fix/parser", cwd=work)
@@ -80,12 +90,21 @@ def test_a_coding_agents_session(
     diff = run_gh(env, work, "pr", "diff")
     assert "+++ b/src/parser.py" in diff and "+    return text.split(' ')" in diff
 
+    def state() -> tuple[str, str]:
+        fields = "reviewDecision,mergeStateStatus"
+        found = json.loads(run_gh(env, work, "pr", "view", "--json", fields))
+        return found["reviewDecision"], found["mergeStateStatus"]
+
+    # GitHub computes mergeability when first asked: UNKNOWN, then the answer
+    assert state() == ("REVIEW_REQUIRED", "UNKNOWN")
+    assert state() == ("REVIEW_REQUIRED", "BLOCKED")
+    blocked = run_gh(env, work, "pr", "merge", "--squash", ok=False)
+    assert "is not mergeable: the base branch policy prohibits the merge" in blocked
     own = run_gh(env, work, "pr", "review", "--approve", ok=False)
     assert "Can not approve your own pull request" in own
     reviewer = env | {"GH_TOKEN": REVIEWER}
     run_gh(reviewer, work, "pr", "review", "--approve", "--body", "LGTM")
-    state = json.loads(run_gh(env, work, "pr", "view", "--json", "reviewDecision,mergeStateStatus"))
-    assert state == {"reviewDecision": "APPROVED", "mergeStateStatus": "CLEAN"}
+    assert state() == ("APPROVED", "CLEAN")
 
     run_gh(env, work, "pr", "merge", "--squash", "--delete-branch")
     assert git(env, "branch", "--show-current", cwd=work).stdout.strip() == "main"

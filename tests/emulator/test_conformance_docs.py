@@ -4,9 +4,8 @@ GraphQL schema against GitHub's descriptions; a stale table fails here."""
 from __future__ import annotations
 
 import pytest
+from emulator_coverage import BEGIN, END
 from github_descriptions import GRAPHQL_SDL, OPENAPI, graphql_sdl, load_script, openapi
-
-from ghbench.emulator.coverage import BEGIN, END
 
 
 @pytest.mark.slow

@@ -1,7 +1,11 @@
-"""Conditional requests: per-token weak ETags, If-None-Match matching, free 304s."""
+"""Conditional requests: per-token weak ETags, If-None-Match matching, Last-Modified and
+If-Modified-Since, free 304s."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import githubkit
 import httpx
 import pytest
 from emu_helpers import ClientFactory, remaining
@@ -79,6 +83,7 @@ def test_endpoints_with_etags(emulator: Emulator, api: httpx.Client) -> None:
         "/repos/acme/todo",
         "/user",
     ):
+        api.get(path)  # a pull request's mergeability: null until computed (GitHub's too)
         etag = api.get(path).headers["etag"]
         assert api.get(path, headers={"If-None-Match": etag}).status_code == 304, path
 
@@ -87,3 +92,33 @@ def test_etag_matches_unit() -> None:
     assert etag_matches('W/"a"', '"a"')
     assert not etag_matches('"b"', 'W/"a"')
     assert etag_matches(' "b" ,W/"a"', 'W/"a"')
+
+
+def test_last_modified_and_if_modified_since_with_githubkit(emulator_server: Any) -> None:
+    """Issue 21 case 8: clients that poll with If-Modified-Since get GitHub's free 304."""
+    emu = emulator_server.emulator  # PR 1 (feat/one)
+    github = githubkit.GitHub(
+        githubkit.TokenAuthStrategy(emulator_server.token),
+        base_url=emulator_server.url,
+        http_cache=False,
+        auto_retry=False,
+    )
+    rest = github.rest
+    rest.pulls.get("acme", "todo", 1)  # mergeability: null until computed
+    first = rest.pulls.get("acme", "todo", 1)
+    stamp = first.headers["last-modified"]
+    assert stamp == "Fri, 17 Apr 2026 04:26:40 GMT"  # the virtual clock's start
+    charged = len(emu.ledger_entries())
+    emu.advance_clock(60)
+    again = rest.pulls.get("acme", "todo", 1, headers={"If-Modified-Since": stamp})
+    assert again.status_code == 304 and again.headers["last-modified"] == stamp
+    assert len(emu.ledger_entries()) == charged  # free, as on GitHub
+    earlier = "Fri, 17 Apr 2026 04:26:39 GMT"
+    assert (
+        rest.pulls.get("acme", "todo", 1, headers={"If-Modified-Since": earlier}).status_code == 200
+    )
+    rest.pulls.update("acme", "todo", 1, title="A, renamed")
+    changed = rest.pulls.get("acme", "todo", 1, headers={"If-Modified-Since": stamp})
+    assert changed.status_code == 200
+    assert changed.headers["last-modified"] == "Fri, 17 Apr 2026 04:27:40 GMT"
+    assert len(emu.ledger_entries()) == charged + 3

@@ -180,7 +180,8 @@ def test_a_query_past_the_field_budget_is_githubs_resource_limit() -> None:
     (error,) = body["errors"]  # type: ignore[misc]
     assert error["type"] == "RESOURCE_LIMITS_EXCEEDED"
     assert error["message"] == "Resource limits for this query exceeded."
-    assert error["path"][0] == "s12" and len(error["path"]) > 2
+    # stopped inside one of the introspections (which one depends on the schema's size)
+    assert error["path"][0].startswith("s") and len(error["path"]) > 2
 
 
 def test_a_query_past_the_deadline_is_githubs_timeout_and_stays_charged() -> None:

@@ -68,8 +68,10 @@ def test_repo_list_release_list_actions_and_status(gh_env: dict[str, str], seede
         "acme/todo",
     ]
     assert ok(gh_env, "release", "list", "-R", REPO) == ""
-    assert ok(gh_env, "run", "list", "-R", REPO) == ""
-    assert ok(gh_env, "workflow", "list", "-R", REPO) == ""
+    # PR 2's CI is a run of the workflow CI (test_gh_actions.py reads it further)
+    (run,) = ok(gh_env, "run", "list", "-R", REPO).splitlines()
+    assert run.split("\t")[:6] == ["completed", "failure", "Feature A", "CI", "feat/a", "push"]
+    assert ok(gh_env, "workflow", "list", "-R", REPO).split("\t")[:2] == ["CI", "active"]
     # a run that does not exist: GitHub's 404, as gh shows it
     missing = gh(gh_env, "run", "view", "5", "-R", REPO)
     assert missing.returncode == 1

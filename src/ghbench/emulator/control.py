@@ -7,7 +7,7 @@ POST /_ghbench/repos/{o}/{r}/pulls          {"head", "base", "title", "body", "a
                                              "labels"}
 POST /_ghbench/repos/{o}/{r}/issues         {"title", "body", "author", "labels"}
 POST /_ghbench/repos/{o}/{r}/labels         {"number", "labels"}  (replaces the labels)
-POST /_ghbench/repos/{o}/{r}/ci             {"state", "sha" | "pr", "name"}
+POST /_ghbench/repos/{o}/{r}/ci             {"state", "sha" | "pr", "name", "log"}
 POST /_ghbench/repos/{o}/{r}/push           {"branch", "message", "files": {path: text}}
 POST /_ghbench/repos/{o}/{r}/review-comments {"count", "prs", "author"}
 GET|POST /_ghbench/clock                    {"advance": s} | {"set": epoch}
@@ -123,7 +123,7 @@ def _set_labels(emu: ControlOperations, r: _Request) -> Any:
 
 def _ci(emu: ControlOperations, r: _Request) -> Any:
     b = r.body(CiBody)
-    sha = emu.set_ci(r.full_name, b.state, sha=b.sha, pr=b.pr, name=b.name)
+    sha = emu.set_ci(r.full_name, b.state, sha=b.sha, pr=b.pr, name=b.name, log=b.log)
     return {"sha": sha, "state": b.state}
 
 

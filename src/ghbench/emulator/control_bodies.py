@@ -92,6 +92,8 @@ class CiBody(_Body):
     sha: Annotated[str, Meta(pattern="^[0-9a-f]{40}$", description="a 40-hex sha")] | None = None
     pr: Number | None = None
     name: Name = "ci"
+    # the job's output (its log), bounded like a body of text GitHub keeps
+    log: Annotated[str, Meta(max_length=1_000_000)] | None = None
 
 
 class PushBody(_Body):

@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ghbench.clock import Clock, VirtualClock
+from ghbench.emulator.blobs import BLOB_PREFIX, serve_blob
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.connect import connect_refusal, payload_too_large
 from ghbench.emulator.control import ControlRoutes
@@ -41,7 +42,7 @@ from ghbench.emulator.errors import (
     RequiresAuthentication,
     ServerError,
 )
-from ghbench.emulator.etag import etag_matches, make_etag
+from ghbench.emulator.etag import etag_matches, http_date, make_etag, not_modified_since
 from ghbench.emulator.faults import draw_fault
 from ghbench.emulator.git_http import import_push
 from ghbench.emulator.graphql_bridge import run_graphql
@@ -99,14 +100,18 @@ class _Target:
 
 
 class _Caller:
-    """Who is asking: the rate-limit owner, the ledger's token id, the user."""
+    """Who is asking: the rate-limit owner, the ledger's token id, the user, and the
+    token's scopes (None: no token)."""
 
-    __slots__ = ("owner", "token_id", "user")
+    __slots__ = ("owner", "scopes", "token_id", "user")
 
-    def __init__(self, owner: str, token_id: str, user: User | None) -> None:
+    def __init__(
+        self, owner: str, token_id: str, user: User | None, scopes: str | None = None
+    ) -> None:
         self.owner = owner
         self.token_id = token_id
         self.user = user
+        self.scopes = scopes
 
 
 class Emulator(ControlOperations):
@@ -166,7 +171,10 @@ class Emulator(ControlOperations):
         """Answer one request. Never raises for bad input. Thread-safe: requests take
         turns on the turnstile (``fairness.py``)."""
         with self.lock:
-            response = self._dispatch(request)
+            try:
+                response = self._dispatch(request)
+            finally:
+                self.store.end_request()
             self.request_count += 1
             self.status_counts[response.status] = self.status_counts.get(response.status, 0) + 1
         if response.delay_s > 0 and isinstance(self.clock, VirtualClock):
@@ -183,12 +191,15 @@ class Emulator(ControlOperations):
         path, query_string, api_base = self._split_target(request)
         if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
             return self.control.handle(request, path, query_string)
+        if path.startswith(BLOB_PREFIX) and method in ("GET", "HEAD"):
+            return serve_blob(self, path, query_string)
         render = RestRenderer(api=api_base, web=self.config.web_url)
         try:
             caller = self._authenticate(request)
         except ApiError as exc:
             owner = f"ip:{request.client}"
             return self.error_response(exc, self.limiter.view(owner, "core"))
+        self.store.begin_request(caller.user)
         if method == "POST" and path.rstrip("/") == "/graphql":
             return self._graphql(request, caller)
         try:
@@ -202,6 +213,8 @@ class Emulator(ControlOperations):
         target = _Target(route, params, path, query_string, render, api_version=version)
         response = self._rest(request, caller, target)
         response.headers["x-github-api-version-selected"] = version
+        if caller.scopes is not None:  # GitHub says a classic token's scopes on every answer
+            response.headers.setdefault("x-oauth-scopes", caller.scopes)
         return response
 
     # -- target, credentials -----------------------------------------------------
@@ -248,7 +261,7 @@ class Emulator(ControlOperations):
         if token is None:
             raise BadCredentials()
         user = self.store.user_by_id(token.user_id)
-        return _Caller(user.login, token.label, user)
+        return _Caller(user.login, token.label, user, token.scopes)
 
     # -- REST --------------------------------------------------------------------
     def _rest(self, request: EmuRequest, caller: _Caller, target: _Target) -> EmuResponse:
@@ -295,19 +308,22 @@ class Emulator(ControlOperations):
         route, params, render = target.route, target.params, target.render
         bucket_name = route.resource or "core"
         if_none_match = request.headers.get("if-none-match")
+        # If-None-Match wins when both are sent (RFC 9110 13.1.3)
+        if_modified_since = None if if_none_match else request.headers.get("if-modified-since")
         conditional = route.etag and method in ("GET", "HEAD")
         accept = request.headers.get("accept", "")
         # the same URL has one representation per media type (GitHub varies on Accept)
         cache_key = (caller.token_id, render.api, target.path, target.query, accept)
         version = self._version_for(params)
-        if conditional and if_none_match:
-            cached = self._etags.get(cache_key)
-            if (
-                cached is not None
-                and cached[0] == version
-                and etag_matches(if_none_match, cached[1])
-            ):
-                return self.not_modified(cached[1], self.limiter.view(caller.owner, bucket_name))
+        cached = self._etags.get(cache_key) if conditional else None
+        if (
+            cached is not None
+            and cached[0] == version
+            and self._unchanged(cached[1], cached[2], if_none_match, if_modified_since)
+        ):
+            return self.not_modified(
+                cached[1], cached[3], self.limiter.view(caller.owner, bucket_name)
+            )
         try:
             body = self._parse_body(request) if method in _BODY_METHODS else None
         except BadRequest as exc:
@@ -338,16 +354,36 @@ class Emulator(ControlOperations):
             headers = dict(reply.headers)
             if conditional and reply.status == 200:
                 etag = make_etag(caller.token_id, payload)
+                # Last-Modified: when this representation first had this ETag
+                if cached is not None and cached[1] == etag:
+                    since, stamp = cached[2], cached[3]
+                else:
+                    since = self.clock.now()
+                    stamp = http_date(since)
                 if len(self._etags) >= _ETAG_CACHE_MAX:
                     self._etags.clear()  # a cold cache only costs a re-render
-                self._etags[cache_key] = (version, etag)
-                if if_none_match and etag_matches(if_none_match, etag):
-                    return self.not_modified(etag, self.limiter.view(caller.owner, bucket_name))
+                self._etags[cache_key] = (version, etag, since, stamp)
+                if self._unchanged(etag, since, if_none_match, if_modified_since):
+                    view = self.limiter.view(caller.owner, bucket_name)
+                    return self.not_modified(etag, stamp, view)
                 headers["etag"] = etag
+                headers["last-modified"] = stamp
             view = self._charge(caller, route, reply.status)
         if method == "HEAD":
             payload = b""
         return self.respond(reply.status, payload, view, headers)
+
+    @staticmethod
+    def _unchanged(
+        etag: str, last_modified: float, if_none_match: str | None, if_modified_since: str | None
+    ) -> bool:
+        """A conditional request's 304: its ETag matches, or (without If-None-Match) the
+        representation is not newer than If-Modified-Since."""
+        if if_none_match:
+            return etag_matches(if_none_match, etag)
+        if if_modified_since:
+            return not_modified_since(if_modified_since, last_modified)
+        return False
 
     def _version_for(self, params: dict[str, str]) -> tuple[int, int]:
         owner, name = params.get("owner"), params.get("repo")

@@ -162,9 +162,11 @@ class ControlOperations(EmulatorParts):
         sha: str | None = None,
         pr: int | None = None,
         name: str = "ci",
+        log: str | None = None,
     ) -> str:
-        """Set CI (a status and a check run called ``name``) on ``sha`` or PR ``pr``'s
-        head. ``state``: pending, queued, success, failure, error, cancelled."""
+        """Set CI (a status and the Actions job called ``name``, with ``log`` as its
+        output) on ``sha`` or PR ``pr``'s head. ``state``: pending, queued, success,
+        failure, error, cancelled."""
         if state not in CI_STATES:
             raise invalid_field("CI", "state", f"use one of {', '.join(CI_STATES)}")
         with self.lock, self.db.transaction():
@@ -173,7 +175,8 @@ class ControlOperations(EmulatorParts):
                 if pr is None:
                     raise invalid_field("CI", "sha", "give a sha or a pr number")
                 sha = self._pull(repo, pr).head_sha
-            self.store.set_ci(repo, sha, state, self.store.user_by_id(repo.owner_id), name=name)
+            owner = self.store.user_by_id(repo.owner_id)
+            self.store.set_ci(repo, sha, state, owner, name=name, log=log)
             return sha
 
     def push(

@@ -10,6 +10,7 @@ handlers see it through their ``emulator`` argument, so none of them imports the
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -65,6 +66,8 @@ class EmulatorParts:
         self.monotonic = monotonic
         # the control API's secret (control_access.py); a fresh one unless given
         self.control_key = control_key or new_control_key()
+        # signs the Actions log download URLs (blobs.py); never leaves the process
+        self.blob_key = secrets.token_bytes(32)
         self.rng = rng or random.Random(seed)
         self.config = config or EmulatorConfig()
         git_root = Path(state_dir) / "git" if state_dir else None
@@ -89,7 +92,10 @@ class EmulatorParts:
             raise
         self.secondary = SecondaryLimiter(self.clock, self.config.secondary, self.db)
         self.lock = Turnstile()
-        self._etags: dict[EtagKey, tuple[tuple[int, int], str]] = {}
+        # the last representation per token, URL and media type: the repository
+        # version it was rendered at, its ETag, when it first had that ETag (and that
+        # time as Last-Modified's HTTP-date)
+        self._etags: dict[EtagKey, tuple[tuple[int, int], str, float, str]] = {}
         self.request_count = 0
         self.status_counts: dict[int, int] = {}
 
@@ -119,8 +125,9 @@ class EmulatorParts:
         headers.update(extra)
         return EmuResponse(status, headers, payload)
 
-    def not_modified(self, etag: str, view: BucketView) -> EmuResponse:
-        response = self.respond(304, b"", view, {"etag": etag})
+    def not_modified(self, etag: str, last_modified: str, view: BucketView) -> EmuResponse:
+        """GitHub's free 304; ``last_modified`` is the HTTP-date already formatted."""
+        response = self.respond(304, b"", view, {"etag": etag, "last-modified": last_modified})
         del response.headers["content-type"]
         return response
 

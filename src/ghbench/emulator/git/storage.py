@@ -55,6 +55,7 @@ _CONFIG = """\
 [receive]
 \tautogc = false
 \tdenyDeleteCurrent = refuse
+\thideRefs = refs/pull
 """
 _FLAT_CACHE_MAX = 4096
 
@@ -205,10 +206,16 @@ class RepoGit:
         with contextlib.suppress(FileNotFoundError):
             target.unlink()
         _drop_packed_ref(self.path, f"refs/{name}")
-        # git removes directories a deleted ref leaves empty; so do we
+        # git removes directories a deleted ref leaves empty; so do we. After a push
+        # git itself has deleted the ref and its folder: nothing is left to remove there.
         parent = target.parent
-        while parent != self.path / "refs" and not any(parent.iterdir()):
-            parent.rmdir()
+        while parent != self.path / "refs":
+            try:
+                parent.rmdir()
+            except FileNotFoundError:
+                pass
+            except OSError:  # not empty: other refs live there
+                break
             parent = parent.parent
 
     def disk_refs(self) -> dict[str, str]:

@@ -5,13 +5,18 @@ from __future__ import annotations
 from ghbench.emulator.rest import (
     account,
     actions,
+    comments,
     commits,
     contents,
+    events,
+    gitdata,
     history,
     issues,
     labels,
     people,
+    protection,
     pulls,
+    reactions,
     repos,
     search,
 )
@@ -31,4 +36,9 @@ ROUTES: list[Route] = [
     *people.ROUTES,
     *account.ROUTES,
     *actions.ROUTES,
+    *protection.ROUTES,
+    *events.ROUTES,
+    *comments.ROUTES,
+    *reactions.ROUTES,
+    *gitdata.ROUTES,
 ]

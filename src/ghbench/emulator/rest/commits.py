@@ -1,11 +1,13 @@
-"""Commit statuses and check runs."""
+"""A commit's CI (statuses, check runs, check suites), its pull requests and comments."""
 
 from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, invalid_field
+from ghbench.emulator.rest import actions_render
 from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Repo
+from ghbench.emulator.state.actions import APPS
 
 __all__ = ["ROUTES"]
 
@@ -81,7 +83,9 @@ def list_check_runs(call: Call) -> Reply:
     return Reply(
         {
             "total_count": len(runs),
-            "check_runs": [call.render.check_run(call.store, repo, r) for r in page],
+            "check_runs": [
+                actions_render.check_run(call.render, call.store, repo, r) for r in page
+            ],
         },
         headers=headers,
     )
@@ -118,7 +122,7 @@ def create_check_run(call: Call) -> Reply:
         output_title=str(output.get("title")) if output.get("title") else None,
         output_summary=str(output.get("summary")) if output.get("summary") else None,
     )
-    return Reply(call.render.check_run(call.store, repo, run), status=201)
+    return Reply(actions_render.check_run(call.render, call.store, repo, run), status=201)
 
 
 def get_check_run(call: Call) -> Reply:
@@ -127,7 +131,7 @@ def get_check_run(call: Call) -> Reply:
     run = call.store.check_run(repo, call.param_int("run_id"))
     if run is None:
         raise NotFound()
-    return Reply(call.render.check_run(call.store, repo, run))
+    return Reply(actions_render.check_run(call.render, call.store, repo, run))
 
 
 def update_check_run(call: Call) -> Reply:
@@ -139,11 +143,54 @@ def update_check_run(call: Call) -> Reply:
         raise NotFound()
     status, conclusion = _run_fields(call)
     call.store.update_check_run(run, status=status, conclusion=conclusion)
-    return Reply(call.render.check_run(call.store, repo, run))
+    return Reply(actions_render.check_run(call.render, call.store, repo, run))
+
+
+def list_check_suites(call: Call) -> Reply:
+    """The commit's check suites (an Actions run's; the `ghbench` app's for check runs
+    made through the API): `app_id`, `check_name`, `per_page`, `page`."""
+    repo = repo_of(call)
+    suites = call.store.check_suites(repo, _sha(call, repo))
+    if (app_id := call.query.get("app_id", "")).isdigit():
+        suites = [s for s in suites if APPS[s.app]["id"] == int(app_id)]
+    if name := call.query.get("check_name"):
+        suites = [s for s in suites if any(r.name == name for r in call.store.suite_runs(s))]
+    page, headers = paginate(call, suites)
+    body = [actions_render.check_suite(call.render, call.store, repo, s) for s in page]
+    return Reply({"total_count": len(suites), "check_suites": body}, headers=headers)
+
+
+def commit_pulls(call: Call) -> Reply:
+    """The pull requests the commit belongs to: open ones that contain it, and the
+    merged one that brought it to its base (GitHub: "the merged pull request that
+    introduced the commit", else open ones only)."""
+    repo = repo_of(call)
+    sha = _sha(call, repo)
+    store = call.store
+    found = []
+    for pull in store.pulls(repo, "all"):
+        if pull.state == "open" or pull.merged:
+            shas = {c.sha for c in store.pull_commits(pull)} | {pull.merge_commit_sha}
+            if sha in shas:
+                found.append(pull)
+    merged = [p for p in found if p.merged]
+    chosen = merged if merged else found
+    page, headers = paginate(call, chosen)
+    return Reply([call.render.pull(store, repo, p) for p in page], headers=headers)
+
+
+def commit_comments(call: Call) -> Reply:
+    """None: commit comments are not modelled (a commit without any)."""
+    repo = repo_of(call)
+    _sha(call, repo)
+    return Reply([])
 
 
 _R = "/repos/{owner}/{repo}"
 ROUTES = [
+    Route("GET", _R + "/commits/{ref:path}/check-suites", list_check_suites, etag=True),
+    Route("GET", _R + "/commits/{ref:path}/pulls", commit_pulls, etag=True),
+    Route("GET", _R + "/commits/{ref:path}/comments", commit_comments, etag=True),
     Route("GET", _R + "/commits/{ref:path}/status", combined_status, etag=True),
     Route("GET", _R + "/commits/{ref:path}/statuses", list_statuses, etag=True),
     Route("POST", _R + "/statuses/{sha}", create_status, anonymous=False),

@@ -7,9 +7,17 @@ from urllib.parse import urlencode
 
 from ghbench.emulator.errors import NotFound, RequiresAuthentication, invalid_field, missing_field
 from ghbench.emulator.rest.routing import Call
-from ghbench.emulator.state import PullRequest, Repo, User
+from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
-__all__ = ["body_field", "page_params", "paginate", "pull_of", "repo_of", "viewer"]
+__all__ = [
+    "body_field",
+    "issue_or_pull",
+    "page_params",
+    "paginate",
+    "pull_of",
+    "repo_of",
+    "viewer",
+]
 
 T = TypeVar("T")
 _MAX_PER_PAGE = 100
@@ -25,6 +33,16 @@ def pull_of(call: Call) -> tuple[Repo, PullRequest]:
     if pull is None:
         raise NotFound()
     return repo, pull
+
+
+def issue_or_pull(call: Call) -> tuple[Repo, Issue | PullRequest]:
+    """The issue or pull request ``{number}`` names, or GitHub's 404."""
+    repo = repo_of(call)
+    number = call.param_int("number")
+    item = call.store.issue(repo, number) or call.store.pull(repo, number)
+    if item is None:
+        raise NotFound()
+    return repo, item
 
 
 def viewer(call: Call) -> User:

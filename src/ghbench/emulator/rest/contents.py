@@ -46,14 +46,36 @@ def _checked_sha(call: Call, path: str, current: str) -> None:
         raise Conflict(f"{path} does not match {sha}", documentation_url=_DOCS)
 
 
+def _checked_path(call: Call) -> str:
+    """The file's path as git can hold it, or GitHub's 422 (resource ``Commit``, field
+    ``path``): a leading slash, an empty, ``.``, ``..`` or ``.git`` component, or a NUL
+    byte (which git's trees cannot hold) is refused before anything is written."""
+    path: str = call.params["path"]
+    if path.startswith("/"):
+        message = "path cannot start with a slash"
+    elif any(
+        part in ("", ".", "..") or part.lower() == ".git" or "\x00" in part
+        for part in path.rstrip("/").split("/")
+    ):
+        message = "path contains a malformed path component"
+    else:
+        return path.rstrip("/")
+    raise ValidationFailed(
+        message,
+        errors=[{"resource": "Commit", "code": "invalid", "field": "path"}],
+        documentation_url=_DOCS,
+    )
+
+
 def put_contents(call: Call) -> Reply:
     """A commit writing the file on `branch` (default branch by default): 404 "Branch B
     not found" first; an existing file needs `sha` = its blob id (absent or not a
     string: 422, another value: 409 `PATH does not match SHA`); 201 for a new file
-    (`sha` ignored), 200 for an update. The commit is a real git commit."""
+    (`sha` ignored), 200 for an update; a path git cannot hold (a NUL byte, `..`) is a
+    422. The commit is a real git commit."""
     repo = repo_of(call)
     author = viewer(call)
-    path = call.params["path"].strip("/")
+    path = _checked_path(call)
     message = body_field(call, "Contents", "message", str)
     encoded = body_field(call, "Contents", "content", str)
     try:

@@ -118,29 +118,33 @@ def commit(
     return out
 
 
-def short_branch(render: RestRenderer, repo: Repo, name: str, sha: str) -> Json:
+def short_branch(render: RestRenderer, store: Store, repo: Repo, name: str, sha: str) -> Json:
     return {
         "name": name,
         "commit": {"sha": sha, "url": f"{render.api}/repos/{repo.full_name}/commits/{sha}"},
-        "protected": False,
+        "protected": store.protection(repo, name) is not None,
     }
 
 
 def branch(render: RestRenderer, store: Store, repo: Repo, name: str, c: Commit) -> Json:
-    """GitHub's ``branch-with-protection`` for an unprotected branch (no branch
-    protection is modelled)."""
+    """GitHub's ``branch-with-protection``: its protection's required status checks."""
     api = f"{render.api}/repos/{repo.full_name}/branches/{quote(name)}"
+    rule = store.protection(repo, name)
+    contexts = list(rule.required_contexts or []) if rule else []
+    level = "off"
+    if rule is not None and rule.required_contexts is not None:
+        level = "everyone" if rule.enforce_admins else "non_admins"
     return {
         "name": name,
         "commit": commit(render, store, repo, c),
         "_links": {"self": api, "html": f"{render.web}/{repo.full_name}/tree/{name}"},
-        "protected": False,
+        "protected": rule is not None,
         "protection": {
-            "enabled": False,
+            "enabled": rule is not None,
             "required_status_checks": {
-                "enforcement_level": "off",
-                "contexts": [],
-                "checks": [],
+                "enforcement_level": level,
+                "contexts": contexts,
+                "checks": [{"context": c, "app_id": None} for c in contexts],
             },
         },
         "protection_url": f"{api}/protection",

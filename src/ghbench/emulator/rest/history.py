@@ -21,10 +21,16 @@ _MAX_COMPARE_COMMITS = 250  # compare's commits without ?page / ?per_page
 
 
 def commit_for(call: Call, repo: Repo, ref: str) -> Commit:
-    """The commit ``ref`` names, or GitHub's 422 / 404."""
+    """The commit ``ref`` names, or GitHub's 422 "No commit found"; a 404 when ``ref``
+    is a commit followed by a path (a sub-resource of a commit that GitHub has not)."""
     sha = call.store.resolve(repo, ref)
     commit = call.store.commit(repo, sha) if sha else None
     if commit is None:
+        stem = ref.rpartition("/")[0]
+        while stem:
+            if call.store.resolve(repo, stem) is not None:
+                raise NotFound()
+            stem = stem.rpartition("/")[0]
         raise ValidationFailed(f"No commit found for SHA: {ref}")
     return commit
 
@@ -33,7 +39,8 @@ def get_commit(call: Call) -> Reply:
     """A commit by sha, branch or tag (`/` in names, encoded or not): `stats` and the
     first 300 `files` from git's diff against its first parent; `Accept:
     application/vnd.github.diff`/`.patch` answer git's diff / `git format-patch`,
-    `.sha` the sha; unknown: 422 "No commit found for SHA"."""
+    `.sha` the sha; unknown: 422 "No commit found for SHA"; a commit followed by a
+    sub-path the emulator does not serve: 404."""
     repo = repo_of(call)
     commit = commit_for(call, repo, call.params["ref"])
     media = media_param(call, ("diff", "patch", "sha"))
@@ -174,14 +181,18 @@ def _rendered(call: Call, repo: Repo, sha: str) -> dict[str, object]:
 
 
 def list_branches(call: Call) -> Reply:
-    """Branches by name (`short-branch`); `protected=true` lists none (no protection
-    is modelled); `per_page`, `page`, `link`."""
+    """Branches by name (`short-branch`); `protected=true`/`false` lists the protected
+    or unprotected ones; `per_page`, `page`, `link`."""
     repo = repo_of(call)
     refs = call.store.refs_with_prefix(repo, "heads/")
-    if call.query.get("protected", "").lower() == "true":
-        refs = []
+    wanted = call.query.get("protected", "").lower()
+    if wanted in ("true", "false"):
+        protected = wanted == "true"
+        refs = [
+            r for r in refs if (call.store.protection(repo, r.name[6:]) is not None) == protected
+        ]
     page, headers = paginate(call, refs)
-    body = [git_render.short_branch(call.render, repo, r.name[6:], r.sha) for r in page]
+    body = [git_render.short_branch(call.render, call.store, repo, r.name[6:], r.sha) for r in page]
     return Reply(body, headers=headers)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, invalid_field
-from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
+from ghbench.emulator.rest.common import body_field, issue_or_pull, paginate, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
@@ -56,7 +56,8 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
         "assignee": rendered["assignee"],
         "assignees": rendered["assignees"],
         "milestone": None,
-        "locked": False,
+        "locked": pull.locked,
+        "active_lock_reason": pull.lock_reason,
         "comments": len(call.store.issue_comments(repo, number)),
         "pull_request": {
             "url": rendered["url"],
@@ -68,7 +69,7 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
         "closed_at": rendered["closed_at"],
         "created_at": rendered["created_at"],
         "updated_at": rendered["updated_at"],
-        "author_association": "OWNER",
+        "author_association": rendered["author_association"],
         "draft": pull.draft,
     }
 
@@ -205,13 +206,56 @@ def create_issue_comment(call: Call) -> Reply:
     return Reply(call.render.issue_comment(call.store, repo, comment), status=201)
 
 
+_LOCK_REASONS = ("off-topic", "too heated", "resolved", "spam")
+
+
+def lock(call: Call) -> Reply:
+    """Locks an issue's or pull request's conversation (`lock_reason`: off-topic, too
+    heated, resolved, spam): 204."""
+    viewer(call)
+    _, item = issue_or_pull(call)
+    reason = body_field(call, "Issue", "lock_reason", str, default="") or None
+    if reason is not None and reason not in _LOCK_REASONS:
+        raise invalid_field("Issue", "lock_reason")
+    call.store.set_locked(item, True, reason)
+    return Reply(None, status=204)
+
+
+def unlock(call: Call) -> Reply:
+    """204; 404 when it is not locked."""
+    viewer(call)
+    _, item = issue_or_pull(call)
+    if not item.locked:
+        raise NotFound()
+    call.store.set_locked(item, False)
+    return Reply(None, status=204)
+
+
+def list_milestones(call: Call) -> Reply:
+    """None: milestones are not modelled (a repository without any, as GitHub answers
+    it)."""
+    repo_of(call)
+    return Reply([])
+
+
+def no_milestone(call: Call) -> Reply:
+    """404: there is no such milestone."""
+    repo_of(call)
+    raise NotFound()
+
+
 _I = "/repos/{owner}/{repo}/issues"
+_M = "/repos/{owner}/{repo}/milestones"
 ROUTES = [
     Route("GET", _I, list_issues, etag=True),
     Route("POST", _I, create_issue, creates_content=True, anonymous=False),
     Route("GET", _I + "/{number}", get_issue, etag=True),
     Route("PATCH", _I + "/{number}", update_issue, anonymous=False),
     Route("GET", _I + "/{number}/comments", list_issue_comments, etag=True),
+    Route("PUT", _I + "/{number}/lock", lock, anonymous=False),
+    Route("DELETE", _I + "/{number}/lock", unlock, anonymous=False),
+    Route("GET", _M, list_milestones, etag=True),
+    Route("GET", _M + "/{milestone_number}", no_milestone, etag=True),
     Route(
         "POST",
         _I + "/{number}/comments",

@@ -11,23 +11,13 @@ import re
 from typing import Any
 
 from ghbench.emulator.errors import NotFound, ValidationFailed, invalid_field
-from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
+from ghbench.emulator.rest.common import body_field, issue_or_pull, paginate, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Issue, PullRequest, Repo
 
-__all__ = ["ROUTES", "issue_or_pull"]
+__all__ = ["ROUTES"]
 
 _COLOR = re.compile(r"[0-9a-fA-F]{6}")
-
-
-def issue_or_pull(call: Call) -> tuple[Repo, Issue | PullRequest]:
-    """The issue or pull request ``{number}`` names, or GitHub's 404."""
-    repo = repo_of(call)
-    number = call.param_int("number")
-    item = call.store.issue(repo, number) or call.store.pull(repo, number)
-    if item is None:
-        raise NotFound()
-    return repo, item
 
 
 def _color(call: Call, required: bool) -> str | None:

@@ -9,9 +9,15 @@ are not modelled) with its "not a collaborator" 422.
 from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, ValidationFailed, invalid_field
-from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
+from ghbench.emulator.rest.common import (
+    body_field,
+    issue_or_pull,
+    paginate,
+    pull_of,
+    repo_of,
+    viewer,
+)
 from ghbench.emulator.rest.issues import issue_or_pull_json
-from ghbench.emulator.rest.labels import issue_or_pull
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import PullRequest, Repo, User
 
@@ -112,11 +118,33 @@ def remove_review_requests(call: Call) -> Reply:
     return Reply(call.render.pull(call.store, repo, pull))
 
 
+def collaborator_permission(call: Call) -> Reply:
+    """`admin` for the repository's owner, `write` for every other user account (all are
+    collaborators here), 404 for an unknown user or a bot."""
+    repo = repo_of(call)
+    user = call.store.user(call.params["username"])
+    if user is None or user.type != "User":
+        raise NotFound()
+    permission = "admin" if user.id == repo.owner_id else "write"
+    collaborator = call.render.user(user) | {
+        "permissions": {
+            "admin": permission == "admin",
+            "maintain": permission == "admin",
+            "push": True,
+            "triage": True,
+            "pull": True,
+        },
+        "role_name": permission,
+    }
+    return Reply({"permission": permission, "role_name": permission, "user": collaborator})
+
+
 _R = "/repos/{owner}/{repo}"
 _IA = _R + "/issues/{number}/assignees"
 _RR = _R + "/pulls/{number}/requested_reviewers"
 ROUTES = [
     Route("GET", _R + "/assignees", list_assignees, etag=True),
+    Route("GET", _R + "/collaborators/{username}/permission", collaborator_permission, etag=True),
     Route("GET", _R + "/assignees/{assignee}", check_assignee, etag=True),
     Route("POST", _IA, add_assignees, anonymous=False),
     Route("DELETE", _IA, remove_assignees, anonymous=False),

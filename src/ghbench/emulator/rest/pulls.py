@@ -95,15 +95,43 @@ def merge_pull(call: Call) -> Reply:
     return Reply({"sha": sha, "merged": True, "message": "Pull Request successfully merged"})
 
 
+def check_merged(call: Call) -> Reply:
+    """204 when the pull request was merged, else 404 (both without a body, as GitHub
+    answers them)."""
+    _, pull = pull_of(call)
+    return Reply(None, status=204 if pull.merged else 404)
+
+
+def update_branch(call: Call) -> Reply:
+    """Merges the base branch into the head branch (a merge commit by the caller), as
+    the "Update branch" button does: 202; 422 when `expected_head_sha` is stale or git
+    finds a conflict."""
+    repo, pull = pull_of(call)
+    expected = body_field(call, "PullRequest", "expected_head_sha", str, default="")
+    if expected and expected != pull.head_sha:
+        raise ValidationFailed("expected_head_sha must match the pull request's current head sha")
+    call.store.update_branch(pull, viewer(call))
+    url = f"{call.render.web}/{repo.full_name}/pull/{pull.number}"
+    return Reply({"message": "Updating pull request branch.", "url": url}, status=202)
+
+
 def update_pull(call: Call) -> Reply:
-    """`title`, `body`, `state: closed`."""
+    """`title`, `body`, `state` (`closed`; `open` again, a 422 when its head branch was
+    deleted or it was merged)."""
     repo, pull = pull_of(call)
     changes: dict[str, object] = {}
     for name in ("title", "body"):
         if isinstance(call.body, dict) and name in call.body:
             changes[name] = body_field(call, "PullRequest", name, str)
-    if isinstance(call.body, dict) and call.body.get("state") == "closed":
+    state = call.body.get("state") if isinstance(call.body, dict) else None
+    if state == "closed":
         call.store.close_pull(pull)
+    elif state == "open" and pull.merged:
+        raise invalid_field(
+            "PullRequest", "state", "state cannot be changed. The pull request cannot be reopened."
+        )
+    elif state == "open":
+        call.store.reopen_pull(pull)
     if changes:
         call.store.update_pull(pull, **changes)
     return Reply(call.render.pull(call.store, repo, pull, full=True))
@@ -155,7 +183,8 @@ def list_reviews(call: Call) -> Reply:
 
 
 def create_review(call: Call) -> Reply:
-    """`event` APPROVE, REQUEST_CHANGES, COMMENT, or none (a pending review); 422 for
+    """`event` APPROVE, REQUEST_CHANGES, COMMENT, or none (a pending review), with its
+    inline `comments` (`path`, `line` or `position`, `body`: each a thread); 422 for
     approving or requesting changes on one's own pull request."""
     repo, pull = pull_of(call)
     event = body_field(call, "PullRequestReview", "event", str, default="")
@@ -164,6 +193,9 @@ def create_review(call: Call) -> Reply:
     author = viewer(call)
     if author.id == pull.user_id and event in _OWN_PULL:
         raise ValidationFailed("Unprocessable Entity", errors=[_OWN_PULL[event]])
+    comments = body_field(call, "PullRequestReview", "comments", list, default=[])
+    if not all(isinstance(c, dict) and isinstance(c.get("body"), str) for c in comments):
+        raise invalid_field("PullRequestReview", "comments")
     review = call.store.add_review(
         pull,
         author,
@@ -171,6 +203,17 @@ def create_review(call: Call) -> Reply:
         body=body_field(call, "PullRequestReview", "body", str, default=""),
         commit_id=body_field(call, "PullRequestReview", "commit_id", str, default="") or None,
     )
+    for comment in comments:
+        line = comment.get("line", comment.get("position", 1))
+        call.store.add_review_comment(
+            pull,
+            author,
+            comment["body"],
+            path=str(comment.get("path") or "README.md"),
+            line=line if isinstance(line, int) and not isinstance(line, bool) else 1,
+            review_id=review.id,
+            commit_id=review.commit_id,
+        )
     return Reply(call.render.review(call.store, repo, review))
 
 
@@ -181,6 +224,8 @@ ROUTES = [
     Route("GET", _P + "/{number}", get_pull, etag=True, media_types=(JSON_MEDIA, DIFF, PATCH)),
     Route("PATCH", _P + "/{number}", update_pull, anonymous=False),
     Route("PUT", _P + "/{number}/merge", merge_pull, anonymous=False),
+    Route("GET", _P + "/{number}/merge", check_merged, etag=True),
+    Route("PUT", _P + "/{number}/update-branch", update_branch, anonymous=False),
     Route("GET", _P + "/{number}/files", list_files, etag=True),
     Route("GET", _P + "/{number}/comments", list_review_comments, etag=True),
     Route(

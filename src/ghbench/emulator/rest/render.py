@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from ghbench.emulator.search import merge_state
 from ghbench.emulator.state import (
-    CheckRun,
     CommitStatus,
     Issue,
     IssueComment,
@@ -28,6 +26,7 @@ from ghbench.emulator.state import (
     Store,
     User,
 )
+from ghbench.emulator.state.reactions import REACTION_CONTENTS
 from ghbench.emulator.state.trees import diff_stat
 from ghbench.timefmt import iso_s
 
@@ -74,7 +73,8 @@ _REPO_URLS = {
     "teams_url": "/teams",
     "trees_url": "/git/trees{/sha}",
 }
-# A repository's merge settings (every method allowed, as the GraphQL side reports).
+# A repository's merge settings (every method allowed, as the GraphQL side reports;
+# auto-merge and deleting merged branches as the repository says).
 _MERGE_SETTINGS = {
     "allow_merge_commit": True,
     "allow_squash_merge": True,
@@ -235,6 +235,8 @@ class RestRenderer:
             out[name] = base + suffix
         if full:
             out |= {"subscribers_count": 0, "network_count": 0, **_MERGE_SETTINGS}
+            out["allow_auto_merge"] = repo.allow_auto_merge
+            out["delete_branch_on_merge"] = repo.delete_branch_on_merge
         return out
 
     # -- issues ------------------------------------------------------------------
@@ -282,14 +284,22 @@ class RestRenderer:
             "labels": self.labels(store, repo, issue.labels),
             **self.assignees(store, issue.assignees),
             "milestone": None,
-            "locked": False,
-            "active_lock_reason": None,
+            "locked": issue.locked,
+            "active_lock_reason": issue.lock_reason,
             "comments": len(store.issue_comments(repo, issue.number)),
             "closed_at": _iso(issue.closed_at),
             "created_at": iso_s(issue.created_at),
             "updated_at": iso_s(issue.updated_at),
-            "author_association": "OWNER",
+            "author_association": store.association(repo, issue.user_id),
+            "reactions": self.reactions(store, issue.node_id, base + "/reactions"),
         }
+
+    def reactions(self, store: Store, subject_id: str, url: str) -> Json:
+        """GitHub's ``reaction-rollup``: the count of each content."""
+        counts = dict.fromkeys(REACTION_CONTENTS, 0)
+        for reaction in store.reactions(subject_id):
+            counts[reaction.content] += 1
+        return {"url": url, "total_count": sum(counts.values()), **counts}
 
     def issue_comment(self, store: Store, repo: Repo, comment: IssueComment) -> Json:
         return {
@@ -304,7 +314,12 @@ class RestRenderer:
             "user": self.user(store.user_by_id(comment.user_id)),
             "created_at": iso_s(comment.created_at),
             "updated_at": iso_s(comment.updated_at),
-            "author_association": "OWNER",
+            "author_association": store.association(repo, comment.user_id),
+            "reactions": self.reactions(
+                store,
+                comment.node_id,
+                f"{self.api}/repos/{repo.full_name}/issues/comments/{comment.id}/reactions",
+            ),
         }
 
     # -- pull requests -----------------------------------------------------------
@@ -337,13 +352,13 @@ class RestRenderer:
             "statuses_url": statuses,
             "number": pull.number,
             "state": pull.state,
-            "locked": False,
+            "locked": pull.locked,
             "title": pull.title,
             "user": self.user(store.user_by_id(pull.user_id)),
             "body": pull.body,
             "labels": self.labels(store, repo, pull.labels),
             "milestone": None,
-            "active_lock_reason": None,
+            "active_lock_reason": pull.lock_reason,
             "created_at": iso_s(pull.created_at),
             "updated_at": iso_s(pull.updated_at),
             "closed_at": _iso(pull.closed_at),
@@ -368,28 +383,39 @@ class RestRenderer:
                 "commits": {"href": base + "/commits"},
                 "statuses": {"href": statuses},
             },
-            "author_association": "OWNER",
-            "auto_merge": None,
+            "author_association": store.association(repo, pull.user_id),
+            "auto_merge": self._auto_merge(store, pull),
             "draft": pull.draft,
         }
         if full:
             merged_by = store.user_by_id(pull.merged_by_id) if pull.merged_by_id else None
             stat = diff_stat(store.pull_files(pull))
+            mergeable = store.mergeability(pull)
             out |= {
                 "merged": pull.merged,
-                "mergeable": pull.mergeable,
-                "rebaseable": pull.mergeable,
-                "mergeable_state": merge_state(store, pull),
+                "mergeable": mergeable,
+                "rebaseable": mergeable,
+                "mergeable_state": store.merge_state(pull),
                 "merged_by": self.user(merged_by) if merged_by else None,
                 "comments": len(store.issue_comments(repo, pull.number)),
                 "review_comments": len(store.review_comments(pull)),
                 "maintainer_can_modify": False,
-                "commits": 1,
+                "commits": len(store.pull_commits(pull)),
                 "additions": stat.additions,
                 "deletions": stat.deletions,
                 "changed_files": stat.changed_files,
             }
         return out
+
+    def _auto_merge(self, store: Store, pull: PullRequest) -> Json | None:
+        if pull.auto_merge_method is None or pull.auto_merge_by_id is None:
+            return None
+        return {
+            "enabled_by": self.user(store.user_by_id(pull.auto_merge_by_id)),
+            "merge_method": pull.auto_merge_method,
+            "commit_title": "",
+            "commit_message": "",
+        }
 
     def review_comment(self, store: Store, repo: Repo, comment: ReviewComment) -> Json:
         pull = store.pulls_by_id[comment.pull_id]
@@ -413,7 +439,8 @@ class RestRenderer:
             "updated_at": iso_s(comment.updated_at),
             "html_url": html,
             "pull_request_url": pull_url,
-            "author_association": "OWNER",
+            "author_association": store.association(repo, comment.user_id),
+            "reactions": self.reactions(store, comment.node_id, url + "/reactions"),
             "_links": {
                 "self": {"href": url},
                 "html": {"href": html},
@@ -442,7 +469,7 @@ class RestRenderer:
             "pull_request_url": pull_url,
             "_links": {"html": {"href": html}, "pull_request": {"href": pull_url}},
             "commit_id": review.commit_id,
-            "author_association": "OWNER",
+            "author_association": store.association(repo, review.user_id),
         }
         if review.submitted_at is not None:
             out["submitted_at"] = iso_s(review.submitted_at)
@@ -482,46 +509,6 @@ class RestRenderer:
         keep = {"id", "node_id", "name", "full_name", "owner", "private", "html_url"}
         keep |= {"description", "fork", "url", *_REPO_URLS}
         return {k: v for k, v in self.repo(store, repo).items() if k in keep}
-
-    def check_run(self, store: Store, repo: Repo, run: CheckRun) -> Json:
-        url = f"{self.api}/repos/{repo.full_name}/check-runs/{run.id}"
-        pulls = [p for p in store.pulls(repo, "open") if p.head_sha == run.head_sha]
-        return {
-            "id": run.id,
-            "head_sha": run.head_sha,
-            "node_id": run.node_id,
-            "external_id": run.external_id or "",
-            "url": url,
-            "html_url": f"{self.web}/{repo.full_name}/runs/{run.id}",
-            "details_url": run.details_url,
-            "status": run.status,
-            "conclusion": run.conclusion,
-            "started_at": iso_s(run.started_at),
-            "completed_at": _iso(run.completed_at),
-            "output": {
-                "title": run.output_title,
-                "summary": run.output_summary,
-                "text": None,
-                "annotations_count": 0,
-                "annotations_url": url + "/annotations",
-            },
-            "name": run.name,
-            "check_suite": {"id": run.id},
-            "app": None,
-            "pull_requests": [
-                {
-                    "id": p.id,
-                    "number": p.number,
-                    "url": f"{self.api}/repos/{repo.full_name}/pulls/{p.number}",
-                    "head": {"ref": p.head_ref, "sha": p.head_sha, "repo": self._repo_ref(repo)},
-                    "base": {"ref": p.base_ref, "sha": p.base_sha, "repo": self._repo_ref(repo)},
-                }
-                for p in pulls
-            ],
-        }
-
-    def _repo_ref(self, repo: Repo) -> Json:
-        return {"id": repo.id, "url": f"{self.api}/repos/{repo.full_name}", "name": repo.name}
 
     # -- git refs ----------------------------------------------------------------
     def ref(self, repo: Repo, ref: Ref) -> Json:

@@ -47,11 +47,9 @@ _ROOT = {
 
 
 def root(call: Call) -> Reply:
-    """Root links; `x-oauth-scopes` when authenticated (gh auth login reads it)."""
-    return Reply(
-        {k: v if v.startswith("http") else call.render.api + v for k, v in _ROOT.items()},
-        headers={"x-oauth-scopes": "repo, read:org, workflow"} if call.user else {},
-    )
+    """Root links (every authenticated answer says the token's `x-oauth-scopes`: gh
+    auth login and AO's doctor read them)."""
+    return Reply({k: v if v.startswith("http") else call.render.api + v for k, v in _ROOT.items()})
 
 
 def get_user(call: Call) -> Reply:
@@ -75,6 +73,24 @@ def rate_limit(call: Call) -> Reply:
 def get_repo(call: Call) -> Reply:
     """`full-repository`."""
     return Reply(call.render.repo(call.store, repo_of(call), full=True))
+
+
+# PATCH /repos/{o}/{r}: the settings kept (the rest are accepted and not modelled)
+_SETTINGS = {"allow_auto_merge": bool, "delete_branch_on_merge": bool, "description": str}
+
+
+def update_repo(call: Call) -> Reply:
+    """`allow_auto_merge`, `delete_branch_on_merge`, `description` (other settings are
+    accepted and change nothing)."""
+    viewer(call)
+    repo = repo_of(call)
+    body = call.body if isinstance(call.body, dict) else {}
+    for name, kind in _SETTINGS.items():
+        if name in body:
+            setattr(repo, name, body_field(call, "Repository", name, kind))
+    repo.updated_at = call.store.now()
+    call.store.save(repo)
+    return Reply(call.render.repo(call.store, repo, full=True))
 
 
 def _ref_name(call: Call) -> str:
@@ -151,6 +167,7 @@ ROUTES = [
     Route("GET", "/users/{username}", get_named_user, etag=True),
     Route("GET", "/rate_limit", rate_limit, resource=None),
     Route("GET", _R, get_repo, etag=True),
+    Route("PATCH", _R, update_repo, anonymous=False),
     Route("GET", _R + "/git/ref/{ref:path}", get_ref, etag=True),
     Route("GET", _R + "/git/refs", list_all_refs, etag=True),
     Route("GET", _R + "/git/refs/{ref:path}", list_refs, etag=True),

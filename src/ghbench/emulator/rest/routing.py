@@ -98,17 +98,54 @@ def _specificity(route: Route) -> tuple[int, int]:
     return (-len(literal.strip("/").split("/")), -len(literal))
 
 
+# A path's dispatch key: its first segment and, under /repos/{owner}/{repo}/, the
+# resource (pulls, issues, commits...). Routes are tried only in their key's bucket
+# (and the buckets of routes whose key positions are parameters), in specificity order.
+Key = tuple[str | None, str | None]
+
+
+def _path_key(path: str) -> Key:
+    parts = path.split("/", 5)
+    first = parts[1] if len(parts) > 1 else ""
+    return first, parts[4] if first == "repos" and len(parts) > 4 else None
+
+
+def _pattern_key(pattern: str) -> Key:
+    parts = pattern.split("/", 5)
+    first = parts[1] if len(parts) > 1 and "{" not in parts[1] else None
+    resource = parts[4] if len(parts) > 4 and "{" not in parts[4] else None
+    return first, resource if first == "repos" else None
+
+
 class Router:
     def __init__(self, routes: list[Route]) -> None:
         self.routes = routes
-        self._by_method: dict[str, list[tuple[re.Pattern[str], Route]]] = {}
-        for route in sorted(routes, key=_specificity):
-            self._by_method.setdefault(route.method, []).append((_compile(route.pattern), route))
+        # method -> key -> [(order, regex, route)]: each bucket in specificity order
+        self._buckets: dict[str, dict[Key, list[tuple[int, re.Pattern[str], Route]]]] = {}
+        for order, route in enumerate(sorted(routes, key=_specificity)):
+            bucket = self._buckets.setdefault(route.method, {})
+            bucket.setdefault(_pattern_key(route.pattern), []).append(
+                (order, _compile(route.pattern), route)
+            )
         # HEAD is answered by the GET handler, without a body.
-        self._by_method.setdefault("HEAD", self._by_method.get("GET", []))
+        self._buckets.setdefault("HEAD", self._buckets.get("GET", {}))
+        self._candidates: dict[tuple[str, Key], list[tuple[re.Pattern[str], Route]]] = {}
+
+    def _routes_for(self, method: str, key: Key) -> list[tuple[re.Pattern[str], Route]]:
+        """The routes a path with ``key`` may match, in specificity order (cached per
+        bucket, so paths nobody routes cannot grow the cache)."""
+        buckets = self._buckets.get(method, {})
+        if key not in buckets:
+            key = (key[0], None) if (key[0], None) in buckets else (None, None)
+        found = self._candidates.get((method, key))
+        if found is None:
+            wanted = {key, (key[0], None), (None, None)}
+            merged = sorted(e for k in wanted for e in buckets.get(k, ()))
+            found = self._candidates[(method, key)] = [(regex, r) for _, regex, r in merged]
+        return found
 
     def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
-        for regex, route in self._by_method.get(method, ()):
+        for regex, route in self._routes_for(method, _path_key(path)):
             found = regex.fullmatch(path)
             if found is not None:
                 return route, {k: unquote(v) for k, v in found.groupdict().items()}

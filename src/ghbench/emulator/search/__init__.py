@@ -40,8 +40,7 @@ from ghbench.emulator.search.facts import (
     has_any_label,
     involves,
     mentions,
-    merge_state,
-    review_decision,
+    reviews_state,
 )
 from ghbench.emulator.search.issues import search_issues, search_repositories, search_users
 from ghbench.emulator.search.query import MAX_RESULTS, SearchProblem, Term, parse_query
@@ -55,9 +54,8 @@ __all__ = [
     "has_any_label",
     "involves",
     "mentions",
-    "merge_state",
     "parse_query",
-    "review_decision",
+    "reviews_state",
     "search_commits",
     "search_issues",
     "search_repositories",

@@ -73,14 +73,11 @@ def involves(store: Store, item: Item, login: str) -> bool:
     )
 
 
-def review_decision(store: Store, pull: PullRequest) -> str | None:
-    """APPROVED / CHANGES_REQUESTED from each reviewer's latest decisive review (a later
-    COMMENTED review does not undo one)."""
-    latest: dict[int, str] = {}
-    for review in store.reviews(pull):
-        if review.state in ("APPROVED", "CHANGES_REQUESTED", "DISMISSED"):
-            latest[review.user_id] = review.state
-    decisions = set(latest.values())
+def reviews_state(store: Store, pull: PullRequest) -> str | None:
+    """What search's ``review:`` sees: CHANGES_REQUESTED or APPROVED from each
+    reviewer's latest decisive review, whatever the branch's protection requires (unlike
+    GraphQL's ``reviewDecision``, which is null without required reviews)."""
+    decisions = {r.state for r in store.latest_reviews(pull).values()}
     if "CHANGES_REQUESTED" in decisions:
         return "CHANGES_REQUESTED"
     if "APPROVED" in decisions:
@@ -88,55 +85,13 @@ def review_decision(store: Store, pull: PullRequest) -> str | None:
     return None
 
 
-_RUN_STATE = {
-    "success": "success",
-    "neutral": "success",
-    "skipped": "success",
-    "failure": "failure",
-    "cancelled": "failure",
-    "timed_out": "failure",
-    "action_required": "failure",
-    "startup_failure": "failure",
-    "stale": "pending",
-}
-
-
 def ci_state(store: Store, pull: PullRequest) -> str | None:
     """The head commit's combined CI state (statuses and check runs, latest each), or
     None when it has neither: success, failure or pending."""
-    repo = store.repos[pull.repo_id]
-    states = [
-        "failure" if s.state == "error" else s.state
-        for s in store.latest_statuses(repo, pull.head_sha)
-    ]
-    seen: set[str] = set()
-    for run in store.check_runs(repo, pull.head_sha):  # newest first
-        if run.name in seen:
-            continue
-        seen.add(run.name)
-        done = run.status == "completed"
-        states.append(_RUN_STATE.get(run.conclusion or "", "pending") if done else "pending")
+    states = store.check_states(store.repos[pull.repo_id], pull.head_sha).values()
     if not states:
         return None
     for worst in ("failure", "pending"):
         if worst in states:
             return worst
     return "success"
-
-
-def merge_state(store: Store, pull: PullRequest) -> str:
-    """REST's ``mergeable_state`` (GraphQL's ``mergeStateStatus``, lower-cased) of an open
-    pull request: ``draft``; ``dirty`` when it conflicts; a state set on the record
-    (``blocked``, ``behind``, ``unknown``...); ``unstable`` while its head's CI fails or
-    is pending (no check is required: there is no branch protection, so a failing check
-    never blocks, as GitHub's docs describe ``unstable``); else ``clean``. A closed pull
-    request keeps the state on its record (``unknown`` once merged)."""
-    if pull.state != "open":
-        return pull.mergeable_state
-    if pull.draft:
-        return "draft"
-    if pull.mergeable is False:
-        return "dirty"
-    if pull.mergeable_state != "clean":
-        return pull.mergeable_state
-    return "unstable" if ci_state(store, pull) in ("failure", "pending") else "clean"

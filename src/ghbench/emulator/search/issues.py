@@ -23,7 +23,7 @@ from ghbench.emulator.search.facts import (
     login_of,
     mentions,
     pull_of,
-    review_decision,
+    reviews_state,
 )
 from ghbench.emulator.search.query import (
     UNSEARCHABLE_REPOS,
@@ -75,10 +75,11 @@ def _is(c: _IssueContext, item: Item, value: str) -> bool:
         "draft": lambda: pull is not None and pull.draft,
         "public": lambda: not repo.private,
         "private": lambda: repo.private,
-        "unlocked": lambda: True,
+        "locked": lambda: item.locked,
+        "unlocked": lambda: not item.locked,
     }
     test = tests.get(value.lower())
-    return test() if test else False  # is:locked, is:queued, is:internal: never
+    return test() if test else False  # is:queued, is:internal: never
 
 
 def _state(c: _IssueContext, item: Item, value: str) -> bool:
@@ -156,8 +157,10 @@ def _review(c: _IssueContext, item: Item, value: str) -> bool:
     wanted = value.lower()
     if wanted == "none":
         return not [r for r in c.store.reviews(pull) if r.state != "PENDING"]
-    decision = review_decision(c.store, pull)
-    return decision is not None and decision.lower() == wanted  # review:required: never
+    if wanted == "required":  # the base branch requires approvals it does not have yet
+        return c.store.review_decision(pull) == "REVIEW_REQUIRED"
+    decision = reviews_state(c.store, pull)
+    return decision is not None and decision.lower() == wanted
 
 
 def _reviewed_by(c: _IssueContext, item: Item, value: str) -> bool:
@@ -178,6 +181,34 @@ def _when(attribute: str) -> IssueMatcher:
 
 def _comments_count(c: _IssueContext, item: Item, value: str) -> bool:
     return in_range(float(comment_count(c.store, item)), value, number_atom)
+
+
+def _reactions(store: Store, item: Item) -> int:
+    return len(store.reactions(item.node_id))
+
+
+def _reactions_count(c: _IssueContext, item: Item, value: str) -> bool:
+    return in_range(float(_reactions(c.store, item)), value, number_atom)
+
+
+def _interactions(c: _IssueContext, item: Item, value: str) -> bool:
+    count = comment_count(c.store, item) + _reactions(c.store, item)
+    return in_range(float(count), value, number_atom)
+
+
+def _linked(c: _IssueContext, item: Item, value: str) -> bool:
+    """``linked:pr``: issues an open or merged pull request's body closes; ``linked:issue``:
+    pull requests whose body closes an issue."""
+    pull = pull_of(item)
+    if value.lower() == "issue":
+        return pull is not None and bool(c.store.closing_issues(pull))
+    if value.lower() == "pr" and pull is None:
+        return any(
+            item in c.store.closing_issues(p)
+            for p in c.store.pulls(c.store.repos[item.repo_id], "all")
+            if p.state == "open" or p.merged
+        )
+    return False
 
 
 def _assignee(c: _IssueContext, item: Item, value: str) -> bool:
@@ -228,8 +259,9 @@ _ISSUE_QUALIFIERS: dict[str, IssueMatcher] = {
     "closed": _when("closed_at"),
     "merged": _when("merged_at"),
     "comments": _comments_count,
-    "interactions": _comments_count,  # comments + reactions; no reactions are modelled
-    "reactions": lambda c, i, v: in_range(0.0, v, number_atom),
+    "interactions": _interactions,  # comments + reactions
+    "reactions": _reactions_count,
+    "linked": _linked,
     "archived": lambda c, i, v: v.lower() == "false",
     "no": _no,
     "assignee": _assignee,
@@ -237,7 +269,6 @@ _ISSUE_QUALIFIERS: dict[str, IssueMatcher] = {
     "user-review-requested": _review_requested,
     # Not modelled, so empty on every object: nothing has them.
     "team": _NOTHING,
-    "linked": _NOTHING,
     "milestone": _NOTHING,
     "project": _NOTHING,
     "language": _NOTHING,
@@ -318,8 +349,8 @@ def _sort_key(store: Store, field: str) -> Callable[[Item], tuple[float, int]] |
         "created": lambda i: (i.created_at, i.id),
         "updated": lambda i: (i.updated_at, i.id),
         "comments": lambda i: (comment_count(store, i), i.id),
-        "interactions": lambda i: (comment_count(store, i), i.id),
-        "reactions": lambda i: (0, i.id),  # none are modelled: ties, by id
+        "interactions": lambda i: (comment_count(store, i) + _reactions(store, i), i.id),
+        "reactions": lambda i: (_reactions(store, i), i.id),
     }
     return keys.get(field.split("-", 1)[0] if field.startswith("reactions") else field)
 

@@ -3,10 +3,13 @@
 Construct with ``Store(db, clock, rng, git)`` where ``db`` is ``MemoryDatabase()``
 (simulation) or ``SqliteDatabase(dir)`` (durable, resumes on restart) and ``git`` the
 ``GitStorage`` holding each repository's git objects (default: in memory). Records
-are the structs in :mod:`.models` (``User``, ``Repo``, ``PullRequest``, ``Issue``, ``CommitStatus``,
-``CheckRun``, ``Review``, ``ReviewThread``, ``ReviewComment``, ``IssueComment``,
-``Ref``, ``Commit``, ``Token``); read their attributes freely, but change them only
-through the methods below so every change is persisted and invalidates ETags.
+are the structs in :mod:`.models` (``User``, ``Repo``, ``PullRequest``, ``Issue``,
+``CommitStatus``, ``CheckRun``, ``Review``, ``ReviewThread``, ``ReviewComment``,
+``IssueComment``, ``Ref``, ``Commit``, ``Token``, ``Label``, ``Protection``,
+``IssueEvent``, ``Reaction``, ``Workflow``, ``CheckSuite``, ``WorkflowRun``); read
+their attributes freely, but change them only through the methods below so every
+change is persisted and invalidates ETags. ``begin_request(user)``/``end_request()``
+frame an API request (its user is the actor of the events it causes).
 
 Reads (never raise unless noted; ``None`` when absent):
     user(login) / user_by_id(id) / node(node_id)
@@ -23,7 +26,12 @@ Reads (never raise unless noted; ``None`` when absent):
     pull(repo, n) / pulls_by_id[id] / pulls(repo, state, head=branch, base=branch)
     reviews(pull) / review_threads(pull) / thread_comments(thread) / review_comments(pull)
     statuses(repo, sha) / latest_statuses(repo, sha) / combined_state(repo, sha)
-    check_runs(repo, sha) / check_run(repo, id)
+    check_runs(repo, sha) / check_run(repo, id) / check_states(repo, sha)
+    mergeability(pull) / merge_state(pull) / merge_refusal(pull)   # merging.py
+    protection(repo, branch) / review_decision(pull) / closing_issues(pull)
+    events(issue or pull) / reactions(node_id, content=) / issue_comment(repo, id)
+    runs(repo) / workflow_run(repo, id) / jobs(run) / job(repo, id) / steps(job) / job_log(job)
+    check_suites(repo, sha) / suite_of(run) / workflows(repo)      # actions.py
     version(repo_id) -> opaque tuple that changes whenever the repository changes
 Writes (raise emulator.errors.ApiError subclasses with GitHub's status and message):
     ensure_user(login) / add_token(user, secret) / token_for(secret)
@@ -39,29 +47,39 @@ Writes (raise emulator.errors.ApiError subclasses with GitHub's status and messa
     request_reviews(pull, users) / remove_review_requests(pull, users)
     add_issue_comment(repo, number, author, body)
     create_pull(repo, author, title, head, base, body=, draft=, create_head=)
-    update_pull(pull, **fields) / close_pull(pull)
+    update_pull(pull, **fields) / close_pull(pull) / reopen_pull(pull)
     merge_pull(pull, actor, method="merge", commit_title=, expected_head_sha=) -> sha
+    update_branch(pull, actor) / enable_auto_merge(pull, actor, method) / disable_auto_merge
+    protect(repo, branch, **rules) / unprotect(repo, branch) / set_locked(item, locked, reason)
+    react(repo_id, node_id, user, content) / unreact(reaction)
+    edit_issue_comment / delete_issue_comment / edit_review_comment / delete_review_comment
     add_review(pull, author, state, body=) / add_review_comment(pull, author, body, ...)
     resolve_thread(thread, by, resolved=True)
     add_status(repo, sha, state, creator, context=) / create_check_run(repo, sha, name, ...)
-    update_check_run(run, status=, conclusion=) / set_ci(repo, sha, state, creator)
+    update_check_run(run, status=, conclusion=) / set_ci(repo, sha, state, creator, log=)
 Wrap several writes in ``store.db.transaction()`` to commit them once (the core does
 this per request).
 """
 
 from __future__ import annotations
 
-from ghbench.emulator.state.checks import CI_STATES, CheckOps
+from ghbench.emulator.state.actions import ActionsOps
+from ghbench.emulator.state.checks import CI_STATES
 from ghbench.emulator.state.db import Database, MemoryDatabase, SqliteDatabase
 from ghbench.emulator.state.labels import DEFAULT_LABELS
+from ghbench.emulator.state.merging import MergeOps
 from ghbench.emulator.state.models import (
     CheckRun,
+    CheckSuite,
     Commit,
     CommitStatus,
     Issue,
     IssueComment,
+    IssueEvent,
     Label,
+    Protection,
     PullRequest,
+    Reaction,
     Ref,
     Repo,
     Review,
@@ -69,22 +87,28 @@ from ghbench.emulator.state.models import (
     ReviewThread,
     Token,
     User,
+    Workflow,
+    WorkflowRun,
 )
-from ghbench.emulator.state.pulls import PullOps
+from ghbench.emulator.state.reactions import ReactionOps
 from ghbench.emulator.state.repos import token_digest
 
 __all__ = [
     "CI_STATES",
     "DEFAULT_LABELS",
     "CheckRun",
+    "CheckSuite",
     "Commit",
     "CommitStatus",
     "Database",
     "Issue",
     "IssueComment",
+    "IssueEvent",
     "Label",
     "MemoryDatabase",
+    "Protection",
     "PullRequest",
+    "Reaction",
     "Ref",
     "Repo",
     "Review",
@@ -94,9 +118,11 @@ __all__ = [
     "Store",
     "Token",
     "User",
+    "Workflow",
+    "WorkflowRun",
     "token_digest",
 ]
 
 
-class Store(PullOps, CheckOps):
+class Store(MergeOps, ActionsOps, ReactionOps):
     """Every record of the emulated GitHub, indexed in memory, persisted through ``db``."""

@@ -82,6 +82,7 @@ class StoreBase:
         self.review_comments_by_pull: dict[int, list[ReviewComment]] = defaultdict(list)
         self.review_comments_by_id: dict[int, ReviewComment] = {}
         self.issue_comments_by_number: dict[tuple[int, int], list[IssueComment]] = defaultdict(list)
+        self.issue_comments_by_id: dict[int, IssueComment] = {}
         # (repo id, head sha, base sha or "") -> what head changes (RepoOps.changes)
         self.diff_cache: dict[tuple[int, str, str], list[FileChange]] = {}
         # (repo id, head sha, base sha or "") -> git's base..head (CommitOps.commits_between)
@@ -126,6 +127,7 @@ class StoreBase:
                 self.review_comments_by_id[record.id] = record
             case IssueComment():
                 self.issue_comments_by_number[(record.repo_id, record.number)].append(record)
+                self.issue_comments_by_id[record.id] = record
 
     # -- plumbing ----------------------------------------------------------------
     def now(self) -> float:

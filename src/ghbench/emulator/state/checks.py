@@ -22,6 +22,18 @@ CI_STATES: dict[str, tuple[str, str, str | None]] = {
 }
 # Worst first: the combined state is the worst of the latest status per context.
 _SEVERITY = {"error": 3, "failure": 3, "pending": 2, "success": 1}
+# A completed check run's conclusion -> success, failure or pending (as a status is).
+_RUN_STATE = {
+    "success": "success",
+    "neutral": "success",
+    "skipped": "success",
+    "failure": "failure",
+    "cancelled": "failure",
+    "timed_out": "failure",
+    "action_required": "failure",
+    "startup_failure": "failure",
+    "stale": "pending",
+}
 
 
 class CheckOps(StoreBase):
@@ -43,6 +55,24 @@ class CheckOps(StoreBase):
             return "pending"
         worst = max(latest, key=lambda s: _SEVERITY.get(s.state, 0)).state
         return "failure" if worst == "error" else worst
+
+    def check_states(self, repo: Repo, sha: str) -> dict[str, str]:
+        """A commit's CI by name: the latest status per context and check run per name
+        (a check run wins a name both have), each success, failure or pending."""
+        states = {
+            s.context: "failure" if s.state == "error" else s.state
+            for s in self.latest_statuses(repo, sha)
+        }
+        seen: set[str] = set()
+        for run in self.check_runs(repo, sha):  # newest first
+            if run.name in seen:
+                continue
+            seen.add(run.name)
+            done = run.status == "completed"
+            states[run.name] = (
+                _RUN_STATE.get(run.conclusion or "", "pending") if done else "pending"
+            )
+        return states
 
     def add_status(
         self,
@@ -71,6 +101,7 @@ class CheckOps(StoreBase):
             updated_at=now,
         )
         self.add(status)
+        self.ci_changed(repo, sha)
         return status
 
     # -- check runs --------------------------------------------------------------
@@ -94,6 +125,9 @@ class CheckOps(StoreBase):
         external_id: str | None = None,
         output_title: str | None = None,
         output_summary: str | None = None,
+        suite_id: int | None = None,
+        run_id: int | None = None,
+        log: str | None = None,
     ) -> CheckRun:
         rid = self.new_id()
         now = self.now()
@@ -113,9 +147,16 @@ class CheckOps(StoreBase):
             output_summary=output_summary,
             started_at=now,
             completed_at=now if status == "completed" else None,
+            suite_id=suite_id,
+            run_id=run_id,
+            log=log,
         )
         self.add(run)
+        self.ci_changed(repo, head_sha)
         return run
+
+    def ci_changed(self, repo: Repo, sha: str) -> None:
+        """What follows a CI change on ``sha`` (auto-merge: ``merging.py``)."""
 
     def update_check_run(
         self, run: CheckRun, *, status: str | None = None, conclusion: str | None = None
@@ -129,16 +170,5 @@ class CheckOps(StoreBase):
             if status != "completed":
                 run.conclusion = None
         self.save(run)
+        self.ci_changed(self.repos[run.repo_id], run.head_sha)
         return run
-
-    def set_ci(self, repo: Repo, sha: str, state: str, creator: User, *, name: str = "ci") -> None:
-        """Set CI for ``sha``: one commit status and one check run named ``name``."""
-        status_state, run_status, conclusion = CI_STATES[state]
-        self.add_status(repo, sha, status_state, creator, context=name)
-        for run in self.check_runs_by_sha.get((repo.id, sha), []):
-            if run.name == name:
-                run.status, run.conclusion = run_status, conclusion
-                run.completed_at = self.now() if run_status == "completed" else None
-                self.save(run)
-                return
-        self.create_check_run(repo, sha, name, status=run_status, conclusion=conclusion)

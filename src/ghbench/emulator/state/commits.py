@@ -394,6 +394,8 @@ class CommitOps(StoreBase):
         ref = Ref(id=self.new_id(), repo_id=repo.id, name=name, sha=sha)
         self.add(ref)
         self.git.repo(repo.id).set_ref(name, sha)
+        if name.startswith("heads/"):
+            self.branch_created(repo, name.removeprefix("heads/"))
         return ref
 
     def update_ref(self, ref: Ref, sha: str) -> Ref:
@@ -413,6 +415,27 @@ class CommitOps(StoreBase):
         self.db.delete(ref)
         self.git.repo(repo.id).set_ref(name, None)
         self.touch(repo.id)
+        if name.startswith("heads/"):
+            self.branch_deleted(repo, name.removeprefix("heads/"))
+
+    def branch_created(self, repo: Repo, branch: str) -> None:
+        """What follows a new branch (pull requests: ``merging.py``)."""
+
+    def branch_deleted(self, repo: Repo, branch: str) -> None:
+        """What follows a deleted branch (pull requests: ``merging.py``)."""
+
+    def put_ref(self, repo: Repo, name: str, sha: str) -> None:
+        """Point the ref ``name`` (not a branch: ``pull/1/head``) at ``sha``."""
+        existing = self.ref(repo, name)
+        if existing is None:
+            self.create_ref(repo, name, sha)
+        elif existing.sha != sha:
+            self.update_ref(existing, sha)
+
+    def drop_ref(self, repo: Repo, name: str) -> None:
+        """Delete the ref ``name`` if it is there."""
+        if self.ref(repo, name) is not None:
+            self.delete_ref(repo, name)
 
     def move_branch(self, repo: Repo, branch: str, sha: str) -> None:
         """Point ``branch`` at ``sha``, creating it if new."""
@@ -423,13 +446,14 @@ class CommitOps(StoreBase):
             self.update_ref(existing, sha)
 
     def _follow_head(self, repo_id: int, branch: str, sha: str) -> None:
-        # Open pull requests track their head branch, as on GitHub.
+        # Open pull requests track their head branch (and refs/pull/N/head), as on GitHub.
         now = self.now()
-        for pull in self.pulls_by_id.values():
+        for pull in list(self.pulls_by_id.values()):
             if pull.repo_id == repo_id and pull.head_ref == branch and pull.state == "open":
                 pull.head_sha = sha
                 pull.updated_at = now
                 self.save(pull)
+                self.put_ref(self.repos[repo_id], f"pull/{pull.number}/head", sha)
 
 
 def blob_id(data: bytes) -> str:

@@ -10,9 +10,12 @@ process crash; only a power cut could lose the last commits). Secondary-limit ev
 ride along with the next commit (or every ``_SECONDARY_BATCH`` events), so a 304,
 which writes nothing else, costs no commit of its own.
 
-The file carries its schema version (``meta``); a file written by a newer ghbench
-(a higher version, or a record kind this one does not know) is refused with a clear
-message instead of being half read. Ledger queries run in SQL, on its indexes.
+The file says whose it is: SQLite's ``application_id`` is ghbench's and ``meta`` holds
+the schema version. A file written by a newer ghbench (a higher version, or a record
+kind this one does not know) is refused with a clear message instead of being half
+read; so is any other program's database, before anything is written to it. A file
+of ghbench's layouts from before the application id is recognised by its tables and
+columns. Ledger queries run in SQL, on its indexes.
 
 ``MemoryDatabase`` has the same interface and keeps only the ledger, in memory: the
 simulation mode.
@@ -57,6 +60,9 @@ SecondaryRow = tuple[str, str, float, int]
 # without meta is the unversioned layout before it (0): the same tables but the last
 # two, which are added.
 SCHEMA_VERSION = 1
+# SQLite's application id (the file header's bytes 68-71) for ghbench's state: "ghbE".
+# Files written before it carry 0 and are recognised by their tables (_GHBENCH_TABLES).
+APPLICATION_ID = 0x67686245
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records(
@@ -78,6 +84,15 @@ CREATE TABLE IF NOT EXISTS secondary(
 );
 CREATE INDEX IF NOT EXISTS secondary_ts ON secondary(ts);
 """
+# Every table of every layout, with its columns: what makes a file without the
+# application id ghbench's (the first three are in every layout).
+_GHBENCH_TABLES = {
+    "records": ("kind", "id", "data"),
+    "buckets": ("owner", "resource", "used", "window_start"),
+    "ledger": ("seq", "ts", "owner", "token_id", "resource", "cost", "endpoint", "status"),
+    "secondary": ("seq", "owner", "kind", "ts", "points"),
+    "meta": ("key", "value"),
+}
 _TYPES: dict[str, type[Record]] = {t.KIND: t for t in RECORD_TYPES}
 _SECONDARY_BATCH = 512
 _LEDGER_COLUMNS = "ts, owner, token_id, resource, cost, endpoint, status"
@@ -240,21 +255,26 @@ class SqliteDatabase(Database):
             f"--state {directory} is in use by another emulator; stop it or choose another "
             "directory",
         )
+        conn: sqlite3.Connection | None = None
         try:
             # Autocommit mode: transactions are explicit BEGIN/COMMIT in _flush.
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn = conn
+            self._check_owner(directory)  # before anything is written (WAL mode is)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
             self._open_schema(directory)
-        except (OSError, sqlite3.Error) as exc:
-            self._state_lock.release()
-            raise EmulatorError(
-                f"--state {directory}: cannot open the emulator's state database ({exc}); "
-                "choose a writable directory, or remove a damaged emulator.sqlite3"
-            ) from exc
-        except BaseException:
-            self._conn.close()
-            self._state_lock.release()
+        except BaseException as exc:
+            if conn is not None:
+                conn.close()
+            # a refused state leaves no lock file behind (the lock was ours)
+            self._state_lock.release(remove=True)
+            if isinstance(exc, OSError | sqlite3.Error):
+                raise EmulatorError(
+                    f"--state {directory}: cannot open the emulator's state database ({exc}); "
+                    "choose a writable directory, or another one if its emulator.sqlite3 is "
+                    "damaged or not ghbench's"
+                ) from exc
             raise
         self._puts: dict[tuple[str, int], Record] = {}
         self._deletes: set[tuple[str, int]] = set()
@@ -262,6 +282,33 @@ class SqliteDatabase(Database):
         self._ledger: list[LedgerRow] = []
         self._secondary: list[SecondaryRow] = []
         self._encoder = msgspec.json.Encoder()
+
+    def _check_owner(self, directory: Path) -> None:
+        """Refuse, without writing anything, a database that is not ghbench's: another
+        application id, or tables or columns no ghbench layout has."""
+        conn = self._conn
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app_id == APPLICATION_ID:
+            return
+        tables = {
+            name: tuple(r[1] for r in conn.execute(f"PRAGMA table_info('{name}')"))
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            ).fetchall()
+        }
+        user_version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app_id == 0 and user_version == 0:
+            if not tables:
+                return  # a new (or empty) database
+            if {"records", "buckets", "ledger"} <= tables.keys() and all(
+                _GHBENCH_TABLES.get(name) == columns for name, columns in tables.items()
+            ):
+                return  # a ghbench layout from before the application id
+        what = f"application id {app_id:#x}" if app_id else "tables " + ", ".join(sorted(tables))
+        raise EmulatorError(
+            f"--state {directory}: emulator.sqlite3 is another program's database ({what}), "
+            "not a ghbench emulator's state; it was left untouched: choose another directory"
+        )
 
     def _open_schema(self, directory: Path) -> None:
         """Create the tables, or check an existing file's version and bring a version-0
@@ -283,6 +330,7 @@ class SqliteDatabase(Database):
                 "or choose another directory"
             )
         conn.executescript(_SCHEMA)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)",
             (str(SCHEMA_VERSION),),
@@ -449,4 +497,4 @@ class SqliteDatabase(Database):
                 self._flush()
                 self._conn.close()
             finally:
-                self._state_lock.release()
+                self._state_lock.release(remove=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ghbench.emulator.state.labels import LabelOps
-from ghbench.emulator.state.models import Issue, IssueComment, Repo, User
+from ghbench.emulator.state.models import Issue, IssueComment, PullRequest, Repo, User
 from ghbench.emulator.state.people import PeopleOps
 
 __all__ = ["IssueOps"]
@@ -57,21 +57,30 @@ class IssueOps(LabelOps, PeopleOps):
         self.add(issue)
         return issue
 
-    def set_issue_state(self, issue: Issue, state: str, reason: str | None = None) -> Issue:
+    def set_issue_state(
+        self,
+        issue: Issue,
+        state: str,
+        reason: str | None = None,
+        **closed_by: str | int | None,
+    ) -> Issue:
         """``reason`` is GitHub's ``state_reason``: completed or not_planned when closing,
-        reopened (or None) when opening again."""
+        reopened (or None) when opening again; ``closed_by``: the closing event's
+        ``commit_id`` and ``closer_number`` when a merged pull request closes it."""
         now = self.now()
+        changed = issue.state != state
         issue.state = state
         issue.state_reason = reason
         issue.closed_at = now if state == "closed" else None
         issue.updated_at = now
         self.save(issue)
+        if changed:
+            event = "closed" if state == "closed" else "reopened"
+            self.record_event(issue, event, state_reason=reason, **closed_by)
         return issue
 
     def set_issue_labels(self, issue: Issue, labels: list[str]) -> Issue:
-        issue.labels = self.label_names(self.repos[issue.repo_id], list(labels))
-        issue.updated_at = self.now()
-        self.save(issue)
+        self.set_labels(issue, list(labels))
         return issue
 
     def issue_comments(self, repo: Repo, number: int) -> list[IssueComment]:
@@ -102,13 +111,32 @@ class IssueOps(LabelOps, PeopleOps):
     def edit_issue(
         self, issue: Issue, *, title: str | None = None, body: str | None = None
     ) -> None:
-        """Change the title or body (None: unchanged)."""
-        if title is not None:
+        """Change the title or body (None: unchanged); a new title is a ``renamed``
+        event."""
+        if title is not None and title != issue.title:
+            self.record_event(issue, "renamed", rename_from=issue.title, rename_to=title)
             issue.title = title
         if body is not None:
             issue.body = body
         issue.updated_at = self.now()
         self.save(issue)
+
+    def set_locked(
+        self, item: Issue | PullRequest, locked: bool, reason: str | None = None
+    ) -> None:
+        """Lock (with GitHub's ``lock_reason``) or unlock an issue's or pull request's
+        conversation; a ``locked``/``unlocked`` event when it changes."""
+        if item.locked == locked:
+            return
+        item.locked, item.lock_reason = locked, reason if locked else None
+        item.updated_at = self.now()
+        self.save(item)
+        self.record_event(item, "locked" if locked else "unlocked", lock_reason=reason)
+
+    def issue_comment(self, repo: Repo, comment_id: int) -> IssueComment | None:
+        """An issue or pull request comment of ``repo`` by its id."""
+        found = self.issue_comments_by_id.get(comment_id)
+        return found if found is not None and found.repo_id == repo.id else None
 
     def set_pinned(self, issue: Issue, pinned: bool) -> None:
         issue.pinned = pinned
@@ -153,6 +181,7 @@ class IssueOps(LabelOps, PeopleOps):
         found = self.issue_comments_by_number.get((comment.repo_id, comment.number), [])
         if comment in found:
             found.remove(comment)
+        self.issue_comments_by_id.pop(comment.id, None)
         self.by_node.pop(comment.node_id, None)
         self.db.delete(comment)
         self.touch(comment.repo_id)

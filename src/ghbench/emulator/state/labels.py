@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ghbench.emulator.errors import NotFound, ValidationFailed
-from ghbench.emulator.state.base import StoreBase
+from ghbench.emulator.state.events import EventOps
 from ghbench.emulator.state.models import Issue, Label, PullRequest, Record, Repo
 
 __all__ = ["DEFAULT_LABELS", "LabelOps"]
@@ -33,7 +33,7 @@ DEFAULT_LABELS: dict[str, tuple[str, str]] = {
 IMPLICIT_COLOR = "ededed"
 
 
-class LabelOps(StoreBase):
+class LabelOps(EventOps):
     def _reset_indexes(self) -> None:
         super()._reset_indexes()
         # repo id -> casefolded name -> label
@@ -151,7 +151,16 @@ class LabelOps(StoreBase):
         return out
 
     def set_labels(self, item: Issue | PullRequest, names: list[str]) -> None:
-        """Replace the labels of an issue or pull request."""
+        """Replace the labels of an issue or pull request (a ``labeled`` or
+        ``unlabeled`` event per label added or removed)."""
+        before = {n.casefold(): n for n in item.labels}
         item.labels = self.label_names(self.repos[item.repo_id], names)
+        after = {n.casefold(): n for n in item.labels}
         item.updated_at = self.now()
         self.save(item)
+        for key, name in after.items():
+            if key not in before:
+                self.record_event(item, "labeled", label=name)
+        for key, name in before.items():
+            if key not in after:
+                self.record_event(item, "unlabeled", label=name)

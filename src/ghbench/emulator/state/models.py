@@ -18,12 +18,16 @@ import msgspec
 
 __all__ = [
     "CheckRun",
+    "CheckSuite",
     "Commit",
     "CommitStatus",
     "Issue",
     "IssueComment",
+    "IssueEvent",
     "Label",
+    "Protection",
     "PullRequest",
+    "Reaction",
     "Record",
     "Ref",
     "Repo",
@@ -32,6 +36,8 @@ __all__ = [
     "ReviewThread",
     "Token",
     "User",
+    "Workflow",
+    "WorkflowRun",
 ]
 
 
@@ -75,6 +81,8 @@ class Repo(Record, kw_only=True):
     updated_at: float = 0.0
     pushed_at: float = 0.0
     next_number: int = 1  # shared by issues and pull requests
+    allow_auto_merge: bool = False  # GitHub's default for a new repository
+    delete_branch_on_merge: bool = False
 
     @property
     def full_name(self) -> str:
@@ -124,6 +132,8 @@ class Issue(Record, kw_only=True):
     labels: list[str] = msgspec.field(default_factory=list)
     assignees: list[int] = msgspec.field(default_factory=list)  # user ids
     pinned: bool = False
+    locked: bool = False
+    lock_reason: str | None = None  # off-topic | too heated | resolved | spam
     created_at: float = 0.0
     updated_at: float = 0.0
     closed_at: float | None = None
@@ -147,11 +157,20 @@ class PullRequest(Record, kw_only=True):
     merged_at: float | None = None
     merged_by_id: int | None = None
     merge_commit_sha: str | None = None
+    # git's answer to "does head merge cleanly into base", for the pair of commits in
+    # ``mergeable_for`` ("BASE..HEAD"); recomputed when either moves (state/merging.py)
     mergeable: bool | None = True
-    mergeable_state: str = "clean"  # clean | dirty | blocked | unstable | behind | unknown
+    mergeable_for: str = ""
+    mergeable_state: str = "clean"  # a closed pull request's (merged: unknown)
     labels: list[str] = msgspec.field(default_factory=list)
     assignees: list[int] = msgspec.field(default_factory=list)  # user ids
     requested_reviewers: list[int] = msgspec.field(default_factory=list)  # user ids
+    locked: bool = False
+    lock_reason: str | None = None
+    # enablePullRequestAutoMerge: the method, who enabled it and when (None: off)
+    auto_merge_method: str | None = None
+    auto_merge_by_id: int | None = None
+    auto_merge_at: float | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
     closed_at: float | None = None
@@ -185,6 +204,9 @@ class CheckRun(Record, kw_only=True):
     output_summary: str | None = None
     started_at: float = 0.0
     completed_at: float | None = None
+    suite_id: int | None = None  # its check suite (None: a record from before suites)
+    run_id: int | None = None  # an Actions job: its workflow run (the job id is ``id``)
+    log: str | None = None  # an Actions job's log (its steps' output, no timestamps)
 
 
 class Review(Record, kw_only=True):
@@ -258,6 +280,109 @@ class Label(Record, kw_only=True):
     updated_at: float = 0.0
 
 
+class Protection(Record, kw_only=True):
+    """A branch's protection (``PUT branches/{branch}/protection``): what the merge
+    state, ``reviewDecision`` and merges follow. ``required_reviews`` None or 0: no
+    approval is required; ``required_contexts`` None: no status check is."""
+
+    KIND: ClassVar[str] = "protection"
+    node_id: str
+    repo_id: int
+    branch: str
+    required_reviews: int | None = None
+    dismiss_stale_reviews: bool = False
+    require_code_owner_reviews: bool = False
+    required_contexts: list[str] | None = None
+    strict: bool = False  # the head must contain the base's tip
+    enforce_admins: bool = False
+    required_linear_history: bool = False
+    allow_force_pushes: bool = False
+    allow_deletions: bool = False
+    required_conversation_resolution: bool = False
+    created_at: float = 0.0
+
+
+class IssueEvent(Record, kw_only=True):
+    """One event in an issue's or pull request's history (REST ``issues/{n}/events``,
+    GraphQL ``timelineItems``): ``event`` is GitHub's name (closed, reopened, merged,
+    labeled, unlabeled, assigned, unassigned, locked, unlocked, renamed,
+    head_ref_deleted, head_ref_restored, ready_for_review, convert_to_draft,
+    review_requested, review_request_removed)."""
+
+    KIND: ClassVar[str] = "issue_event"
+    node_id: str
+    repo_id: int
+    number: int
+    event: str
+    actor_id: int
+    created_at: float = 0.0
+    commit_id: str | None = None  # closed/merged/referenced: the commit
+    label: str | None = None  # labeled / unlabeled
+    subject_id: int | None = None  # assigned, review_requested: the user
+    closer_number: int | None = None  # closed by a pull request (same repository)
+    state_reason: str | None = None
+    lock_reason: str | None = None
+    rename_from: str | None = None
+    rename_to: str | None = None
+
+
+class Reaction(Record, kw_only=True):
+    """An emoji reaction (REST ``content``: +1, -1, laugh, confused, heart, hooray,
+    rocket, eyes) on an issue, pull request or comment, named by its node id."""
+
+    KIND: ClassVar[str] = "reaction"
+    node_id: str
+    repo_id: int
+    subject_id: str
+    user_id: int
+    content: str
+    created_at: float = 0.0
+
+
+class Workflow(Record, kw_only=True):
+    """An Actions workflow (``.github/workflows/<file>``); made with its first run."""
+
+    KIND: ClassVar[str] = "workflow"
+    node_id: str
+    repo_id: int
+    name: str
+    path: str
+    created_at: float = 0.0
+
+
+class CheckSuite(Record, kw_only=True):
+    """The check runs one app made for one commit: an Actions workflow run's jobs, or
+    the runs made through ``POST check-runs`` (app ``ghbench``)."""
+
+    KIND: ClassVar[str] = "check_suite"
+    node_id: str
+    repo_id: int
+    head_sha: str
+    head_branch: str | None = None
+    app: str = "github-actions"  # an app slug (apps.py)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
+class WorkflowRun(Record, kw_only=True):
+    """One run of a workflow for a pushed head; its jobs are check runs whose
+    ``run_id`` is this run's id (an Actions job id is its check run id, as on GitHub).
+    Status and conclusion follow its jobs."""
+
+    KIND: ClassVar[str] = "workflow_run"
+    node_id: str
+    repo_id: int
+    workflow_id: int
+    suite_id: int
+    run_number: int
+    head_branch: str | None
+    head_sha: str
+    actor_id: int
+    event: str = "push"
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
 RECORD_TYPES: tuple[type[Record], ...] = (
     User,
     Token,
@@ -273,4 +398,10 @@ RECORD_TYPES: tuple[type[Record], ...] = (
     ReviewComment,
     IssueComment,
     Label,
+    Protection,
+    IssueEvent,
+    Reaction,
+    Workflow,
+    CheckSuite,
+    WorkflowRun,
 )

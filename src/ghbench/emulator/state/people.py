@@ -8,7 +8,7 @@ assignees). A review from a requested reviewer removes the request, as on GitHub
 
 from __future__ import annotations
 
-from ghbench.emulator.state.base import StoreBase
+from ghbench.emulator.state.events import EventOps
 from ghbench.emulator.state.models import Issue, PullRequest, Repo, User
 
 __all__ = ["PeopleOps"]
@@ -17,13 +17,22 @@ __all__ = ["PeopleOps"]
 MAX_ASSIGNEES = 10
 
 
-class PeopleOps(StoreBase):
+class PeopleOps(EventOps):
     def assignable_users(self, repo: Repo) -> list[User]:
         """Who can be assigned in ``repo``: every user account, by login."""
         del repo  # no permissions model: the same for every repository
         return sorted(
             (u for u in self.users.values() if u.type == "User"), key=lambda u: u.login.lower()
         )
+
+    def association(self, repo: Repo, user_id: int) -> str:
+        """GitHub's ``author_association`` of ``user_id`` in ``repo``: OWNER for the
+        repository's owner, NONE for a bot (an app is no collaborator), COLLABORATOR
+        for everyone else (every user account is one here)."""
+        if user_id == repo.owner_id:
+            return "OWNER"
+        user = self.users.get(user_id)
+        return "COLLABORATOR" if user is not None and user.type == "User" else "NONE"
 
     def is_assignable(self, user: User) -> bool:
         return user.type == "User"
@@ -35,9 +44,15 @@ class PeopleOps(StoreBase):
         for user in users:
             if self.is_assignable(user) and user.id not in ids:
                 ids.append(user.id)
-        item.assignees = ids[:MAX_ASSIGNEES]
+        before, item.assignees = item.assignees, ids[:MAX_ASSIGNEES]
         item.updated_at = self.now()
         self.save(item)
+        for uid in item.assignees:
+            if uid not in before:
+                self.record_event(item, "assigned", subject_id=uid)
+        for uid in before:
+            if uid not in item.assignees:
+                self.record_event(item, "unassigned", subject_id=uid)
 
     def add_assignees(self, item: Issue | PullRequest, users: list[User]) -> None:
         current = [self.users[i] for i in item.assignees if i in self.users]
@@ -49,11 +64,12 @@ class PeopleOps(StoreBase):
 
     def request_reviews(self, pull: PullRequest, users: list[User]) -> None:
         """Ask ``users`` for a review (the author cannot be asked: callers check)."""
-        for user in users:
-            if user.id not in pull.requested_reviewers:
-                pull.requested_reviewers.append(user.id)
+        added = [u for u in users if u.id not in pull.requested_reviewers]
+        pull.requested_reviewers += [u.id for u in added]
         pull.updated_at = self.now()
         self.save(pull)
+        for user in added:
+            self.record_event(pull, "review_requested", subject_id=user.id)
 
     def remove_review_requests(self, pull: PullRequest, users: list[User]) -> None:
         gone = {u.id for u in users}

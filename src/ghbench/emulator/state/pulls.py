@@ -1,9 +1,9 @@
-"""Pull requests: create, merge, close; reviews, review threads and review comments."""
+"""Pull requests: create, close, reopen; reviews, review threads and review comments
+(merging and what follows from it: ``merging.py``)."""
 
 from __future__ import annotations
 
-from ghbench.emulator.errors import Conflict, MethodNotAllowed, ValidationFailed, invalid_field
-from ghbench.emulator.git.objects import Signature
+from ghbench.emulator.errors import ValidationFailed, invalid_field
 from ghbench.emulator.state.issues import IssueOps
 from ghbench.emulator.state.models import (
     Commit,
@@ -18,15 +18,6 @@ from ghbench.emulator.state.repos import RepoOps
 from ghbench.emulator.state.trees import FileChange
 
 __all__ = ["PullOps"]
-
-MERGE_METHODS = ("merge", "squash", "rebase")
-
-
-def _mergeable(tree: str | None) -> str:
-    """A merge's tree, or GitHub's 405 when git found a conflict."""
-    if tree is None:
-        raise MethodNotAllowed("Pull Request is not mergeable")
-    return tree
 
 
 class PullOps(RepoOps, IssueOps):
@@ -117,96 +108,62 @@ class PullOps(RepoOps, IssueOps):
             updated_at=now,
         )
         self.add(pull)
+        self.put_ref(repo, f"pull/{pull.number}/head", head_sha)
         return pull
 
     def update_pull(self, pull: PullRequest, **changes: object) -> PullRequest:
-        """Change fields (title, body, draft, mergeable, mergeable_state, labels...)."""
+        """Change fields (title, body, draft, labels...); a new title is a ``renamed``
+        event, a draft change ``convert_to_draft`` or ``ready_for_review``."""
         for name, value in changes.items():
             if name not in PullRequest.__struct_fields__:
                 raise invalid_field("PullRequest", name)
+            before = getattr(pull, name)
             setattr(pull, name, value)
+            if name == "title" and value != before:
+                self.record_event(pull, "renamed", rename_from=before, rename_to=str(value))
+            elif name == "draft" and value != before:
+                self.record_event(pull, "convert_to_draft" if value else "ready_for_review")
         pull.updated_at = self.now()
         self.save(pull)
         return pull
 
     def close_pull(self, pull: PullRequest) -> PullRequest:
+        if pull.state == "closed":
+            return pull
         now = self.now()
         pull.state = "closed"
         pull.closed_at = now
         pull.updated_at = now
         self.save(pull)
+        self.drop_ref(self.repos[pull.repo_id], f"pull/{pull.number}/merge")
+        self.record_event(pull, "closed")
         return pull
 
-    def merge_pull(
-        self,
-        pull: PullRequest,
-        actor: User,
-        *,
-        method: str = "merge",
-        commit_title: str | None = None,
-        expected_head_sha: str | None = None,
-    ) -> str:
-        """Merge like ``PUT /pulls/{n}/merge``; returns the merge commit sha (for a
-        rebase, the last commit replayed onto the base branch).
-
-        ``merge``: a commit with the base and head as parents; ``squash``: one commit
-        with the base as parent; ``rebase``: the head's commits replayed one by one.
-        Trees come from git's own merge (``git merge-tree``); a conflict is GitHub's 405.
-        """
-        if method not in MERGE_METHODS:
-            raise invalid_field("PullRequest", "merge_method")
-        if pull.state != "open" or pull.draft or pull.mergeable is False:
-            raise MethodNotAllowed("Pull Request is not mergeable")
-        if expected_head_sha is not None and expected_head_sha != pull.head_sha:
-            raise Conflict("Head branch was modified. Review and try the merge again.")
-        repo = self.repos[pull.repo_id]
-        base_sha = self.branch_sha(repo, pull.base_ref) or pull.base_sha
-        login = actor.login
-        if method == "rebase":
-            # GitHub's rebase drops merge commits, as git rebase does
-            picks = [
-                c for c in self.commits_between(repo, base_sha, pull.head_sha) if len(c.parents) < 2
-            ]
-            trees: list[str] = []
-            current = self.commits[(repo.id, base_sha)].tree_sha
-            for commit in picks:
-                current = _mergeable(self.picked_tree(repo, current, commit))
-                trees.append(current)
-            sha = base_sha
-            for commit, tree in zip(picks, trees, strict=True):
-                sha = self.create_commit(
-                    repo,
-                    commit.message,
-                    [sha],
-                    author=commit.author_login,
-                    tree_sha=tree,
-                    authored=Signature(
-                        commit.author_name, commit.author_email, int(commit.created_at)
-                    ),
-                ).sha
-        else:
-            tree = _mergeable(self.merged_tree(repo, base_sha, pull.head_sha))
-            if method == "squash":
-                title = commit_title or f"{pull.title} (#{pull.number})"
-                parents = [base_sha]
-            else:
-                head_label = f"{repo.owner_login}/{pull.head_ref}"
-                title = commit_title or f"Merge pull request #{pull.number} from {head_label}"
-                parents = [base_sha, pull.head_sha]
-            sha = self.create_commit(repo, title, parents, author=login, tree_sha=tree).sha
-        self.move_branch(repo, pull.base_ref, sha)
-        now = self.now()
-        pull.state = "closed"
-        pull.merged = True
-        pull.merged_at = now
-        pull.closed_at = now
-        pull.updated_at = now
-        pull.merged_by_id = actor.id
-        pull.merge_commit_sha = sha
-        pull.mergeable = None
-        pull.mergeable_state = "unknown"
+    def reopen_pull(self, pull: PullRequest) -> PullRequest:
+        """Open a closed (unmerged) pull request again; GitHub's 422 when its head
+        branch is gone. It takes up its head branch's tip."""
+        if pull.state == "open":
+            return pull
+        head = self.branch_sha(self.repos[pull.repo_id], pull.head_ref)
+        if head is None:
+            raise ValidationFailed(
+                errors=[
+                    {
+                        "resource": "PullRequest",
+                        "code": "custom",
+                        "field": "state",
+                        "message": (
+                            f"state cannot be changed. The {pull.head_ref} branch has been deleted."
+                        ),
+                    }
+                ]
+            )
+        pull.state, pull.closed_at, pull.head_sha = "open", None, head
+        pull.updated_at = self.now()
         self.save(pull)
-        return sha
+        self.put_ref(self.repos[pull.repo_id], f"pull/{pull.number}/head", head)
+        self.record_event(pull, "reopened")
+        return pull
 
     def pull_base(self, pull: PullRequest) -> str:
         """What a pull request is compared with: its base branch's tip while it is open,
@@ -325,6 +282,25 @@ class PullOps(RepoOps, IssueOps):
         pull.updated_at = now
         self.save(pull)
         return comment
+
+    def edit_review_comment(self, comment: ReviewComment, body: str) -> None:
+        comment.body = body
+        comment.updated_at = self.now()
+        self.save(comment)
+
+    def delete_review_comment(self, comment: ReviewComment) -> None:
+        """Remove a review comment; its thread goes with its last comment."""
+        self.review_comments_by_pull[comment.pull_id].remove(comment)
+        del self.review_comments_by_id[comment.id]
+        self.by_node.pop(comment.node_id, None)
+        self.db.delete(comment)
+        thread = self.threads_by_id[comment.thread_id]
+        if not self.thread_comments(thread):
+            self.threads_by_pull[thread.pull_id].remove(thread)
+            del self.threads_by_id[thread.id]
+            self.by_node.pop(thread.node_id, None)
+            self.db.delete(thread)
+        self.touch(comment.repo_id)
 
     def resolve_thread(
         self, thread: ReviewThread, by: User, *, resolved: bool = True

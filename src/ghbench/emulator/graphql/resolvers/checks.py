@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import Page, paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
-from ghbench.emulator.graphql.resolvers.views import CheckSuiteView, CommitView, RollupView
+from ghbench.emulator.graphql.resolvers.views import CommitView, RollupView
+from ghbench.emulator.state.actions import APPS
 from ghbench.emulator.state.trees import DiffStat, diff_stat
 
 if TYPE_CHECKING:
-    from ghbench.emulator.state import CheckRun, CommitStatus
+    from ghbench.emulator.state import CheckRun, CheckSuite, CommitStatus, WorkflowRun
 
 __all__ = [
     "CHECK_RUN_FIELDS",
@@ -20,6 +21,8 @@ __all__ = [
     "CONTEXT_CONNECTION_FIELDS",
     "ROLLUP_FIELDS",
     "STATUS_CONTEXT_FIELDS",
+    "WORKFLOW_FIELDS",
+    "WORKFLOW_RUN_FIELDS",
     "rollup_for",
 ]
 
@@ -84,6 +87,44 @@ def _authors(view: CommitView, info: Info, **args: Any) -> Page:
     return paginate([actor], **args)
 
 
+def _history(view: CommitView, info: Info, **args: Any) -> Page:
+    """The commits reachable from this one, as ``git rev-list`` walks them (``path``
+    with git's history simplification, ``since``, ``until``); ``author.emails`` keeps
+    those by an author."""
+    store = store_of(info)
+    shas = store.log(
+        view.repo,
+        view.commit.sha,
+        path=args.get("path"),
+        since=args.get("since"),
+        until=args.get("until"),
+    )
+    commits = [store.commits[(view.repo.id, sha)] for sha in shas]
+    emails = {e.lower() for e in (args.get("author") or {}).get("emails") or ()}
+    if emails:
+        commits = [c for c in commits if c.author_email.lower() in emails]
+    return paginate([CommitView(view.repo, c) for c in commits], **args)
+
+
+def _parents(view: CommitView, info: Info, **args: Any) -> Page:
+    store = store_of(info)
+    found = [store.commits.get((view.repo.id, sha)) for sha in view.commit.parents]
+    return paginate([CommitView(view.repo, c) for c in found if c is not None], **args)
+
+
+def _check_suites(view: CommitView, info: Info, **args: Any) -> Page:
+    """The commit's check suites; ``filterBy.appId`` and ``checkName`` keep some."""
+    store = store_of(info)
+    suites = store.check_suites(view.repo, view.commit.sha)
+    wanted = args.get("filterBy") or {}
+    if wanted.get("appId") is not None:
+        suites = [s for s in suites if APPS[s.app]["id"] == wanted["appId"]]
+    if wanted.get("checkName"):
+        name = wanted["checkName"]
+        suites = [s for s in suites if any(r.name == name for r in store.suite_runs(s))]
+    return paginate(suites, **args)
+
+
 COMMIT_FIELDS = {
     "id": lambda c, _: f"C_kwDO{c.commit.id:06X}",
     "oid": lambda c, _: c.commit.sha,
@@ -101,6 +142,9 @@ COMMIT_FIELDS = {
     "repository": lambda c, _: c.repo,
     "authors": _authors,
     "statusCheckRollup": lambda c, info: rollup_for(info, c),
+    "history": _history,
+    "parents": _parents,
+    "checkSuites": _check_suites,
 }
 
 ROLLUP_FIELDS = {
@@ -152,20 +196,79 @@ CHECK_RUN_FIELDS = {
     "title": lambda r, _: r.output_title,
     "summary": lambda r, _: r.output_summary,
     "isRequired": lambda r, _, **_a: False,
-    "checkSuite": lambda r, _: CheckSuiteView(r),
+    "checkSuite": lambda r, info: store_of(info).suite_of(r),
 }
 
+
+def _app(suite: CheckSuite, _: Info) -> dict[str, Any]:
+    known = APPS[suite.app]
+    return {
+        "id": known["node_id"],
+        "databaseId": known["id"],
+        "name": known["name"],
+        "slug": suite.app,
+    }
+
+
+def _suite_state(suite: CheckSuite, info: Info) -> tuple[str, str | None]:
+    store = store_of(info)
+    return store.combined(store.suite_runs(suite))
+
+
+def _suite_url(suite: CheckSuite, info: Info) -> str:
+    repo = store_of(info).repos[suite.repo_id]
+    commit = f"{context_of(info).repo_url(repo)}/commit/{suite.head_sha}"
+    return f"{commit}/checks?check_suite_id={suite.id}"
+
+
+def _suite_check_runs(suite: CheckSuite, info: Info, **args: Any) -> Page:
+    runs = store_of(info).suite_runs(suite)
+    wanted = args.get("filterBy") or {}
+    if wanted.get("checkName"):
+        runs = [r for r in runs if r.name == wanted["checkName"]]
+    if wanted.get("status"):
+        runs = [r for r in runs if r.status.upper() == wanted["status"]]
+    return paginate(sorted(runs, key=lambda r: r.id), **args)
+
+
+def _suite_commit(suite: CheckSuite, info: Info) -> CommitView:
+    store = store_of(info)
+    repo = store.repos[suite.repo_id]
+    return CommitView(repo, store.commits[(repo.id, suite.head_sha)])
+
+
 CHECK_SUITE_FIELDS = {
-    "id": lambda s, _: f"CS_kwDO{s.run.id:06X}",
-    "status": lambda s, _: s.run.status.upper(),
-    "conclusion": lambda s, _: s.run.conclusion.upper() if s.run.conclusion else None,
-    "app": lambda s, _: {
-        "id": "A_kwDOAAA3ZQ",
-        "databaseId": 15368,
-        "name": "GitHub Actions",
-        "slug": "github-actions",
-    },
-    "workflowRun": lambda s, _: None,
+    "id": lambda s, _: s.node_id,
+    "databaseId": lambda s, _: s.id,
+    "status": lambda s, info: _suite_state(s, info)[0].upper(),
+    "conclusion": lambda s, info: (_suite_state(s, info)[1] or "").upper() or None,
+    "app": _app,
+    "workflowRun": lambda s, info: store_of(info).run_of_suite(s),
+    "checkRuns": _suite_check_runs,
+    "commit": _suite_commit,
+    "createdAt": lambda s, _: iso(s.created_at),
+    "updatedAt": lambda s, _: iso(s.updated_at),
+    "repository": lambda s, info: store_of(info).repos[s.repo_id],
+    "url": _suite_url,
+    "resourcePath": lambda s, info: _suite_url(s, info).removeprefix(context_of(info).web_url),
+}
+
+
+def _workflow_of(run: WorkflowRun, info: Info) -> Any:
+    store = store_of(info)
+    return next(w for w in store.workflows(store.repos[run.repo_id]) if w.id == run.workflow_id)
+
+
+WORKFLOW_RUN_FIELDS = {
+    "id": lambda r, _: r.node_id,
+    "runNumber": lambda r, _: r.run_number,
+    "workflow": _workflow_of,
+}
+
+
+WORKFLOW_FIELDS = {
+    "id": lambda w, _: w.node_id,
+    "name": lambda w, _: w.name,
 }
 
 STATUS_CONTEXT_FIELDS = {

@@ -72,9 +72,12 @@ def paginate(
     last: int | None = None,
     after: str | None = None,
     before: str | None = None,
+    *,
+    page_type: type[Page] = Page,
     **_ignored: Any,
 ) -> Page:
-    """Slice ``items`` the way the Relay connection spec describes."""
+    """Slice ``items`` the way the Relay connection spec describes (into a
+    ``page_type``, a Page with more fields)."""
     start, stop = 0, len(items)
     after_index = _index(after)
     if after_index is not None:
@@ -87,4 +90,4 @@ def paginate(
         stop = min(stop, start + max(first, 0))
     if last is not None:
         start = max(start, stop - max(last, 0))
-    return Page(items, start, stop)
+    return page_type(items, start, stop)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
-from ghbench.emulator.graphql.resolvers.pulls import COMMON_ISSUE_FIELDS
+from ghbench.emulator.graphql.resolvers.pulls import COMMON_ISSUE_FIELDS, association
+from ghbench.emulator.graphql.resolvers.reactions import REACTABLE_FIELDS
 from ghbench.emulator.graphql.resolvers.repository import actor
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import Issue, IssueComment
 
-__all__ = ["ISSUE_COMMENT_FIELDS", "ISSUE_FIELDS", "REACTION_GROUP_FIELDS"]
+__all__ = ["ISSUE_COMMENT_FIELDS", "ISSUE_FIELDS"]
 
 
 def _issue_url(issue: Issue, info: Info) -> str:
@@ -40,7 +40,7 @@ ISSUE_FIELDS: dict[str, Any] = {
     "url": _issue_url,
     "resourcePath": lambda i, info: _issue_url(i, info).removeprefix(context_of(info).web_url),
     "author": lambda i, info: actor(info, i.user_id),
-    "authorAssociation": lambda i, _: "CONTRIBUTOR",
+    "authorAssociation": association,
     "closed": lambda i, _: i.state == "closed",
     "closedAt": lambda i, _: iso(i.closed_at),
     "createdAt": lambda i, _: iso(i.created_at),
@@ -62,18 +62,13 @@ ISSUE_COMMENT_FIELDS: dict[str, Any] = {
     "id": lambda c, _: c.node_id,
     "databaseId": lambda c, _: c.id,
     "author": lambda c, info: actor(info, c.user_id),
-    "authorAssociation": lambda c, _: "CONTRIBUTOR",
+    "authorAssociation": association,
     "body": lambda c, _: c.body,
     "createdAt": lambda c, _: iso(c.created_at),
     "includesCreatedEdit": lambda c, _: c.updated_at != c.created_at,
     "isMinimized": lambda c, _: False,
     "minimizedReason": lambda c, _: None,
-    "reactionGroups": COMMON_ISSUE_FIELDS["reactionGroups"],
+    **REACTABLE_FIELDS,
     "url": _comment_url,
     "viewerDidAuthor": lambda c, info: c.user_id == context_of(info).viewer.id,
-}
-
-REACTION_GROUP_FIELDS: dict[str, Any] = {
-    "content": lambda g, _: g.content,
-    "users": lambda g, _, **args: paginate([], **args),
 }

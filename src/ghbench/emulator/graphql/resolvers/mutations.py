@@ -137,8 +137,10 @@ def _reopen_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[s
     pull: PullRequest = node_of(info, input["pullRequestId"], "PullRequest")
     if pull.merged:
         raise github_error("UNPROCESSABLE", "Can't reopen a merged pull request.")
-    if pull.state != "open":
-        store_of(info).update_pull(pull, state="open", closed_at=None)
+    try:
+        store_of(info).reopen_pull(pull)
+    except ApiError as error:  # its head branch was deleted
+        raise _as_graphql_error(error) from None
     return payload(input, pullRequest=pull)
 
 

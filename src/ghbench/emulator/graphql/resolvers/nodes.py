@@ -12,7 +12,7 @@ from typing import Any
 
 from ghbench.emulator.graphql.resolvers.context import Info, github_error, store_of
 
-__all__ = ["node_of", "nodes_of", "payload", "typename_of"]
+__all__ = ["EVENT_TYPENAMES", "node_of", "nodes_of", "payload", "typename_of"]
 
 # Store record class name -> GraphQL type name (users are typed by ``User.type``).
 _RECORD_TYPENAMES = {
@@ -26,6 +26,30 @@ _RECORD_TYPENAMES = {
     "ReviewComment": "PullRequestReviewComment",
     "IssueComment": "IssueComment",
     "Label": "Label",
+    "Reaction": "Reaction",
+    "CheckSuite": "CheckSuite",
+    "WorkflowRun": "WorkflowRun",
+    "Workflow": "Workflow",
+}
+# A recorded event's name -> its GraphQL type (events without one stay off timelines).
+EVENT_TYPENAMES = {
+    "closed": "ClosedEvent",
+    "reopened": "ReopenedEvent",
+    "merged": "MergedEvent",
+    "labeled": "LabeledEvent",
+    "unlabeled": "UnlabeledEvent",
+    "assigned": "AssignedEvent",
+    "unassigned": "UnassignedEvent",
+    "locked": "LockedEvent",
+    "unlocked": "UnlockedEvent",
+    "renamed": "RenamedTitleEvent",
+    "head_ref_deleted": "HeadRefDeletedEvent",
+    "head_ref_restored": "HeadRefRestoredEvent",
+    "ready_for_review": "ReadyForReviewEvent",
+    "convert_to_draft": "ConvertToDraftEvent",
+    "review_requested": "ReviewRequestedEvent",
+    "auto_merge_enabled": "AutoMergeEnabledEvent",
+    "auto_merge_disabled": "AutoMergeDisabledEvent",
 }
 
 
@@ -37,6 +61,8 @@ def typename_of(value: Any, *_: Any) -> str | None:
     kind = type(value).__name__
     if kind == "User":
         return str(value.type)
+    if kind == "IssueEvent":
+        return EVENT_TYPENAMES.get(value.event)
     return _RECORD_TYPENAMES.get(kind)
 
 

@@ -9,16 +9,15 @@ from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.labels import item_labels
 from ghbench.emulator.graphql.resolvers.people import assignees, review_requests
+from ghbench.emulator.graphql.resolvers.reactions import REACTABLE_FIELDS
 from ghbench.emulator.graphql.resolvers.repository import actor
+from ghbench.emulator.graphql.resolvers.timeline import PULL_TIMELINE_FIELDS, TIMELINE_FIELDS
 from ghbench.emulator.graphql.resolvers.views import (
-    REACTIONS,
     CommitView,
     PullCommitView,
-    ReactionGroupView,
     RefView,
     synthetic_id,
 )
-from ghbench.emulator.search import merge_state, review_decision
 from ghbench.emulator.state.trees import MAX_LISTED_FILES, DiffStat, FileChange, diff_stat
 
 if TYPE_CHECKING:
@@ -37,8 +36,8 @@ __all__ = [
     "REVIEW_COMMENT_FIELDS",
     "REVIEW_FIELDS",
     "THREAD_FIELDS",
+    "association",
     "pull_url",
-    "reaction_groups",
 ]
 
 
@@ -65,10 +64,6 @@ def pull_url(pull: PullRequest, info: Info) -> str:
     return f"{context_of(info).repo_url(_repo(pull, info))}/pull/{pull.number}"
 
 
-def reaction_groups(_: object, __: Info) -> list[ReactionGroupView]:
-    return [ReactionGroupView(content) for content in REACTIONS]
-
-
 def pull_commits(pull: PullRequest, info: Info) -> list[PullCommitView]:
     """git's ``base..head``, parents first, the first 250 (REST's pulls/{n}/commits)."""
     repo = _repo(pull, info)
@@ -83,12 +78,8 @@ def _state(pull: PullRequest, _: Info) -> str:
 
 
 def _merge_state_status(pull: PullRequest, info: Info) -> str:
-    """REST's ``mergeable_state`` (one rule for both: ``search.merge_state``)."""
-    return _MERGE_STATE.get(merge_state(store_of(info), pull), "UNKNOWN")
-
-
-def _review_decision(pull: PullRequest, info: Info) -> str | None:
-    return review_decision(store_of(info), pull)
+    """REST's ``mergeable_state`` (one rule for both: ``Store.merge_state``)."""
+    return _MERGE_STATE.get(store_of(info).merge_state(pull), "UNKNOWN")
 
 
 def _reviews(pull: PullRequest, info: Info, **args: Any) -> Any:
@@ -153,6 +144,24 @@ def _files(pull: PullRequest, info: Info, **args: Any) -> Any:
     return paginate(store_of(info).pull_files(pull)[:MAX_LISTED_FILES], **args)
 
 
+def association(record: Any, info: Info) -> str:
+    """``authorAssociation`` of a record's author in its repository."""
+    store = store_of(info)
+    return store.association(store.repos[record.repo_id], record.user_id)
+
+
+def _lock_reason(item: Any, _: Info) -> str | None:
+    """GraphQL's LockReason from REST's ``lock_reason`` (``too heated`` -> TOO_HEATED)."""
+    reason = item.lock_reason if item.locked else None
+    return reason.upper().replace(" ", "_").replace("-", "_") if reason else None
+
+
+def _review_comments(review: Review, info: Info, **args: Any) -> Any:
+    pull = store_of(info).pulls_by_id[review.pull_id]
+    found = [c for c in store_of(info).review_comments(pull) if c.review_id == review.id]
+    return paginate(found, **args)
+
+
 def _viewer_did_author(record: Any, info: Info) -> bool:
     return bool(record.user_id == context_of(info).viewer.id)
 
@@ -168,9 +177,7 @@ PULL_FIELDS = {
     "url": pull_url,
     "resourcePath": lambda p, info: pull_url(p, info).removeprefix(context_of(info).web_url),
     "author": lambda p, info: actor(info, p.user_id),
-    "authorAssociation": lambda p, info: (
-        "OWNER" if _repo(p, info).owner_id == p.user_id else "CONTRIBUTOR"
-    ),
+    "authorAssociation": lambda p, info: store_of(info).association(_repo(p, info), p.user_id),
     "headRefName": lambda p, _: p.head_ref,
     "headRefOid": lambda p, _: p.head_sha,
     "baseRefName": lambda p, _: p.base_ref,
@@ -183,7 +190,7 @@ PULL_FIELDS = {
     "headRepositoryOwner": lambda p, info: store_of(info).users.get(_repo(p, info).owner_id),
     "isCrossRepository": lambda p, _: False,
     "maintainerCanModify": lambda p, _: False,
-    "mergeable": lambda p, _: _MERGEABLE.get(p.mergeable, "UNKNOWN"),
+    "mergeable": lambda p, info: _MERGEABLE[store_of(info).mergeability(p)],
     "mergeStateStatus": _merge_state_status,
     "merged": lambda p, _: p.merged,
     "mergedAt": lambda p, _: iso(p.merged_at),
@@ -202,7 +209,7 @@ PULL_FIELDS = {
     "isMergeQueueEnabled": lambda p, _: False,
     "viewerCanMergeAsAdmin": lambda p, _: False,
     "viewerDidAuthor": _viewer_did_author,
-    "reviewDecision": _review_decision,
+    "reviewDecision": lambda p, info: store_of(info).review_decision(p),
     "commits": lambda p, info, **args: paginate(pull_commits(p, info), **args),
     "reviews": _reviews,
     "latestReviews": _latest_reviews,
@@ -215,8 +222,11 @@ PULL_FIELDS = {
     "projectItems": _empty,
     "viewerCanLabel": lambda p, _: True,
     "milestone": lambda p, _: None,
-    "reactionGroups": reaction_groups,
+    **REACTABLE_FIELDS,
     "statusCheckRollup": _rollup,
+    "locked": lambda p, _: p.locked,
+    "activeLockReason": _lock_reason,
+    **PULL_TIMELINE_FIELDS,
 }
 
 # REST's file status (git's diff, renames detected) -> GraphQL's PatchStatus
@@ -260,7 +270,7 @@ REVIEW_FIELDS = {
     "id": lambda r, _: r.node_id,
     "databaseId": lambda r, _: r.id,
     "author": lambda r, info: actor(info, r.user_id),
-    "authorAssociation": lambda r, _: "CONTRIBUTOR",
+    "authorAssociation": association,
     "body": lambda r, _: r.body,
     "state": lambda r, _: r.state,
     "submittedAt": lambda r, _: iso(r.submitted_at),
@@ -268,7 +278,8 @@ REVIEW_FIELDS = {
     "url": _review_url,
     "pullRequest": lambda r, info: store_of(info).pulls_by_id[r.pull_id],
     "commit": lambda r, _: None,
-    "reactionGroups": reaction_groups,
+    "comments": _review_comments,
+    **REACTABLE_FIELDS,
 }
 
 
@@ -304,7 +315,7 @@ REVIEW_COMMENT_FIELDS = {
     "id": lambda c, _: c.node_id,
     "databaseId": lambda c, _: c.id,
     "author": lambda c, info: actor(info, c.user_id),
-    "authorAssociation": lambda c, _: "CONTRIBUTOR",
+    "authorAssociation": association,
     "body": lambda c, _: c.body,
     "createdAt": lambda c, _: iso(c.created_at),
     "url": _review_comment_url,
@@ -319,15 +330,19 @@ REVIEW_COMMENT_FIELDS = {
         if c.in_reply_to_id is not None
         else None
     ),
+    **REACTABLE_FIELDS,
 }
 
 COMMON_ISSUE_FIELDS = {
+    "locked": lambda i, _: i.locked,
+    "activeLockReason": _lock_reason,
+    **TIMELINE_FIELDS,
     "comments": _comments,
     "labels": item_labels,
     "assignees": assignees,
     "projectCards": _empty,
     "projectItems": _empty,
     "viewerCanLabel": lambda i, _: True,
-    "reactionGroups": reaction_groups,
+    **REACTABLE_FIELDS,
     "viewerDidAuthor": _viewer_did_author,
 }

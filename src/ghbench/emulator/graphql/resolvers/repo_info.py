@@ -46,7 +46,7 @@ REPOSITORY_INFO_FIELDS: dict[str, Any] = {
     "archivedAt": _none,
     "assignableUsers": assignable_users,
     "mentionableUsers": assignable_users,
-    "autoMergeAllowed": lambda r, _: False,
+    "autoMergeAllowed": lambda r, _: r.allow_auto_merge,
     "codeOfConduct": _none,
     "contactLinks": lambda r, _: [],
     "diskUsage": lambda r, _: 1,  # kilobytes; REST's size

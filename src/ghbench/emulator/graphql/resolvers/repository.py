@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACTOR_FIELDS",
+    "BRANCH_PROTECTION_FIELDS",
     "QUERY_FIELDS",
     "REF_FIELDS",
     "REPOSITORY_FIELDS",
@@ -208,6 +209,15 @@ def _viewer_permission(repo: Repo, info: Info) -> str:
     return "ADMIN" if repo.owner_id == context_of(info).viewer.id else "WRITE"
 
 
+def _object(repo: Repo, info: Info, expression: str | None = None, oid: str | None = None) -> Any:
+    """A commit by ``oid`` or by ``expression`` (a sha, branch or tag, as git's rev
+    parse takes them); other kinds of object (``main:path``, trees, blobs) are not
+    served: null."""
+    store = store_of(info)
+    sha = oid if oid is not None else store.resolve(repo, expression or "")
+    return _commit_view(info, repo, sha)
+
+
 REPOSITORY_FIELDS = {
     "id": lambda r, _: r.node_id,
     "databaseId": lambda r, _: r.id,
@@ -228,7 +238,7 @@ REPOSITORY_FIELDS = {
     "mergeCommitAllowed": lambda r, _: True,
     "squashMergeAllowed": lambda r, _: True,
     "rebaseMergeAllowed": lambda r, _: True,
-    "deleteBranchOnMerge": lambda r, _: False,
+    "deleteBranchOnMerge": lambda r, _: r.delete_branch_on_merge,
     "viewerDefaultMergeMethod": lambda r, _: "MERGE",
     "viewerPermission": _viewer_permission,
     "createdAt": lambda r, _: iso(r.created_at),
@@ -244,6 +254,7 @@ REPOSITORY_FIELDS = {
     "issueOrPullRequest": _issue_or_pull,
     "label": repository_label,
     "labels": repository_labels,
+    "object": _object,
 }
 
 REF_FIELDS = {
@@ -252,7 +263,23 @@ REF_FIELDS = {
     "prefix": lambda ref, _: "refs/heads/",
     "repository": lambda ref, _: ref.repo,
     "target": lambda ref, info: _commit_view(info, ref.repo, ref.sha),
-    "branchProtectionRule": lambda ref, _: None,  # no branch protection is modelled
+    "branchProtectionRule": lambda ref, info: store_of(info).protection(ref.repo, ref.name),
+}
+
+# A branch's protection (state/protection.py) as GitHub's rule for that one branch name.
+BRANCH_PROTECTION_FIELDS = {
+    "id": lambda r, _: r.node_id,
+    "pattern": lambda r, _: r.branch,
+    "repository": lambda r, info: store_of(info).repos[r.repo_id],
+    "allowsDeletions": lambda r, _: r.allow_deletions,
+    "allowsForcePushes": lambda r, _: r.allow_force_pushes,
+    "isAdminEnforced": lambda r, _: r.enforce_admins,
+    "requiresApprovingReviews": lambda r, _: bool(r.required_reviews),
+    "requiredApprovingReviewCount": lambda r, _: r.required_reviews,
+    "requiresCodeOwnerReviews": lambda r, _: r.require_code_owner_reviews,
+    "requiresStatusChecks": lambda r, _: r.required_contexts is not None,
+    "requiredStatusCheckContexts": lambda r, _: list(r.required_contexts or []),
+    "requiresStrictStatusChecks": lambda r, _: r.strict,
 }
 
 

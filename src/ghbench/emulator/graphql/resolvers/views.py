@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from ghbench.emulator.state import CheckRun, Commit, CommitStatus, PullRequest, Repo, User
 
 __all__ = [
-    "CheckSuiteView",
     "CommitView",
     "PullCommitView",
     "ReactionGroupView",
@@ -24,17 +23,6 @@ __all__ = [
     "RollupView",
     "synthetic_id",
 ]
-
-REACTIONS = (
-    "THUMBS_UP",
-    "THUMBS_DOWN",
-    "LAUGH",
-    "HOORAY",
-    "CONFUSED",
-    "HEART",
-    "ROCKET",
-    "EYES",
-)
 
 
 def synthetic_id(prefix: str, key: str) -> str:
@@ -67,15 +55,10 @@ class RollupView:
 
 
 @dataclass(frozen=True)
-class CheckSuiteView:
-    TYPENAME: ClassVar[str] = "CheckSuite"
-    run: CheckRun
-
-
-@dataclass(frozen=True)
 class ReactionGroupView:
     TYPENAME: ClassVar[str] = "ReactionGroup"
-    content: str
+    content: str  # GraphQL's ReactionContent
+    subject_id: str  # the node id of what was reacted to
 
 
 @dataclass(frozen=True)

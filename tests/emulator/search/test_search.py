@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from graphql import OperationDefinitionNode, parse
+from graphql_queries import GH_ISSUE_SEARCH, GH_PR_SEARCH, HEAVY_SEARCH
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,51 +30,6 @@ from ghbench.emulator.search.query import (
     UNSEARCHABLE_USERS,
 )
 
-# gh 2.23's queries, verbatim as GH_DEBUG=api shows them (pr list / issue list with
-# --author, --label, --search or --draft; the fragments are gh's default fields).
-GH_PR_SEARCH = """fragment pr on PullRequest{number,title,state,url,headRefName,headRepositoryOwner{id,login,...on User{name}},isCrossRepository,isDraft,createdAt}
-    query PullRequestSearch(
-      $q: String!,
-      $limit: Int!,
-      $endCursor: String,
-    ) {
-      search(query: $q, type: ISSUE, first: $limit, after: $endCursor) {
-        issueCount
-        nodes {
-          ...pr
-        }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-      }
-    }"""  # noqa: E501
-GH_ISSUE_SEARCH = """fragment issue on Issue {number,title,url,state,updatedAt,labels(first:100){nodes{id,name,description,color},totalCount},stateReason}query IssueSearch($repo: String!, $owner: String!, $type: SearchType!, $limit: Int, $after: String, $query: String!) {
-      repository(name: $repo, owner: $owner) {
-        hasIssuesEnabled
-      }
-      search(type: $type, last: $limit, after: $after, query: $query) {
-        issueCount
-        nodes { ...issue }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-      }
-    }"""  # noqa: E501
-# Both item types with two connections each: the search's 100 possible nodes each ask
-# for labels and comments.
-HEAVY_SEARCH = """query Heavy($q: String!) {
-  search(query: $q, type: ISSUE, first: 100) {
-    issueCount
-    nodes {
-      ... on PullRequest { number labels(first: 100) { nodes { name } }
-                           comments(first: 100) { nodes { body } } }
-      ... on Issue { number }
-    }
-  }
-  rateLimit { cost nodeCount }
-}"""
 NUMBERS_QUERY = """query Numbers($q: String!, $first: Int, $last: Int, $after: String) {
   search(query: $q, type: ISSUE, first: $first, last: $last, after: $after) {
     issueCount
@@ -525,3 +481,21 @@ def test_any_query_parses_or_is_refused(q: str) -> None:
     except SearchProblem:
         return
     assert parsed.text_length <= 256 and parsed.operators <= 5
+
+
+def test_locks_reactions_and_closing_links(world: Emulator) -> None:
+    store = world.store
+    repo = store.get_repo("acme", "todo")
+    issue = store.issue(repo, 1)
+    assert issue is not None
+    assert found(world, "repo:acme/todo is:locked") == []
+    store.set_locked(issue, True, "resolved")
+    store.react(repo.id, issue.node_id, store.ensure_user("bob"), "+1")
+    assert found(world, "repo:acme/todo is:locked") == ["todo#1"]
+    assert "todo#1" not in found(world, "repo:acme/todo is:unlocked")
+    assert found(world, "repo:acme/todo reactions:>0") == ["todo#1"]
+    assert found(world, "repo:acme/todo is:issue interactions:>=1") == ["todo#1"]
+    assert found(world, "repo:acme/todo linked:issue") == []
+    world.create_pull("acme/todo", "feat/fix", title="Fix", body="Closes #1", author="octo")
+    assert found(world, "repo:acme/todo linked:issue") == ["todo#7"]
+    assert found(world, "repo:acme/todo linked:pr") == ["todo#1"]

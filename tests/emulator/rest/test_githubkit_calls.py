@@ -34,6 +34,7 @@ def test_labelled_pull_requests_and_search_parse(github: Any) -> None:
     rest = github.rest
     pulls = rest.pulls.list(*REPO).parsed_data
     assert [(p.number, [x.name for x in p.labels]) for p in pulls] == [(2, ["bug"])]
+    assert rest.pulls.get(*REPO, 2).parsed_data.mergeable_state == "unknown"  # computing
     assert rest.pulls.get(*REPO, 2).parsed_data.mergeable_state == "unstable"
     found = rest.search.issues_and_pull_requests(q="repo:acme/todo").parsed_data
     assert found.search_type == "lexical" and [i.number for i in found.items] == [2, 1]
@@ -75,8 +76,14 @@ def test_ci_by_branch_name_commits_branches_contents(github: Any) -> None:
 
 def test_actions_releases_and_accounts(github: Any) -> None:
     rest = github.rest
-    assert rest.actions.list_workflow_runs_for_repo(*REPO).parsed_data.total_count == 0
-    assert rest.actions.list_repo_workflows(*REPO).parsed_data.total_count == 0
+    runs = rest.actions.list_workflow_runs_for_repo(*REPO).parsed_data.workflow_runs
+    assert [(r.name, r.head_branch, r.conclusion) for r in runs] == [("CI", "feat/a", "failure")]
+    jobs = rest.actions.list_jobs_for_workflow_run(*REPO, runs[0].id).parsed_data.jobs
+    assert [(j.name, [s.conclusion for s in j.steps or []]) for j in jobs] == [
+        ("ci", ["success", "failure", "success"])
+    ]
+    flows = rest.actions.list_repo_workflows(*REPO).parsed_data.workflows
+    assert [(w.name, w.path) for w in flows] == [("CI", ".github/workflows/ci.yml")]
     assert rest.repos.list_releases(*REPO).parsed_data == []
     assert rest.users.get_by_username("hubot").parsed_data.login == "hubot"
     mine = rest.repos.list_for_authenticated_user().parsed_data

@@ -58,3 +58,50 @@ def batch_query(prs: list[tuple[str, str, int]], contexts: int = 20) -> tuple[st
         f"${k}: {'Int!' if isinstance(v, int) else 'String!'}" for k, v in variables.items()
     )
     return f"query BatchPRs({definitions}) {{\n" + "\n".join(selections) + "\n}", variables
+
+
+# gh 2.23's search queries, verbatim as GH_DEBUG=api shows them (pr list / issue list with
+# --author, --label, --search or --draft; the fragments are gh's default fields).
+GH_PR_SEARCH = """fragment pr on PullRequest{number,title,state,url,headRefName,headRepositoryOwner{id,login,...on User{name}},isCrossRepository,isDraft,createdAt}
+    query PullRequestSearch(
+      $q: String!,
+      $limit: Int!,
+      $endCursor: String,
+    ) {
+      search(query: $q, type: ISSUE, first: $limit, after: $endCursor) {
+        issueCount
+        nodes {
+          ...pr
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }"""  # noqa: E501
+GH_ISSUE_SEARCH = """fragment issue on Issue {number,title,url,state,updatedAt,labels(first:100){nodes{id,name,description,color},totalCount},stateReason}query IssueSearch($repo: String!, $owner: String!, $type: SearchType!, $limit: Int, $after: String, $query: String!) {
+      repository(name: $repo, owner: $owner) {
+        hasIssuesEnabled
+      }
+      search(type: $type, last: $limit, after: $after, query: $query) {
+        issueCount
+        nodes { ...issue }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }"""  # noqa: E501
+# Both item types with two connections each: the search's 100 possible nodes each ask
+# for labels and comments.
+HEAVY_SEARCH = """query Heavy($q: String!) {
+  search(query: $q, type: ISSUE, first: 100) {
+    issueCount
+    nodes {
+      ... on PullRequest { number labels(first: 100) { nodes { name } }
+                           comments(first: 100) { nodes { body } } }
+      ... on Issue { number }
+    }
+  }
+  rateLimit { cost nodeCount }
+}"""

@@ -43,5 +43,5 @@ def test_octokit_calls(emulator_server: Any) -> None:
     assert out["add labels"] == ["bug", "triage"]
     assert out["request reviewers"] == ["hubot"]
     assert out["search"] == [2]
-    assert out["workflow runs"] == 0
+    assert out["workflow runs"] == 1
     assert out["missing run"]["status"] == 404

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from graphql import FragmentDefinitionNode, OperationDefinitionNode, execute_sync, parse
+from graphql_queries import GH_ISSUE_SEARCH, GH_PR_SEARCH, REVIEW_THREADS_QUERY, batch_query
 
 from ghbench.clock import VirtualClock
 from ghbench.emulator.graphql.cost import analyze_cost
@@ -16,13 +17,6 @@ from ghbench.emulator.graphql.resolvers import ResolveContext, typename_of
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import BucketView
 from ghbench.emulator.state import MemoryDatabase, Store
-
-try:  # tests/emulator may or may not be a package
-    from .test_graphql_support import REVIEW_THREADS_QUERY, batch_query
-    from .test_search import GH_ISSUE_SEARCH, GH_PR_SEARCH
-except ImportError:
-    from test_graphql_support import REVIEW_THREADS_QUERY, batch_query  # type: ignore[no-redef]
-    from test_search import GH_ISSUE_SEARCH, GH_PR_SEARCH  # type: ignore[no-redef]
 
 _CHECKS = """query PullRequestByNumber($owner: String!, $repo: String!, $pr_number: Int!) {
   repository(owner: $owner, name: $repo) { pullRequest(number: $pr_number) {

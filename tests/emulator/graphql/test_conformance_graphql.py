@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from github_descriptions import GRAPHQL_SDL, graphql_sdl, load_script
 from graphql import build_schema
+from graphql_subset import parse_github_schema, select_schema, subset_problems
 
 from ghbench.emulator.graphql.schema import sdl
-from ghbench.emulator.graphql.subset import parse_github_schema, select_schema, subset_problems
 
 
 def test_the_emulators_schema_is_a_subset_of_githubs_arguments_included() -> None:
@@ -55,7 +55,7 @@ def test_schema_graphql_is_generated_from_githubs_sdl() -> None:
 
 
 def test_a_selection_naming_what_github_lacks_is_refused() -> None:
-    from ghbench.emulator.graphql.subset import SelectionError
+    from graphql_subset import SelectionError
 
     github = "type Query { a: Int, b: T }\ntype T { x: Int }\n"
     assert "type Query" in select_schema(github, {"Query": ["a"]})

@@ -47,8 +47,10 @@ def test_commits_ci_branches_contents_and_actions(github: Github) -> None:
     assert [b.name for b in repo.get_branches()] == ["feat/a", "main"]
     assert repo.get_branch("feat/a").commit.sha == pull.head.sha
     assert repo.get_contents("README.md").decoded_content == b"# todo\n"  # type: ignore[union-attr]
-    assert repo.get_workflow_runs().totalCount == 0
-    assert repo.get_workflows().totalCount == 0
+    runs = list(repo.get_workflow_runs())
+    assert [(r.name, r.head_branch, r.conclusion) for r in runs] == [("CI", "feat/a", "failure")]
+    assert [(j.name, j.conclusion) for j in runs[0].jobs()] == [("ci", "failure")]
+    assert [w.path for w in repo.get_workflows()] == [".github/workflows/ci.yml"]
     assert list(repo.get_releases()) == []
 
 
@@ -118,3 +120,21 @@ def test_issues_search_and_users(github: Github) -> None:
     assert github.get_user("hubot").login == "hubot"
     assert [r.full_name for r in github.get_user().get_repos()] == [REPO]
     assert github.get_rate_limit().resources.core.limit == 5000
+
+
+def test_a_path_git_cannot_hold_is_refused_as_github_refuses_it(github: Github) -> None:
+    """Issue 23 case 7: ``PUT contents/x%00y`` was a 201 (git's trees hold no NUL)."""
+    repo = github.get_repo(REPO)
+    for path, message in [
+        ("x\x00y", "path contains a malformed path component"),
+        (".git/hooks/post-checkout", "path contains a malformed path component"),
+        ("/x", "path cannot start with a slash"),
+    ]:
+        with pytest.raises(GithubException) as refused:
+            repo.create_file(path, "add", "content", branch="main")
+        assert refused.value.status == 422
+        assert refused.value.data["message"] == message
+        assert refused.value.data["errors"] == [
+            {"resource": "Commit", "code": "invalid", "field": "path"}
+        ]
+    assert [c.path for c in repo.get_contents("")] == ["README.md"]  # nothing written

@@ -6,11 +6,7 @@ import json
 from typing import Any
 
 import pytest
-
-try:  # tests/emulator may or may not be a package
-    from .test_graphql_support import REVIEW_THREADS_QUERY, batch_query
-except ImportError:
-    from test_graphql_support import REVIEW_THREADS_QUERY, batch_query  # type: ignore[no-redef]
+from graphql_queries import REVIEW_THREADS_QUERY, batch_query
 
 from ghbench.clock import VirtualClock
 from ghbench.emulator.core import Emulator

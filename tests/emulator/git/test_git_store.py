@@ -92,7 +92,8 @@ def test_api_commits_are_git_commits_and_git_agrees(emulator: Emulator) -> None:
     git_dir = store.git_dir(repo)
     git(git_dir, "fsck", "--strict", "--no-dangling")
     refs = git(git_dir, "for-each-ref", "--format=%(refname) %(objectname)").splitlines()
-    assert refs == [f"refs/heads/{r.name[6:]} {r.sha}" for r in store.refs_with_prefix(repo, "")]
+    assert refs == [f"refs/{r.name} {r.sha}" for r in store.refs_with_prefix(repo, "")]
+    assert refs[-1] == f"refs/pull/{number}/head {pull.head_sha}"  # GitHub's pull ref
     assert git(git_dir, "symbolic-ref", "HEAD").strip() == "refs/heads/main"
     log = git(git_dir, "log", "--format=%H %P|%an|%cn <%ce>|%s", "feat/x").splitlines()
     head = store.commit(repo, pull.head_sha)

@@ -171,22 +171,6 @@ def test_an_unknown_record_kind_is_refused_not_dropped(tmp_path: Path) -> None:
         Emulator(state_dir=tmp_path)
 
 
-def test_an_unversioned_state_is_brought_up_to_date(tmp_path: Path) -> None:
-    emulator = new_emulator(state_dir=tmp_path)
-    emulator.create_issue("acme/todo", "kept")
-    emulator.close()
-    # the layout before versioning: no meta, no secondary table
-    _sql(tmp_path, "DROP TABLE meta")
-    _sql(tmp_path, "DROP TABLE secondary")
-    again = Emulator(state_dir=tmp_path)
-    try:
-        repo = again.store.repo("acme", "todo")
-        assert repo is not None and again.store.issue(repo, 1) is not None
-    finally:
-        again.close()
-    assert _sql(tmp_path, "SELECT value FROM meta") == [(str(SCHEMA_VERSION),)]
-
-
 def test_the_ledger_is_queried_in_sql_on_its_index(tmp_path: Path) -> None:
     emulator = new_emulator(state_dir=tmp_path)
     try:

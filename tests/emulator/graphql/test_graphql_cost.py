@@ -7,17 +7,13 @@ from typing import Any
 
 import pytest
 from graphql import GraphQLSchema, OperationDefinitionNode, build_schema, parse
+from graphql_queries import REVIEW_THREADS_QUERY, batch_query
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghbench.emulator.graphql.cost import CostReport, analyze_cost, points_for
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
-
-try:  # tests/emulator may or may not be a package
-    from .test_graphql_support import REVIEW_THREADS_QUERY, batch_query
-except ImportError:
-    from test_graphql_support import REVIEW_THREADS_QUERY, batch_query  # type: ignore[no-redef]
 
 # The docs' example needs viewer.repositories.issues.labels, which our GitHub subset
 # does not serve; the formula only looks at connection types, so a tiny schema does.

@@ -9,47 +9,14 @@ on failing and pending CI. Every test ends by checking the ledger against what g
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 
 import pytest
+from gh_helpers import assert_ledger_matches_gh, gh, ok, operations, rows
 
 pytestmark = pytest.mark.gh
 
 REPO = "acme/todo"
-
-
-def gh(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["gh", *args], env=env, capture_output=True, text=True, timeout=60, check=False
-    )
-
-
-def ok(env: dict[str, str], *args: str) -> str:
-    result = gh(env, *args)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
-def rows(output: str) -> list[list[str]]:
-    """gh's non-terminal table: one tab-separated row per line."""
-    return [line.split("\t") for line in output.splitlines() if line]
-
-
-def operations(emulator_server: Any) -> list[str]:
-    return [e.endpoint for e in emulator_server.emulator.ledger_entries(resource="graphql")]
-
-
-def assert_ledger_matches_gh(env: dict[str, str], emulator_server: Any) -> None:
-    """One more GraphQL call with ``-i``: its headers and rateLimit equal the ledger."""
-    out = ok(env, "api", "-i", "graphql", "-f", "query=query Rate { rateLimit { used } }")
-    head, _, body = out.partition("\n\n")  # text mode turned CRLF into newlines
-    status, *lines = head.splitlines()
-    assert status == "HTTP/1.1 200 OK"
-    headers = dict(line.split(": ", 1) for line in lines)
-    used = json.loads(body)["data"]["rateLimit"]["used"]
-    ledger = emulator_server.emulator.ledger_totals(resource="graphql")["graphql"]
-    assert int(headers["X-Ratelimit-Used"]) == used == ledger
 
 
 def issue_state(server: Any, number: int) -> tuple[str, str | None]:

@@ -13,26 +13,12 @@ import json
 from typing import Any
 
 import pytest
+from gh_helpers import assert_ledger_matches_gh, gh, ok, rows
 from graphql import OperationDefinitionNode, parse
+from graphql_queries import GH_ISSUE_SEARCH, GH_PR_SEARCH, HEAVY_SEARCH
 
 from ghbench.emulator.graphql.cost import analyze_cost
 from ghbench.emulator.graphql.schema import load_schema
-
-try:  # tests/emulator may or may not be a package
-    from .test_gh_commands import assert_ledger_matches_gh, gh, ok, rows
-    from .test_search import GH_ISSUE_SEARCH, GH_PR_SEARCH, HEAVY_SEARCH
-except ImportError:
-    from test_gh_commands import (  # type: ignore[no-redef]
-        assert_ledger_matches_gh,
-        gh,
-        ok,
-        rows,
-    )
-    from test_search import (  # type: ignore[no-redef]
-        GH_ISSUE_SEARCH,
-        GH_PR_SEARCH,
-        HEAVY_SEARCH,
-    )
 
 pytestmark = pytest.mark.gh
 
