@@ -193,7 +193,7 @@ def _run(spec: RunSpec, flags: dict[str, Any], builds: tuple[Build, Build]) -> A
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
 
     smoke = Duration.parse("--smoke", flags["smoke"], allow_zero=False)
-    project = resolve_project(spec.project, spec.ao_config)
+    project = resolve_project(spec)
     hold_out(spec.out_dir)
     return run_ab(
         project,
