@@ -20,6 +20,7 @@ __all__ = [
     "BENCH_TARBALL",
     "REPO",
     "ao_checkout",
+    "ao_go",
     "ao_shared_dir",
     "extract_from_tarball",
     "missing",
@@ -61,6 +62,21 @@ def ao_checkout(version: str) -> Path:
     path = Path(str(value))
     if not (path / "packages" / "cli" / "dist" / "index.js").is_file():
         missing(f"a built AO at {var}={path}", f"run ../shared/ao/build-ao {version}")
+    return path
+
+
+def ao_go() -> Path:
+    """AO 0.10, the Go daemon its users run today (``GHBENCH_AO_GO``; ``.ci/run`` fetches
+    it with ``../shared/ao/fetch-ao-go``)."""
+    value = os.environ.get("GHBENCH_AO_GO")
+    if not value:
+        missing(
+            "AO 0.10 (the Go daemon)",
+            "fetch it with ../shared/ao/fetch-ao-go and export GHBENCH_AO_GO=<printed path>",
+        )
+    path = Path(str(value))
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        missing(f"an ao executable at GHBENCH_AO_GO={path}", "run ../shared/ao/fetch-ao-go")
     return path
 
 

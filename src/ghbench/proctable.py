@@ -11,7 +11,7 @@ import ipaddress
 import os
 from pathlib import Path
 
-__all__ = ["group_alive", "group_listeners", "start_time"]
+__all__ = ["environ_value", "group_alive", "group_listeners", "socket_owner", "start_time"]
 
 
 def start_time(pid: int) -> int | None:
@@ -111,3 +111,56 @@ def group_alive(pgid: int) -> bool:
         return True
     live = _live_members(pgid)
     return True if live is None else live
+
+
+def _hex_ipv4(address: str, port: int) -> str:
+    """``127.0.0.1``, 5000 as /proc/net/tcp writes it (``0100007F:1388``)."""
+    return f"{bytes(reversed(ipaddress.IPv4Address(address).packed)).hex().upper()}:{port:04X}"
+
+
+def socket_owner(local: tuple[str, int], remote: tuple[str, int]) -> int | None:
+    """The pid of a process holding the IPv4 TCP socket from ``local`` to ``remote`` (a
+    loopback client's end of a connection we accepted); None when /proc cannot tell.
+
+    The socket's inode comes from /proc/net/tcp, then the first process with a file
+    descriptor on it (a forked child may share it; any holder is that client)."""
+    proc = Path("/proc")
+    try:
+        wanted = (_hex_ipv4(*local), _hex_ipv4(*remote))
+        lines = (proc / "net" / "tcp").read_text().splitlines()[1:]
+    except (OSError, ValueError):
+        return None
+    inode = None
+    for line in lines:
+        cols = line.split()
+        if len(cols) > 9 and (cols[1], cols[2]) == wanted:
+            inode = cols[9]
+            break
+    if inode is None or inode == "0":
+        return None
+    target = f"socket:[{inode}]"
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(proc):
+            if not entry.name.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                for fd in os.scandir(f"/proc/{entry.name}/fd"):
+                    with contextlib.suppress(OSError):
+                        if os.readlink(fd.path) == target:
+                            return int(entry.name)
+    return None
+
+
+def environ_value(pid: int, names: tuple[str, ...]) -> str | None:
+    """The first of ``names`` set (non-empty) in ``pid``'s environment as it started;
+    None when none is, or /proc cannot be read."""
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return None
+    found: dict[str, str] = {}
+    for item in raw.split(b"\0"):
+        key, sep, value = item.partition(b"=")
+        if sep and value:
+            found[key.decode("latin-1")] = value.decode("latin-1")
+    return next((found[name] for name in names if name in found), None)

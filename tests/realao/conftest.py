@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ao_sources import ao_checkout, missing
+from ao_sources import ao_checkout, ao_go, missing
 
 AGENTS = Path(__file__).resolve().parents[1] / "agents"
 PROJECT = "todo-app"
@@ -47,6 +47,11 @@ def ao_bench() -> Path:
     return ao_checkout("bench")
 
 
+@pytest.fixture(scope="session")
+def ao_daemon() -> Path:
+    return ao_go()
+
+
 def _git(path: Path, *args: str) -> str:
     return subprocess.run(
         ["git", "-C", str(path), *args], check=True, capture_output=True, text=True
@@ -65,11 +70,13 @@ class UserWorld:
     agent_log: Path
     env: dict[str, str] = field(default_factory=dict)
 
-    def ghbench(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-        """``ghbench ARGS`` as the user runs it, from their directory."""
+    def ghbench(
+        self, *args: str, timeout: float = 600, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """``ghbench ARGS`` as the user runs it, from their directory (or ``cwd``)."""
         return subprocess.run(
             [sys.executable, "-m", "ghbench", *args],
-            cwd=self.root,
+            cwd=cwd or self.root,
             env=self.env,
             capture_output=True,
             text=True,
@@ -92,14 +99,16 @@ class UserWorld:
                 refs,
                 worktrees,
                 "\n".join(files),
-                self.config.read_text(),
+                self.config.read_text() if self.config.exists() else "(no config)",
                 self.gitconfig.read_text(),
                 sessions,
             ]
         )
 
 
-def make_user_world(root: Path) -> UserWorld:
+def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
+    """``ao_config``: the user has an agent-orchestrator.yaml (AO's TypeScript builds);
+    an AO 0.10 user has none."""
     for tool in ("git", "tmux", "gh", "node"):
         if shutil.which(tool) is None:
             missing(tool, f"apt-get install {tool}")
@@ -116,11 +125,16 @@ def make_user_world(root: Path) -> UserWorld:
     gitconfig = root / "user.gitconfig"
     gitconfig.write_text("[user]\n\tname = Ada\n\temail = ada@example.com\n")
     config = root / "agent-orchestrator.yaml"
-    config.write_text(
-        yaml.safe_dump(
-            {"projects": {PROJECT: {"repo": REPO, "path": str(checkout), "defaultBranch": "main"}}}
+    if ao_config:
+        config.write_text(
+            yaml.safe_dump(
+                {
+                    "projects": {
+                        PROJECT: {"repo": REPO, "path": str(checkout), "defaultBranch": "main"}
+                    }
+                }
+            )
         )
-    )
     tmux_dir = Path(tempfile.mkdtemp(prefix="gbuser", dir="/tmp"))
     home = root / "home"
     home.mkdir()

@@ -27,7 +27,7 @@ __all__ = ["command"]
 @click.option("--no-plot", is_flag=True, help="Do not draw the burn-curve PNG.")
 def command(*, spec: RunSpec, warmup: str, duration: str, no_plot: bool) -> None:
     """Measure one benchmark window against an existing setup."""
-    project = resolve_project(spec.project, spec.ao_config)
+    project = resolve_project(spec)
     spec = msgspec.structs.replace(
         spec,
         warmup=Duration.parse("--warmup", warmup),

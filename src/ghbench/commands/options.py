@@ -14,7 +14,7 @@ import click
 
 from ghbench.commands import DEFAULT_OUT
 from ghbench.commands.params import MAX_ISSUE_NUMBER, MAX_SESSIONS, ProfileChoice
-from ghbench.drivers.project import Project, load_project
+from ghbench.drivers.project import Project
 from ghbench.errors import UsageError
 from ghbench.github.names import BACKEND_NAMES, BackendName
 from ghbench.runspec.cells import Cell
@@ -23,7 +23,12 @@ from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.workload.config import TRANSPORT_NAMES, TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
-__all__ = ["common_options", "parse_issue_list", "resolve_project"]
+__all__ = ["PROJECT_HELP", "common_options", "parse_issue_list", "resolve_project"]
+
+PROJECT_HELP = (
+    "Project id: in agent-orchestrator.yaml (AO's TypeScript builds, the model), or the id"
+    " AO 0.10 registers the checkout ghbench runs in under."
+)
 
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 _NUMBER = re.compile(r"^[0-9]+$")
@@ -89,7 +94,7 @@ def common_options(func: F) -> F:
         return func(*args, spec=spec, **kwargs)
 
     decorators = [
-        click.option("--project", required=True, help="Project id in agent-orchestrator.yaml."),
+        click.option("--project", required=True, help=PROJECT_HELP),
         click.option(
             "--sessions",
             required=True,
@@ -168,16 +173,14 @@ def common_options(func: F) -> F:
     return cast(F, wrapped)
 
 
-def resolve_project(project_id: str | None, config_path: Path | None) -> Project:
-    """``projects.<project_id>`` of the config AO would use from here (or ``--config``)."""
-    assert project_id is not None, "--project is required where a project is resolved"
-    return load_project(
-        project_id,
-        env=os.environ,
-        cwd=Path.cwd(),
-        home=Path.home(),
-        explicit=config_path,
-    )
+def resolve_project(spec: RunSpec) -> Project:
+    """The project ``spec``'s ``--project`` names, as its driver finds it: in the
+    agent-orchestrator.yaml AO would read from here (or ``--config``), or, for AO 0.10,
+    the checkout ghbench runs in."""
+    # the flags are checked; the driver table loads now, not for --help
+    from ghbench.drivers.registry import find_project  # noqa: PLC0415
+
+    return find_project(spec, os.environ, Path.cwd(), Path.home())
 
 
 def parse_issue_list(text: str) -> list[int]:

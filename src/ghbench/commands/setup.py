@@ -26,7 +26,7 @@ __all__ = ["command"]
 @click.option("--timeout", default="10m", show_default=True, help="How long to wait for PRs.")
 def command(*, spec: RunSpec, issues: str, poll_interval: str, timeout: str) -> None:
     """Create the scenario: spawn sessions and wait for their PRs."""
-    project = resolve_project(spec.project, spec.ao_config)
+    project = resolve_project(spec)
     issue_list = parse_issue_list(issues)
     sessions = spec.cell.sessions
     if len(issue_list) != sessions:

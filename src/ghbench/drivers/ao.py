@@ -511,10 +511,11 @@ class AoDriver(OwnsProcess):
             )
             self._placeholders.ensure(layout.tmux_name(s.session_id), worktree)
 
-    def finish_measure(self) -> None:
+    def finish_measure(self) -> list[str]:
         if self._placeholders is not None:
             self._placeholders.remove_all()
             self._placeholders = None
+        return []  # AO traces its own calls
 
     # -- the matrix's scenarios ----------------------------------------------
 

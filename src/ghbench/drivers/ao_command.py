@@ -4,15 +4,17 @@ executable, or ``ao`` on ``PATH``), and the user's git identity AO's world inclu
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ghbench.errors import ToolMissingError
 
-__all__ = ["CLI_ENTRY", "AoCommand", "resolve_ao_command", "user_gitconfig"]
+__all__ = ["CLI_ENTRY", "AoCommand", "is_daemon_build", "resolve_ao_command", "user_gitconfig"]
 
 CLI_ENTRY = Path("packages") / "cli" / "dist" / "index.js"
 
@@ -61,6 +63,39 @@ class AoCommand:
                 " set GHBENCH_AO, or put ao on PATH"
             )
         return [found]
+
+
+@functools.cache
+def _has_daemon(executable: str, mtime_ns: int) -> bool:
+    try:
+        proc = subprocess.run(
+            [executable, "daemon", "--help"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
+            env={"PATH": os.defpath, "HOME": "/nonexistent", "AO_TELEMETRY_REMOTE": "off"},
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0 and "daemon" in proc.stdout.lower()
+
+
+def is_daemon_build(command: AoCommand) -> bool:
+    """Whether ``command`` is AO 0.10 or later, the Go daemon (``ao daemon``), rather
+    than a TypeScript CLI: told apart by what it runs, no flag. An AO checkout (a
+    directory) is the TypeScript CLI; a missing AO is no daemon (its error comes later)."""
+    if command.checkout is not None:
+        return False
+    try:
+        executable = command.argv()[0]
+    except ToolMissingError:
+        return False
+    try:
+        stamp = Path(executable).stat().st_mtime_ns
+    except OSError:
+        return False
+    return _has_daemon(executable, stamp)
 
 
 def resolve_ao_command(flag: str | None, env: Mapping[str, str]) -> AoCommand:

@@ -147,9 +147,8 @@ class AoSpreadDriver:
             if groups[driver.project.id]:  # a project without sessions has no metadata yet
                 driver.prepare_measure(groups[driver.project.id])
 
-    def finish_measure(self) -> None:
-        for driver in self.drivers:
-            driver.finish_measure()
+    def finish_measure(self) -> list[str]:
+        return [note for driver in self.drivers for note in driver.finish_measure()]
 
     # -- the matrix's scenarios ----------------------------------------------
 

@@ -36,7 +36,7 @@ from ghbench.drivers.project import Project, parse_project
 from ghbench.errors import ConfigError, GhbenchError
 from ghbench.gitinfo import run_git
 
-__all__ = ["AoWorld", "derived_config", "origin_url"]
+__all__ = ["AoWorld", "clone_keeping_origin", "derived_config", "origin_url"]
 
 # Keys of AO's config that make AO reach outside the benchmark (notifications).
 _DROPPED_TOP_LEVEL = ("notifiers", "notificationRouting")
@@ -145,21 +145,28 @@ class AoWorld:
         replace_atomic(self.home / ".gitconfig", "".join(lines).encode())
 
     def _clone(self) -> None:
-        source = self.project.path
-        if not (source / ".git").exists():
-            raise GhbenchError(
-                f"{source} (projects.{self.project.id}.path) is not a git checkout;"
-                " point it at a clone of the repository"
-            )
-        url = origin_url(source, self.project.repo)
-        self.checkout.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.checkout.with_name(self.checkout.name + ".partial")
-        shutil.rmtree(partial, ignore_errors=True)  # ours: an interrupted earlier clone
-        proc = _git("clone", "--quiet", str(source), str(partial))
-        if proc.returncode != 0:
-            detail = " ".join(proc.stderr.split())[:300]
-            raise GhbenchError(f"cannot clone {source} into {partial}: {detail}")
-        set_url = _git("-C", str(partial), "remote", "set-url", "origin", url)
-        if set_url.returncode != 0:
-            raise GhbenchError(f"cannot set origin of {partial}: {set_url.stderr.strip()}")
-        partial.rename(self.checkout)
+        clone_keeping_origin(self.project, self.checkout)
+
+
+def clone_keeping_origin(project: Project, dest: Path) -> None:
+    """Clone ``project``'s checkout into ``dest`` with ``origin`` still the user's remote
+    (GitHub's HTTPS URL for its repo when it has none). An interrupted earlier clone
+    (``dest.partial``) is ghbench's and is replaced."""
+    source = project.path
+    if not (source / ".git").exists():
+        where = f"projects.{project.id}.path" if project.config_path else "the checkout"
+        raise GhbenchError(
+            f"{source} ({where}) is not a git checkout; point it at a clone of the repository"
+        )
+    url = origin_url(source, project.repo)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    partial = dest.with_name(dest.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    proc = _git("clone", "--quiet", str(source), str(partial))
+    if proc.returncode != 0:
+        detail = " ".join(proc.stderr.split())[:300]
+        raise GhbenchError(f"cannot clone {source} into {partial}: {detail}")
+    set_url = _git("-C", str(partial), "remote", "set-url", "origin", url)
+    if set_url.returncode != 0:
+        raise GhbenchError(f"cannot set origin of {partial}: {set_url.stderr.strip()}")
+    partial.rename(dest)

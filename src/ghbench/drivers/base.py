@@ -153,8 +153,9 @@ class Driver(Protocol):
         """Make the sessions look alive and PR-open to the orchestrator."""
         ...
 
-    def finish_measure(self) -> None:
-        """Undo ``prepare_measure``'s helpers (placeholders), by exact name."""
+    def finish_measure(self) -> list[str]:
+        """Undo ``prepare_measure``'s helpers (placeholders), by exact name; what the
+        window's notes should say about how its calls were traced (a tracer's problems)."""
         ...
 
     def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:

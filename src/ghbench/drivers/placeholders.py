@@ -84,6 +84,11 @@ class Tmux:
                 f"tmux could not start session {name}: {proc.stderr.strip() or proc.returncode}"
             )
 
+    def respawn(self, name: str, command: str) -> bool:
+        """Replace what runs in ``name``'s pane with ``command`` (the old process is
+        killed), the session never gone meanwhile; False when there is no such session."""
+        return self._run("respawn-pane", "-k", "-t", f"={name}:", command).returncode == 0
+
     def pane_pids(self, name: str) -> list[int]:
         proc = self._run("list-panes", "-t", f"={name}", "-F", "#{pane_pid}")
         if proc.returncode != 0:

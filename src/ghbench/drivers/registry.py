@@ -12,20 +12,27 @@ new row ahead of the one it refines (no flag: it is told apart by what it runs).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.ao import AoDriver
-from ghbench.drivers.ao_cell import prepare_ao_cell
-from ghbench.drivers.ao_command import resolve_ao_command
+from ghbench.drivers.ao_cell import ensure_checkout, prepare_ao_cell
+from ghbench.drivers.ao_command import is_daemon_build, resolve_ao_command
+from ghbench.drivers.ao_daemon import AoDaemonDriver
+from ghbench.drivers.ao_daemon_world import DaemonWorld
 from ghbench.drivers.ao_runtime import AoRouting
 from ghbench.drivers.ao_spread import AoSpreadDriver
 from ghbench.drivers.ao_world import AoWorld
 from ghbench.drivers.base import Driver
+from ghbench.drivers.checkout_project import checkout_project
 from ghbench.drivers.dashboard import choose_reader
-from ghbench.drivers.project import Project, project_id
+from ghbench.drivers.project import Project, load_project, project_id
 from ghbench.drivers.workload import WorkloadDriver, WorkloadFleet
+from ghbench.errors import UsageError
 from ghbench.github.backend import Backend
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import RunSpec
@@ -39,6 +46,7 @@ __all__ = [
     "cell_projects",
     "check_cell",
     "driver_kind",
+    "find_project",
     "state_dir",
 ]
 
@@ -70,6 +78,8 @@ class DriverKind:
     # seeds the repos, dashboard)
     cell_projects: Callable[[Cell, Sequence[str], Path, bool, bool], list[Project]]
     uses_gh: Callable[[RunSpec], bool]  # calls gh, so gh must reach the run's GitHub
+    # the project ``--project`` names, for setup and measure: (spec, env, cwd, home)
+    find_project: Callable[[RunSpec, Mapping[str, str], Path, Path], Project]
     # refuse early what a cell would fail on later (a browser named but not installed)
     check_dashboard: Callable[[Mapping[str, str]], None] = lambda env: None
 
@@ -158,6 +168,86 @@ def _model_cell_projects(
     return projects
 
 
+def _project_id(spec: RunSpec) -> str:
+    if spec.project is None:
+        raise UsageError("--project is required: the id of the project to measure")
+    return spec.project
+
+
+def _config_project(spec: RunSpec, env: Mapping[str, str], cwd: Path, home: Path) -> Project:
+    """``projects.<id>`` of the agent-orchestrator.yaml AO would read from here."""
+    return load_project(_project_id(spec), env=env, cwd=cwd, home=home, explicit=spec.ao_config)
+
+
+def _checkout_project(spec: RunSpec, env: Mapping[str, str], cwd: Path, home: Path) -> Project:
+    """AO 0.10's project: the checkout ghbench runs in (it has no config file)."""
+    if spec.ao_config is not None:
+        raise UsageError(
+            f"--config {spec.ao_config}: AO 0.10 has no agent-orchestrator.yaml; run ghbench"
+            " from the project's checkout instead"
+        )
+    return checkout_project(_project_id(spec), cwd)
+
+
+def _runs_ao_daemon(spec: RunSpec, env: Mapping[str, str]) -> bool:
+    """``--driver ao`` whose ``--ao`` is AO 0.10 or later, the Go daemon."""
+    return spec.driver == "ao" and is_daemon_build(resolve_ao_command(spec.ao_command, env))
+
+
+def _daemon_world_key(projects: Sequence[Project]) -> str:
+    """Projects a daemon runs together share its world: a matrix cell's (their config's
+    directory), or one project's own."""
+    first = projects[0]
+    return first.config_path.parent.name if first.config_path is not None else first.id
+
+
+def _build_ao_daemon(ctx: DriverContext, projects: Sequence[Project]) -> Driver:
+    """One daemon over every project: AO 0.10 watches all the projects it has."""
+    key = _daemon_world_key(projects)
+    return AoDaemonDriver(
+        projects=tuple(projects),
+        command=resolve_ao_command(ctx.spec.ao_command, ctx.env),
+        world=DaemonWorld(
+            state_dir(ctx.out_dir, "ao-daemon", key),
+            tuple(projects),
+            rewrite_remotes=ctx.backend.seeds_repos,
+        ),
+        backend=ctx.backend,
+        base_env=dict(ctx.env),
+    )
+
+
+def _daemon_cell_projects(
+    cell: Cell, repos: Sequence[str], work_dir: Path, seeds_repos: bool, dashboard: bool
+) -> list[Project]:
+    """A checkout per repo (``WORK/checkouts/{id}``), each a project named after its repo
+    (``t2-10-r1``: the daemon's session ids begin with a project id's first 12
+    characters), and ``WORK/ao-daemon/{topology}-{scale}-{hash}/projects.json`` naming
+    them: cells over the same repos share the daemon's world, so their setups are reused."""
+    names = [repo.rsplit("/", 1)[-1] for repo in repos]
+    ids = names if len(set(names)) == len(names) else [project_id(r) for r in repos]
+    ids = [project_id(i) for i in ids]
+    digest = hashlib.sha256(",".join(repos).encode()).hexdigest()[:8]
+    config = work_dir / "ao-daemon" / f"{cell.topology.lower()}-{cell.sessions}-{digest}"
+    body = {"repos": list(repos), "projects": ids}
+    replace_atomic(config / "projects.json", (json.dumps(body, indent=2) + "\n").encode())
+    projects = []
+    for pid, repo in zip(ids, repos, strict=True):
+        path = work_dir / "checkouts" / pid
+        ensure_checkout(repo, path, local=seeds_repos)
+        projects.append(
+            Project(
+                id=pid,
+                path=path,
+                repo=repo,
+                default_branch="main",
+                session_prefix=pid[:12],
+                config_path=config / "projects.json",
+            )
+        )
+    return projects
+
+
 def _check_ao_dashboard(env: Mapping[str, str]) -> None:
     choose_reader(env)  # a $GHBENCH_CHROMIUM that names no program is refused
 
@@ -171,6 +261,16 @@ DRIVER_KINDS: tuple[DriverKind, ...] = (
         build=_build_workload,
         cell_projects=_model_cell_projects,
         uses_gh=lambda spec: spec.transport == "gh",
+        find_project=_config_project,
+    ),
+    # AO 0.10, the Go daemon: it calls GitHub itself, through the front ghbench starts
+    DriverKind(
+        name="ao-daemon",
+        runs=_runs_ao_daemon,
+        build=_build_ao_daemon,
+        cell_projects=_daemon_cell_projects,
+        uses_gh=lambda spec: False,
+        find_project=_checkout_project,
     ),
     DriverKind(
         name="ao",
@@ -178,6 +278,7 @@ DRIVER_KINDS: tuple[DriverKind, ...] = (
         build=_build_ao,
         cell_projects=_ao_cell_projects,
         uses_gh=lambda spec: True,
+        find_project=_config_project,
         check_dashboard=_check_ao_dashboard,
     ),
 )
@@ -229,3 +330,8 @@ def check_cell(spec: RunSpec, cell: Cell, env: Mapping[str, str]) -> None:
     """Refuse, before anything starts, what ``cell`` would fail on later."""
     if cell.info.dashboard:
         driver_kind(spec, env).check_dashboard(env)
+
+
+def find_project(spec: RunSpec, env: Mapping[str, str], cwd: Path, home: Path) -> Project:
+    """The project ``--project`` names, found as ``spec``'s driver finds projects."""
+    return driver_kind(spec, env).find_project(spec, env, cwd, home)

@@ -281,8 +281,8 @@ class WorkloadDriver(OwnsProcess):
     def prepare_measure(self, sessions: Sequence[Session]) -> None:
         self._config = self._write_config(sessions)
 
-    def finish_measure(self) -> None:
-        return None
+    def finish_measure(self) -> list[str]:
+        return []  # the model traces its own calls
 
     def spawned_with_prs(self, count: int) -> list[tuple[str, Session]]:
         """Spawn issues #1..count (each agent opens its PR at once) and read their PRs back."""
@@ -359,8 +359,8 @@ class WorkloadFleet:
     def prepare_measure(self, sessions: Sequence[Session]) -> None:
         self.model.prepare_measure(sessions)
 
-    def finish_measure(self) -> None:
-        self.model.finish_measure()
+    def finish_measure(self) -> list[str]:
+        return self.model.finish_measure()
 
     def check_sessions(self, sessions: Sequence[Session]) -> list[str]:
         return self.model.check_sessions(sessions)

@@ -12,7 +12,17 @@ from urllib.parse import unquote
 
 import h11
 
-__all__ = ["IDLE_TIMEOUT_S", "Caller", "Downstream", "header", "pipe", "proxy_session"]
+from ghbench.proctable import environ_value, socket_owner
+
+__all__ = [
+    "IDLE_TIMEOUT_S",
+    "Caller",
+    "Downstream",
+    "header",
+    "peer_session",
+    "pipe",
+    "proxy_session",
+]
 
 IDLE_TIMEOUT_S = 300.0  # a client connection with no request for this long is closed
 MAX_HEAD = 64 * 1024
@@ -41,9 +51,25 @@ def proxy_session(value: str | None) -> str | None:
     except (binascii.Error, UnicodeDecodeError):
         return None
     user = unquote(user)
-    if not user or len(user) > 128 or not set(user) <= _SESSION_CHARS:
-        return None
-    return user
+    return user if proxy_session_name(user) else None
+
+
+def peer_session(writer: asyncio.StreamWriter, names: tuple[str, ...]) -> str:
+    """The session named by the first of ``names`` in the environment of the local
+    process at the other end of ``writer``'s connection; "" when none (or not local).
+
+    Blocking (it reads /proc): call it in a thread."""
+    peer, ours = writer.get_extra_info("peername"), writer.get_extra_info("sockname")
+    if not (isinstance(peer, tuple) and isinstance(ours, tuple)):
+        return ""
+    pid = socket_owner((peer[0], peer[1]), (ours[0], ours[1]))
+    value = None if pid is None else environ_value(pid, names)
+    return value if value is not None and proxy_session_name(value) else ""
+
+
+def proxy_session_name(name: str) -> bool:
+    """Whether ``name`` may be a session: short, plain characters (it is written)."""
+    return 0 < len(name) <= 128 and set(name) <= _SESSION_CHARS
 
 
 @dataclass(frozen=True)
@@ -67,6 +93,8 @@ class Downstream:
 
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
+    # the connecting process's session, once looked up ("" when it has none)
+    peer_session: str | None = None
     conn: h11.Connection = field(
         default_factory=lambda: h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD)
     )

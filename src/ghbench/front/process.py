@@ -136,10 +136,17 @@ class Front:
         """The counts since the trace was last set."""
         return self._ask(Command(op="status"))
 
-    def switch_trace(self, path: Path | None) -> FrontCounts:
-        """Rows go to ``path`` from now on (None: untraced); returns the counts of the
-        phase that ended. Connections stay open across the switch."""
-        return self._ask(Command(op="trace", path=None if path is None else str(path)))
+    def switch_trace(self, path: Path | None, agents: Path | None = None) -> FrontCounts:
+        """Rows go to ``path`` from now on (None: untraced), those of clients with a
+        session to ``agents`` when given; returns the counts of the phase that ended.
+        Connections stay open across the switch."""
+        return self._ask(
+            Command(
+                op="trace",
+                path=None if path is None else str(path),
+                agent_path=None if path is None or agents is None else str(agents),
+            )
+        )
 
     def stop(self, timeout: float = 10.0) -> FrontCounts:
         """Close the trace, stop the process (SIGTERM, ``timeout``, SIGKILL to its group)

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import h11
 
 from ghbench.clock import Clock
-from ghbench.front.downstream import Caller, Downstream, header, pipe
+from ghbench.front.downstream import Caller, Downstream, header, peer_session, pipe
 from ghbench.front.hosts import CA_VARIABLES, GITHUB_HOSTS, client_of, host_kind, split_authority
 from ghbench.front.relay import Origin, Relay
 from ghbench.front.rows import handshake_row, refusal_row
@@ -72,7 +72,9 @@ class FrontServer:
         clock: Clock,
         bundle: Path,
         ca_cert: Path,
+        session_from: tuple[str, ...] = (),
     ) -> None:
+        self.session_from = session_from
         self.mode = mode
         self.relay = relay
         self.tls = tls
@@ -109,9 +111,22 @@ class FrontServer:
             task.cancel()
         self.relay.pool.close()
 
+    async def _caller(self, down: Downstream, request: h11.Request) -> Caller:
+        """Who asks: the request's User-Agent and credential; without a credential's
+        session, the connecting process's (``session_from``), looked up once per
+        connection in a thread (it reads /proc)."""
+        caller = Caller.of(request)
+        if caller.session is not None or not self.session_from:
+            return caller
+        if down.peer_session is None:
+            down.peer_session = await asyncio.to_thread(
+                peer_session, down.writer, self.session_from
+            )
+        return Caller(caller.user_agent, down.peer_session or None)
+
     async def _connect(self, down: Downstream, request: h11.Request) -> None:
         started = self.clock.now()
-        caller = Caller.of(request)
+        caller = await self._caller(down, request)
         authority = request.target.decode("latin-1")
         found = split_authority(authority, 443)
         if found is None:
@@ -155,7 +170,7 @@ class FrontServer:
         """Absolute-form requests on the proxy connection, each with its own caller."""
         request: h11.Event = first
         while isinstance(request, h11.Request):
-            caller = Caller.of(request)
+            caller = await self._caller(down, request)
             routed = _absolute(request)
             if routed is None:
                 await down.answer(400, _NOT_A_SERVER)

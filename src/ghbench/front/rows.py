@@ -11,6 +11,12 @@ A row names its operation from what was asked (``operation_of``):
 - uploads.github.com: ``uploads.…`` as REST; codeload.github.com: ``codeload.archive``;
 - the front's own answers: ``front.refused``, ``front.tls-handshake``.
 
+AO's Go daemon (0.10) sends the requests AO's TypeScript builds sent through gh, under
+the names those builds gave them (``AO_OPERATIONS``): its ETag guard on a repository's
+open PRs is ``gh.api.guard-pr-list``, on a head commit's check runs
+``gh.api.guard-commit-status``, its batched PR query ``gh.api.graphql-batch``, so the
+scorecard's guard and batch figures mean the same for every AO.
+
 ``component`` comes from the client's User-Agent (``hosts.client_of``), ``sessionId``
 from the user name of the proxy credential (``http://SESSION@127.0.0.1:PORT``). No
 header value is copied into a row but the ETag and the rate-limit figures; the
@@ -34,9 +40,11 @@ from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import scrub_row
 
 __all__ = [
+    "AO_OPERATIONS",
     "ORIGIN",
     "Exchange",
     "GraphqlCost",
+    "ao_operation",
     "exchange_row",
     "handshake_row",
     "operation_of",
@@ -100,6 +108,39 @@ def _rest_operation(prefix: str, path: str) -> str:
     return f"{prefix}.{_segment(parts[0])}"
 
 
+# AO's daemon (User-Agent ``ao-agent-orchestrator/...``): (method, path, query, the
+# front's own name) -> AO's name; a None part matches anything. The query is the
+# request's, its parameters in any order.
+_AO_CLIENT = re.compile(r"^ao-agent-orchestrator/")
+_REPO = r"/repos/[^/]+/[^/]+"
+AO_OPERATIONS: tuple[tuple[str, re.Pattern[str] | None, str | None, str | None, str], ...] = (
+    ("GET", re.compile(_REPO + r"/pulls/?"), "per_page=1", None, "gh.api.guard-pr-list"),
+    (
+        "GET",
+        re.compile(_REPO + r"/commits/[^/]+/check-runs/?"),
+        "per_page=1",
+        None,
+        "gh.api.guard-commit-status",
+    ),
+    ("POST", None, None, "graphql.batch.repository", "gh.api.graphql-batch"),
+)
+
+
+def ao_operation(method: str, target: str, operation: str) -> str | None:
+    """AO's own name for a request of its daemon (``AO_OPERATIONS``), or None."""
+    path, _, query = target.partition("?")
+    params = set(query.split("&")) if query else set()
+    for want_method, want_path, want_param, want_operation, name in AO_OPERATIONS:
+        if (
+            method == want_method
+            and (want_path is None or want_path.fullmatch(path))
+            and (want_param is None or want_param in params)
+            and (want_operation is None or want_operation == operation)
+        ):
+            return name
+    return None
+
+
 def operation_of(kind: str, path: str, graphql: GraphqlRequest | None) -> str:
     """The row's operation for a request of ``kind`` at ``path`` (no query string)."""
     if kind == "rest" and path.rstrip("/") == "/graphql":
@@ -161,10 +202,13 @@ def exchange_row(ex: Exchange, default_component: str, charged: int | None = Non
     headers = ex.headers
     cost = graphql_cost(ex, charged)
     status = ex.status
+    operation = operation_of(ex.kind, path, ex.graphql)
+    if ex.user_agent is not None and _AO_CLIENT.match(ex.user_agent):
+        operation = ao_operation(ex.method, ex.target, operation) or operation
     row = TraceRow(
         timestamp=iso_ms(ex.finished_at),
         component=_identity(ex.user_agent, default_component),
-        operation=operation_of(ex.kind, path, ex.graphql),
+        operation=operation,
         sessionId=ex.session,
         endpoint=endpoint_of(ex.target),
         method=ex.method,

@@ -95,7 +95,7 @@ async def _control(sink: TraceSink, stop: asyncio.Event) -> None:
             if command.op == "status":
                 _reply(Reply(counts=sink.counts))
             elif command.op == "trace":
-                ended = sink.switch(command.path)
+                ended = sink.switch(command.path, command.agent_path)
                 _reply(Reply(counts=ended, error=sink.error))
             else:
                 sink.close()
@@ -137,7 +137,7 @@ def run(settings: FrontSettings) -> None:
         reuse=settings.reuse_ca,
     )
     sock = _listen(settings.port)
-    sink = TraceSink(settings.trace)
+    sink = TraceSink(settings.trace, settings.agent_trace)
     if sink.error is not None:
         raise GhbenchError(sink.error)
     relay = Relay(
@@ -154,6 +154,7 @@ def run(settings: FrontSettings) -> None:
         clock=clock,
         bundle=ca.bundle,
         ca_cert=ca.cert,
+        session_from=settings.session_from,
     )
     ready = Ready(port=int(sock.getsockname()[1]), ca_cert=str(ca.cert), bundle=str(ca.bundle))
     uvloop.run(_serve(sock, ready, server))

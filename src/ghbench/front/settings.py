@@ -40,6 +40,11 @@ class FrontSettings(msgspec.Struct, frozen=True, kw_only=True):
     ``upstream``: ``http://HOST:PORT``, ``https://HOST[:PORT]`` or ``unix:/PATH`` (a
     unix socket spoken to in plain HTTP). ``state_dir``: where the CA's files go.
     ``trace``: the JSONL trace rows are appended to, or None (untraced, e.g. setup).
+    ``agent_trace``: where rows of a client with a session go instead (an
+    orchestrator's agents, beside its own trace); None: into ``trace`` too.
+    ``session_from``: environment variables naming a client's session (AO's
+    ``AO_SESSION_ID``): when a client's proxy credential names none, the session is the
+    first of these set in the environment of the local process that connected.
     ``component``: the component of rows whose client the User-Agent table does not
     know. ``reuse_ca``: keep a still-valid CA found in ``state_dir`` instead of minting
     one. ``port``: 0 picks a free one.
@@ -49,6 +54,8 @@ class FrontSettings(msgspec.Struct, frozen=True, kw_only=True):
     state_dir: str
     upstream: str | None = None
     trace: str | None = None
+    agent_trace: str | None = None
+    session_from: tuple[str, ...] = ()
     component: str = "front"
     reuse_ca: bool = False
     port: int = 0
@@ -84,11 +91,12 @@ class FrontCounts(msgspec.Struct, kw_only=True):
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True):
-    """One control request: ``status``; ``trace`` (switch to ``path``, None: untraced);
-    ``close`` (answer, then stop)."""
+    """One control request: ``status``; ``trace`` (switch to ``path``, None: untraced,
+    and the agents' rows to ``agent_path``); ``close`` (answer, then stop)."""
 
     op: Literal["status", "trace", "close"]
     path: str | None = None
+    agent_path: str | None = None
 
 
 class Reply(msgspec.Struct, frozen=True, kw_only=True):

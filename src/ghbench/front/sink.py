@@ -12,22 +12,33 @@ __all__ = ["TraceSink"]
 class TraceSink:
     """The current phase's trace (or none: untraced) and counts; ``switch`` ends a phase.
 
-    Rows go through the project's ``TraceWriter``: one ``O_APPEND`` write per row, every
-    string scrubbed of token shapes. A row that cannot be written is counted lost, and
-    the first failure becomes a warning."""
+    A row whose client has a session goes to the agents' trace when the phase has one
+    (an orchestrator's agents, split from the orchestrator's own calls as the
+    scorecard reads them), else to the trace. Rows go through the project's
+    ``TraceWriter``: one ``O_APPEND`` write per row, every string scrubbed of token
+    shapes. A row that cannot be written is counted lost, and the first failure becomes
+    a warning."""
 
-    def __init__(self, path: str | None) -> None:
+    def __init__(self, path: str | None, agent_path: str | None = None) -> None:
         self.counts = FrontCounts()
         self._writer: TraceWriter | None = None
-        self._open(path)
+        self._agents: TraceWriter | None = None
+        self._open(path, agent_path)
 
-    def _open(self, path: str | None) -> None:
+    def _open(self, path: str | None, agent_path: str | None) -> None:
         if path is not None:
             self._writer = TraceWriter(path, on_error=self._failed)
+            if agent_path is not None:
+                self._agents = TraceWriter(agent_path, on_error=self._failed)
+
+    def _writers(self) -> list[TraceWriter]:
+        return [w for w in (self._writer, self._agents) if w is not None]
 
     def _failed(self, exc: OSError) -> None:
-        where = self._writer.path if self._writer is not None else "the trace"
-        self.warn(f"cannot write the trace {where} ({exc.strerror or exc}); rows are being lost")
+        failed = [str(w.path) for w in self._writers() if w.error is exc] or ["the trace"]
+        self.warn(
+            f"cannot write the trace {failed[0]} ({exc.strerror or exc}); rows are being lost"
+        )
 
     @property
     def traced(self) -> bool:
@@ -35,11 +46,12 @@ class TraceSink:
 
     @property
     def error(self) -> str | None:
-        """Why the current trace cannot be written, if it cannot."""
-        if self._writer is None or self._writer.error is None:
-            return None
-        exc = self._writer.error
-        return f"cannot write the trace {self._writer.path}: {exc.strerror or exc}"
+        """Why the current trace (or the agents') cannot be written, if it cannot."""
+        for writer in self._writers():
+            if writer.error is not None:
+                exc = writer.error
+                return f"cannot write the trace {writer.path}: {exc.strerror or exc}"
+        return None
 
     def warn(self, message: str) -> None:
         """Add a warning once (the same problem seen again adds nothing)."""
@@ -47,21 +59,23 @@ class TraceSink:
             self.counts.warnings.append(message)
 
     def write(self, row: TraceRow) -> None:
-        if self._writer is None:
+        writer = self._agents if row.sessionId is not None and self._agents else self._writer
+        if writer is None:
             return
-        if self._writer.write(row):
+        if writer.write(row):
             self.counts.rows_written += 1
         else:
             self.counts.rows_lost += 1
 
-    def switch(self, path: str | None) -> FrontCounts:
-        """Close the current trace, open ``path`` (None: untraced); the ended counts."""
+    def switch(self, path: str | None, agent_path: str | None = None) -> FrontCounts:
+        """Close the current traces, open ``path`` and ``agent_path`` (None: untraced);
+        the ended counts."""
         self.close()
         ended, self.counts = self.counts, FrontCounts()
-        self._open(path)
+        self._open(path, agent_path)
         return ended
 
     def close(self) -> None:
-        if self._writer is not None:
-            writer, self._writer = self._writer, None
+        for writer in self._writers():
             writer.close()
+        self._writer = self._agents = None

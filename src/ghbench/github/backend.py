@@ -28,6 +28,7 @@ from ghbench.github.auth import (
 from ghbench.github.benchmark_client import BenchmarkClient
 from ghbench.github.comments import post_review_comments
 from ghbench.github.emulator_backend import EmulatorBackend
+from ghbench.github.front_route import FrontRoute, forward_route
 from ghbench.github.names import BackendName
 
 __all__ = ["Backend", "BackendName", "RealGitHubBackend", "explained", "make_backend"]
@@ -105,6 +106,16 @@ class Backend(Protocol):
         """Inject faults (latency, errors) into every call from now on (the emulator's)."""
         ...
 
+    @property
+    def agent_token(self) -> str:
+        """The token an orchestrator's agents call with (``agent_env``'s ``GH_TOKEN``)."""
+        ...
+
+    def front_route(self) -> FrontRoute:
+        """How a GitHub front (``ghbench.front``) reaches this GitHub, for clients that
+        call github.com's hosts themselves (AO 0.10's daemon)."""
+        ...
+
 
 @dataclass
 class RealGitHubBackend:
@@ -128,6 +139,13 @@ class RealGitHubBackend:
 
     def explain(self, error: GhbenchError) -> GhbenchError:
         return error
+
+    @property
+    def agent_token(self) -> str:
+        return self.token  # one token: GitHub cannot tell them apart
+
+    def front_route(self) -> FrontRoute:
+        return forward_route(self.api_url)
 
     def stop(self) -> None:
         self._token = None

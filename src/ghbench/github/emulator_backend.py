@@ -24,6 +24,7 @@ from ghbench.clock import Clock
 from ghbench.emulator.client_env import git_environment
 from ghbench.errors import EmulatorError, GhbenchError
 from ghbench.github.benchmark_client import BenchmarkClient
+from ghbench.github.front_route import FrontRoute
 from ghbench.github.names import BackendName
 from ghbench.github.seed import (
     EmulatorControl,
@@ -257,6 +258,9 @@ class EmulatorBackend:
 
     def check_gh_route(self) -> None:
         return None  # gh reaches the emulator through the environment ghbench gives it
+
+    def front_route(self) -> FrontRoute:
+        return FrontRoute("emulate", self.url)
 
     def add_review_comments(self, plan: Sequence[tuple[str, int, int]]) -> int:
         return add_review_comments(self.control(), plan)

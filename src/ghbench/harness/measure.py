@@ -186,17 +186,28 @@ def _check_live(setup: SetupArtifact, path: Path, driver: Driver, client: Benchm
         raise ArtifactError(f"{path}: the setup is stale: {listed}; re-run 'ghbench setup'")
 
 
+def _open_window(run: _Run) -> None:
+    """The window starts: the benchmark's call count and the before-snapshot."""
+    run.calls_at_start = run.client.calls
+    run.measured.start = run.clock.now()
+    run.measured.before = run.client.rate_limit()
+
+
 def _measure_window(run: _Run) -> None:
     measured, driver, clock = run.measured, run.driver, run.clock
     driver.prepare_measure(run.setup.sessions)
+    warmup = run.spec.warmup.seconds
+    if warmup == 0:
+        # no warmup: the window opens before the orchestrator starts, so the calls it
+        # makes as it starts (AO 0.10 polls at once) are in the window and the bracket
+        _open_window(run)
+        measured.warmup_end = measured.start
     run.progress.note(f"starting the {driver.name} orchestrator, tracing to {measured.trace_path}")
     driver.start(measured.sink, run.backend.orchestrator_env())
-    warmup = run.spec.warmup.seconds
-    _wait(warmup, clock=clock, driver=driver, progress=run.progress, phase="warmup")
-    measured.warmup_end = clock.now()
-    run.calls_at_start = run.client.calls
-    measured.start = clock.now()
-    measured.before = run.client.rate_limit()
+    if warmup > 0:
+        _wait(warmup, clock=clock, driver=driver, progress=run.progress, phase="warmup")
+        measured.warmup_end = clock.now()
+        _open_window(run)
     _window(run)
     measured.end = clock.now()
     measured.after = run.client.rate_limit()
@@ -210,7 +221,7 @@ def _window(run: _Run) -> None:
     duration, clock, measured = run.spec.duration.seconds, run.clock, run.measured
     test = run.plan.end_when
     end_when = None if test is None else functools.partial(test, measured)
-    start = clock.now()
+    start = clock.now() if measured.start is None else measured.start
     marks = [(t.at_s, t) for t in sorted(run.plan.triggers, key=lambda t: t.at_s)]
     for at_s, trigger in [*marks, (duration, None)]:
         left = min(max(at_s, 0.0), duration) - (clock.now() - start)
@@ -241,7 +252,7 @@ def _stop(run: _Run) -> None:
         run.measured.events.append(
             f"the orchestrator did not exit within {grace:g} s of SIGTERM; it was killed"
         )
-    run.driver.finish_measure()
+    run.measured.events.extend(run.driver.finish_measure())
 
 
 def _finish_early(run: _Run, why: str) -> None:

@@ -1,0 +1,459 @@
+"""The driver for AO 0.10, the Go daemon its users run today (``ao daemon``).
+
+AO 0.10 calls ``https://api.github.com`` itself (no gh) and writes no trace, so its
+calls are traced at the network: the driver starts a GitHub front (``ghbench.front``)
+and puts the daemon and its agents behind it (``HTTPS_PROXY`` and the front's CA), and
+the front writes one row per exchange. The daemon's rows go to the window's trace; the
+rows of its agents' gh and git (a session in their environment, ``AO_SESSION_ID``) go
+to the agents' trace beside it, as the scorecard splits them. Where it all runs:
+``ghbench.drivers.ao_daemon_world``.
+
+Commands used: ``ao daemon`` (the backend, headless, in the foreground), ``ao project
+add`` (a clone of each checkout, keeping its origin), ``ao spawn --issue N`` (one
+session each; the agent opens the PR), ``ao session kill`` (sessions a setup no longer
+keeps). The daemon's own API on loopback (``/readyz``, ``/api/v1/sessions``) says when
+it is ready and which sessions, branches and PRs it has; none of it calls GitHub.
+
+Keeping sessions measurable. The daemon adopts a session whose tmux session is alive
+when it starts, and relaunches the agent of one whose tmux session is gone; while it
+runs, a session whose tmux session disappears is terminated. So a session's tmux
+session never goes away while the daemon runs: after setup an agent is replaced in its
+pane by a placeholder (``tmux respawn-pane``), and before every start every session
+ghbench spawned (its registry, ``sessions.json``) gets a placeholder of that name. The
+daemon then watches PRs whose agents are idle, as a user's daemon does.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ghbench.artifacts.io import replace_atomic
+from ghbench.drivers.ao import storm_note
+from ghbench.drivers.ao_cell import free_loopback_port
+from ghbench.drivers.ao_command import AoCommand, user_gitconfig
+from ghbench.drivers.ao_daemon_api import DaemonApi, DaemonDashboard
+from ghbench.drivers.ao_daemon_world import DaemonTokens, DaemonWorld, user_shell
+from ghbench.drivers.ao_output import ao_error_line
+from ghbench.drivers.base import (
+    Dashboard,
+    DashboardView,
+    OwnsProcess,
+    Session,
+    SpawnStorm,
+    StopResult,
+    TraceSink,
+)
+from ghbench.drivers.placeholders import PLACEHOLDER_COMMAND, Placeholders
+from ghbench.drivers.project import Project
+from ghbench.errors import GhbenchError, ToolMissingError
+from ghbench.front import Front, FrontCounts, FrontSettings, start_front
+from ghbench.github.backend import Backend
+from ghbench.gitinfo import run_git
+from ghbench.procs import ManagedProcess, start_process
+
+__all__ = ["AoDaemonDriver", "front_notes"]
+
+SESSION_ENV = ("AO_SESSION_ID",)  # how an agent's process names its session
+AGENT_HARNESS = "claude-code"  # AO's claude-code plugin runs `claude`
+_REGISTRY = "sessions.json"
+
+
+def front_notes(counts: FrontCounts, trace: Path) -> list[str]:
+    """What a window's notes say about the front: problems only (a quiet front is fine)."""
+    notes = list(counts.warnings)
+    if counts.rows_lost:
+        notes.append(f"{counts.rows_lost} trace rows could not be written to {trace}")
+    if not counts.reached:
+        notes.append(
+            "no client reached the GitHub front during the window: the daemon made no"
+            " GitHub call through it (check its log, and the warnings above)"
+        )
+    return notes
+
+
+@dataclass
+class AoDaemonDriver(OwnsProcess):
+    """AO 0.10's daemon over ``projects`` (one for setup and measure, a cell's several
+    for the matrix: one daemon watches every project it has)."""
+
+    projects: tuple[Project, ...]
+    command: AoCommand
+    world: DaemonWorld
+    backend: Backend
+    base_env: Mapping[str, str]
+    name: str = "ao"
+    per_project_processes: bool = False  # one daemon watches every project
+    startup_timeout: float = 60.0
+    spawn_timeout: float = 120.0
+    _proc: ManagedProcess | None = field(default=None, repr=False)
+    _front: Front | None = field(default=None, repr=False)
+    _api: DaemonApi | None = field(default=None, repr=False)
+    _placeholders: Placeholders | None = field(default=None, repr=False)
+    _before_spawn: set[str] = field(default_factory=set, repr=False)
+    _spawned: list[str] = field(default_factory=list, repr=False)
+    _doomed: set[str] = field(default_factory=set, repr=False)  # killed at the next start
+    _trace: Path | None = field(default=None, repr=False)
+    _starts: int = 0
+
+    @property
+    def project_id(self) -> str:
+        first = self.projects[0]
+        return first.id if len(self.projects) == 1 else f"{first.id.rsplit('-r', 1)[0]}-spread"
+
+    # -- the world, the front, the agents' tmux server --------------------------
+
+    def _tokens(self) -> DaemonTokens:
+        return DaemonTokens(daemon=self.backend.token, agents=self.backend.agent_token)
+
+    def _open(self) -> Front:
+        """The world, the front and the agents' tmux server, made once per driver."""
+        if self._front is not None:
+            return self._front
+        self.world.prepare(user_gitconfig(self.base_env))
+        route = self.backend.front_route()
+        front = start_front(
+            FrontSettings(
+                mode=route.mode,
+                state_dir=str(self.world.front_state),
+                upstream=route.upstream,
+                session_from=SESSION_ENV,
+                component="ao",
+            ),
+            env=self.base_env,
+        )
+        self._front = front
+        try:
+            agents = self.world.agents_env(self.base_env, self._route(front), self._tokens())
+            tmux = self.world.open_tmux(agents, user_shell(self.base_env))
+            self._placeholders = Placeholders(tmux)
+            if self.backend.seeds_repos:
+                for project in self.projects:
+                    self._publish_default_branch(project, agents)
+        except BaseException:
+            self.close()
+            raise
+        return front
+
+    def _route(self, front: Front) -> dict[str, str]:
+        return front.client_env(self.base_env)
+
+    def _publish_default_branch(self, project: Project, env: Mapping[str, str]) -> None:
+        """The run's repository gets the clone's default branch (a forced push when they
+        differ), so AO's worktrees start from the user's code, as on GitHub."""
+        clone, branch = self.world.checkout(project), project.default_branch
+        local = run_git(
+            "-C", str(clone), "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"
+        )
+        if local.returncode != 0:
+            raise GhbenchError(
+                f"{project.path} has no branch {branch}; check out the default branch"
+            )
+        push = _run(
+            ["git", "-C", str(clone), "push", "--quiet", "--force", "origin", f"{branch}:{branch}"],
+            env,
+            clone,
+            600,
+        )
+        if push.returncode != 0:
+            detail = " ".join(push.stderr.split())[:300]
+            raise GhbenchError(
+                f"cannot push {branch} of {project.path} to {project.repo}: {detail}"
+            )
+
+    def close(self) -> None:
+        """Kill the agents' tmux server, stop the front; a later use opens them again."""
+        self._placeholders = None
+        self.world.close_tmux()
+        if self._front is not None:
+            front, self._front = self._front, None
+            front.stop()
+
+    # -- the daemon --------------------------------------------------------------
+
+    def check_tools(self) -> None:
+        self.command.argv()
+        for tool, hint in (("tmux", "apt-get install tmux"), ("git", "apt-get install git")):
+            if shutil.which(tool, path=self.base_env.get("PATH")) is None:
+                raise ToolMissingError(f"{tool} is not installed; install it ({hint})")
+
+    def version(self) -> tuple[str | None, str | None]:
+        return None, None  # a released binary: no checkout to read a sha from
+
+    def _ao(self, *args: str, timeout: float = 60.0) -> None:
+        """An ``ao`` subcommand against the running daemon; its own words on failure."""
+        assert self._api is not None, "the daemon runs first"
+        env = self.world.cli_env(self.base_env, self._api.port)
+        proc = _run([*self.command.argv(), *args], env, self.world.home, timeout)
+        if proc.returncode != 0:
+            said = ao_error_line(proc.stderr, proc.stdout)
+            raise GhbenchError(f"'ao {' '.join(args[:2])}' failed (code {proc.returncode}): {said}")
+
+    def start(self, sink: TraceSink | None, env: Mapping[str, str]) -> None:
+        """Start the daemon behind the front, tracing the window to ``sink``. ``env`` (the
+        backend's gh routing) is not used: the front is the daemon's only route."""
+        front = self._open()
+        self._trace = None if sink is None else sink.path
+        front.switch_trace(self._trace, None if sink is None else sink.agents)
+        self._keep_sessions_alive()
+        port = free_loopback_port()
+        self._starts += 1
+        daemon_env = self.world.daemon_env(self.base_env, self._route(front), self._tokens(), port)
+        self._proc = start_process(
+            [*self.command.argv(), "daemon"],
+            name="ao",
+            env=daemon_env,
+            cwd=self.world.home,
+            log_path=self.world.logs / f"ao-daemon-{self._starts}.log",
+        )
+        self._api = DaemonApi(port)
+        self._wait_ready()
+        self._register_projects()
+        self._kill_doomed()
+
+    def _wait_ready(self) -> None:
+        assert self._proc is not None and self._api is not None
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            code = self._proc.returncode
+            if code is not None:
+                said = ao_error_line(self._proc.log_tail(40))
+                raise GhbenchError(f"'ao daemon' exited with code {code}: {said}")
+            if self._api.ready():
+                return
+            time.sleep(0.1)
+        raise GhbenchError(
+            f"'ao daemon' was not ready within {self.startup_timeout:g} s; see"
+            f" {self._proc.log_path}"
+        )
+
+    def _register_projects(self) -> None:
+        assert self._api is not None
+        known = self._api.project_ids()
+        for project in self.projects:
+            if project.id not in known:
+                clone = self.world.checkout(project)
+                self._ao(
+                    "project",
+                    "add",
+                    "--path",
+                    str(clone),
+                    "--id",
+                    project.id,
+                    "--worker-agent",
+                    AGENT_HARNESS,
+                )
+
+    def stop(self, deadline: float) -> StopResult:
+        result = super().stop(deadline)
+        self._api = None
+        return result
+
+    # -- sessions ----------------------------------------------------------------
+
+    @property
+    def _registry(self) -> Path:
+        return self.world.root / _REGISTRY
+
+    def _registered(self) -> dict[str, dict[str, Any]]:
+        try:
+            data = json.loads(self._registry.read_text())
+        except FileNotFoundError:
+            return {}
+        except ValueError as exc:
+            raise GhbenchError(f"{self._registry}: not valid JSON ({exc}); remove it") from None
+        sessions = data.get("sessions") if isinstance(data, dict) else None
+        return {str(k): dict(v) for k, v in (sessions or {}).items() if isinstance(v, dict)}
+
+    def _save_registry(self, sessions: Mapping[str, Mapping[str, Any]]) -> None:
+        body = json.dumps({"sessions": sessions}, indent=2, sort_keys=True) + "\n"
+        replace_atomic(self._registry, body.encode())
+
+    def _keep_sessions_alive(self) -> None:
+        """A placeholder for every session ghbench spawned that has none running: the
+        daemon adopts them at start instead of relaunching their agents."""
+        assert self._placeholders is not None
+        tmux = self._placeholders.tmux
+        for sid, meta in self._registered().items():
+            if tmux.has_session(sid):
+                continue
+            worktree = Path(str(meta.get("worktree") or self.world.home))
+            self._placeholders.ensure(sid, worktree if worktree.is_dir() else self.world.home)
+
+    def _kill_doomed(self) -> None:
+        """Sessions a setup no longer keeps: killed through the daemon (it terminates
+        them for good), then forgotten."""
+        if not self._doomed:
+            return
+        registry = self._registered()
+        for sid in sorted(self._doomed):
+            self._ao("session", "kill", sid)
+            registry.pop(sid, None)
+        self._save_registry(registry)
+        self._doomed.clear()
+
+    def spawn(self, issues: Sequence[int]) -> None:
+        assert self._api is not None, "the daemon runs first"
+        project = self._only_project()
+        self._before_spawn = set(self._api.session_ids())
+        for issue in issues:
+            self._ao(
+                "spawn",
+                "--project",
+                project.id,
+                "--issue",
+                str(issue),
+                "--harness",
+                AGENT_HARNESS,
+                "--skip-agent-check",
+                timeout=self.spawn_timeout,
+            )
+
+    def _only_project(self) -> Project:
+        if len(self.projects) != 1:
+            raise GhbenchError("spawning needs one project; spawn in each project's driver")
+        return self.projects[0]
+
+    def discover_sessions(self) -> list[Session]:
+        assert self._api is not None, "the daemon runs first"
+        registry = self._registered()
+        found: list[Session] = []
+        for row in self._api.sessions():
+            if row.session_id in self._before_spawn or row.project not in self._project_ids():
+                continue
+            worktree = self._worktree(row.project, row.branch)
+            found.append(
+                Session(
+                    session_id=row.session_id,
+                    issue=row.issue,
+                    branch=row.branch,
+                    worktree_path=None if worktree is None else str(worktree),
+                )
+            )
+            registry[row.session_id] = {
+                "project": row.project,
+                "issue": row.issue,
+                "branch": row.branch,
+                "worktree": None if worktree is None else str(worktree),
+            }
+        self._save_registry(registry)
+        self._spawned = [s.session_id for s in found]
+        return found
+
+    def _project_ids(self) -> set[str]:
+        return {p.id for p in self.projects}
+
+    def _worktree(self, project_id: str, branch: str | None) -> Path | None:
+        """The worktree the daemon made for ``branch`` (``git worktree list`` of the clone)."""
+        if branch is None:
+            return None
+        project = next(p for p in self.projects if p.id == project_id)
+        proc = run_git("-C", str(self.world.checkout(project)), "worktree", "list", "--porcelain")
+        path: Path | None = None
+        for line in proc.stdout.splitlines():
+            if line.startswith("worktree "):
+                path = Path(line[len("worktree ") :])
+            elif line == f"branch refs/heads/{branch}" and path is not None:
+                return path
+        return None
+
+    def stop_agents(self) -> None:
+        """Each spawned agent replaced by a placeholder in its own pane: the session stays
+        alive for the daemon (a vanished one it would terminate)."""
+        assert self._placeholders is not None
+        for sid in self._spawned:
+            self._placeholders.tmux.respawn(sid, PLACEHOLDER_COMMAND)
+
+    def clean_stale(self, keep: Collection[Path]) -> list[Path]:
+        """Sessions ghbench spawned whose worktree no setup keeps: killed through the
+        daemon at its next start (and their worktrees with them)."""
+        kept = {Path(p).resolve() for p in keep}
+        stale = []
+        for sid, meta in self._registered().items():
+            worktree = meta.get("worktree")
+            if meta.get("project") not in self._project_ids():
+                continue
+            if worktree and Path(str(worktree)).resolve() in kept:
+                continue
+            self._doomed.add(sid)
+            stale.append(Path(str(worktree or sid)))
+        return stale
+
+    def check_sessions(self, sessions: Sequence[Session]) -> list[str]:
+        registry = self._registered()
+        problems = []
+        for s in sessions:
+            if s.session_id not in registry:
+                problems.append(f"{s.session_id}: not a session of {self.world.root}")
+            elif not Path(s.worktree).is_dir():
+                problems.append(f"{s.session_id}: worktree {s.worktree} is gone")
+        return problems
+
+    def prepare_measure(self, sessions: Sequence[Session]) -> None:
+        self._open()  # the placeholders are made at start, for every session it has
+
+    def finish_measure(self) -> list[str]:
+        """End the window's trace; what the front saw that the window's notes should say."""
+        if self._front is None or self._trace is None:
+            return []
+        counts = self._front.switch_trace(None)
+        trace, self._trace = self._trace, None
+        return front_notes(counts, trace)
+
+    def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:
+        """S3: ``ao spawn`` of every session into the running daemon, each project its
+        share; the daemon finds their PRs itself."""
+        assert self._api is not None, "the daemon runs first"
+        spawned: list[str] = []
+        for project in self.projects:
+            wanted = counts[project.repo]
+            before = set(self._api.session_ids())
+            for issue in range(1, wanted + 1):
+                self._ao(
+                    "spawn",
+                    "--project",
+                    project.id,
+                    "--issue",
+                    str(issue),
+                    "--harness",
+                    AGENT_HARNESS,
+                    "--skip-agent-check",
+                    timeout=self.spawn_timeout,
+                )
+            new = [s for s in self._api.session_ids() if s not in before]
+            if len(new) != wanted:
+                raise GhbenchError(
+                    f"S3: 'ao spawn' in {project.id} started {len(new)} of {wanted} sessions,"
+                    " so the window would not measure the cell's scale"
+                )
+            spawned.extend(new)
+        self._spawned = spawned
+        return SpawnStorm((), storm_note(spawned), False)
+
+    def open_dashboard(self, view: DashboardView) -> Dashboard:
+        assert self._api is not None, "the daemon runs first"
+        return DaemonDashboard(self._api, view)
+
+
+def _run(
+    argv: Sequence[str], env: Mapping[str, str], cwd: Path, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            list(argv),
+            env=dict(env),
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        what = " ".join(argv[1:3]) if len(argv) > 1 else argv[0]
+        raise GhbenchError(f"'ao {what}' did not finish within {timeout:g} s") from None
