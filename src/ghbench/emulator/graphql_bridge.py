@@ -28,6 +28,7 @@ field it stopped at; ours stops the whole query).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ghbench.emulator.errors import ApiError, ServerError
@@ -81,9 +82,10 @@ def run_graphql(
     token_id: str,
     user: User | None,
     *,
-    budget: RequestBudget,
+    budget: Callable[[], RequestBudget],
 ) -> EmuResponse:
-    """Answer ``POST /graphql``; called holding the turnstile."""
+    """Answer ``POST /graphql``; called holding the turnstile. ``budget`` makes the
+    request's deadline and turns, when it is parsed and run (a known answer is not)."""
     limiter = emulator.limiter
     if user is None:
         body = encode_json({"message": _AUTH_MESSAGE, "documentation_url": _AUTH_DOCS})
@@ -114,16 +116,16 @@ def run_graphql(
     known = memo.get(key)
     if known is not None and known.changes == emulator.store.record_changes:
         try:
-            charge(known.cost, known.operation)
+            view = charge(known.cost, known.operation)
         except RateLimited:
             pass  # answered below, as any request the bucket cannot pay for
         else:
             emulator.secondary.record(owner, kind="graphql", points=1, creates_content=False)
-            view = limiter.view(owner, "graphql")
             response = emulator.respond(200, known.payload, view, {})
             response.delay_s = fault.delay_s
             return response
 
+    request_budget = budget()
     ctx = GraphQLRequestContext(
         state=emulator.store,
         viewer=user,
@@ -133,13 +135,13 @@ def run_graphql(
         charge=charge,
         headers=dict(request.headers),
         cost_rule=emulator.config.graphql_cost_rule,
-        checkpoint=budget.checkpoint,
+        checkpoint=request_budget.checkpoint,
         mutation_scope=emulator.db.transaction,
     )
     try:
-        with budget.off_turnstile(heavy=len(request.body) > HEAVY_BODY_BYTES):
+        with request_budget.off_turnstile(heavy=len(request.body) > HEAVY_BODY_BYTES):
             parsed = parse_request(request.body, ctx.cost_rule)
-        budget.checkpoint()
+        request_budget.checkpoint()
         result = answer(parsed, ctx)
     except RateLimited as exc:
         result = GraphQLResult(200, rate_limited_body(exc.bucket, user), None, False, 0)

@@ -150,7 +150,9 @@ def seed_copies(
 
 
 def _seed_repo(world: SimWorld, target: str, repo: str, ent: _Entities) -> None:
-    """``target``: recorded ``repo`` with its PRs and issues at their recorded numbers."""
+    """``target``: recorded ``repo`` with its PRs and issues at their recorded numbers;
+    each PR's mergeability already computed, as GitHub has it for a PR that was open
+    while the recording ran (only a PR just opened answers UNKNOWN first)."""
     api = world.emulator
     api.create_repo(target)
     wanted = max([*ent.prs, *ent.issues, 0])
@@ -163,6 +165,7 @@ def _seed_repo(world: SimWorld, target: str, repo: str, ent: _Entities) -> None:
         if number in ent.prs:
             api.create_pull(target, ent.prs[number], title=f"Replayed #{number}")
             api.set_ci(target, "success", pr=number)
+            world.settle_pull(target, number)
         else:
             api.create_issue(target, f"Replayed #{number}")
 

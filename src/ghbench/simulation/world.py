@@ -100,6 +100,16 @@ class SimWorld:
             id=spec.id, repo=spec.repo, issue=spec.issue, branch=spec.branch, pr=number
         )
 
+    def settle_pull(self, full_name: str, number: int) -> None:
+        """What GitHub computes about PR ``number`` in the background (its mergeability),
+        computed now, as for a PR that has been open a while."""
+        owner, _, name = full_name.partition("/")
+        store = self.emulator.store
+        repo = store.repo(owner, name)
+        pull = None if repo is None else store.pull(repo, number)
+        if pull is not None:
+            store.mergeability(pull)
+
     def add_review_comments(self, spec: SessionSpec, count: int) -> None:
         if spec.pr is not None:
             self.emulator.add_review_comments(spec.repo, count=count, prs=[spec.pr])

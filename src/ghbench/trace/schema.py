@@ -30,8 +30,13 @@ CONTROL_COMPONENT = "benchmark-control"
 AGENT = "agent"
 
 
-class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
-    """One line of an AO ``AO_GH_TRACE_FILE`` JSONL trace."""
+class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True, gc=False):
+    """One line of an AO ``AO_GH_TRACE_FILE`` JSONL trace.
+
+    Not tracked by the cyclic garbage collector (``gc=False``): a row holds strings,
+    numbers and a list of strings, never a reference back, and a run holds a million of
+    them, which the collector would otherwise walk again and again (a sixth of a large
+    replay's time)."""
 
     timestamp: str  # ISO string, completion time
     component: str | None = None

@@ -62,9 +62,11 @@ def _graphql_body(body: bytes) -> tuple[str | None, int | None]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _argv(argv: tuple[str, ...], secrets: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
-    """An invocation's operation and its arguments, redacted and scrubbed."""
-    args = tuple(scrub_text(a, secrets) for a in redact_args(list(argv)))
+def _argv(argv: tuple[str, ...], secrets: tuple[str, ...]) -> tuple[str | None, list[str]]:
+    """An invocation's operation and its arguments, redacted and scrubbed: one list per
+    argv, which every row of it shares (rows are never changed in place; a run keeps a
+    million of them)."""
+    args = [scrub_text(a, secrets) for a in redact_args(list(argv))]
     return extract_operation(list(argv)), args
 
 
@@ -95,7 +97,7 @@ def exchange_row(
         component=AGENT,
         operation=command,
         sessionId=session_id,
-        args=list(args),
+        args=args,
         endpoint="graphql" if is_graphql else scrub_text(path.lstrip("/"), keep),
         method=request.method,
         ok=ok,
