@@ -1,12 +1,16 @@
 """Replay: a recorded trace's calls re-issued against the emulator, scaled, with policies."""
 
 import dataclasses
+from collections import Counter
 
 import pytest
 
+from ghbench.ratelimit import Bucket, RateLimitSnapshot
 from ghbench.simulation.agents import AgentRunSpec, run_agents
 from ghbench.simulation.cell import run_cell
-from ghbench.simulation.replay import ReplaySpec, replay_trace
+from ghbench.simulation.replay import ReplaySpec, replay_scorecard, replay_trace
+from ghbench.simulation.replay_merge import merge_parts
+from ghbench.simulation.replay_run import PartResult
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow
 from ghbench.workload.replay import (
     CONTROL,
@@ -128,3 +132,50 @@ def test_real_time_paces_the_calls(ao_rows: list[TraceRow]) -> None:
     paced = replay_trace(short, dataclasses.replace(ReplaySpec(), speed=10_000.0), seed=1)
     assert paced.replayed == virtual.replayed
     assert [r.operation for r in paced.rows] == [r.operation for r in virtual.rows]
+
+
+def test_two_parts_in_parallel_spend_and_say_what_one_replay_does(
+    agent_rows: list[TraceRow],
+) -> None:
+    """Copies split over a forked part: the same charges, and rows whose rate-limit
+    headers read as one bucket (the scorecard's per-row consumption agrees)."""
+    one = replay_trace(agent_rows, ReplaySpec(sessions=9, workers=1), seed=1)
+    two = replay_trace(agent_rows, ReplaySpec(sessions=9, workers=2), seed=1)
+    assert two.replayed == one.replayed
+    assert len(two.every_row) == len(one.every_row)
+    consumed = []
+    for result in (one, two):
+        split = replay_scorecard(result, scenario_id="replay-test").insights.spend_split
+        assert split is not None and split.consumption is not None  # the agents' own trace
+        assert split.consumption.graphql.source == "rows"
+        consumed.append(split.consumption.graphql.points)
+    # what the headers say the bucket lost: one replay's figure, the ledger's within 1%
+    assert abs(consumed[1] - consumed[0]) <= 0.01 * consumed[0]
+    assert abs(consumed[1] - two.replayed["graphql"]) <= 0.01 * two.replayed["graphql"]
+    limits = {r.rateLimitLimit for r in two.every_row if r.rateLimitResource == "graphql"}
+    assert limits == {5000 * 3}, "one bucket of three copies' budget"
+    invocations = {r.invocationId for r in two.every_row}
+    assert len(invocations) == two.calls, "the parts' invocation ids never collide"
+
+
+def test_joined_parts_read_as_one_bucket() -> None:
+    """Two parts, 10 points each of 100: the joined rows count down one bucket of 200."""
+
+    def part(times: list[int]) -> PartResult:
+        rows = [
+            TraceRow(timestamp=f"2026-04-17T09:05:{t:02d}.000Z", rateLimitResource="graphql",
+                 rateLimitLimit=100, rateLimitRemaining=100 - (k + 1) * 5,
+                 rateLimitReset=1_776_420_300)
+            for k, t in enumerate(times)
+        ]  # fmt: skip
+        snap = RateLimitSnapshot(0.0, {"graphql": Bucket(100, 100, 0, 1_776_420_300)})
+        after = RateLimitSnapshot(9.0, {"graphql": Bucket(100, 90, 10, 1_776_420_300)})
+        return PartResult(rows, [], {"graphql": 10}, 2, {"before": snap, "after": after},
+                          {}, Counter(), 2, 9.0)  # fmt: skip
+
+    joined = merge_parts([part([1, 3]), part([2, 4])])
+    assert [r.rateLimitRemaining for r in joined.rows] == [195, 190, 185, 180]
+    assert {r.rateLimitLimit for r in joined.rows} == {200}
+    assert joined.points == {"graphql": 20} and joined.charges == 4
+    after = joined.snapshots["after"].resources["graphql"]
+    assert (after.limit, after.remaining, after.used) == (200, 180, 20)

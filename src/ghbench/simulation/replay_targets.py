@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ghbench.emulator.errors import ApiError
@@ -128,20 +128,23 @@ def recorded_limits(rows: Sequence[TraceRow]) -> dict[str, int]:
 
 
 def seed_copies(
-    world: SimWorld, entities: dict[str, _Entities], copies: int, limits: dict[str, int]
+    world: SimWorld,
+    entities: dict[str, _Entities],
+    copies: Sequence[int],
+    limits: Mapping[str, int],
 ) -> None:
     """Each copy's repositories and entities; each copy has the recording's budget
     (``limits``) and GitHub's secondary limits, so a scaled replay measures what N
     sessions ask for, not where one token stops them."""
     api = world.emulator
-    scale = max(1, copies)
+    scale = max(1, len(copies))
     for resource, limit in limits.items():
         api.set_limit(resource, limit * scale)
     secondary = api.config.secondary
     api.config.secondary.update(
         {name: getattr(secondary, name) * scale for name in _SECONDARY_PER_USER}
     )
-    for c in range(copies):
+    for c in copies:
         for repo, ent in entities.items():
             try:
                 _seed_repo(world, copy_repo(repo, c), repo, ent)
