@@ -1,6 +1,7 @@
 """The agent model's calibration, its sensitivity, and the speed of the model and of replay.
 
     python bench/bench_agents.py --calibrate    # docs/calibration.md, "Agents": the fit
+    python bench/bench_agents.py --cell         # the same in S3 beside the AO model
     python bench/bench_agents.py --sensitivity  # each parameter varied, 5 seeds each
     python bench/bench_agents.py --speed        # wall time: 5 and 50 agents, replay 1x/10x
 
@@ -72,6 +73,44 @@ def calibrate() -> int:
     return 0 if abs(mean - EVIDENCE) <= BAND * EVIDENCE else 1
 
 
+def cell() -> int:
+    """``simulate --scenario S3 --sessions 5 --agents default --duration 30m``, 10 seeds:
+    the spec's figure over the orchestrator's trace, what both traces' headers say the
+    bucket lost, and the ledger's bracket."""
+    from ghbench.runspec.cells import Cell
+    from ghbench.runspec.spec import Duration, RunSpec
+    from ghbench.simulation.cell import run_cell
+    from ghbench.simulation.simulate import cell_scorecard
+
+    spec = RunSpec(
+        backend="simulated",
+        cell=Cell("S3", "T1", 5),
+        warmup=Duration.of(0.0),
+        duration=Duration.of(1800.0),
+        agents="claude-code",
+    )
+    figures: dict[str, list[float]] = {"spec": [], "both": [], "bracket": []}
+    for seed in SEEDS:
+        card = cell_scorecard(run_cell(msgspec.structs.replace(spec, seed=seed)))
+        split = card.insights.spend_split
+        assert split is not None and split.consumption is not None
+        figures["spec"].append(card.scorecard.graphql_points_per_hr)
+        figures["both"].append(split.consumption.graphql.per_hr or 0.0)
+        figures["bracket"].append(2.0 * (card.scorecard.bracket_delta.graphql or 0))
+    print(
+        f"S3, 5 sessions with agents (claude-code), 30 min, seeds {SEEDS.start}-{SEEDS.stop - 1}:"
+    )
+    inside = True
+    for name, values in figures.items():
+        within = sum(abs(v - EVIDENCE) <= BAND * EVIDENCE for v in values)
+        inside &= within == len(values)
+        print(
+            f"  {name:8} mean {statistics.mean(values):6.0f}, min {min(values):6.0f},"
+            f" max {max(values):6.0f} GraphQL points/hour; within +-25%: {within}/{len(values)}"
+        )
+    return 0 if inside else 1
+
+
 VARIATIONS: dict[str, list[object]] = {
     "rewatch": [0.0, 15.0, 30.0, 60.0],
     "status_poll": [2.0, 10.0, 30.0],
@@ -124,15 +163,18 @@ def speed() -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--cell", action="store_true")
     parser.add_argument("--sensitivity", action="store_true")
     parser.add_argument("--speed", action="store_true")
     args = parser.parse_args()
     code = 0
     if args.calibrate:
         code |= calibrate()
+    if args.cell:
+        code |= cell()
     if args.sensitivity:
         code |= sensitivity()
-    if args.speed or not (args.calibrate or args.sensitivity):
+    if args.speed or not (args.calibrate or args.cell or args.sensitivity):
         code |= speed()
     return code
 

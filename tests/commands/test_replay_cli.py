@@ -1,8 +1,10 @@
 """``ghbench replay`` on the command line: artifacts, JSON, bad flags."""
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import msgspec
@@ -71,3 +73,37 @@ def test_a_missing_trace_is_an_error(tmp_path: Path) -> None:
     done = _ghbench("replay", "--trace", str(tmp_path / "none.jsonl"))
     assert done.returncode != 0
     assert done.stderr.startswith("error:") and "Traceback" not in done.stderr
+
+
+def _replays_of(trace: Path) -> list[int]:
+    """Live processes replaying ``trace`` (a forked part has its parent's command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[-1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and str(trace).encode() in argv:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+def test_a_stopped_replay_stops_its_parts(recorded: Path, tmp_path: Path) -> None:
+    """SIGTERM mid-replay: ghbench ends as a stopped command does and leaves no part."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ghbench", "replay", "--trace", str(recorded),
+         "--sessions", "400", "--out", str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while len(_replays_of(recorded)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)  # the parent and its forked part
+    assert len(_replays_of(recorded)) >= 2, "the replay forked its second part"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143 and "Traceback" not in err, err
+    assert _replays_of(recorded) == []

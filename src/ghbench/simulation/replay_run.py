@@ -49,6 +49,7 @@ from ghbench.workload.transport.inprocess import InProcessTransport
 __all__ = ["Part", "PartResult", "copies_for", "run_part"]
 
 _COMMIT = re.compile(r"repos/([^/?]+/[^/?]+)/commits/([0-9a-f]{40})")
+_RECORDED_ONLY = frozenset({"repo", "run_id"})  # values an argv names that a copy replaces
 
 # (copy, share of its sessions): copy ``c`` runs against repositories ``NAME-c``
 Copies = Sequence[tuple[int, float]]
@@ -311,12 +312,13 @@ class _Replay:
                 "comment": "Replayed",
                 "reply": "Replayed",
                 "comment_id": 1,
-                "run_id": 1,
+                "run_id": self.world.latest_run(repo, (target.pr if target else None) or 1),
             }
         bound = job.call.values
         if not bound:
             return base
-        return {**base, **{k: v for k, v in bound.items() if k != "repo"}}
+        # the recording's repository and workflow run are the recording's: the copy's stand
+        return {**base, **{k: v for k, v in bound.items() if k not in _RECORDED_ONLY}}
 
     def _next(self, when: float, job: _Job, response: HttpResponse | None) -> None:
         assert job.requests is not None

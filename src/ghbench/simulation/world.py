@@ -110,6 +110,17 @@ class SimWorld:
         if pull is not None:
             store.mergeability(pull)
 
+    def latest_run(self, full_name: str, number: int) -> int:
+        """The newest workflow run of PR ``number``'s head (1 when it has none)."""
+        owner, _, name = full_name.partition("/")
+        store = self.emulator.store
+        repo = store.repo(owner, name)
+        pull = None if repo is None else store.pull(repo, number)
+        if repo is None or pull is None:
+            return 1
+        runs = [r.id for r in store.runs(repo) if r.head_sha == pull.head_sha]
+        return runs[0] if runs else 1
+
     def add_review_comments(self, spec: SessionSpec, count: int) -> None:
         if spec.pr is not None:
             self.emulator.add_review_comments(spec.repo, count=count, prs=[spec.pr])
