@@ -1,10 +1,10 @@
 """Speed of ``ghbench replay``: a large recorded trace at its own session count and at 10x.
 
-    python bench/bench_replay.py [--agents 77] [--hours 2] [--factor 10] [--parts 2]
+    python bench/bench_replay.py [--agents 79] [--hours 2] [--factor 10] [--parts 2]
 
 The trace is the agent model's (``run_agents``: AGENTS agents, spawned 40 s apart, for
 HOURS virtual hours, with buckets large enough never to stop them, so every replayed
-request is one GitHub would have answered): 77 agents for 2 hours is 100,600 rows. It is
+request is one GitHub would have answered): 79 agents for 2 hours is 100,830 rows. It is
 made once per invocation (its time is printed, not counted), written as a JSONL trace,
 read back as ``ghbench replay`` reads it, and replayed in virtual time at the recorded
 count and at FACTOR times it (``--parts``: how many run side by side; the default is
@@ -64,7 +64,7 @@ def replay(path: Path, factor: int, parts: int | None) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--agents", type=int, default=77)
+    parser.add_argument("--agents", type=int, default=79)
     parser.add_argument("--hours", type=float, default=2.0)
     parser.add_argument("--factor", type=int, default=10)
     parser.add_argument("--parts", type=int, default=None)
