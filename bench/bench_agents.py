@@ -155,7 +155,7 @@ def speed() -> int:
             wall = time.perf_counter() - start
         print(
             f"replay of {len(recorded)} rows at {factor}x: {wall:.2f} s wall, "
-            f"{len(result.rows)} requests ({len(result.rows) / wall:.0f}/s)"
+            f"{len(result.every_row)} requests ({len(result.every_row) / wall:.0f}/s)"
         )
     return 0
 

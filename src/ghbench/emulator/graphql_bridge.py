@@ -19,6 +19,8 @@ kept, encoded, with the store's change count: the same body from the same viewer
 no record has changed is charged and counted exactly as the first was, and answered
 with the same bytes, without parsing or executing it again (pollers and agents send
 the same few requests over and over; a replay of a large trace is mostly such repeats).
+A query the bucket could not pay for is kept by its cost, so that while the bucket
+stays empty it is refused again without being parsed.
 
 Past the field budget it is GitHub's resource-limit answer, as reported in 2026: 200,
 ``{"data": null, "errors": [{"type": "RESOURCE_LIMITS_EXCEEDED", "path": [...],
@@ -39,7 +41,7 @@ from ghbench.emulator.fairness import (
     ResourceLimitsExceeded,
 )
 from ghbench.emulator.faults import draw_fault
-from ghbench.emulator.graphql import answer, parse_request
+from ghbench.emulator.graphql import answer, parse_request, refused
 from ghbench.emulator.graphql_contract import (
     BucketView,
     GraphQLRequestContext,
@@ -115,13 +117,15 @@ def run_graphql(
     key = (request.body, user.id, emulator.config.graphql_cost_rule)
     known = memo.get(key)
     if known is not None and known.changes == emulator.store.record_changes:
-        try:
-            view = charge(known.cost, known.operation)
-        except RateLimited:
-            pass  # answered below, as any request the bucket cannot pay for
-        else:
+        view = limiter.view(owner, "graphql")
+        payload = None
+        if view.remaining < known.cost:  # refused, as any request the bucket cannot pay for
+            payload = encode_json(refused(user.id, known.operation, False).body)
+        elif known.payload is not None:
+            view, payload = charge(known.cost, known.operation), known.payload
+        if payload is not None:
             emulator.secondary.record(owner, kind="graphql", points=1, creates_content=False)
-            response = emulator.respond(200, known.payload, view, {})
+            response = emulator.respond(200, payload, view, {})
             response.delay_s = fault.delay_s
             return response
 
@@ -138,9 +142,11 @@ def run_graphql(
         checkpoint=request_budget.checkpoint,
         mutation_scope=emulator.db.transaction,
     )
+    asked: int | None = None  # what the request costs, once parsed
     try:
         with request_budget.off_turnstile(heavy=len(request.body) > HEAVY_BODY_BYTES):
             parsed = parse_request(request.body, ctx.cost_rule)
+        asked = None if parsed.report is None else parsed.report.cost
         request_budget.checkpoint()
         result = answer(parsed, ctx)
     except RateLimited as exc:
@@ -164,11 +170,11 @@ def run_graphql(
     )
     view = limiter.view(owner, "graphql")
     payload = encode_json(result.body)
+    changes = emulator.store.record_changes
     if result.reusable and result.status == 200:
-        memo.put(
-            key,
-            KnownAnswer(emulator.store.record_changes, result.cost, result.operation_name, payload),
-        )
+        memo.put(key, KnownAnswer(changes, result.cost, result.operation_name, payload))
+    elif result.refused and not result.is_mutation and asked is not None:
+        memo.put(key, KnownAnswer(changes, asked, result.operation_name, None))
     response = emulator.respond(result.status, payload, view, {})
     response.delay_s = fault.delay_s
     return response

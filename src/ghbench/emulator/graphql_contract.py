@@ -108,17 +108,20 @@ class GraphQLResult:
     # a dry run), asked nothing of the bucket (``rateLimit``), read no clock and changed
     # no record
     reusable: bool = False
+    # refused for the rate limit (``RATE_LIMITED``): nothing charged, nothing run
+    refused: bool = False
 
 
 @dataclass(frozen=True)
 class KnownAnswer:
-    """A reusable answer (``GraphQLResult.reusable``), encoded, and the store's change
-    count it holds for."""
+    """A request's cost and, once it ran, its reusable answer (``GraphQLResult.
+    reusable``), encoded; and the store's change count they hold for. A query only ever
+    refused for the rate limit is known by its cost alone (``payload`` None)."""
 
     changes: int
     cost: int
     operation: str | None
-    payload: bytes
+    payload: bytes | None
 
 
 class KnownAnswers:

@@ -82,3 +82,18 @@ def test_a_mergeability_computed_answers_unknown_once(emulator: Emulator) -> Non
         for _ in range(3)
     ]
     assert states == ["UNKNOWN", "MERGEABLE", "MERGEABLE"]
+
+
+def test_a_known_answer_the_bucket_cannot_pay_for_is_refused_as_any_request(
+    emulator: Emulator,
+) -> None:
+    number = _pr(emulator)
+    emulator.set_limit("graphql", 2)
+    answers = [_ask(emulator, PR_STATE, o="acme", n="todo", p=number) for _ in range(3)]
+    assert [a[2] for a in answers] == ["1", "0", "0"]
+    refused = answers[2][1]
+    assert refused["data"] is None and refused["errors"][0]["type"] == "RATE_LIMITED"
+    # the same as a request never answered before, which the bucket cannot pay for either
+    other = _ask(emulator, PR + "{title}}}", o="acme", n="todo", p=number)[1]
+    assert other == refused
+    assert [e.cost for e in emulator.ledger_entries()] == [1, 1]

@@ -46,7 +46,7 @@ from ghbench.emulator.graphql.resolvers import ResolveContext, typename_of
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLRequestContext, GraphQLResult, RateLimited
 
-__all__ = ["answer", "handle_graphql", "parse_request"]
+__all__ = ["answer", "handle_graphql", "parse_request", "refused"]
 
 
 def handle_graphql(body: bytes, ctx: GraphQLRequestContext) -> GraphQLResult:
@@ -70,8 +70,7 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
         try:
             bucket = ctx.charge(report.cost, name)
         except RateLimited:
-            body_ = {"data": None, "errors": [rate_limited(ctx.viewer.id)]}
-            return result(200, body_, name, is_mutation)
+            return refused(ctx.viewer.id, name, is_mutation)
         charged = report.cost
 
     context = ResolveContext(
@@ -113,6 +112,13 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
         # this once) is not the answer the next request gets
         and ctx.state.record_changes == changes
     )
+    return answered
+
+
+def refused(viewer_id: int, name: str | None, is_mutation: bool) -> GraphQLResult:
+    """GitHub's answer to a request the bucket cannot pay for: 200, ``RATE_LIMITED``."""
+    answered = result(200, {"data": None, "errors": [rate_limited(viewer_id)]}, name, is_mutation)
+    answered.refused = True
     return answered
 
 
