@@ -62,7 +62,7 @@ PROFILE_ALIASES: dict[str, ProfileName] = {
     "pre-b1": "ao-bench-1e73a505",
 }
 PROFILE_CHOICES: tuple[str, ...] = (*PROFILE_NAMES, *PROFILE_ALIASES)
-DEFAULT_PROFILE: ProfileName = "ao-main-60e8c881"
+DEFAULT_PROFILE: ProfileName = "ao-0.10.3"
 # The AO build (as ../shared/ao's build-ao names it) and commit each profile reproduces.
 PROFILE_BUILDS: dict[ProfileName, tuple[str, str] | None] = {
     "ao-0.10.3": ("0.10.3", "c89414dd"),
