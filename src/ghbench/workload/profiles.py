@@ -1,12 +1,19 @@
-"""The policy parameters of AO's lifecycle poller, and the three named profiles.
+"""The policy parameters of AO's pollers, and the four named profiles.
 
 Every number the model uses lives in ``PolicyParams``; a profile is just a set of
 defaults, and a config file's ``policy:`` block overrides any of them. Durations are
-seconds. The sources are the AO reference (§5 "Poll-loop workload model", "Caches").
+seconds. The sources are the AO reference (§5 "Poll-loop workload model", "Caches") for
+the TypeScript builds, and 0.10.3's source for the daemon (named at its profile).
 
 Profiles are named after the AO build each reproduces (docs/calibration.md holds each
 one's error against its build, measured with ``bench/bench_calibration_ao.py``):
 
+``ao-0.10.3`` (the default)
+    AO 0.10.3, the Go daemon its users run: its SCM observer (``poller: scm-observer``),
+    one call at a time on a Go ticker: an ETag guard per repo on its open PRs and per PR
+    on its head's check runs, the open-PR list and GraphQL batches only for what
+    changed, review threads when the review state calls for them, failed jobs' log
+    tails; its ETags in memory, what it knows of each PR in a store.
 ``ao-main-60e8c881`` (alias ``head``)
     AO ``main`` at 60e8c881: Guard 1 (``pulls?…per_page=1``) per repo with an ETag,
     Guard 2 (``commits/{sha}/check-runs?per_page=1``) per PR only when every repo answered 304,
@@ -85,8 +92,11 @@ Count = Annotated[int, msgspec.Meta(ge=0)]
 class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Every tunable of the model. Field names are the config file's ``policy:`` keys."""
 
-    # what a tick does (ghbench.workload.pollers); the fields below name the poller that
-    # reads them where only one does
+    # what a tick does (ghbench.workload.pollers). The scm-observer reads tick,
+    # batch_max_prs, batch_contexts_first, review_interval, issue_cache_ttl, the cache
+    # sizes but enrichment_cache_size, and list_per_page; the lifecycle poller every other
+    # field but etag_cache_requests. The flows that drive either read tick, ticker,
+    # skip_overlapping_ticks and dashboard_reads_github.
     poller: PollerKind = "lifecycle"
     # tick
     tick: Annotated[float, msgspec.Meta(gt=0, extra={"duration": True})] = 30.0  # AO's setInterval
@@ -122,7 +132,8 @@ class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     # gh issue view: spawn, dashboard titles, cleanup; cached
     issue_cache_ttl: Seconds = 300.0
     issue_view_on_spawn: bool = True
-    # LRU sizes of AO's in-memory caches (scm-observer: FIFO)
+    # LRU sizes of AO's in-memory caches (scm-observer: FIFO; etag_cache_prs bounds its
+    # review times and failures per PR)
     etag_cache_repos: Count = 100
     etag_cache_commits: Count = 500
     etag_cache_prs: Count = 500
