@@ -30,8 +30,12 @@ from tooling.against_ao import (
 __all__ = [
     "NOTES_SECTION",
     "REAL_AO_SECTION",
+    "Family",
     "Side",
+    "builds_of",
     "calibration_section",
+    "conditions_of",
+    "families",
     "generated_section",
     "model_side",
     "real_side",
@@ -153,7 +157,7 @@ def _family(profile: str) -> str:
     return PROFILES[profile].poller  # type: ignore[index]
 
 
-def _builds_of(profile: str, runs: Sequence[RealRun]) -> list[str]:
+def builds_of(profile: str, runs: Sequence[RealRun]) -> list[str]:
     """The builds a profile is held to: its own, else (``bench-era``) every build of a
     profile that polls as it does."""
     own = PROFILE_BUILDS[profile]  # type: ignore[index]
@@ -163,16 +167,16 @@ def _builds_of(profile: str, runs: Sequence[RealRun]) -> list[str]:
     return sorted({r.build for r in runs} & kin)
 
 
-def _conditions(profile: str, sessions: int, runs: Sequence[RealRun]) -> RealRun | None:
+def conditions_of(profile: str, sessions: int, runs: Sequence[RealRun]) -> RealRun | None:
     """The real run whose window and latency a profile's model run takes: the first of
     its builds' at that size (None: none of them ran at that size)."""
-    builds = _builds_of(profile, runs)
+    builds = builds_of(profile, runs)
     same = [r for r in runs if r.sessions == sessions and r.build in builds]
     return min(same, key=lambda r: builds.index(r.build), default=None)
 
 
 @dataclass(frozen=True)
-class _Family:
+class Family:
     """The profiles that poll one way and the builds they are held to."""
 
     title: str
@@ -187,13 +191,13 @@ FAMILY_TITLES = {
 }
 
 
-def _families(runs: Sequence[RealRun]) -> list[_Family]:
+def families(runs: Sequence[RealRun]) -> list[Family]:
     out = []
     for kind, title in FAMILY_TITLES.items():
         profiles = tuple(p for p in PROFILE_NAMES if _family(p) == kind)
-        builds = tuple(dict.fromkeys(b for p in profiles for b in _builds_of(p, runs)))
+        builds = tuple(dict.fromkeys(b for p in profiles for b in builds_of(p, runs)))
         if any(r.build in builds for r in runs):
-            out.append(_Family(title, profiles, tuple(sorted(builds))))
+            out.append(Family(title, profiles, tuple(sorted(builds))))
     return out
 
 
@@ -201,7 +205,7 @@ def calibration_section(runs: Sequence[RealRun], *, seeds: int) -> str:
     """The Markdown of the generated section (without its markers): for each family of
     profiles with real runs, its figures, errors and calls per operation; then the runs."""
     out: list[str] = []
-    for family in _families(runs):
+    for family in families(runs):
         out += _family_tables(family, [r for r in runs if r.build in family.builds], seeds)
     out += [
         "### The real runs",
@@ -219,14 +223,14 @@ def calibration_section(runs: Sequence[RealRun], *, seeds: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def _family_tables(family: _Family, runs: Sequence[RealRun], seeds: int) -> list[str]:
+def _family_tables(family: Family, runs: Sequence[RealRun], seeds: int) -> list[str]:
     sizes = sorted({r.sessions for r in runs})
     builds, profiles = family.builds, family.profiles
     real = {(r.build, r.sessions): r for r in runs}
     model: dict[tuple[str, int], Side] = {}
     for n in sizes:
         for p in profiles:
-            conditions = _conditions(p, n, runs)
+            conditions = conditions_of(p, n, runs)
             if conditions is not None:
                 model[(p, n)] = model_side(p, conditions, seeds)
     out = [
@@ -259,7 +263,7 @@ def _family_tables(family: _Family, runs: Sequence[RealRun], seeds: int) -> list
         *_head(["profile", "against", "N", *(title for _, title in COMPARED)], 2),
     ]  # fmt: skip
     for p in profiles:
-        for b in _builds_of(p, runs):
+        for b in builds_of(p, runs):
             for n in sizes:
                 if (b, n) in real and (p, n) in model:
                     errors = relative_errors(model[(p, n)].figures, real_side(real[(b, n)]).figures)

@@ -35,7 +35,7 @@ from typing import Any
 
 from ghbench.workload import observer_calls as go
 from ghbench.workload.caches import FifoCache, TtlCache
-from ghbench.workload.calls import BatchTarget, GhCall, GhResult, parse_api_output
+from ghbench.workload.calls import BatchTarget, GhCall, parse_api_output
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.observer_state import Observation, TrackedPr, decision_of, observation_of
 from ghbench.workload.poller import SessionState, TickReport
@@ -107,9 +107,9 @@ class Observer:
         repos: tuple[str, ...],
         sessions: tuple[SessionSpec, ...] = (),
     ) -> None:
+        del repos  # the daemon polls the repos of its live sessions, no other
         self.policy = policy
         self.runner = runner
-        self.repos = list(repos)  # projects without a live session are not polled
         self.sessions: dict[str, SessionState] = {}
         self.store: dict[tuple[str, int], TrackedPr] = {}
         # the dashboard readers' issue cache (S6): AO 0.10's desktop app reads the daemon
@@ -138,9 +138,6 @@ class Observer:
             key = (spec.repo, spec.pr)
             self.store.setdefault(key, TrackedPr(spec.id, spec.repo, spec.pr))
 
-    def live_pr_sessions(self) -> list[SessionState]:
-        return [s for s in self.sessions.values() if s.pr is not None and not s.terminal]
-
     # -- one poll ----------------------------------------------------------------------
 
     def tick(self) -> TickReport:
@@ -166,8 +163,7 @@ class Observer:
         return report
 
     def _answer(self, call: GhCall) -> _Answer:
-        result: GhResult = self.runner.call(call)
-        out = parse_api_output(result.stdout)
+        out = parse_api_output(self.runner.call(call).stdout)
         return _Answer(out.status, out.headers, out.body)
 
     def _guard_repo(self, repo: str, poll: _Poll) -> _Guard:
