@@ -189,7 +189,8 @@ def test_spread_cell_uses_every_repo(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.gh
 def test_dashboard_cell_with_the_workload_model_reads_on_the_cadence(tmp_path: Path) -> None:
-    run, trace = _measured(tmp_path, "S6-T1-2", "2")
+    # AO main's dashboard reads GitHub (AO 0.10's desktop app reads its daemon)
+    run, trace = _measured(tmp_path, "S6-T1-2", "2", "--profile", "ao-main-60e8c881")
     rows = [r for r in trace if r.get("component") == "dashboard"]
     assert f"S6: the dashboard reader made {len(rows)} calls (component dashboard)" in run.notes
     # the first refresh titles every session, then the clicks open their PRs round-robin
