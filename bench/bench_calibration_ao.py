@@ -1,24 +1,31 @@
 """The model against the real AO builds: docs/calibration.md's generated section.
 
-    python bench/bench_calibration_ao.py                 # real runs of both builds, then render
-    python bench/bench_calibration_ao.py real --builds main --sizes 3,10,25
+    python bench/bench_calibration_ao.py                 # real runs of every build, then render
+    python bench/bench_calibration_ao.py real --builds 0.10.3 --sizes 3,10,25
     python bench/bench_calibration_ao.py render          # the model and the doc, from the results
 
-``real`` runs each AO build (``../shared/ao/build-ao main --web`` and ``bench``, or
-``--ao-main``/``--ao-bench``) as a user runs it: a checkout whose ``origin`` is
-https://github.com/acme/todo.git, an ``agent-orchestrator.yaml``, a global git config
-through ``GIT_CONFIG_GLOBAL``, and the stand-in agent ``tests/agents/claude`` on
-``PATH``; then ``ghbench setup --driver ao --github emulator`` and ``ghbench measure``
-as subprocesses, one at a time (the real runs are never run in parallel). The quiet
-steady state, S2 on one repo: the default warmup, 95 s, lets AO reach it (it ticks
-every 30 s from its start; main is steady from its third tick, at 60 s, and the third
-tick of 25 sessions is over by 95 s); the 5-minute window holds ten ticks. Each run's
-scorecard, window digest, wall times and machine load go to ``--results``
+``real`` runs each AO build as a user runs it, with the stand-in agent
+``tests/agents/claude`` on ``PATH``, a global git config through ``GIT_CONFIG_GLOBAL`` and
+a checkout whose ``origin`` is https://github.com/acme/todo.git; then ``ghbench setup
+--driver ao --github emulator`` and ``ghbench measure`` as subprocesses, one at a time
+(the real runs are never run in parallel). The builds:
+
+- AO's TypeScript builds (``../shared/ao/build-ao main --web`` and ``bench``, or
+  ``--ao-main``/``--ao-bench``), with the user's ``agent-orchestrator.yaml``. The quiet
+  steady state, S2 on one repo: the default warmup, 95 s, lets AO reach it (it ticks
+  every 30 s from its start; main is steady from its third tick, at 60 s, and the third
+  tick of 25 sessions is over by 95 s); the 5-minute window holds ten ticks.
+- AO 0.10.3, the Go daemon (``0.10.3``: ``../shared/ao/fetch-ao-go``, or ``--ao-go``),
+  run from the checkout with no config. No warmup: the window opens before the daemon
+  starts and holds its cold start, then 22 polls in 11 minutes, past its 2-minute review
+  cadence and five minutes beyond.
+
+Each run's scorecard, window digest, wall times and machine load go to ``--results``
 (docs/calibration-ao.json), replacing an earlier run of the same build and size.
 
-``render`` runs the model (``ghbench.simulation``, virtual time, seed 0) for every
-profile with each real run's sessions, warmup and window, and rewrites the part of
-docs/calibration.md between its ``generated`` markers.
+``render`` runs the model (``ghbench.simulation``, virtual time, seeds ``0..N-1``) for
+every profile with each real run's sessions, warmup, window and latency, and rewrites the
+part of docs/calibration.md between its ``generated`` markers.
 """
 
 from __future__ import annotations
