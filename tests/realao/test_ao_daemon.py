@@ -190,6 +190,20 @@ def test_sigterm_and_kill_9_leave_nothing_running(user_world: UserWorld, ao_daem
     traces = list((user_world.root / "out").glob("gh-trace-bench-*.jsonl"))
     assert len(traces) == 2 and all(t.stat().st_size for t in traces)  # kept
 
+    # a fresh setup over a stale one: the daemon kills the sessions no setup keeps
+    (artifact,) = (user_world.root / "out").glob("setup-*.json")
+    old = {s["sessionId"] for s in json.loads(artifact.read_text())["sessions"]}
+    artifact.unlink()
+    again = user_world.ghbench(
+        "setup", *_common(ao_daemon), "--issues", "1,2", "--poll-interval", "2s",
+        cwd=user_world.checkout,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    new = {s["sessionId"] for s in json.loads(artifact.read_text())["sessions"]}
+    registry = json.loads((home.parent / "sessions.json").read_text())["sessions"]
+    assert set(registry) == new and not new & old
+    assert processes_with_home(home) == []
+
 
 def test_the_spawn_storm_cell_attributes_the_agents_calls(
     user_world: UserWorld, ao_daemon: Path
