@@ -36,7 +36,7 @@ from ghbench.drivers.ao_spread import AoSpreadDriver
 from ghbench.drivers.base import BenchSession, Driver
 from ghbench.drivers.project import Project
 from ghbench.drivers.workload import SpreadWorkloadDriver, WorkloadDriver
-from ghbench.errors import GhbenchError, TraceError
+from ghbench.errors import GhbenchError
 from ghbench.github.backend import Backend, EmulatorBackend
 from ghbench.harness.factory import build_driver
 from ghbench.harness.flags import RunFlags
@@ -61,7 +61,7 @@ from ghbench.matrix.triggers import (
     scenario_triggers,
 )
 from ghbench.timefmt import duration_flag, format_duration
-from ghbench.trace.reader import iter_rows
+from ghbench.trace.reader import read_rows
 from ghbench.workload.scenarios import SCENARIOS
 from ghbench.workload.scenarios import TOPOLOGIES as SCENARIO_TOPOLOGIES
 
@@ -148,13 +148,9 @@ def _check_scenario(cell: Cell, flags: RunFlags, env: Mapping[str, str]) -> None
 
 
 def _trace_rows(path: Path) -> list[dict[str, Any]]:
-    """The trace's rows as the scorecard reads them (``iter_rows``), as mappings."""
-    if path.stat().st_size == 0:
-        return []
-    try:
-        return [msgspec.to_builtins(row) for _, row in iter_rows(path)]
-    except TraceError:  # no valid row: the checks report what the trace lacks
-        return []
+    """The trace's rows (``read_rows``), as mappings; none when it holds none: the checks
+    report what the trace lacks."""
+    return [msgspec.to_builtins(row) for row in read_rows(path, empty_ok=True)]
 
 
 class RealtimeCell:
