@@ -138,7 +138,7 @@ def test_an_unreadable_file_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     path.chmod(0)
     if os.access(path, os.R_OK):  # root reads anything: ask as a user without the right
         monkeypatch.setattr(source.os, "access", lambda p, mode: False)
-    with pytest.raises(TraceError, match="cannot read trace file .*: permission denied"):
+    with pytest.raises(TraceError, match="cannot read trace .*: permission denied"):
         read_trace(path)
 
 

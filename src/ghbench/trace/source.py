@@ -54,15 +54,15 @@ def _check(path: Path) -> os.stat_result:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise TraceError(f"trace file {path} does not exist; {_HINT}") from None
+        raise TraceError(f"trace {path} does not exist; {_HINT}") from None
     except OSError as exc:
-        raise TraceError(f"cannot read trace file {path}: {exc.strerror}; {_HINT}") from None
+        raise TraceError(f"cannot read trace {path}: {exc.strerror}; {_HINT}") from None
     if stat.S_ISDIR(st.st_mode):
-        raise TraceError(f"trace file {path} is a directory; {_HINT}")
+        raise TraceError(f"trace {path} is a directory; {_HINT}")
     if not (stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode)):
-        raise TraceError(f"trace file {path} is not a file or a pipe; {_HINT}")
+        raise TraceError(f"trace {path} is not a file or a pipe; {_HINT}")
     if not os.access(path, os.R_OK):
-        raise TraceError(f"cannot read trace file {path}: permission denied; {_HINT}")
+        raise TraceError(f"cannot read trace {path}: permission denied; {_HINT}")
     return st
 
 
@@ -82,7 +82,7 @@ def open_trace(path: Path | str) -> Iterator[TraceInput]:
             with open(path, "rb") as src, open(copy, "wb") as dst:
                 long_lines, size = _copy_lines(src, dst)
         except OSError as exc:
-            raise TraceError(f"cannot read trace file {path}: {exc.strerror}; {_HINT}") from None
+            raise TraceError(f"cannot read trace {path}: {exc.strerror}; {_HINT}") from None
         copied = copy.stat().st_size
         yield TraceInput(path, copy, size, not regular, long_lines, _cut_short(copy, copied))
 
