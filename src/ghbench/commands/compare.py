@@ -7,7 +7,6 @@ metric, scorecards of different cells).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -92,10 +91,11 @@ def report_comparison(
     )
     from ghbench.analysis.thresholds import check_metric, evaluate  # noqa: PLC0415
     from ghbench.artifacts.io import unique_path, write_new  # noqa: PLC0415
+    from ghbench.artifacts.jsontext import strict_json  # noqa: PLC0415
 
     comparison = compare_runs(baseline, candidate, allow_different_cells=allow_different_cells)
     results = [evaluate(t, check_metric(t, comparison)) for t in thresholds]
-    as_json = json.dumps(compare_json(comparison, results), indent=2) + "\n"
+    as_json = strict_json(compare_json(comparison, results)) + "\n"
     texts = {
         "json": as_json,
         "markdown": markdown_text(comparison, results),
