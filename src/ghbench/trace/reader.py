@@ -157,7 +157,7 @@ def _read_frame(source: TraceInput, selection: Selection) -> TraceFrame:
         path = str(source.path)
         labels: dict[str, list[str]] = {c: [] for c in selection.categories}
         enums: dict[str, str] = {}
-        if source.size >= SAMPLE_MIN_BYTES:
+        if selection.categories and source.size >= SAMPLE_MIN_BYTES:
             enums = _register_labels(cursor, selection, path, labels)
         try:
             result = cursor.execute(selection.query(path, MAX_LINE_BYTES, enums)).fetchnumpy()

@@ -124,6 +124,10 @@ def _t(field: str) -> str:
     return f"t_{field}"
 
 
+# DuckDB's JSON text is compact: a list of strings is exactly this
+_CHARACTERS = r"(?:[^\"\\]|\\.)*"  # inside a JSON string's quotes
+_STRING = f'"{_CHARACTERS}"'
+_TEXTS = rf"\[({_STRING}(,{_STRING})*)?\]"
 # When a present field (its JSON text ``{t}``, its cast ``{v}``) has its type. The
 # integer cast rounds 1.5 and reads 1e3, so an integer's text must hold no . or e.
 _TYPE_OK: dict[Kind, str] = {
@@ -132,8 +136,7 @@ _TYPE_OK: dict[Kind, str] = {
     " contains({t}, 'e') OR contains({t}, 'E'))",
     Kind.NUMBER: "isfinite({v})",
     Kind.BOOLEAN: "{t} IN ('true', 'false')",
-    Kind.TEXTS: "starts_with({t}, '[') AND list_unique(json_type({t}, '$[*]')) <= 1"
-    " AND coalesce(json_type({t}, '$[*]')[1], 'VARCHAR') = 'VARCHAR'",
+    Kind.TEXTS: f"regexp_full_match({{t}}, {quote(_TEXTS)})",
 }
 _CAST = {Kind.INTEGER: "BIGINT", Kind.NUMBER: "DOUBLE"}
 # frame column values from a well-typed field (``{t}`` its text, ``{v}`` its cast)
@@ -145,13 +148,10 @@ _VALUES: dict[str, str] = {
 _INTEGER_VALUE = f"coalesce({{v}}, {-INT64_MAX - 1})"  # missing: the frame's NA
 _REPO_ENDPOINT = quote(r"^repos/([^/?]+)/([^/?]+)")
 _ENDPOINT_PATH = "ltrim(json_extract_string(t_endpoint, '$'), '/')"
-# the first ``--repo R``, ``-R R`` or ``--repo=R`` of args (a list of strings)
-_ARGS_REPO = (
-    "list_filter(list_transform(range(1, len(args) + 1), lambda i: CASE"
-    " WHEN args[i] IN ('--repo', '-R') AND i < len(args) THEN args[i + 1]"
-    " WHEN starts_with(args[i], '--repo=') THEN substr(args[i], 8) END),"
-    " lambda r: r IS NOT NULL)[1]"
-)
+# the first ``--repo R``, ``-R R`` or ``--repo=R`` of args (JSON text of a list of
+# strings): the leftmost match is the first element; the value stays JSON text
+# (``option`` is empty when nothing matched)
+_ARGS_REPO = quote(rf'[\[,]("(?:--repo|-R)","|"--repo=)({_CHARACTERS})"')
 
 
 @dataclass(frozen=True)
@@ -244,9 +244,6 @@ class Selection:
         if "endpoint" in self.fields:
             found = f"regexp_extract({_ENDPOINT_PATH}, {_REPO_ENDPOINT}, ['owner', 'name'])"
             cols.append(f"nullif({found}.owner || '/' || {found}.name, '/') AS endpoint_repo")
-        for column in self.categories:
-            if column == "repo":
-                cols.append("json_extract_string(t_args, '$[*]') AS args")
         scan = f"SELECT {', '.join(cols)} FROM ({self._scan(path, max_line_bytes)})"
         labelled = ["*"]
         for column in self.categories:
@@ -260,7 +257,9 @@ class Selection:
         """The JSON text of the string a categorical column holds for the row (NULL:
         none; DuckDB's serialisation, the same for the same string)."""
         if column == "repo":
-            return f"to_json(coalesce(endpoint_repo, {_ARGS_REPO}))::VARCHAR"
+            found = f"regexp_extract(t_args, {_ARGS_REPO}, ['option', 'value'])"
+            from_args = f"CASE WHEN {found}.option <> '' THEN '\"' || {found}.value || '\"' END"
+            return f"coalesce(to_json(endpoint_repo)::VARCHAR, {from_args})"
         (field,) = COLUMN_FIELDS[column]
         return f"(CASE WHEN starts_with({_t(field)}, '\"') THEN {_t(field)} END)"
 
