@@ -126,6 +126,9 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--trace", type=Path, help="time this trace instead of a generated one")
+    parser.add_argument(
+        "--commands", default="report,summarize,analyze", help="which to time (comma-separated)"
+    )
     ns = parser.parse_args()
     out = HERE / "out"
     out.mkdir(exist_ok=True)
@@ -148,9 +151,8 @@ def main() -> int:
         f"scorecard field for field: {'identical' if not diffs else 'differs: ' + ', '.join(diffs)}"
     )
 
-    pairs: dict[str, tuple[list[Run], list[Run]]] = {
-        name: ([], []) for name in ("report", "summarize", "analyze")
-    }
+    names = ns.commands.split(",")
+    pairs: dict[str, tuple[list[Run], list[Run]]] = {name: ([], []) for name in names}
     experiments = ao_report.experiments
     argvs = {
         "report": (
@@ -167,7 +169,8 @@ def main() -> int:
         ),
     }
     for _ in range(ns.repeat):  # A B A B: both sides see the same machine
-        for name, (ghbench_side, ao_side) in argvs.items():
+        for name in names:
+            ghbench_side, ao_side = argvs[name]
             pairs[name][0].append(ghbench_side())
             pairs[name][1].append(ao_side())
     floor = [run([PYTHON, "-c", FLOOR, str(trace)]) for _ in range(ns.repeat)]

@@ -233,10 +233,8 @@ class Selection:
         )
 
     def _typed(self, path: str, max_line_bytes: int, enums: dict[str, str]) -> str:
-        # the time inside the quotes (a text that is no time fails the cast), to the
-        # millisecond below it, as JavaScript's Date reads it
-        time = "date_trunc('millisecond', TRY_CAST(t_timestamp[2:-2] AS TIMESTAMPTZ))"
-        cols = ["*", f"epoch_ms({time}) AS v_timestamp"]
+        # the time inside the quotes (a text that is no time fails the cast)
+        cols = ["*", "epoch_us(TRY_CAST(t_timestamp[2:-2] AS TIMESTAMPTZ)) AS us_timestamp"]
         for field in self.fields:
             kind = FIELD_KINDS[field]
             if kind in _CAST:
@@ -245,7 +243,9 @@ class Selection:
             found = f"regexp_extract({_ENDPOINT_PATH}, {_REPO_ENDPOINT}, ['owner', 'name'])"
             cols.append(f"nullif({found}.owner || '/' || {found}.name, '/') AS endpoint_repo")
         scan = f"SELECT {', '.join(cols)} FROM ({self._scan(path, max_line_bytes)})"
-        labelled = ["*"]
+        # to the millisecond below it, as JavaScript's Date reads it (// truncates)
+        below = "(us_timestamp - (us_timestamp % 1000 + 1000) % 1000) // 1000"
+        labelled = ["*", f"{below} AS v_timestamp"]
         for column in self.categories:
             label = self._label(column)
             labelled.append(f"{label} AS l_{column}")
