@@ -59,7 +59,7 @@ def load_agent_frame(trace: Path, events: list[str]) -> tuple[TraceFrame | None,
     if not path.is_file() or path.stat().st_size == 0:
         return None, path
     try:
-        return read_trace(path, empty_ok=True), path
+        return read_trace(path), path
     except GhbenchError as exc:
         events.append(f"no agents' split: {exc}")
         return None, path
