@@ -75,6 +75,7 @@ console.log(JSON.stringify(cases.map(([ds, ps]) => {
 })));
 """
 
+
 def _node_formula(cases: list[tuple[list[float], list[float]]]) -> list[list[float | None]]:
     node_available()
     proc = subprocess.run(

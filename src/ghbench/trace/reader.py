@@ -31,6 +31,7 @@ import functools
 import itertools
 import os
 import resource
+import threading
 from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,7 @@ _M_ARENA_MAX = -8  # mallopt's parameter number (glibc malloc.h)
 SAMPLE_MIN_BYTES = 4 << 20
 SAMPLE_ROWS = 20_000
 _READS = itertools.count()  # names the ENUM types of each read
+_ONE_READ_AT_A_TIME = threading.Lock()  # a DuckDB connection serves one thread at a time
 _UNKNOWN = "LABELS"  # a row's note: labels its scan could not code (see rules.Selection)
 CUT_SHORT = (
     "the last line is cut short (no newline at its end, no complete row): a trace still"
@@ -72,7 +74,7 @@ CUT_SHORT = (
 
 @functools.cache
 def _database() -> duckdb.DuckDBPyConnection:
-    """The process's one in-memory DuckDB; each read takes a cursor of it."""
+    """The process's one in-memory DuckDB connection; one read uses it at a time."""
     config: dict[str, str | bool | int | float | list[str]] = {
         "threads": max(1, os.cpu_count() or 1),
         "autoinstall_known_extensions": False,
@@ -84,21 +86,19 @@ def _database() -> duckdb.DuckDBPyConnection:
         _cap_malloc_arenas()
         config["memory_limit"] = f"{max(limit // 4, 64 << 20) >> 20}MiB"
     database = duckdb.connect(config=config)
-    database.execute("SET GLOBAL TimeZone = 'UTC'")  # a time without an offset is UTC
+    database.execute("SET TimeZone = 'UTC'")  # a time without an offset is UTC
+    database.execute("SET enable_progress_bar = false")  # it would draw on a terminal
     return database
 
 
 @contextlib.contextmanager
 def _cursor(source: TraceInput) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A cursor for one read; DuckDB's failures become the trace's TraceError."""
-    cursor = _database().cursor()
-    try:
-        cursor.execute("SET enable_progress_bar = false")  # it would draw on the CLI's stderr
-        yield cursor
-    except duckdb.Error as exc:
-        raise TraceError(f"cannot read {source.describe()}: {exc}") from None
-    finally:
-        cursor.close()
+    """The connection, for one read; DuckDB's failures become the trace's TraceError."""
+    with _ONE_READ_AT_A_TIME:
+        try:
+            yield _database()
+        except duckdb.Error as exc:
+            raise TraceError(f"cannot read {source.describe()}: {exc}") from None
 
 
 def _cap_malloc_arenas() -> None:
