@@ -35,17 +35,7 @@ from enum import Enum
 from ghbench.trace.frame import CATEGORICAL_COLUMNS, COLUMNS
 from ghbench.trace.schema import TraceRow
 
-__all__ = [
-    "COLUMN_FIELDS",
-    "FIELD_KINDS",
-    "INT64_MAX",
-    "RESET_RANGE_S",
-    "TIME_RANGE_MS",
-    "Kind",
-    "Selection",
-    "fields_for",
-    "quote",
-]
+__all__ = ["COLUMN_FIELDS", "FIELD_KINDS", "Kind", "Selection", "fields_for", "quote"]
 
 INT64_MAX = 2**63 - 1  # -2**63 is the frame's missing-value marker, so it is refused too
 # rateLimitReset is epoch seconds, and every time is one of years 1 to 9999 (UTC)
