@@ -34,9 +34,8 @@ import resource
 import threading
 from collections.abc import Collection, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
 import msgspec
 import numpy as np
 import numpy.typing as npt
@@ -54,6 +53,9 @@ from ghbench.trace.frame import (
 from ghbench.trace.rules import Selection, quote
 from ghbench.trace.schema import KNOWN_FIELDS, TraceRow
 from ghbench.trace.source import MAX_LINE_BYTES, TraceInput, line_numbers, open_trace
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = ["MAX_WARNINGS", "ReadWarning", "read_rows", "read_trace"]
 
@@ -85,6 +87,9 @@ def _database() -> duckdb.DuckDBPyConnection:
         # glibc malloc arena, 64 MiB of addresses apiece: 650 MiB before a byte is read
         _cap_malloc_arenas()
         config["memory_limit"] = f"{max(limit // 4, 64 << 20) >> 20}MiB"
+    # DuckDB takes ~90 ms to import: a path the reader refuses never pays it
+    import duckdb  # noqa: PLC0415
+
     database = duckdb.connect(config=config)
     database.execute("SET TimeZone = 'UTC'")  # a time without an offset is UTC
     database.execute("SET enable_progress_bar = false")  # it would draw on a terminal
@@ -94,6 +99,8 @@ def _database() -> duckdb.DuckDBPyConnection:
 @contextlib.contextmanager
 def _cursor(source: TraceInput) -> Iterator[duckdb.DuckDBPyConnection]:
     """The connection, for one read; DuckDB's failures become the trace's TraceError."""
+    import duckdb  # noqa: PLC0415 - imported by _database already: see there
+
     with _ONE_READ_AT_A_TIME:
         try:
             yield _database()
