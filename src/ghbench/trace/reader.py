@@ -185,10 +185,10 @@ def _read_frame(source: TraceInput, selection: Selection) -> TraceFrame:
     codes = {c: np.asarray(result.pop(f"code_{c}"), dtype=np.int32) for c in selection.categories}
     _add_late_labels(selection.categories, codes, labels, late)
     keep = _kept(rows, [o for o, _ in reasons])
-    numbers = {c: np.asarray(a) for c, a in result.items()}
-    kept_numbers = {c: _take(a, keep) for c, a in numbers.items()}
-    kept_codes = {c: _take(a, keep) for c, a in codes.items()}
-    del numbers, codes, result
+    # a row skipped for its timestamp has none: its masked entry is dropped here
+    kept_numbers = {c: np.asarray(a)[keep] for c, a in result.items()}
+    kept_codes = {c: a[keep] for c, a in codes.items()}
+    del codes, result
     return _assemble(
         selection,
         kept_numbers,
@@ -243,10 +243,6 @@ def _kept(rows: int, skipped: list[int]) -> slice | npt.NDArray[np.bool_]:
     keep = np.ones(rows, dtype=np.bool_)
     keep[skipped] = False
     return keep
-
-
-def _take(values: npt.NDArray[Any], keep: slice | npt.NDArray[np.bool_]) -> npt.NDArray[Any]:
-    return values[keep]
 
 
 def _categorical(codes: npt.NDArray[np.int32], texts: list[str]) -> Categorical:
