@@ -192,19 +192,21 @@ class Selection:
             (field,) = COLUMN_FIELDS[column]
             template = _VALUES.get(column, _INTEGER_VALUE)
             out.append(f"{template.format(t=_t(field), v=f'v_{field}')} AS {column}")
-        coded = {c: f"c_{c}" if c in enums else "NULL" for c in self.categories}
-        out += [
-            f"coalesce(enum_code(c_{c})::INTEGER, -1) AS code_{c}"
-            if c in enums
-            else f"-1 AS code_{c}"
-            for c in coded
-        ]
-        late = "NULL"
-        if coded:
-            unknown = " OR ".join(f"({coded[c]} IS NULL AND l_{c} IS NOT NULL)" for c in coded)
-            listed = ", ".join(f"CASE WHEN {coded[c]} IS NULL THEN l_{c} END" for c in coded)
-            late = f"CASE WHEN {unknown} THEN 'LABELS' || to_json([{listed}]) END"
-        out.append(f"{self._reason(otherwise=late)} AS note")
+        late, uncoded = [], []  # each column's label when it has no code; whether it has
+        for column in self.categories:
+            if column in enums:
+                out.append(f"coalesce(enum_code(c_{column})::INTEGER, -1) AS code_{column}")
+                late.append(f"CASE WHEN c_{column} IS NULL THEN l_{column} END")
+                uncoded.append(f"(c_{column} IS NULL AND l_{column} IS NOT NULL)")
+            else:
+                out.append(f"-1 AS code_{column}")
+                late.append(f"l_{column}")
+                uncoded.append(f"l_{column} IS NOT NULL")
+        labels = "NULL"
+        if late:
+            listed = f"to_json([{', '.join(late)}])"
+            labels = f"CASE WHEN {' OR '.join(uncoded)} THEN 'LABELS' || {listed} END"
+        out.append(f"{self._reason(otherwise=labels)} AS note")
         return f"SELECT {', '.join(out)} FROM ({self._judged(path, max_line_bytes, enums)})"
 
     def rows_query(self, path: str, max_line_bytes: int) -> str:
