@@ -8,6 +8,7 @@ model (``--a-profile`` / ``--b-profile``). Exit codes as ``compare``: 3 when a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -16,8 +17,8 @@ import click
 import msgspec
 
 from ghbench.clock import SystemClock
-from ghbench.commands.compare import print_report
-from ghbench.commands.options import parse_issue_list, resolve_project
+from ghbench.commands.comparison import print_report
+from ghbench.commands.options import PROJECT_HELP, parse_issue_list, resolve_project
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import MAX_SESSIONS, ProfileChoice
 from ghbench.errors import UsageError
@@ -63,7 +64,7 @@ def _build_options(func: F) -> F:
 
 
 @click.command(name="ab")
-@click.option("--project", required=True, help="Project id in agent-orchestrator.yaml.")
+@click.option("--project", required=True, help=PROJECT_HELP)
 @click.option("--sessions", required=True, type=click.IntRange(min=1, max=MAX_SESSIONS))
 @click.option("--issues", default=None, help="Issues to spawn sessions for [1-SESSIONS].")
 @click.option(
@@ -189,11 +190,19 @@ def _builds(spec: RunSpec, flags: dict[str, Any]) -> tuple[Build, Build]:
 
 def _run(spec: RunSpec, flags: dict[str, Any], builds: tuple[Build, Build]) -> AbOutcome:
     # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.drivers.registry import driver_kind  # noqa: PLC0415
     from ghbench.harness.ab import run_ab  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
 
     smoke = Duration.parse("--smoke", flags["smoke"], allow_zero=False)
-    project = resolve_project(spec)
+    a, b = (driver_kind(build.spec, os.environ) for build in builds)
+    if a.name != b.name:
+        raise UsageError(
+            f"build A runs as {a.name} and build B as {b.name}: one setup cannot serve both"
+            " (AO 0.10 keeps its sessions in its own data directory); measure each with"
+            " 'ghbench setup' and 'ghbench measure' in its own --out, then 'ghbench compare'"
+        )
+    project = resolve_project(builds[0].spec)
     hold_out(spec.out_dir)
     return run_ab(
         project,

@@ -8,16 +8,13 @@ metric, scorecards of different cells).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from ghbench.commands.comparison import print_report
 from ghbench.errors import UsageError
 
-if TYPE_CHECKING:
-    from ghbench.analysis.compare_render import ComparisonReport
-
-__all__ = ["command", "print_report"]
+__all__ = ["command"]
 
 
 @click.command(name="compare")
@@ -64,14 +61,3 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         allow_different_cells=allow_different_cells,
     )
     return print_report(report, "json" if as_json else "markdown" if markdown else "console")
-
-
-def print_report(report: ComparisonReport, output: str, saved: tuple[Path, ...] = ()) -> int:
-    """Print ``output`` (console, json or markdown) and where the comparison was
-    ``saved``; the exit code: 3 when a threshold failed."""
-    click.echo(report.texts[output], nl=False)
-    for path in saved:
-        click.echo(f"comparison saved: {path}", err=True)
-    if report.failed:
-        click.echo(f"compare: {report.summary}", err=True)
-    return report.exit_code

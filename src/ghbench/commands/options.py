@@ -23,7 +23,12 @@ from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.workload.config import TRANSPORT_NAMES, TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
-__all__ = ["common_options", "parse_issue_list", "resolve_project"]
+__all__ = ["PROJECT_HELP", "common_options", "parse_issue_list", "resolve_project"]
+
+PROJECT_HELP = (
+    "Project id: in agent-orchestrator.yaml (AO's TypeScript builds, the model), or the id"
+    " AO 0.10 registers the checkout ghbench runs in under."
+)
 
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 _NUMBER = re.compile(r"^[0-9]+$")
@@ -89,12 +94,7 @@ def common_options(func: F) -> F:
         return func(*args, spec=spec, **kwargs)
 
     decorators = [
-        click.option(
-            "--project",
-            required=True,
-            help="Project id: in agent-orchestrator.yaml (AO's TypeScript builds, the model),"
-            " or the id AO 0.10 registers the checkout ghbench runs in under.",
-        ),
+        click.option("--project", required=True, help=PROJECT_HELP),
         click.option(
             "--sessions",
             required=True,
