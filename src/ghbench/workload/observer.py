@@ -37,14 +37,18 @@ from ghbench.workload import observer_calls as go
 from ghbench.workload.caches import FifoCache, TtlCache
 from ghbench.workload.calls import BatchTarget, GhCall, parse_api_output
 from ghbench.workload.config import SessionSpec
-from ghbench.workload.observer_state import Observation, TrackedPr, decision_of, observation_of
+from ghbench.workload.observer_state import (
+    CHANGES_REQUESTED,
+    Observation,
+    TrackedPr,
+    decision_of,
+    observation_of,
+)
 from ghbench.workload.poller import SessionState, TickReport
 from ghbench.workload.profiles import PolicyParams
 from ghbench.workload.runner import CallRunner
 
 __all__ = ["Observer"]
-
-CHANGES_REQUESTED = "changes_requested"
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,7 @@ class Observer:
                 if known.head_sha is None and isinstance(sha, str):
                     known.head_sha = sha  # the store's head, as setup's daemon saw it
                 continue
-            if _dig(pr, "head", "repo", "full_name") != repo:
+            if str(_dig(pr, "head", "repo", "full_name")).lower() != repo.lower():
                 continue  # a fork's PR: only a session's own origin attributes
             owner = _owner_session(sessions, branch)
             if owner is None:

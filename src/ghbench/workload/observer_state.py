@@ -16,11 +16,19 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Check", "Observation", "TrackedPr", "decision_of", "observation_of"]
+__all__ = [
+    "CHANGES_REQUESTED",
+    "Check",
+    "Observation",
+    "TrackedPr",
+    "decision_of",
+    "observation_of",
+]
 
+CHANGES_REQUESTED = "changes_requested"  # AO's word for it
 _DECISIONS = {
     "APPROVED": "approved",
-    "CHANGES_REQUESTED": "changes_requested",
+    "CHANGES_REQUESTED": CHANGES_REQUESTED,
     "REVIEW_REQUIRED": "review_required",
 }
 # a check run's (conclusion, then status) in AO's words (checkStatusFromGraphQL)
