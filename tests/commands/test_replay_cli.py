@@ -16,7 +16,8 @@ from specs import model_spec
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    rows = run_cell(model_spec("S2", sessions=4, duration_s=300.0, seed=2)).rows
+    spec = model_spec("S2", sessions=4, duration_s=300.0, seed=2, profile="ao-main-60e8c881")
+    rows = run_cell(spec).rows
     path = tmp_path_factory.mktemp("rec") / "recorded.jsonl"
     path.write_bytes(b"".join(msgspec.json.encode(r) + b"\n" for r in rows))
     return path

@@ -74,7 +74,8 @@ def test_claude_runs_the_agent_model_in_its_worktree(
         start_new_session=True,
     )
     try:
-        assert Path(f"/proc/{proc.pid}/comm").read_text().strip() == "claude"  # what AO checks
+        comm = Path(f"/proc/{proc.pid}/comm")
+        _until(lambda: comm.read_text().strip() == "claude", 10.0, "a process named claude")
         repo = emulator.store.repo("acme", "todo")
         pulls = _until(lambda: emulator.store.pulls(repo, head=branch), 60.0, "the agent's PR")
         assert pulls[0].head_ref == branch  # pushed from the worktree, opened with gh pr create

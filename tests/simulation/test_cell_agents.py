@@ -14,6 +14,7 @@ from ghbench.trace.schema import TraceRow
 from specs import model_spec
 
 S3 = {"warmup_s": 0.0, "duration_s": 900.0}
+TS = "ao-main-60e8c881"  # AO's TypeScript build: gh's calls, some without a visible cost
 
 
 def _points(rows: list[TraceRow]) -> Counter[str]:
@@ -28,7 +29,8 @@ def _points(rows: list[TraceRow]) -> Counter[str]:
 
 
 def test_s3_agents_push_and_open_the_prs_the_orchestrator_then_polls() -> None:
-    run = run_cell(model_spec("S3", sessions=3, agents="claude-code", seed=2, **S3))
+    spec = model_spec("S3", sessions=3, agents="claude-code", seed=2, profile=TS, **S3)
+    run = run_cell(spec)
     assert run.agent_rows is not None and run.agent_rows
     created = [r for r in run.agent_rows if r.graphqlOperation == "PullRequestCreate"]
     assert {r.sessionId for r in created} == {"ta-1", "ta-2", "ta-3"}
@@ -65,7 +67,7 @@ def test_the_badge_profile_polls_from_the_start_of_s4() -> None:
 
 
 def test_the_scorecard_splits_the_spend_and_both_traces_make_the_ledger() -> None:
-    run = run_cell(model_spec("S3", sessions=2, agents="claude-code", seed=4, **S3))
+    run = run_cell(model_spec("S3", sessions=2, agents="claude-code", seed=4, profile=TS, **S3))
     assert run.agent_rows is not None
     card = cell_scorecard(run)
     split = card.insights.spend_split
@@ -102,3 +104,14 @@ def test_simulate_writes_the_agents_trace_beside_the_orchestrators(tmp_path: Pat
     assert card.insights.spend_split.agent_trace == str(result.agent_trace_path)
     rows = result.agent_trace_path.read_bytes().splitlines()
     assert len(rows) == card.insights.spend_split.agents.calls
+
+
+def test_ao_0_10s_meter_reads_the_agents_answers_too() -> None:
+    """AO 0.10's model prices its GraphQL by the budget's rise, as the front does; the
+    agents' answers on the same budget are readings too, so each side's points are its
+    own and together they are the ledger's."""
+    run = run_cell(model_spec("S3", sessions=2, agents="claude-code", seed=4, **S3))
+    assert run.spec.profile == "ao-0.10.3" and run.agent_rows is not None
+    points = _points(run.rows)["graphql"], _points(run.agent_rows)["graphql"]
+    assert sum(points) == run.ledger["points"]["graphql"]
+    assert points[0] < points[1] / 10

@@ -26,7 +26,9 @@ from specs import model_spec
 
 @pytest.fixture(scope="module")
 def ao_rows() -> list[TraceRow]:
-    return run_cell(model_spec("S4", sessions=5, warmup_s=120.0, duration_s=600.0, seed=3)).rows
+    # AO's TypeScript build's trace (gh's argv on every row: its GraphQL is re-issuable)
+    spec = model_spec("S4", sessions=5, warmup_s=120.0, duration_s=600.0, seed=3, profile=TS)
+    return run_cell(spec).rows
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +41,8 @@ def _close(replayed: dict[str, int], recorded: dict[str, int], factor: float, to
         if points:
             assert abs(replayed.get(budget, 0) - factor * points) <= tol * factor * points, budget
 
+
+TS = "ao-main-60e8c881"
 
 AGENT_SLOW = pytest.param("agent_rows", marks=pytest.mark.slow)
 
@@ -179,3 +183,15 @@ def test_joined_parts_read_as_one_bucket() -> None:
     assert joined.points == {"graphql": 20} and joined.charges == 4
     after = joined.snapshots["after"].resources["graphql"]
     assert (after.limit, after.remaining, after.used) == (200, 180, 20)
+
+
+def test_ao_0_10s_graphql_is_counted_not_reissued() -> None:
+    """AO 0.10's rows are the front's: a GraphQL exchange keeps its operation, not its
+    query, so it is named under "GraphQL row without its query"; its REST calls replay."""
+    spec = model_spec("S2", sessions=2, warmup_s=60.0, duration_s=300.0, seed=2)
+    rows = run_cell(spec).rows
+    result = replay_trace(rows, ReplaySpec(), seed=1)
+    assert sum(result.plan.skipped[NO_QUERY].values()) == sum(
+        1 for r in rows if r.endpoint == "graphql"
+    )
+    assert result.replayed["core"] > 0

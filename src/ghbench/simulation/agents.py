@@ -17,7 +17,7 @@ one time order, tick by tick.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,16 +159,29 @@ class CellAgents:
     queue the run advances with ``run(t)`` before each of its own events at ``t``."""
 
     def __init__(
-        self, world: SimWorld, transport: Transport, params: AgentParams, rng: random.Random
+        self,
+        world: SimWorld,
+        transport: Transport,
+        params: AgentParams,
+        rng: random.Random,
+        seen: Callable[[TraceRow], None] | None = None,
     ) -> None:
+        """``seen``: told of every agent row as it is written (the orchestrator's meter
+        of the shared budget reads the agents' answers too)."""
         self.params = params
         self.rng = rng
         self.rows: list[TraceRow] = []
+        self.seen = seen
         self.world = AgentWorld(world, params, random.Random(rng.randrange(2**31)))
         self.fleet = Fleet(
-            transport, world.clock, self.rows.append, token=world.token, hooks=self.world, rng=rng
+            transport, world.clock, self._keep, token=world.token, hooks=self.world, rng=rng
         )
         self.world.fleet = self.fleet
+
+    def _keep(self, row: TraceRow) -> None:
+        self.rows.append(row)
+        if self.seen is not None:
+            self.seen(row)
 
     def spawn(self, sessions: Sequence[SessionSpec], *, start: float, stagger: float) -> None:
         """Each session's agent from its task on, ``stagger`` seconds apart from ``start``."""

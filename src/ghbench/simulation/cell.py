@@ -34,10 +34,10 @@ from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
 from ghbench.workload.agents.profiles import AGENT_PROFILES
 from ghbench.workload.config import SessionSpec
-from ghbench.workload.poller import Poller
-from ghbench.workload.process import next_tick_after
+from ghbench.workload.pollers import PollerModel, make_poller
 from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import CallRunner, LaneClock
+from ghbench.workload.schedule import Schedule, make_schedule
 from ghbench.workload.transport.inprocess import InProcessTransport
 
 __all__ = ["CellRun", "ScenarioPlay", "repos_for", "run_cell"]
@@ -142,7 +142,10 @@ class _Cell:
         )
         self.runner = CallRunner(self.transport, self.clock, self.rows.append, self.row_settings)
         initial = () if self.scenario.spawn_at_window_start else tuple(self.sessions)
-        self.poller = Poller(self.policy, self.runner, repos=tuple(self.repos), sessions=initial)
+        self.poller = make_poller(
+            self.policy, self.runner, repos=tuple(self.repos), sessions=initial
+        )
+        self.timer = self._new_schedule()
         self.events = _Events()
         window_end = window_start + spec.duration.seconds
         self.run = CellRun(spec, self.repos, self.rows, window_start, window_end, t0, {}, {}, 0)
@@ -152,8 +155,22 @@ class _Cell:
             # their own random source: a run without agents draws as it always did
             agents_rng = random.Random(self.rng.randrange(2**31))
             params = AGENT_PROFILES[spec.agent_model]
-            self.agents = CellAgents(self.world, self.transport, params, agents_rng)
+            self.agents = CellAgents(
+                self.world, self.transport, params, agents_rng, seen=self._agent_answer
+            )
             self.run.agent_rows = self.agents.rows
+
+    def _agent_answer(self, row: TraceRow) -> None:
+        """An agent's GraphQL answer, on the orchestrator's budget: a model that prices its
+        own GraphQL by the budget's rise (AO 0.10's, as the front meters it) reads it
+        too, so the agent's spend is not counted as the orchestrator's."""
+        limit, left = row.rateLimitLimit, row.rateLimitRemaining
+        if row.rateLimitResource == "graphql" and limit is not None and left is not None:
+            self.runner.rows.saw_graphql(limit, row.rateLimitReset, limit - left)
+
+    def _new_schedule(self) -> Schedule:
+        p = self.policy
+        return make_schedule(p.ticker, p.tick, skip=p.skip_overlapping_ticks)
 
     # -- triggers --------------------------------------------------------------------
 
@@ -168,7 +185,7 @@ class _Cell:
             self._schedule_spawn()
         if sc.review_burst:
             self._schedule_burst()
-        if sc.dashboard:
+        if sc.dashboard and self.policy.dashboard_reads_github:
             self._schedule_dashboard()
         self.events.at(run.window_start, functools.partial(self._snapshot, "before"))
         self.events.at(run.window_end, functools.partial(self._snapshot, "after"))
@@ -176,6 +193,7 @@ class _Cell:
     def _restart(self, gap: float) -> None:
         """S1/S5: the process dies and starts again; every cache and ETag is gone."""
         self.poller.restart()
+        self.timer = self._new_schedule()  # a new process, a new timer
         self.down_until = self.runner.now() + gap
 
     def _snapshot(self, name: str) -> None:
@@ -277,9 +295,7 @@ class _Cell:
             run.ticks += 1
             run.tick_durations.append(report.duration)
             run.tick_starts.append(report.started_at)
-            due, missed = next_tick_after(
-                due, runner.now(), self.policy.tick, skip=self.policy.skip_overlapping_ticks
-            )
+            due, missed = self.timer.after(due, runner.now())
             run.skipped_ticks += missed
         self.rows.sort(key=lambda r: r.timestamp)
         if run.agent_rows is not None:
@@ -296,7 +312,7 @@ def run_cell(spec: RunSpec, play: ScenarioPlay | None = None) -> CellRun:
     return cell.execute()
 
 
-def _reader_issue(poller: Poller, reader: CallRunner, repo: str, number: int) -> None:
+def _reader_issue(poller: PollerModel, reader: CallRunner, repo: str, number: int) -> None:
     key = (repo, number)
     if poller.issues.get(key, reader.now()) is not None:
         return

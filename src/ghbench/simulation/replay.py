@@ -38,7 +38,7 @@ from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.trace.files import agent_trace_path
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.graphql_cost import estimate_graphql_cost
-from ghbench.trace.reader import iter_rows
+from ghbench.trace.reader import read_rows
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow
 from ghbench.workload.replay import (
     ReplayPlan,
@@ -169,11 +169,11 @@ def recorded_points(rows: Sequence[TraceRow]) -> tuple[dict[str, int], int]:
 def load_recording(path: Path) -> tuple[list[TraceRow], Path | None]:
     """A recorded trace's rows, with the agents' trace beside it (``gh-trace-agents-*``,
     as a run leaves it) when there is one: (rows, the agents' trace or None)."""
-    rows = [row for _, row in iter_rows(path)]
+    rows = read_rows(path)
     beside = agent_trace_path(path)
     if beside == path or not beside.is_file() or beside.stat().st_size == 0:
         return rows, None
-    agents = [row for _, row in iter_rows(beside)]
+    agents = read_rows(beside)
     # an AO agent's gh traced by ghbench's shim says component agent; the model's says so
     return sorted([*rows, *agents], key=lambda r: r.timestamp), beside
 
