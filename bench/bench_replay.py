@@ -54,13 +54,13 @@ def replay(path: Path, factor: int, parts: int | None) -> None:
     sessions = factor * recorded_session_count(plan)
     result = replay_plan(rows, plan, ReplaySpec(sessions=sessions, workers=parts), seed=1)
     wall, now = time.perf_counter() - start, _cpu()
-    own, parts = now[0] - cpu[0], now[1] - cpu[1]
+    own, forked = now[0] - cpu[0], now[1] - cpu[1]
     requests = len(result.rows) + len(result.agent_rows or ())
     ratio = {k: round(v, 3) for k, v in result.summary()["ratio"].items()}
     split = ReplaySpec(workers=parts).parts(factor)
     print(
         f"| {len(rows):,} rows at {factor}x ({sessions} sessions, {split} part(s)) | {wall:.1f} s"
-        f" | {own:.1f} s + {parts:.1f} s | {requests:,} | {requests / wall:,.0f}/s | {ratio} |",
+        f" | {own:.1f} s + {forked:.1f} s | {requests:,} | {requests / wall:,.0f}/s | {ratio} |",
         flush=True,
     )
 
