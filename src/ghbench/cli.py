@@ -38,7 +38,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "capacity": ("capacity", "Find how many sessions fit within a fraction of every budget."),
     "matrix": ("matrix", "Run, plan and merge the A2 scenario x topology x scale matrix."),
     "emulator": ("emulator", "Run the embedded GitHub API emulator."),
-    "workload": ("workload", "Run the built-in AO workload model as a process."),
+    "workload": (
+        "workload",
+        "Run the built-in AO workload model (or a coding agent) as a process.",
+    ),
+    "replay": ("replay", "Re-issue a recorded trace's calls against the emulator, scaled."),
 }
 
 

@@ -19,6 +19,10 @@ from ghbench.analysis.compare import (
 from ghbench.analysis.compare_metrics import SCALAR_METRICS, metric_values
 from ghbench.artifacts.models import ScorecardArtifact, load_scorecard
 from ghbench.errors import UsageError
+from ghbench.runspec.names import AgentsName
+from ghbench.simulation.cell import run_cell
+from ghbench.simulation.simulate import cell_scorecard
+from specs import model_spec
 
 FIXTURES = Path(__file__).parent / "fixtures" / "compare"
 
@@ -139,3 +143,22 @@ def test_version_1_and_2_scorecards_compare_with_a_note() -> None:
     assert any("scorecard versions 1 and 2 are mixed" in n for n in c.notes)
     exact = c.find("exact.callsPerMin")
     assert exact is not None and exact.verdict is Verdict.NO_DATA
+
+
+def test_who_spent_is_compared_when_the_runs_traced_their_agents() -> None:
+    """The mitigation's comparison: the same cell, the agents' gh pr checks over GraphQL
+    and then through the REST shim; the split's figures move, and the note says why."""
+
+    def card(agents: AgentsName) -> ScorecardArtifact:
+        spec = model_spec("S3", sessions=1, agents=agents, warmup_s=0.0, duration_s=900.0)
+        return cell_scorecard(run_cell(msgspec.structs.replace(spec, seed=2)))
+
+    graphql, shim = card("claude-code"), card("claude-code-rest-checks")
+    c = compare_runs([Run("a", graphql)], [Run("b", shim)])
+    split = {m.metric.name: m for m in c.metrics if m.metric.section == "split"}
+    agents_graphql = split["spendSplit.agents.graphqlPoints"]
+    assert agents_graphql.change is not None and agents_graphql.change < 0
+    assert (split["spendSplit.agents.corePoints"].change or 0) > 0
+    assert "the agents: claude-code → claude-code-rest-checks" in c.notes
+    plain = compare_runs([Run("a", graphql)], [Run("b", graphql)])
+    assert not any("the agents:" in n for n in plain.notes)

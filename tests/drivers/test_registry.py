@@ -6,6 +6,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import msgspec
+import pytest
+
 from ghbench.clock import VirtualClock
 from ghbench.drivers.ao import AoDriver
 from ghbench.drivers.ao_spread import AoSpreadDriver
@@ -20,6 +23,7 @@ from ghbench.drivers.registry import (
     driver_kind,
 )
 from ghbench.drivers.workload import WorkloadDriver, WorkloadFleet
+from ghbench.errors import UsageError
 from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import RunSpec
@@ -88,3 +92,21 @@ def test_a_cells_projects_are_the_drivers_own(tmp_path: Path) -> None:
         ("ghbench-matrix-t2-4-r1", "r1"),
         ("ghbench-matrix-t2-4-r2", "r2"),
     ]
+
+
+def test_a_driver_that_does_not_launch_the_agent_model_refuses_agents(tmp_path: Path) -> None:
+    """--agents in S3/S4: the TypeScript AO driver makes the model its claude; a driver
+    whose row does not launch it refuses, rather than run other agents than asked."""
+    backend, env = _backend(tmp_path), {"PATH": "/usr/bin:/bin"}
+    s3 = Cell("S3", "T1", 1)
+    ao = RunSpec(driver="ao", ao_command="/bin/true", cell=s3, agents="claude-code")
+    driver = build_driver(ao, _projects(tmp_path, 1), backend=backend, out_dir=tmp_path, env=env)
+    assert isinstance(driver, AoDriver) and driver.agent_model == "claude-code"
+    s2 = build_driver(
+        msgspec.structs.replace(ao, cell=Cell("S2", "T1", 1)),
+        _projects(tmp_path, 1), backend=backend, out_dir=tmp_path, env=env,
+    )  # fmt: skip
+    assert isinstance(s2, AoDriver) and s2.agent_model is None  # S2's sessions are idle
+    model = RunSpec(driver="workload", transport="http", cell=s3, agents="claude-code")
+    with pytest.raises(UsageError, match="--agents: the workload driver does not launch"):
+        build_driver(model, _projects(tmp_path, 1), backend=backend, out_dir=tmp_path, env=env)

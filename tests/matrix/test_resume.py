@@ -38,6 +38,7 @@ GIVEN: dict[str, Any] = {
     "profile": "ao-0.10.3",
     "tick": None,
     "ao_command": None,
+    "agents": "none",
 }
 
 
@@ -67,6 +68,7 @@ def test_a_typed_flag_equal_to_the_stored_value_is_fine(tmp_path: Path) -> None:
         ("repos", ["o/a"], "--repos o/a conflicts with the stored none"),
         ("tick", 2.0, "--tick 2s conflicts with the stored the profile's"),
         ("session_ids", True, "--session-ids on conflicts with the stored off"),
+        ("agents", "claude-code", "--agents claude-code conflicts with the stored none"),
     ],
 )
 def test_a_conflicting_flag_names_itself_and_the_stored_value(
@@ -110,7 +112,7 @@ def test_version_1_plans_stay_readable_and_take_unrecorded_flags(tmp_path: Path)
     with pytest.raises(UsageError, match="--seed 0 conflicts with the stored 4"):
         resume_plan(old, given, {"seed"}, tmp_path / STATE_FILE)
     save_plan(tmp_path, new)
-    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == 2
+    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == 3
     assert load_plan(tmp_path) == new
 
 
@@ -119,8 +121,8 @@ def test_unknown_fields_are_ignored_and_unknown_versions_refused(tmp_path: Path)
     doc = json.loads((tmp_path / STATE_FILE).read_text())
     (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "futureField": [1, 2]}))
     assert load_plan(tmp_path) == _stored()
-    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 3}))
-    with pytest.raises(ArtifactError, match="schemaVersion 3 is not supported"):
+    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 4}))
+    with pytest.raises(ArtifactError, match="schemaVersion 4 is not supported"):
         load_plan(tmp_path)
 
 
@@ -218,6 +220,10 @@ def test_cli_merged_directory_cannot_be_resumed(tmp_path: Path) -> None:
         (("--backend", "emulator", "--driver", "ao", "--tick", "5s"), "error: --tick applies"),
         (("--ao", "/bin/true"), "error: --ao applies only with --driver ao"),
         (("--backend", "emulator", "--session-ids"), "error: --session-ids applies only"),
+        (
+            ("--backend", "emulator", "--agents", "default"),
+            "error: --agents applies only with --backend simulated or --driver ao",
+        ),
     ],
 )
 def test_cli_a_flag_the_run_would_ignore_is_refused(

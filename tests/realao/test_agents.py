@@ -4,7 +4,8 @@ A spawn-storm window (S3: ``ao batch-spawn`` at t0 into the running AO main) on 
 emulator this test owns, so it knows the agents' token: the stand-in agents read their
 issue, push and open their PRs while AO polls. The scorecard's ``insights.spendSplit``
 must then equal the emulator's ledger: the agents' points, per budget, are exactly what
-the ledger charged the agents' token, and every spawned session has its own share.
+the ledger charged the agents' token, and every spawned session has its own share. With
+``--agents``, AO launches ghbench's agent model as its ``claude`` instead.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ghbench.matrix.hygiene import run_timing
 from ghbench.matrix.realtime_cell import run_realtime_cell
 from ghbench.matrix.runner import cell_spec
 from ghbench.runspec.cells import Cell
+from ghbench.runspec.names import AgentsName
 from ghbench.runspec.spec import Duration, RunSpec
 
 SESSIONS = 2
@@ -75,9 +77,13 @@ def _ledger(control: EmulatorControl, token_id: str) -> dict[str, int]:
     return dict(spent)
 
 
-def test_agents_spend_per_session_equals_the_emulators_ledger(
-    user_world: UserWorld, ao_main: Path, emulator: dict[str, Any], tmp_path: Path
-) -> None:
+def _s3_card(
+    user_world: UserWorld,
+    ao_main: Path,
+    emulator: dict[str, Any],
+    tmp_path: Path,
+    agents: AgentsName = "none",
+) -> tuple[dict[str, Any], list[str]]:
     spec = RunSpec(
         driver="ao",
         backend="emulator",
@@ -85,6 +91,7 @@ def test_agents_spend_per_session_equals_the_emulators_ledger(
         duration_scale=0.05,
         poll_interval=Duration(2.0, "2s"),
         setup_timeout=Duration(240.0, "4m"),
+        agents=agents,
     )
     cell = Cell("S3", "T1", 1)
     notes: list[str] = []
@@ -96,7 +103,13 @@ def test_agents_spend_per_session_equals_the_emulators_ledger(
         work_dir=tmp_path / "realtime",
         log=notes.append,
     )
-    card = json.loads(artifacts.scorecard_path.read_text())
+    return json.loads(artifacts.scorecard_path.read_text()), notes
+
+
+def test_agents_spend_per_session_equals_the_emulators_ledger(
+    user_world: UserWorld, ao_main: Path, emulator: dict[str, Any], tmp_path: Path
+) -> None:
+    card, notes = _s3_card(user_world, ao_main, emulator, tmp_path)
     split = card["insights"]["spendSplit"]
     assert split is not None, notes
     agent_rows = [
@@ -114,3 +127,23 @@ def test_agents_spend_per_session_equals_the_emulators_ledger(
     assert sum(s["graphqlPoints"] for s in sessions.values()) == agents["graphqlPoints"]
     # the orchestrator's share is AO's own trace, none of it the agents'
     assert split["orchestrator"]["calls"] == card["scorecard"]["totalCalls"]
+
+
+def test_ao_runs_the_agent_model_as_its_claude(
+    user_world: UserWorld, ao_main: Path, emulator: dict[str, Any], tmp_path: Path
+) -> None:
+    """``--agents claude-code``: the session's agent is the model (its gh commands, not
+    the stand-in's), traced by the shim as a real agent's and split as one."""
+    card, notes = _s3_card(user_world, ao_main, emulator, tmp_path, agents="claude-code")
+    split = card["insights"]["spendSplit"]
+    assert split is not None, notes
+    assert split["agentModel"] == "claude-code"
+    agent_rows = [
+        json.loads(x) for x in Path(split["agentTrace"]).read_text().splitlines() if x.strip()
+    ]
+    commands = {" ".join((r.get("args") or [])[:2]) for r in agent_rows}
+    assert {"issue view", "pr create"} <= commands, commands  # the model's session
+    assert "pr checks" in commands or "pr view" in commands, commands  # waiting for CI
+    ledger = _ledger(emulator["control"], emulator["agents_id"])
+    assert split["agents"]["graphqlPoints"] == ledger.get("graphql", 0) > 0
+    assert split["secondaryLimits"]["concurrency"]["peak"] >= 1

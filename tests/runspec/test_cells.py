@@ -12,6 +12,7 @@ from ghbench.runspec.cells import (
     cell_from_id,
     parse_scenario,
     parse_topology,
+    scenario_for,
 )
 
 
@@ -62,3 +63,12 @@ def test_a_cell_that_cannot_run_is_refused_naming_the_flag() -> None:
         Cell("S2", "T2", 1).check()
     with pytest.raises(UsageError, match="--sessions must be at least 1"):
         Cell("S2", "T1", 0).check()
+
+
+def test_agents_run_in_s3_and_s4_and_name_the_default_scenario() -> None:
+    assert [s.id for s in SCENARIOS.values() if s.agents] == ["S3", "S4"]
+    assert scenario_for(None, agents=False).id == "S2"
+    assert scenario_for(None, agents=True).id == "S3"  # the agents' active phase
+    assert scenario_for("review-burst", agents=True).id == "S4"
+    with pytest.raises(UsageError, match=r"--agents: S2 \(quiet-steady\) has no running agents"):
+        scenario_for("S2", agents=True)

@@ -8,7 +8,7 @@ from ghbench.ratelimit import Bucket, RateLimitSnapshot
 from ghbench.scorecard import Snapshots
 from ghbench.scorecard.insights import peak_concurrency
 
-from .helpers import RESET_B, T0, T0_MS, gql, opaque, rest, row, score, snapshots
+from .helpers import RESET_B, T0, T0_MS, frame, gql, opaque, rest, row, score, snapshots
 
 
 def test_consumption_counts_the_first_call_of_each_reset_window() -> None:
@@ -153,3 +153,26 @@ def test_snapshots_become_the_artifacts_core_and_graphql_in_whole_seconds() -> N
     assert snap_record.before.graphql is None
     assert snap_record.before.core is not None and snap_record.before.core.reset == RESET_B
     assert score([opaque(1.0)], snapshots=Snapshots()).rate_limit_snapshots is None
+
+
+def test_the_split_reads_both_traces_as_one_bucket_and_one_users_limits() -> None:
+    """The orchestrator polls rarely, its agents often, on one user's bucket: the
+    orchestrator's rows alone see part of what the bucket lost; both traces see it all,
+    and their calls together make the busiest minute and the most in flight."""
+    orchestrator = [gql(1.0, 4990, cost=1), gql(50.0, 4900, cost=1)]
+    agents = [
+        gql(2.0 + i, 4989 - i, cost=1, operation="gh.pr.checks", sessionId="ta-1", durationMs=900.0)
+        for i in range(120)
+    ]
+    a = score(orchestrator, 0, 3600, agent_frame=frame(*agents), agent_model="claude-code")
+    split = a.insights.spend_split
+    assert split is not None and split.agent_model == "claude-code"
+    assert a.insights.consumption.graphql.points == 91  # 4990 → 4900, and the first call
+    assert split.consumption is not None
+    assert split.consumption.graphql.points == 4990 - 4870 + 1  # to the agents' last row
+    assert (split.orchestrator.graphql_points, split.agents.graphql_points) == (2, 120)
+    assert split.secondary_limits is not None
+    assert split.secondary_limits.graphql_points_per_minute.peak == 60  # 2 + 58 in 14:00
+    assert a.insights.secondary_limits.graphql_points_per_minute.peak == 2
+    assert split.secondary_limits.concurrency.peak == 2  # an agent's call beside the next
+    assert [s.key for s in split.agent_sessions] == ["ta-1"]

@@ -14,7 +14,10 @@ budget                      figure (under ``insights``)                        l
 ==========================  =================================================  ==========
 
 The buckets' limits come from the run's ``/rate_limit`` snapshot (5,000 when it has
-none); the poll-cycle ceiling is AO's limit-finder's 60 s unless told otherwise.
+none); the poll-cycle ceiling is AO's limit-finder's 60 s unless told otherwise. A run
+whose agents were traced (``insights.spendSplit``) is held to the figures of both
+traces together (``spendSplit.consumption`` and ``spendSplit.secondaryLimits``): the
+agents draw on the same user's buckets and limits as the orchestrator.
 
 The hourly figures are what each bucket lost, first call of each reset window included
 (docs/scorecard.md, ``consumption``), so the budget is what the token really spends. A
@@ -33,13 +36,14 @@ no files, no clock here.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.artifacts.models import RowBreakdown, ScorecardArtifact
+from ghbench.timefmt import parse_iso
 
 __all__ = [
     "BUDGETS",
@@ -48,6 +52,7 @@ __all__ = [
     "BudgetUse",
     "CapacityResult",
     "Probe",
+    "Spend",
     "VerifiedCount",
     "budget_uses",
     "find_capacity",
@@ -95,21 +100,32 @@ def _hourly_limit(artifact: ScorecardArtifact, resource: str) -> float:
 
 
 def budget_uses(
-    artifact: ScorecardArtifact, poll_cycle_s: float, ceiling_s: float = POLL_CEILING_S
+    artifact: ScorecardArtifact,
+    poll_cycle_s: float,
+    ceiling_s: float = POLL_CEILING_S,
+    *,
+    hourly_limits: Mapping[str, float] | None = None,
 ) -> tuple[BudgetUse, ...]:
-    """Every budget of one run, in ``BUDGETS`` order. A consumption without data (no
-    header row and no bracket, never the case for a simulated run) counts as 0."""
-    consumed = artifact.insights.consumption
-    peaks = artifact.insights.secondary_limits
+    """Every budget of one run, in ``BUDGETS`` order, its agents' calls in it when the
+    run traced them. A consumption without data (no header row and no bracket, never the
+    case for a simulated run) counts as 0. ``hourly_limits``: each bucket's, instead of
+    the snapshot's (a replay raises its buckets to measure demand)."""
+    insights = artifact.insights
+    consumed, peaks = insights.consumption, insights.secondary_limits
+    split = insights.spend_split
+    if split is not None and split.consumption is not None:
+        consumed = split.consumption
+    if split is not None and split.secondary_limits is not None:
+        peaks = split.secondary_limits
+
+    def limit(resource: str) -> float:
+        if hourly_limits is not None and resource in hourly_limits:
+            return hourly_limits[resource]
+        return _hourly_limit(artifact, resource)
+
     return (
-        BudgetUse(
-            "graphqlPointsPerHr",
-            consumed.graphql.per_hr or 0.0,
-            _hourly_limit(artifact, "graphql"),
-        ),
-        BudgetUse(
-            "coreRequestsPerHr", consumed.core.per_hr or 0.0, _hourly_limit(artifact, "core")
-        ),
+        BudgetUse("graphqlPointsPerHr", consumed.graphql.per_hr or 0.0, limit("graphql")),
+        BudgetUse("coreRequestsPerHr", consumed.core.per_hr or 0.0, limit("core")),
         BudgetUse(
             "restPointsPerMinute",
             float(peaks.rest_points_per_minute.peak),
@@ -126,11 +142,41 @@ def budget_uses(
 
 
 @dataclass(frozen=True)
+class Spend:
+    """Who spent a run's known points, per hour of its window: the orchestrator's calls
+    and its agents' (``insights.spendSplit``)."""
+
+    orchestrator: tuple[float, float]  # GraphQL points/h, REST core requests/h
+    agents: tuple[float, float]
+
+    @classmethod
+    def of(cls, artifact: ScorecardArtifact) -> Spend | None:
+        split = artifact.insights.spend_split
+        hours = _window_hours(artifact)
+        if split is None or hours <= 0:
+            return None
+
+        def per_hour(b: RowBreakdown) -> tuple[float, float]:
+            return b.graphql_points / hours, b.core_points / hours
+
+        return cls(per_hour(split.orchestrator), per_hour(split.agents))
+
+
+def _window_hours(artifact: ScorecardArtifact) -> float:
+    start, end = artifact.window.start, artifact.window.end
+    if start is None or end is None:
+        return 0.0
+    return (parse_iso(end) - parse_iso(start)) / 3600.0
+
+
+@dataclass(frozen=True)
 class Probe:
-    """One session count run through the model, and what it used."""
+    """One session count run through the model, and what it used (and who spent it,
+    when the run had agents)."""
 
     sessions: int
     uses: tuple[BudgetUse, ...]
+    spend: Spend | None = None
 
     def worst(self) -> BudgetUse:
         """The budget closest to (or furthest over) its limit."""

@@ -9,7 +9,14 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ghbench.analysis.capacity import BUDGETS, BudgetUse, CapacityResult, Probe, VerifiedCount
+from ghbench.analysis.capacity import (
+    BUDGETS,
+    BudgetUse,
+    CapacityResult,
+    Probe,
+    Spend,
+    VerifiedCount,
+)
 from ghbench.analysis.text import table
 
 __all__ = [
@@ -23,7 +30,9 @@ __all__ = [
 
 # Format history of the JSON object (``kind: "capacity"``):
 #   1: first version.
-SCHEMA_VERSION = 1
+#   2: per count, ``spend`` (who spent: the orchestrator, the agents) when agents ran;
+#      ``cell.agents``; ``fromTrace`` for an answer from a recorded trace.
+SCHEMA_VERSION = 2
 _DIGITS = {"pollCycle": 1}  # seconds to a tenth; every other budget in whole units
 
 
@@ -70,6 +79,7 @@ def capacity_text(
     title: str,
     notes: Sequence[str] = (),
     paths: Mapping[str, str] | None = None,
+    runs: str = "model run(s)",
 ) -> str:
     """The answer, the margins at the count found and at the next count tried, the counts
     tried, ``notes`` and the written files (``label -> path``)."""
@@ -85,11 +95,31 @@ def capacity_text(
             row += [_use(p.uses[i]), _margin(p.uses[i], r.fraction)]
         rows.append(row)
     out = [title, f"  {_headline(r)}", "", *table(headers, rows, max_rows=None), ""]
+    out += [_spend_line(p) for p in probes if p.spend is not None]
     tried = ", ".join(str(p.sessions) for p in r.probes)
-    out.append(f"  counts tried: {tried} ({len(r.probes)} model run(s))")
+    out.append(f"  counts tried: {tried} ({len(r.probes)} {runs})")
     out += [f"  {note}" for note in notes]
     out += [f"  {label}: {path}" for label, path in (paths or {}).items()]
     return "\n".join(out) + "\n"
+
+
+def _spend_line(p: Probe) -> str:
+    """Who spent at ``p``'s count: each budget's orchestrator and agents' shares."""
+    assert p.spend is not None
+    orchestrator, agents = p.spend.orchestrator, p.spend.agents
+    parts = []
+    for i, name in enumerate(("GraphQL points", "core requests")):
+        total = orchestrator[i] + agents[i]
+        share = f" ({agents[i] / total:.0%} agents)" if total else ""
+        parts.append(f"{name} {orchestrator[i]:,.0f} orchestrator + {agents[i]:,.0f} agents{share}")
+    return f"  who spent at {p.sessions}, per hour: " + "; ".join(parts)
+
+
+def _spend_json(spend: Spend) -> dict[str, Any]:
+    def side(figures: tuple[float, float]) -> dict[str, float]:
+        return {"graphqlPointsPerHr": figures[0], "coreRequestsPerHr": figures[1]}
+
+    return {"orchestrator": side(spend.orchestrator), "agents": side(spend.agents)}
 
 
 def _uses_json(p: Probe, fraction: float) -> dict[str, Any]:
@@ -108,6 +138,7 @@ def _uses_json(p: Probe, fraction: float) -> dict[str, Any]:
             }
             for u in p.uses
         ],
+        "spend": None if p.spend is None else _spend_json(p.spend),
     }
 
 

@@ -338,4 +338,16 @@ def compare_runs(
         )
     if allow_different_cells and not base.cell.matches(cand.cell):
         notes.insert(0, f"different cells, compared as asked ({ALLOW_FLAG})")
+    models = [_agent_models(runs) for runs in (baseline, candidate)]
+    if models[0] != models[1]:
+        notes.append(f"the agents: {models[0]} → {models[1]}")
     return Comparison(base, cand, tuple(metrics), tuple(notes))
+
+
+def _agent_models(runs: Sequence[Run]) -> str:
+    """Who the side's agents were: the agent model's profile(s), real agents, or none."""
+    names = set()
+    for run in runs:
+        split = run.artifact.insights.spend_split
+        names.add("no agents traced" if split is None else split.agent_model or "real agents")
+    return ", ".join(sorted(names))

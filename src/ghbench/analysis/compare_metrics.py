@@ -10,8 +10,9 @@ list of what is compared (data, not code).
 Left out on purpose: the spec's ``*Estimated`` flags and ``exact``'s per-hour sources
 and reset windows (not numbers; compare reports them as notes),
 ``attributedSpend.*.consumedPerHr`` (the same figure as ``consumption.*.perHr``), and
-the per-session breakdown (session ids differ between two builds' runs, so rows would
-not pair up).
+the per-session breakdowns, the agents' included (session ids differ between two
+builds' runs, so rows would not pair up). The agents' model of each side (``spendSplit.
+agentModel``) is a note when the two differ: that is the change a mitigation compares.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ SECTIONS: dict[str, str] = {
     "spend": "Spend per resource (insights)",
     "secondary": "Secondary limits (insights)",
     "rows": "Rows excluded (insights)",
+    "split": "Who spent: the orchestrator and its agents (insights.spendSplit)",
     "operations": "Per operation (insights)",
 }
 
@@ -108,6 +110,16 @@ _INSIGHTS: tuple[tuple[str, str, int], ...] = (
     ("rows", "rowsExcluded.beforeWindow", 0),
     ("rows", "rowsExcluded.afterWindow", 0),
     ("rows", "rowsExcluded.benchmarkControl", 0),
+    *(
+        ("split", f"spendSplit.{who}.{field}", 0)
+        for who in ("orchestrator", "agents")
+        for field in ("calls", "graphqlPoints", "corePoints")
+    ),
+    ("split", "spendSplit.consumption.graphql.perHr", 1),
+    ("split", "spendSplit.consumption.core.perHr", 1),
+    ("split", "spendSplit.secondaryLimits.concurrency.peak", 0),
+    ("split", "spendSplit.secondaryLimits.restPointsPerMinute.peak", 0),
+    ("split", "spendSplit.secondaryLimits.graphqlPointsPerMinute.peak", 0),
 )
 
 SCALAR_METRICS: tuple[MetricDef, ...] = tuple(

@@ -84,7 +84,10 @@ def _verdict(m: MetricComparison) -> str:
 
 
 def _shown(m: MetricComparison) -> bool:
-    """Per-operation opaque calls and points only when some run has them."""
+    """Per-operation opaque calls and points only when some run has them; who spent
+    only when some run traced its agents."""
+    if m.metric.section == "split":
+        return bool(m.baseline.values or m.candidate.values)
     if m.metric.section != "operations" or m.metric.name.endswith("].calls"):
         return True
     return any(m.baseline.values) or any(m.candidate.values)
@@ -273,6 +276,7 @@ def compare_json(c: Comparison, results: Sequence[ThresholdResult]) -> dict[str,
                 "p": m.p_value,
             }
             for m in c.metrics
+            if m.metric.section != "split" or _shown(m)
         ],
         "notes": [*c.notes, _statistics_note(c)],
         "thresholds": [

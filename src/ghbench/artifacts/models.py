@@ -238,6 +238,13 @@ class SpendSplit(_Model):
     agents: RowBreakdown
     agent_sessions: list[RowBreakdown] = msgspec.field(default_factory=list)
     agent_trace: str | None = None
+    # the agent model's profile that made the agents' calls; None: real agents
+    agent_model: str | None = None
+    # both traces' rows together (None in files before these): what each budget lost
+    # by their headers (one user's calls drain one bucket), and the secondary limits,
+    # which count a user's calls whichever process sent them
+    consumption: ConsumptionByResource | None = None
+    secondary_limits: SecondaryLimits | None = None
 
 
 class RowsExcluded(_Model):

@@ -12,10 +12,16 @@ import click
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import SystemClock
 from ghbench.commands.outdir import hold_out
-from ghbench.commands.params import MAX_VIRTUAL_S, FiniteFloatRange, ProfileChoice
+from ghbench.commands.params import (
+    AGENTS_HELP,
+    MAX_VIRTUAL_S,
+    AgentsChoice,
+    FiniteFloatRange,
+    ProfileChoice,
+)
 from ghbench.errors import UsageError
-from ghbench.runspec.cells import TOPOLOGIES, Cell, parse_scenario, parse_topology
-from ghbench.runspec.names import DRIVER_NAMES, DriverName
+from ghbench.runspec.cells import TOPOLOGIES, Cell, parse_topology, scenario_for
+from ghbench.runspec.names import DRIVER_NAMES, AgentsName, DriverName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import duration_flag, format_duration
 from ghbench.workload.config import TRANSPORT_NAMES, TransportName
@@ -32,7 +38,7 @@ def _duration(flag: str, text: str | None, runbook: float) -> Duration:
 
 
 @click.command(name="capacity")
-@click.option("--scenario", default="S2", show_default=True, help="S1..S6 or a name.")
+@click.option("--scenario", default=None, help="S1..S6 or a name [S2; S3 with --agents].")
 @click.option("--topology", default="T1", show_default=True, help="T1 (one repo) or T2.")
 @click.option(
     "--profile",
@@ -40,6 +46,15 @@ def _duration(flag: str, text: str | None, runbook: float) -> Duration:
     default=DEFAULT_PROFILE,
     show_default=True,
     help="AO version the model plays.",
+)
+@click.option("--agents", type=AgentsChoice(), default="none", show_default=True, help=AGENTS_HELP)
+@click.option(
+    "--from-trace",
+    "from_trace",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Answer from a recorded trace instead of the model: replayed at each count tried"
+    " (with the agents' trace beside it, gh-trace-agents-*, when there is one).",
 )
 @click.option(
     "--budget-fraction",
@@ -104,9 +119,11 @@ def _duration(flag: str, text: str | None, runbook: float) -> Duration:
     help="--verify: the runbook's warmup and window (and the model's poll) times this.",
 )
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
-    scenario: str,
+    scenario: str | None,
     topology: str,
     profile: ProfileName,
+    agents: AgentsName,
+    from_trace: Path | None,
     budget_fraction: float,
     poll_ceiling: str,
     max_sessions: int,
@@ -122,9 +139,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     transport: TransportName,
     verify_scale: float,
 ) -> None:
-    """Search, with the AO model in virtual time, for the largest session count that stays
-    within --budget-fraction of every budget: GraphQL points/h, REST core requests/h,
-    secondary points/min, concurrency and the poll cycle."""
+    """Search, with the AO model in virtual time (its sessions' agents too with --agents),
+    or by replaying your own trace (--from-trace), for the largest session count that
+    stays within --budget-fraction of every budget: GraphQL points/h, REST core
+    requests/h, secondary points/min, concurrency and the poll cycle."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text  # noqa: PLC0415
     from ghbench.artifacts.io import unique_path, write_new  # noqa: PLC0415
@@ -135,7 +153,29 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         smallest_sessions,
     )
 
-    info, topo = parse_scenario(scenario), TOPOLOGIES[parse_topology(topology)]
+    given = click.get_current_context().get_parameter_source
+    ceiling_s = duration_flag(
+        "--poll-ceiling", poll_ceiling, allow_zero=False, maximum=MAX_VIRTUAL_S
+    )
+    if from_trace is not None:
+        model_flags = ("scenario", "topology", "profile", "agents", "warmup", "duration")
+        for name in (*model_flags, "verify", "driver", "ao_command", "transport"):
+            if given(name) is click.core.ParameterSource.COMMANDLINE:
+                flag = "--" + name.replace("_command", "").replace("_", "-")
+                raise UsageError(f"{flag} does not apply to --from-trace (a recording's own run)")
+        _from_trace(
+            from_trace,
+            fraction=budget_fraction,
+            maximum=max_sessions,
+            ceiling_s=ceiling_s,
+            seed=seed,
+            out_dir=out_dir,
+            plot=not no_plot,
+            as_json=as_json,
+        )
+        return
+    info = scenario_for(scenario, agents=agents != "none")
+    topo = TOPOLOGIES[parse_topology(topology)]
     # the search probes the cell at every count from its smallest; --verify runs two of
     # them in real time
     spec = RunSpec(
@@ -149,14 +189,11 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         ao_command=ao_command,
         transport=transport,
         duration_scale=verify_scale,
-    )
-    ceiling_s = duration_flag(
-        "--poll-ceiling", poll_ceiling, allow_zero=False, maximum=MAX_VIRTUAL_S
+        agents=agents,
     )
     smallest = smallest_sessions(spec)
     if max_sessions < smallest:
         raise UsageError(f"--max-sessions: {spec.cell.topology} needs at least {smallest}")
-    given = click.get_current_context().get_parameter_source
     for flag, name in (
         ("--driver", "driver"),
         ("--ao", "ao_command"),
@@ -167,13 +204,21 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
             raise UsageError(f"{flag} applies to --verify only; add --verify or drop it")
     if spec.traits.ao != (ao_command is not None) and verify:
         raise UsageError("--driver ao needs --ao CHECKOUT, and --ao needs --driver ao")
+    if verify and spec.runs_agents and not spec.traits.agents:
+        raise UsageError(
+            f"--verify --agents: the {spec.driver} driver runs no agents in real time;"
+            " use --driver ao --ao CHECKOUT, or drop --verify"
+        )
     if verify or not no_plot:
         hold_out(out_dir)
     result = run_capacity(spec, fraction=budget_fraction, maximum=max_sessions, ceiling_s=ceiling_s)
     paths: dict[str, str] = {}
     cell = spec.cell
     if not no_plot:
-        stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}-seed{spec.seed}"
+        agents_part = f"-agents-{spec.agents}" if spec.runs_agents else ""
+        stem = (
+            f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents_part}-seed{spec.seed}"
+        )
         png = capacity_png(result, title=capacity_title(spec))
         paths["plot"] = str(write_new(unique_path(out_dir, stem, ".png"), png))
     reproduce = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
@@ -187,6 +232,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
                 "scenario": cell.scenario,
                 "topology": cell.topology,
                 "profile": spec.profile,
+                "agents": spec.agents if spec.runs_agents else None,
                 "seed": spec.seed,
                 "warmupSeconds": spec.warmup.seconds,
                 "windowSeconds": spec.duration.seconds,
@@ -204,6 +250,63 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         capacity_text(result, title=capacity_title(spec), notes=notes, paths=paths), nl=False
     )
     click.echo(checked_text, nl=False)
+
+
+def _from_trace(
+    trace: Path,
+    *,
+    fraction: float,
+    maximum: int,
+    ceiling_s: float,
+    seed: int,
+    out_dir: Path,
+    plot: bool,
+    as_json: bool,
+) -> None:
+    """``--from-trace``: the search with the recording replayed as its probe."""
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text  # noqa: PLC0415
+    from ghbench.artifacts.io import write_new  # noqa: PLC0415
+    from ghbench.matrix.capacity import run_capacity_from_trace  # noqa: PLC0415
+    from ghbench.simulation.replay import load_recording  # noqa: PLC0415
+
+    rows, agents_trace = load_recording(trace)
+    if plot:
+        hold_out(out_dir)
+    result, recorded = run_capacity_from_trace(
+        rows, fraction=fraction, maximum=maximum, ceiling_s=ceiling_s, seed=seed
+    )
+    title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
+    paths: dict[str, str] = {}
+    if plot:
+        png = capacity_png(result, title=title)
+        stem = f"capacity-from-{trace.stem}-seed{seed}"
+        paths["plot"] = str(write_new(unique_path(out_dir, stem, ".png"), png))
+    reproduce = [
+        f"ghbench replay --trace {trace} --sessions {p.sessions} --seed {seed}"
+        for p in (result.at, result.next)
+        if p
+    ]
+    if as_json:
+        extra = {
+            "fromTrace": {
+                "trace": str(trace),
+                "agentTrace": None if agents_trace is None else str(agents_trace),
+                "recordedSessions": recorded,
+                "seed": seed,
+            },
+            "pollCeilingSeconds": ceiling_s,
+            "maxSessions": maximum,
+            "plot": paths.get("plot"),
+            "reproduce": reproduce,
+        }
+        click.echo(json.dumps(capacity_json(result, extra), indent=2))
+        return
+    notes = [f"reproduce: {line}" for line in reproduce]
+    if agents_trace is not None:
+        notes.insert(0, f"with the agents' trace beside it: {agents_trace}")
+    text = capacity_text(result, title=title, notes=notes, paths=paths, runs="replay(s)")
+    click.echo(text, nl=False)
 
 
 def _verify(spec: Any, result: Any, out_dir: Path, ceiling_s: float) -> tuple[dict[str, Any], str]:

@@ -10,7 +10,7 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.outdir import hold_out
-from ghbench.commands.params import FiniteFloatRange, ProfileChoice
+from ghbench.commands.params import AGENTS_HELP, AgentsChoice, FiniteFloatRange, ProfileChoice
 from ghbench.errors import UsageError
 from ghbench.matrix.plan import render_plan
 from ghbench.matrix.selection import parse_scales, select_cells
@@ -23,7 +23,7 @@ from ghbench.matrix.state import (
 )
 from ghbench.matrix.topology import cell_repos
 from ghbench.runspec.cells import Cell
-from ghbench.runspec.names import DRIVER_NAMES
+from ghbench.runspec.names import DRIVER_NAMES, AgentsName
 from ghbench.timefmt import duration_flag
 from ghbench.workload.config import TRANSPORT_NAMES
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
@@ -128,6 +128,13 @@ def command() -> None:
     " scaled with --duration-scale, at least 1s).",
 )
 @click.option("--ao", "ao_command", default=None, help="--driver ao: AO checkout or executable.")
+@click.option(
+    "--agents",
+    type=AgentsChoice(),
+    default="none",
+    show_default=True,
+    help=AGENTS_HELP + " In the matrix: S3 and S4 cells (--backend simulated, or --driver ao).",
+)
 def run(  # noqa: PLR0917 - one parameter per click option
     cells: tuple[str, ...],
     priority: bool,
@@ -146,6 +153,7 @@ def run(  # noqa: PLR0917 - one parameter per click option
     profile: ProfileName,
     tick: str | None,
     ao_command: str | None,
+    agents: AgentsName,
 ) -> None:
     """Run cells, rewriting OUT/baseline.md after each one."""
     clock = SystemClock()
@@ -167,6 +175,7 @@ def run(  # noqa: PLR0917 - one parameter per click option
         "profile": profile,
         "tick": None if tick is None else duration_flag("--tick", tick, allow_zero=False),
         "ao_command": resolve_ao(ao_command, env) if ao_command else None,
+        "agents": agents,
     }
     if resume:
         if cells or priority or everything or scales:

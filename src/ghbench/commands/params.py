@@ -7,12 +7,15 @@ from typing import Any
 
 import click
 
+from ghbench.workload.agents.profiles import AGENT_PROFILE_CHOICES, canonical_agent_profile
 from ghbench.workload.profiles import PROFILE_CHOICES, canonical_profile
 
 __all__ = [
+    "AGENTS_HELP",
     "MAX_ISSUE_NUMBER",
     "MAX_SESSIONS",
     "MAX_VIRTUAL_S",
+    "AgentsChoice",
     "FiniteFloatRange",
     "ProfileChoice",
 ]
@@ -48,3 +51,21 @@ class ProfileChoice(click.Choice[str]):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         return canonical_profile(super().convert(value, param, ctx))
+
+
+AGENTS_HELP = (
+    "The sessions' coding agents, modelled: an agent profile (default: claude-code;"
+    " claude-code-badge, claude-code-rest-checks) or none. They run in S3 and S4."
+)
+
+
+class AgentsChoice(click.Choice[str]):
+    """``--agents``: an agent profile by its name or ``default``, or ``none``; the value is
+    the profile's name (``RunSpec.agents``)."""
+
+    def __init__(self) -> None:
+        super().__init__(("none", *AGENT_PROFILE_CHOICES))
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        chosen = super().convert(value, param, ctx)
+        return "none" if chosen == "none" else canonical_agent_profile(chosen)

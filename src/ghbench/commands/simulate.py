@@ -12,8 +12,15 @@ from pathlib import Path
 
 import click
 
-from ghbench.commands.params import MAX_SESSIONS, MAX_VIRTUAL_S, ProfileChoice
-from ghbench.runspec.cells import Cell, parse_scenario, parse_topology
+from ghbench.commands.params import (
+    AGENTS_HELP,
+    MAX_SESSIONS,
+    MAX_VIRTUAL_S,
+    AgentsChoice,
+    ProfileChoice,
+)
+from ghbench.runspec.cells import Cell, parse_topology, scenario_for
+from ghbench.runspec.names import AgentsName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
@@ -21,7 +28,7 @@ __all__ = ["command"]
 
 
 @click.command(name="simulate")
-@click.option("--scenario", default="S2", show_default=True, help="S1..S6 or a name.")
+@click.option("--scenario", default=None, help="S1..S6 or a name [S2; S3 with --agents].")
 @click.option("--topology", default="T1", show_default=True, help="T1 (one repo) or T2.")
 @click.option(
     "--sessions", type=click.IntRange(min=1, max=MAX_SESSIONS), default=50, show_default=True
@@ -35,6 +42,7 @@ __all__ = ["command"]
     help="AO version to model (head: ao-main-60e8c881, pre-b1: ao-bench-1e73a505)"
     " [default: ao-main-60e8c881, or the config's].",
 )
+@click.option("--agents", type=AgentsChoice(), default="none", show_default=True, help=AGENTS_HELP)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(
     "--out",
@@ -52,12 +60,13 @@ __all__ = ["command"]
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the scorecard artifact as JSON.")
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
-    scenario: str,
+    scenario: str | None,
     topology: str,
     sessions: int,
     warmup: str,
     duration: str,
     profile: ProfileName | None,
+    agents: AgentsName,
     seed: int,
     out_dir: Path,
     config_path: Path | None,
@@ -73,7 +82,9 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         chosen, policy, session_ids = profile or cfg.profile, cfg.policy, cfg.trace.session_ids
     spec = RunSpec(
         backend="simulated",
-        cell=Cell(parse_scenario(scenario).id, parse_topology(topology), sessions),
+        cell=Cell(
+            scenario_for(scenario, agents=agents != "none").id, parse_topology(topology), sessions
+        ),
         warmup=Duration.parse("--warmup", warmup, maximum=MAX_VIRTUAL_S),
         duration=Duration.parse("--duration", duration, maximum=MAX_VIRTUAL_S),
         seed=seed,
@@ -81,6 +92,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         profile=chosen,
         policy=policy,
         session_ids=session_ids,
+        agents=agents,
     )
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
@@ -99,9 +111,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
             ),
             nl=False,
         )
+    with_agents = f", agents {spec.agents}" if spec.runs_agents else ""
     click.echo(
-        f"simulated {spec.cell.id} ({spec.profile}, seed {seed}): {result.ticks} ticks, "
-        f"{result.skipped_ticks} skipped, longest poll cycle in the window"
+        f"simulated {spec.cell.id} ({spec.profile}{with_agents}, seed {seed}): "
+        f"{result.ticks} ticks, {result.skipped_ticks} skipped, longest poll cycle in the window"
         f" {result.longest_poll_cycle:.1f} s; ledger in window: {result.ledger['points']}",
         err=True,
     )

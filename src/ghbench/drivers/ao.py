@@ -45,12 +45,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ghbench.drivers.agent_launcher import install_agent
 from ghbench.drivers.ao_command import AoCommand, user_gitconfig
 from ghbench.drivers.ao_layout import Layout, detect_layout
 from ghbench.drivers.ao_output import ao_error_line
@@ -71,6 +73,7 @@ from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.gitinfo import git_head
 from ghbench.procs import ManagedProcess, start_process
 from ghbench.proctable import group_listeners
+from ghbench.workload.agents.profiles import AgentProfileName
 
 __all__ = ["AoDriver", "storm_note"]
 
@@ -103,6 +106,9 @@ class AoDriver(OwnsProcess):
     ``project`` is the user's; ``world`` is where AO runs it; ``routing`` says, once
     the backend runs, where gh and git go. ``agent_traces``: a directory for the
     agents' traces of setup (measure puts them beside the orchestrator's trace).
+    ``agent_model``: a profile of ghbench's agent model that AO launches as its
+    sessions' ``claude`` (``ghbench.drivers.agent_launcher``); None: whatever ``claude``
+    the user's PATH has.
     """
 
     project: Project
@@ -116,6 +122,8 @@ class AoDriver(OwnsProcess):
     startup_timeout: float = 30.0
     spawn_timeout: float = 120.0
     dashboard: bool = False  # start AO's dashboard too (S6); its port is in the config
+    agent_model: AgentProfileName | None = None
+    agent_speed: float = 1.0  # the agent model's sessions this many times faster
     name: str = "ao"
     per_project_processes: bool = True  # ``ao start P`` polls project P alone
     _proc: ManagedProcess | None = field(default=None, repr=False)
@@ -152,6 +160,8 @@ class AoDriver(OwnsProcess):
             runtime = AoRuntime(self.world, self.base_env, self.routing())
             runtime.open()
             self._runtime = runtime
+            if self.agent_model is not None:
+                install_agent(runtime.bin_dir, self.agent_model, sys.executable, self.agent_speed)
             if self.publish_default_branch:
                 self._publish_default_branch()
         return self._runtime

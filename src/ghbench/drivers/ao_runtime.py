@@ -35,10 +35,10 @@ from ghbench.errors import ToolMissingError
 from ghbench.procs import guard, unguard
 from ghbench.record.contract import Sink
 from ghbench.record.runner import find_real_gh, shim_script
+from ghbench.trace.schema import AGENT
 
-__all__ = ["AGENT_COMPONENT", "LOOPBACK_PRELOAD", "AoRouting", "AoRuntime"]
+__all__ = ["LOOPBACK_PRELOAD", "AoRouting", "AoRuntime"]
 
-AGENT_COMPONENT = "agent"
 # Node preloads this (NODE_OPTIONS=--require) in AO and every node process it starts:
 # a server told to listen on a port with no host, or on every interface, listens on
 # 127.0.0.1 instead. AO's dashboard (``next start -p PORT``) and its terminal
@@ -186,6 +186,12 @@ class AoRuntime:
             env["AO_AGENT_GH_TRACE"] = str(wrapper_trace)
         return env
 
+    @property
+    def bin_dir(self) -> Path:
+        """The directory first on AO's PATH, hence its agents': the gh shim's, and the
+        agent model's ``claude`` when one runs (``ghbench.drivers.agent_launcher``)."""
+        return self._private() / "bin"
+
     def tmux(self) -> Tmux:
         if self._tmux is None:
             raise RuntimeError("AoRuntime.open() first")
@@ -237,7 +243,7 @@ class AoRuntime:
 
     def trace_agents(self, path: Path | None) -> None:
         """From now on, agents' gh calls go to ``path`` (None: untraced)."""
-        shim = self._private() / "bin" / "gh"
+        shim = self.bin_dir / "gh"
         shim.unlink(missing_ok=True)
         if path is None:
             return
@@ -246,7 +252,7 @@ class AoRuntime:
             raise ToolMissingError("gh is not installed; install it (apt-get install gh)")
         state = self._private() / "shim-state"
         state.mkdir(exist_ok=True)
-        sink = Sink(str(path), AGENT_COMPONENT, str(state))
+        sink = Sink(str(path), AGENT, str(state))
         script = shim_script(
             real_gh,
             [sink],

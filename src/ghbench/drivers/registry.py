@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
 from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.ao import AoDriver
 from ghbench.drivers.ao_cell import ensure_checkout, prepare_ao_cell
@@ -82,6 +84,9 @@ class DriverKind:
     find_project: Callable[[RunSpec, Mapping[str, str], Path, Path], Project]
     # refuse early what a cell would fail on later (a browser named but not installed)
     check_dashboard: Callable[[Mapping[str, str]], None] = lambda env: None
+    # launches the agent model as its sessions' coding agents (--agents in S3, S4:
+    # ``ghbench.drivers.agent_launcher``)
+    runs_agent_model: bool = False
 
 
 def ao_routing(backend: Backend) -> AoRouting:
@@ -104,6 +109,9 @@ def _ao(ctx: DriverContext, project: Project) -> AoDriver:
         agent_traces=ctx.out_dir.resolve(),
         publish_default_branch=ctx.backend.seeds_repos,
         dashboard=ctx.dashboard,
+        # S3, S4 with --agents: the agent model is each session's claude
+        agent_model=ctx.spec.agent_model,
+        agent_speed=1.0 / ctx.spec.duration_scale,
     )
 
 
@@ -277,6 +285,7 @@ DRIVER_KINDS: tuple[DriverKind, ...] = (
         uses_gh=lambda spec: True,
         find_project=_config_project,
         check_dashboard=_check_ao_dashboard,
+        runs_agent_model=True,
     ),
 )
 
@@ -304,6 +313,7 @@ def build_driver(
     its state under ``OUT/state``. An orchestrator that calls gh must reach the GitHub
     the run's own calls read (``Backend.check_gh_route``)."""
     kind = driver_kind(spec, env)
+    _check_agents(kind, spec)
     if kind.uses_gh(spec):
         backend.check_gh_route()
     return kind.build(DriverContext(spec, backend, out_dir, env, dashboard), projects)
@@ -323,10 +333,20 @@ def cell_projects(
     return kind.cell_projects(cell, repos, work_dir, backend.seeds_repos, cell.info.dashboard)
 
 
+def _check_agents(kind: DriverKind, spec: RunSpec) -> None:
+    if spec.agent_model is not None and not kind.runs_agent_model:
+        raise UsageError(
+            f"--agents: the {kind.name} driver does not launch the agent model as its"
+            " agents; drop --agents"
+        )
+
+
 def check_cell(spec: RunSpec, cell: Cell, env: Mapping[str, str]) -> None:
     """Refuse, before anything starts, what ``cell`` would fail on later."""
+    kind = driver_kind(spec, env)
+    _check_agents(kind, msgspec.structs.replace(spec, cell=cell))
     if cell.info.dashboard:
-        driver_kind(spec, env).check_dashboard(env)
+        kind.check_dashboard(env)
 
 
 def find_project(spec: RunSpec, env: Mapping[str, str], cwd: Path, home: Path) -> Project:

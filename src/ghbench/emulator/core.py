@@ -193,7 +193,6 @@ class Emulator(ControlOperations):
             return self.control.handle(request, path, query_string)
         if path.startswith(BLOB_PREFIX) and method in ("GET", "HEAD"):
             return serve_blob(self, path, query_string)
-        render = RestRenderer(api=api_base, web=self.config.web_url)
         try:
             caller = self._authenticate(request)
         except ApiError as exc:
@@ -210,6 +209,7 @@ class Emulator(ControlOperations):
         if found is None:
             found = (_UNKNOWN_ROUTES.get(method) or Route(method, "(unknown)", _not_found), {})
         route, params = found
+        render = RestRenderer(api=api_base, web=self.config.web_url)
         target = _Target(route, params, path, query_string, render, api_version=version)
         response = self._rest(request, caller, target)
         response.headers["x-github-api-version-selected"] = version
@@ -431,5 +431,5 @@ class Emulator(ControlOperations):
 
     # -- GraphQL -----------------------------------------------------------------
     def _graphql(self, request: EmuRequest, caller: _Caller) -> EmuResponse:
-        budget = self.budget()
-        return run_graphql(self, request, caller.owner, caller.token_id, caller.user, budget=budget)
+        owner, token_id, user = caller.owner, caller.token_id, caller.user
+        return run_graphql(self, request, owner, token_id, user, budget=self.budget)

@@ -14,6 +14,14 @@ other clients take turns; a mutation's top-level fields run one transaction each
 Past the deadline the answer is GitHub's timeout: 502 with ``Something went wrong
 while executing your query. This may be the result of a timeout, ...`` (as reported
 from github.com); points already charged stay charged, as GitHub charges timeouts.
+A query whose answer depends on nothing but the records (``GraphQLResult.reusable``) is
+kept, encoded, with the store's change count: the same body from the same viewer while
+no record has changed is charged and counted exactly as the first was, and answered
+with the same bytes, without parsing or executing it again (pollers and agents send
+the same few requests over and over; a replay of a large trace is mostly such repeats).
+A query the bucket could not pay for is kept by its cost, so that while the bucket
+stays empty it is refused again without being parsed.
+
 Past the field budget it is GitHub's resource-limit answer, as reported in 2026: 200,
 ``{"data": null, "errors": [{"type": "RESOURCE_LIMITS_EXCEEDED", "path": [...],
 "message": "Resource limits for this query exceeded."}]}`` (GitHub nulls only the
@@ -22,6 +30,7 @@ field it stopped at; ours stops the whole query).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ghbench.emulator.errors import ApiError, ServerError
@@ -32,11 +41,12 @@ from ghbench.emulator.fairness import (
     ResourceLimitsExceeded,
 )
 from ghbench.emulator.faults import draw_fault
-from ghbench.emulator.graphql import answer, parse_request
+from ghbench.emulator.graphql import answer, parse_request, refused
 from ghbench.emulator.graphql_contract import (
     BucketView,
     GraphQLRequestContext,
     GraphQLResult,
+    KnownAnswer,
     RateLimited,
 )
 from ghbench.emulator.http import EmuRequest, EmuResponse, encode_json
@@ -74,9 +84,10 @@ def run_graphql(
     token_id: str,
     user: User | None,
     *,
-    budget: RequestBudget,
+    budget: Callable[[], RequestBudget],
 ) -> EmuResponse:
-    """Answer ``POST /graphql``; called holding the turnstile."""
+    """Answer ``POST /graphql``; called holding the turnstile. ``budget`` makes the
+    request's deadline and turns, when it is parsed and run (a known answer is not)."""
     limiter = emulator.limiter
     if user is None:
         body = encode_json({"message": _AUTH_MESSAGE, "documentation_url": _AUTH_DOCS})
@@ -102,6 +113,23 @@ def run_graphql(
                 owner, token_id, "graphql", cost, endpoint=operation or "POST /graphql", status=200
             )
 
+    memo = emulator.graphql_answers
+    key = (request.body, user.id, emulator.config.graphql_cost_rule)
+    known = memo.get(key)
+    if known is not None and known.changes == emulator.store.record_changes:
+        view = limiter.view(owner, "graphql")
+        payload = None
+        if view.remaining < known.cost:  # refused, as any request the bucket cannot pay for
+            payload = encode_json(refused(user.id, known.operation, False).body)
+        elif known.payload is not None:
+            view, payload = charge(known.cost, known.operation), known.payload
+        if payload is not None:
+            emulator.secondary.record(owner, kind="graphql", points=1, creates_content=False)
+            response = emulator.respond(200, payload, view, {})
+            response.delay_s = fault.delay_s
+            return response
+
+    request_budget = budget()
     ctx = GraphQLRequestContext(
         state=emulator.store,
         viewer=user,
@@ -111,13 +139,15 @@ def run_graphql(
         charge=charge,
         headers=dict(request.headers),
         cost_rule=emulator.config.graphql_cost_rule,
-        checkpoint=budget.checkpoint,
+        checkpoint=request_budget.checkpoint,
         mutation_scope=emulator.db.transaction,
     )
+    asked: int | None = None  # what the request costs, once parsed
     try:
-        with budget.off_turnstile(heavy=len(request.body) > HEAVY_BODY_BYTES):
+        with request_budget.off_turnstile(heavy=len(request.body) > HEAVY_BODY_BYTES):
             parsed = parse_request(request.body, ctx.cost_rule)
-        budget.checkpoint()
+        asked = None if parsed.report is None else parsed.report.cost
+        request_budget.checkpoint()
         result = answer(parsed, ctx)
     except RateLimited as exc:
         result = GraphQLResult(200, rate_limited_body(exc.bucket, user), None, False, 0)
@@ -139,6 +169,12 @@ def run_graphql(
         creates_content=result.is_mutation,
     )
     view = limiter.view(owner, "graphql")
-    response = emulator.respond(result.status, encode_json(result.body), view, {})
+    payload = encode_json(result.body)
+    changes = emulator.store.record_changes
+    if result.reusable and result.status == 200:
+        memo.put(key, KnownAnswer(changes, result.cost, result.operation_name, payload))
+    elif result.refused and not result.is_mutation and asked is not None:
+        memo.put(key, KnownAnswer(changes, asked, result.operation_name, None))
+    response = emulator.respond(result.status, payload, view, {})
     response.delay_s = fault.delay_s
     return response

@@ -42,6 +42,8 @@ __all__ = [
     "CostRule",
     "GraphQLRequestContext",
     "GraphQLResult",
+    "KnownAnswer",
+    "KnownAnswers",
     "RateLimited",
 ]
 
@@ -102,3 +104,38 @@ class GraphQLResult:
     operation_name: str | None
     is_mutation: bool
     cost: int
+    # the same request answers the same while no record changes: a query that ran (not
+    # a dry run), asked nothing of the bucket (``rateLimit``), read no clock and changed
+    # no record
+    reusable: bool = False
+    # refused for the rate limit (``RATE_LIMITED``): nothing charged, nothing run
+    refused: bool = False
+
+
+@dataclass(frozen=True)
+class KnownAnswer:
+    """A request's cost and, once it ran, its reusable answer (``GraphQLResult.
+    reusable``), encoded; and the store's change count they hold for. A query only ever
+    refused for the rate limit is known by its cost alone (``payload`` None)."""
+
+    changes: int
+    cost: int
+    operation: str | None
+    payload: bytes | None
+
+
+class KnownAnswers:
+    """Reusable answers by (body, viewer id, cost rule); forgotten all at once when full
+    (a cold memo only costs executing again)."""
+
+    def __init__(self, size: int = 50_000) -> None:
+        self.size = size
+        self._answers: dict[tuple[bytes, int, str], KnownAnswer] = {}
+
+    def get(self, key: tuple[bytes, int, str]) -> KnownAnswer | None:
+        return self._answers.get(key)
+
+    def put(self, key: tuple[bytes, int, str], answer: KnownAnswer) -> None:
+        if len(self._answers) >= self.size:
+            self._answers.clear()
+        self._answers[key] = answer

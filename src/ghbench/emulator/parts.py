@@ -22,7 +22,7 @@ from ghbench.emulator.control_access import new_control_key
 from ghbench.emulator.errors import ApiError, PrimaryRateLimited
 from ghbench.emulator.fairness import RequestBudget, Turnstile
 from ghbench.emulator.git.storage import GitStorage
-from ghbench.emulator.graphql_contract import BucketView
+from ghbench.emulator.graphql_contract import BucketView, KnownAnswers
 from ghbench.emulator.http import JSON_TYPE, EmuResponse, encode_json
 from ghbench.emulator.ratelimit import RateLimiter, is_anonymous
 from ghbench.emulator.secondary import SecondaryLimiter
@@ -96,6 +96,7 @@ class EmulatorParts:
         # version it was rendered at, its ETag, when it first had that ETag (and that
         # time as Last-Modified's HTTP-date)
         self._etags: dict[EtagKey, tuple[tuple[int, int], str, float, str]] = {}
+        self.graphql_answers = KnownAnswers()  # graphql_bridge's memo
         self.request_count = 0
         self.status_counts: dict[int, int] = {}
 

@@ -140,6 +140,7 @@ def build_artifact(
         incomplete_reason=measured.incomplete_reason,
         agent_frame=agents,
         agent_trace_path=None if agents is None else str(agent_path),
+        agent_model=spec.agent_model,  # the driver ran the agent model as the agents
     )
 
 

@@ -15,7 +15,7 @@ run's timing, so the two are compared like for like; ``--verify-scale`` shortens
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import msgspec
@@ -23,6 +23,7 @@ import msgspec
 from ghbench.analysis.capacity import (
     CapacityResult,
     Probe,
+    Spend,
     VerifiedCount,
     budget_uses,
     find_capacity,
@@ -31,23 +32,30 @@ from ghbench.analysis.capacity import (
 from ghbench.analysis.load import load_trace
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.clock import Clock
+from ghbench.errors import UsageError
 from ghbench.matrix.hygiene import CellTiming, cell_timing, run_timing
 from ghbench.matrix.realtime import RealtimeCells
 from ghbench.matrix.runner import cell_spec
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.simulation.cell import ScenarioPlay, run_cell
+from ghbench.simulation.replay import ReplaySpec, replay_plan, replay_scorecard
+from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.simulation.world import SIM_LATENCY
 from ghbench.timefmt import format_duration, parse_iso
 from ghbench.trace.frame import TraceFrame
+from ghbench.trace.schema import TraceRow
+from ghbench.workload.replay import ReplayPlan, plan_replay, recorded_session_count
 
 __all__ = [
     "capacity_title",
     "model_probe",
     "run_capacity",
+    "run_capacity_from_trace",
     "simulate_command",
     "smallest_sessions",
+    "trace_probe",
     "verify_capacity",
 ]
 
@@ -64,9 +72,10 @@ def _at(spec: RunSpec, sessions: int) -> RunSpec:
 
 def capacity_title(spec: RunSpec) -> str:
     cell = spec.cell
+    agents = f", agents {spec.agents}" if spec.runs_agents else ""
     return (
         f"capacity: {cell.scenario}-{cell.topology} ({cell.info.title.lower()},"
-        f" {cell.layout.title}), profile {spec.profile}, seed {spec.seed};"
+        f" {cell.layout.title}), profile {spec.profile}{agents}, seed {spec.seed};"
         f" warmup {format_duration(spec.warmup.seconds)},"
         f" window {format_duration(spec.duration.seconds)}"
     )
@@ -75,22 +84,67 @@ def capacity_title(spec: RunSpec) -> str:
 def simulate_command(spec: RunSpec, sessions: int) -> str:
     """The ``ghbench simulate`` run that is the search's probe at ``sessions``."""
     cell = spec.cell
+    agents = f" --agents {spec.agents}" if spec.runs_agents else ""
     return (
         f"ghbench simulate --scenario {cell.scenario} --topology {cell.topology}"
         f" --sessions {sessions} --warmup {spec.warmup.seconds:g}s"
-        f" --duration {spec.duration.seconds:g}s --profile {spec.profile} --seed {spec.seed}"
+        f" --duration {spec.duration.seconds:g}s --profile {spec.profile}{agents}"
+        f" --seed {spec.seed}"
     )
 
 
 def model_probe(spec: RunSpec, ceiling_s: float) -> Callable[[int], Probe]:
-    """``probe(n)``: the cell at n sessions in virtual time, reduced to its budgets."""
+    """``probe(n)``: the cell at n sessions in virtual time, reduced to its budgets (the
+    agents' calls in them when the cell runs agents)."""
 
     def probe(sessions: int) -> Probe:
         run = run_cell(_at(spec, sessions))
-        uses = budget_uses(cell_scorecard(run), run.longest_poll_cycle, ceiling_s)
-        return Probe(sessions, uses)
+        card = cell_scorecard(run)
+        uses = budget_uses(card, run.longest_poll_cycle, ceiling_s)
+        return Probe(sessions, uses, Spend.of(card))
 
     return probe
+
+
+def trace_probe(
+    rows: Sequence[TraceRow], plan: ReplayPlan, *, seed: int, ceiling_s: float
+) -> Callable[[int], Probe]:
+    """``probe(n)``: a recorded trace replayed at n sessions (``ghbench replay``), its
+    budgets against one token's: the recording's hourly limits, not the replay's
+    (which grow with the copies so that it measures what n sessions ask for). A replay
+    re-issues each call at its recorded time, so the poll cycle is the recording's,
+    read from its trace as ``--verify`` reads a real run's."""
+    limits = recorded_limits(rows)
+    frame = TraceFrame.from_rows(list(rows))
+    window = (round(plan.start * 1000), round(plan.end * 1000))
+    marks = frame.operation.mask(TICK_MARK)
+    cycle = longest_poll_cycle(
+        frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=AO_POLL_S
+    )
+
+    def probe(sessions: int) -> Probe:
+        result = replay_plan(rows, plan, ReplaySpec(sessions=sessions), seed=seed)
+        card = replay_scorecard(result, scenario_id="capacity-from-trace")
+        uses = budget_uses(card, cycle, ceiling_s, hourly_limits=limits)
+        return Probe(sessions, uses, Spend.of(card))
+
+    return probe
+
+
+def run_capacity_from_trace(
+    rows: Sequence[TraceRow], *, fraction: float, maximum: int, ceiling_s: float, seed: int
+) -> tuple[CapacityResult, int]:
+    """The most sessions a user's own traffic holds within ``fraction`` of every budget,
+    replayed at each count tried; and how many sessions the recording had."""
+    plan = plan_replay(rows)
+    if not plan.calls:
+        raise UsageError(
+            f"--from-trace: none of its {plan.rows} rows can be re-issued "
+            f"({', '.join(sorted(plan.skipped))})"
+        )
+    probe = trace_probe(rows, plan, seed=seed, ceiling_s=ceiling_s)
+    result = find_capacity(probe, fraction=fraction, start=1, maximum=maximum)
+    return result, recorded_session_count(plan)
 
 
 def run_capacity(
@@ -111,6 +165,7 @@ def _timing(spec: RunSpec) -> CellTiming:
 
 
 TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
+AO_POLL_S = 30.0  # AO's poll interval: a recording's ticks are read at it
 
 
 def _traced_probe(

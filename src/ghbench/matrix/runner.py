@@ -29,6 +29,7 @@ from ghbench.analysis.load import load_trace
 from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import replace_atomic, unique_path, write_new
+from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.clock import Clock
 from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_label
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
@@ -120,6 +121,22 @@ class SimulatedCells:
 
     def close(self) -> None:
         return None
+
+
+def _agents_note(card: ScorecardArtifact) -> list[str]:
+    """What a cell's agents spent beside the orchestrator (its ``spendSplit``), for the
+    cell's notes in ``baseline.md``: the spec's figures are the orchestrator's."""
+    split = card.insights.spend_split
+    if split is None:
+        return []
+    model = f" ({split.agent_model})" if split.agent_model else ""
+    agents, orchestrator = split.agents, split.orchestrator
+    return [
+        f"agents{model}: {agents.calls:,} calls, {agents.graphql_points:,} GraphQL points,"
+        f" {agents.core_points:,} core requests in the window (the orchestrator's:"
+        f" {orchestrator.calls:,}, {orchestrator.graphql_points:,}, {orchestrator.core_points:,});"
+        " insights.spendSplit"
+    ]
 
 
 @dataclass
@@ -239,7 +256,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
     except Exception as exc:  # a bug in one cell must not lose the rest of the matrix
         return failed("failed", f"internal error {type(exc).__name__}: {exc}")
     extra: dict[str, Any] = {}
-    notes = list(result.notes)
+    notes = [*result.notes, *_agents_note(result.scorecard)]
     try:
         extra = _analyse(result, cell_dir)
     except Exception as exc:  # optional: the cell's scorecard stands without them

@@ -2,7 +2,7 @@
 
 ``matrix-state.json`` records which cells the invocation meant to run, in order, and
 every setting that changes what a cell measures (backend, driver, seed, duration
-scale, repos, transport, profile, tick, AO command), so ``--resume`` runs the
+scale, repos, transport, profile, tick, AO command, agents), so ``--resume`` runs the
 remaining cells exactly as the interrupted invocation would have. Progress is not
 stored here: a cell is done when a run of this invocation (same ``matrixRun`` id,
 ``ghbench.matrix.runs``) says ``ok``, so a crash between writing a run and updating
@@ -28,7 +28,7 @@ from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
 from ghbench.errors import ArtifactError, UsageError
 from ghbench.runspec.cells import Cell
-from ghbench.runspec.names import DRIVERS, DriverName, DriverTraits, RunBackendName
+from ghbench.runspec.names import DRIVERS, AgentsName, DriverName, DriverTraits, RunBackendName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import iso_s
 from ghbench.workload.config import TransportName
@@ -54,8 +54,9 @@ STATE_FILE = "matrix-state.json"
 # Format history:
 #   1: the selection, backend, driver, seed, scales, sessionIds (repos always empty).
 #   2: the run's settings: durationScale, repos, transport, profile, tick, aoCommand.
-STATE_SCHEMA_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+#   3: agents (the agent model's profile, or none).
+STATE_SCHEMA_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 
 
 class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
@@ -75,6 +76,8 @@ class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
     profile: ProfileName = DEFAULT_PROFILE
     tick: float | None = None  # seconds; None: the profile's (scaled in real time)
     ao_command: str | None = None  # as resolved when the matrix started
+    # Version 3: the agents S3 and S4 cells run ("none" before: they ran none).
+    agents: AgentsName = "none"
 
     @property
     def settings_recorded(self) -> bool:
@@ -101,6 +104,7 @@ class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
             seed=self.seed,
             session_ids=self.session_ids,
             poll_interval=poll,
+            agents=self.agents,
         )
 
 
@@ -149,6 +153,7 @@ SETTINGS: tuple[tuple[str, str], ...] = (
     ("profile", "--profile"),
     ("tick", "--tick"),
     ("ao_command", "--ao"),
+    ("agents", "--agents"),
 )
 _RECORDED_IN_V1 = frozenset({"backend", "driver", "seed", "session_ids"})
 
@@ -237,6 +242,11 @@ _APPLIES: dict[str, tuple[Callable[[MatrixPlan], bool], str]] = {
     "profile": (lambda p: _traits(p).profile, "--driver workload"),
     "tick": (lambda p: _traits(p).tick, "--driver workload"),
     "ao_command": (lambda p: _traits(p).ao, "--driver ao"),
+    # virtual time runs the model's sessions' agents; in real time the driver must
+    "agents": (
+        lambda p: p.backend == "simulated" or _traits(p).agents,
+        "--backend simulated or --driver ao",
+    ),
 }
 
 

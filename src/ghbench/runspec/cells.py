@@ -18,6 +18,11 @@ S5    restart              mid-window the orchestrator is killed and restarted:
 S6    dashboard            S2 plus a dashboard reader in its own component
 ====  ===================  ==================================================
 
+The coding agents (``--agents``) run in S3, where each spawned session's agent works,
+pushes and opens its PR, and in S4, where the burst's PRs' agents answer their reviews;
+the other scenarios keep the spec's idle sessions, whose agents are gone ("no agents are
+actively running", the spec's quiet-steady).
+
 Topologies: T1 puts every session on one repo; T2 spreads them round-robin over
 max(2, N/5) repos. A topology has two names: the spec's (``single-repo``, in scenario
 ids) and the runbook's (``concentrated``, in the matrix's headings).
@@ -49,6 +54,7 @@ __all__ = [
     "cell_from_id",
     "parse_scenario",
     "parse_topology",
+    "scenario_for",
     "valid_cell",
 ]
 
@@ -75,6 +81,7 @@ class Scenario:
     spawn_at_window_start: bool = False
     review_burst: bool = False
     dashboard: bool = False
+    agents: bool = False  # the sessions' coding agents run (with --agents)
 
 
 SCENARIOS: dict[str, Scenario] = {
@@ -112,6 +119,7 @@ SCENARIOS: dict[str, Scenario] = {
             "The burst shape and cost of spawning every session at once",
             prs_at_start=False,
             spawn_at_window_start=True,
+            agents=True,
         ),
         Scenario(
             "S4",
@@ -123,6 +131,7 @@ SCENARIOS: dict[str, Scenario] = {
             "reaction-path burst, review-comment API cost",
             "What the reaction path costs when review comments pile up",
             review_burst=True,
+            agents=True,
         ),
         Scenario(
             "S5",
@@ -270,6 +279,21 @@ def parse_scenario(text: str) -> Scenario:
             return s
     names = ", ".join(f"{s.id}|{s.name}" for s in SCENARIOS.values())
     raise UsageError(f"--scenario: unknown scenario {text!r}; use one of {names}")
+
+
+def scenario_for(text: str | None, *, agents: bool) -> Scenario:
+    """The scenario ``--scenario`` names; without one, S2, or S3 when agents run (their
+    active phase). A scenario whose sessions have no agents refuses ``--agents``."""
+    if text is None:
+        return SCENARIOS["S3" if agents else "S2"]
+    scenario = parse_scenario(text)
+    if agents and not scenario.agents:
+        runs = ", ".join(f"{s.id} ({s.name})" for s in SCENARIOS.values() if s.agents)
+        raise UsageError(
+            f"--agents: {scenario.id} ({scenario.name}) has no running agents (the spec's"
+            f" sessions are idle); agents run in {runs}, or drop --agents"
+        )
+    return scenario
 
 
 def parse_topology(text: str) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from ghbench.workload.agents.profiles import AgentProfileName
+
 __all__ = [
     "AGENTS_NAMES",
     "AO_LAYOUT_NAMES",
@@ -38,9 +40,10 @@ RUN_BACKEND_NAMES: tuple[RunBackendName, ...] = get_args(RunBackendName)
 AoLayoutName = Literal["auto", "json", "kv"]
 AO_LAYOUT_NAMES: tuple[AoLayoutName, ...] = get_args(AoLayoutName)
 
-# a model of the coding agents' own gh calls; "none": no model (a real AO's agents are
-# whatever it launches)
-AgentsName = Literal["none"]
+# the coding agents' own gh calls, modelled: a profile of ghbench's agent model
+# (``ghbench.workload.agents.profiles``), or "none": no model (the model's sessions have no
+# agents; a real AO's are whatever it launches)
+AgentsName = Literal["none", AgentProfileName]
 AGENTS_NAMES: tuple[AgentsName, ...] = get_args(AgentsName)
 
 
@@ -53,9 +56,13 @@ class DriverTraits:
     profile: bool  # plays a --profile of the model
     transport: bool  # calls GitHub through --transport
     ao: bool  # runs the AO --ao names
+    # in real time, runs --agents: the agent model as each session's coding agent (AO
+    # launches it as its ``claude``); in virtual time the model's sessions always can
+    agents: bool
 
 
 DRIVERS: dict[DriverName, DriverTraits] = {
-    "workload": DriverTraits(tick=True, profile=True, transport=True, ao=False),
-    "ao": DriverTraits(tick=False, profile=False, transport=False, ao=True),
+    # in real time the model opens its sessions' PRs itself: no agent runs
+    "workload": DriverTraits(tick=True, profile=True, transport=True, ao=False, agents=False),
+    "ao": DriverTraits(tick=False, profile=False, transport=False, ao=True, agents=True),
 }

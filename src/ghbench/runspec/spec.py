@@ -28,6 +28,7 @@ from ghbench.runspec.names import (
     RunBackendName,
 )
 from ghbench.timefmt import MAX_DURATION_S, duration_flag, format_duration
+from ghbench.workload.agents.profiles import AgentProfileName
 from ghbench.workload.config import TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, PROFILES, PolicyParams, ProfileName
 
@@ -68,7 +69,7 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     profile: ProfileName = DEFAULT_PROFILE  # the AO build the model plays
     policy: PolicyParams | None = None  # a config's whole policy; None: the profile's
     tick: Duration | None = None  # the model's poll interval; None: the policy's
-    agents: AgentsName = "none"  # a model of the coding agents' own calls
+    agents: AgentsName = "none"  # the agent model's profile: the coding agents' own calls
     # the GitHub
     backend: RunBackendName = "github"
     repos: tuple[str, ...] = ()  # the matrix's --repos on real GitHub
@@ -99,6 +100,19 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     def traits(self) -> DriverTraits:
         """Which of these settings the driver takes."""
         return DRIVERS[self.driver]
+
+    @property
+    def runs_agents(self) -> bool:
+        """The cell's sessions run the agent model (S3, S4 with --agents; the others'
+        sessions are idle)."""
+        return self.agent_model is not None
+
+    @property
+    def agent_model(self) -> AgentProfileName | None:
+        """The agent model's profile the cell's sessions run; None when they run none."""
+        if self.agents == "none" or not self.cell.info.agents:
+            return None
+        return self.agents
 
     @property
     def github(self) -> BackendName:

@@ -218,14 +218,20 @@ def _insights(a: ScorecardArtifact) -> list[str]:
         lines.extend(["", *_table("session", i.sessions)])
     if i.spend_split is not None:
         split = i.spend_split
-        lines.extend(
-            [
-                "",
-                *_table("who spent", [split.orchestrator, split.agents]),
-                "",
-                *_table("agent session", split.agent_sessions),
-            ]
-        )
+        lines.extend(["", *_table("who spent", [split.orchestrator, split.agents])])
+        if split.agent_model is not None:
+            lines.append(f"  (the agents: ghbench's agent model, profile {split.agent_model})")
+        both = split.secondary_limits
+        if both is not None:
+            lines.extend(
+                [
+                    "",
+                    _peak_row("Both, in flight:", both.concurrency),
+                    _peak_row("Both, REST points/min:", both.rest_points_per_minute),
+                    _peak_row("Both, GraphQL points/min:", both.graphql_points_per_minute),
+                ]
+            )
+        lines.extend(["", *_table("agent session", split.agent_sessions)])
     lines.append(FRAME)
     return lines
 

@@ -18,10 +18,10 @@ from ghbench.artifacts.models import (
     Warmup,
     Window,
 )
-from ghbench.scorecard.burn import CostColumns, resource_burn
+from ghbench.scorecard.burn import CostColumns, ResourceBurn, resource_burn
 from ghbench.scorecard.costs import RowCosts, row_costs
 from ghbench.scorecard.inputs import Snapshots, epoch_seconds, snapshot_entries
-from ghbench.scorecard.insights import compute_insights, spend_split
+from ghbench.scorecard.insights import compute_insights, consumption_of, spend_split
 from ghbench.scorecard.metrics import (
     ao_resource_window,
     bracket_delta,
@@ -54,18 +54,40 @@ SCORECARD_COLUMNS: tuple[str, ...] = (
 )
 
 
-def _split(
+def _burns(rows: TraceFrame, costs: RowCosts) -> dict[str, ResourceBurn]:
+    burn_costs: dict[str, CostColumns] = {
+        "graphql": (costs.graphql_points, costs.graphql_priced),
+        "core": (costs.core_points, costs.core_priced),
+    }
+    return {r: resource_burn(rows, r, burn_costs[r]) for r in RESOURCES}
+
+
+def _split(  # noqa: PLR0917 - private, called once
     rows: TraceFrame,
     costs: RowCosts,
     window: MeasureWindow,
+    brackets: dict[str, int | None],
     agent_frame: TraceFrame | None,
     agent_trace_path: str | None,
+    agent_model: str | None,
 ) -> SpendSplit | None:
     if agent_frame is None:
         return None
     agent_frame.require(SCORECARD_COLUMNS)
     agent_rows, _ = window_rows(agent_frame, window)
-    return spend_split(rows, costs, agent_rows, row_costs(agent_rows), agent_trace_path)
+    agent_costs = row_costs(agent_rows)
+    together = TraceFrame.concat([rows, agent_rows])
+    together_costs = row_costs(together)
+    consumed = consumption_of(_burns(together, together_costs), brackets, window)
+    return spend_split(
+        rows,
+        costs,
+        agent_rows,
+        agent_costs,
+        both=(together, together_costs, consumed),
+        agent_trace=agent_trace_path,
+        agent_model=agent_model,
+    )
 
 
 def build_scorecard_artifact(
@@ -88,6 +110,7 @@ def build_scorecard_artifact(
     incomplete_reason: str | None = None,
     agent_frame: TraceFrame | None = None,
     agent_trace_path: str | None = None,
+    agent_model: str | None = None,
 ) -> ScorecardArtifact:
     """The scorecard artifact for ``frame`` over ``[window_start_ms, window_end_ms]``.
 
@@ -103,11 +126,7 @@ def build_scorecard_artifact(
     rows, selection = window_rows(frame, window)
 
     costs = row_costs(rows)
-    burn_costs: dict[str, CostColumns] = {
-        "graphql": (costs.graphql_points, costs.graphql_priced),
-        "core": (costs.core_points, costs.core_priced),
-    }
-    burns = {r: resource_burn(rows, r, burn_costs[r]) for r in RESOURCES}
+    burns = _burns(rows, costs)
     brackets = {r: bracket_delta(snaps, r) for r in RESOURCES}
 
     if warmup_end_ms is None and warmup_requested is not None:
@@ -147,7 +166,7 @@ def build_scorecard_artifact(
             costs=costs,
             selection=selection,
             exact=compute_exact(rows, window, burns, snaps),
-            split=_split(rows, costs, window, agent_frame, agent_trace_path),
+            split=_split(rows, costs, window, brackets, agent_frame, agent_trace_path, agent_model),
         ),
         trace=trace_path,
         supplemental=supplemental,

@@ -44,6 +44,7 @@ __all__ = [
     "GRAPHQL_POINTS_PER_MINUTE_LIMIT",
     "REST_POINTS_PER_MINUTE_LIMIT",
     "compute_insights",
+    "consumption_of",
     "peak_concurrency",
     "peak_points_per_minute",
     "spend_split",
@@ -174,21 +175,60 @@ def _total(key: str, rows: TraceFrame, costs: RowCosts) -> RowBreakdown:
     )
 
 
+def _secondary(
+    ts_ms: npt.NDArray[np.int64],
+    duration_ms: npt.NDArray[np.float64],
+    rest_points: npt.NDArray[np.int8],
+    graphql_points: npt.NDArray[np.int8],
+) -> SecondaryLimits:
+    slots, slot_minute = minute_codes(ts_ms)
+    return SecondaryLimits(
+        concurrency=peak_concurrency(ts_ms, duration_ms),
+        rest_points_per_minute=peak_points_per_minute(
+            slots, slot_minute, rest_points, REST_POINTS_PER_MINUTE_LIMIT
+        ),
+        graphql_points_per_minute=peak_points_per_minute(
+            slots, slot_minute, graphql_points, GRAPHQL_POINTS_PER_MINUTE_LIMIT
+        ),
+    )
+
+
 def spend_split(
     rows: TraceFrame,
     costs: RowCosts,
     agent_rows: TraceFrame,
     agent_costs: RowCosts,
+    *,
+    both: tuple[TraceFrame, RowCosts, dict[str, Consumption]],
     agent_trace: str | None,
+    agent_model: str | None = None,
 ) -> SpendSplit:
-    """The window's orchestrator calls against its agents' calls, and each agent session."""
+    """The window's orchestrator calls against its agents' calls, and each agent session;
+    ``both``: the two traces' rows as one, their costs, and what each budget lost by
+    their headers together (``consumption``)."""
     sessions = [b for b in breakdown(agent_rows.session_id, agent_rows, agent_costs) if b.key]
+    together, together_costs, consumed = both
     return SpendSplit(
         orchestrator=_total("orchestrator", rows, costs),
         agents=_total("agents", agent_rows, agent_costs),
         agent_sessions=sessions,
         agent_trace=agent_trace,
+        agent_model=agent_model,
+        consumption=ConsumptionByResource(graphql=consumed["graphql"], core=consumed["core"]),
+        secondary_limits=_secondary(
+            together.ts_ms,
+            together.duration_ms,
+            together_costs.rest_secondary,
+            together_costs.graphql_secondary,
+        ),
     )
+
+
+def consumption_of(
+    burns: dict[str, ResourceBurn], brackets: dict[str, int | None], window: MeasureWindow
+) -> dict[str, Consumption]:
+    """What each budget lost (``consumption``) by its burn, else its bracket."""
+    return {r: _consumption(burns[r], brackets[r], window) for r in ("graphql", "core")}
 
 
 def compute_insights(
@@ -203,8 +243,7 @@ def compute_insights(
     split: SpendSplit | None = None,
 ) -> Insights:
     """All insights over ``rows`` (the window's non-control rows)."""
-    consumption = {r: _consumption(burns[r], brackets[r], window) for r in ("graphql", "core")}
-    slots, slot_minute = minute_codes(rows.ts_ms)
+    consumption = consumption_of(burns, brackets, window)
     has_sessions = bool(np.any(rows.session_id.codes >= 0))
     return Insights(
         consumption=ConsumptionByResource(graphql=consumption["graphql"], core=consumption["core"]),
@@ -214,14 +253,8 @@ def compute_insights(
             ),
             core=_attribution(costs.core_points, costs.core_priced, consumption["core"], window),
         ),
-        secondary_limits=SecondaryLimits(
-            concurrency=peak_concurrency(rows.ts_ms, rows.duration_ms),
-            rest_points_per_minute=peak_points_per_minute(
-                slots, slot_minute, costs.rest_secondary, REST_POINTS_PER_MINUTE_LIMIT
-            ),
-            graphql_points_per_minute=peak_points_per_minute(
-                slots, slot_minute, costs.graphql_secondary, GRAPHQL_POINTS_PER_MINUTE_LIMIT
-            ),
+        secondary_limits=_secondary(
+            rows.ts_ms, rows.duration_ms, costs.rest_secondary, costs.graphql_secondary
         ),
         operations=breakdown(rows.operation, rows, costs),
         sessions=breakdown(rows.session_id, rows, costs) if has_sessions else None,

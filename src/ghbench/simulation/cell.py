@@ -2,9 +2,13 @@
 
 Virtual time throughout: the model's ticks, the scenario's triggers and the
 dashboard readers are events on one queue; a call lasts the latency the
-emulator's model gives it. The run writes a fresh AO-schema trace and the
-scorecard artifact (with ``/rate_limit`` snapshots read in-process at the
-window's edges, counted as benchmark-control calls) like ``measure`` does.
+emulator's model gives it. With ``--agents`` (S3, S4) the sessions' coding agents
+run beside the model (``CellAgents``), on the same token: S3's spawned agents push and
+open their PRs themselves, S4's burst PRs' agents answer their reviews; their rows
+are kept apart (``CellRun.agent_rows``), as a real run's agents' trace is. The run
+writes a fresh AO-schema trace and the scorecard artifact (with ``/rate_limit``
+snapshots read in-process at the window's edges, counted as benchmark-control calls)
+like ``measure`` does.
 Deterministic for a seed: the emulator, the latencies and the scenario draws
 all come from ``random.Random(seed)``.
 """
@@ -24,9 +28,11 @@ import msgspec
 
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.spec import RunSpec
-from ghbench.simulation.world import SimWorld
+from ghbench.simulation.agents import SPAWN_STAGGER_S, CellAgents
+from ghbench.simulation.world import SIM_START, SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
+from ghbench.workload.agents.profiles import AGENT_PROFILES
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.pollers import PollerModel, make_poller
 from ghbench.workload.rows import RowSettings
@@ -35,9 +41,6 @@ from ghbench.workload.schedule import Schedule, make_schedule
 from ghbench.workload.transport.inprocess import InProcessTransport
 
 __all__ = ["CellRun", "ScenarioPlay", "repos_for", "run_cell"]
-
-# 2026-04-17T09:05:00Z: inside an hour, like the runbook's hygiene asks
-SIM_START = 1_776_416_700.0
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,9 @@ class ScenarioPlay:
     restart_gap: float = 5.0  # S5: seconds the model is down
     dashboard_refresh: float = 30.0  # S6
     dashboard_click: float = 10.0  # S6
+    # S4 with agents: an agent starts on its review within this many seconds of the
+    # burst (AO's next poll sees the comments and sends them on; its tick is 30 s)
+    agent_reaction: float = 30.0
     # (median ms, sigma) of the calls' lognormal latency; None: the simulation's default
     # (ghbench.simulation.world.SIM_LATENCY, AO's against github.com)
     latency: tuple[float, float] | None = None
@@ -80,6 +86,8 @@ class CellRun:
     skipped_ticks: int = 0
     tick_durations: list[float] = field(default_factory=list)
     tick_starts: list[float] = field(default_factory=list)
+    # the sessions' coding agents' rows (``--agents``); None when no agent ran
+    agent_rows: list[TraceRow] | None = None
 
     @property
     def longest_poll_cycle(self) -> float:
@@ -142,6 +150,23 @@ class _Cell:
         window_end = window_start + spec.duration.seconds
         self.run = CellRun(spec, self.repos, self.rows, window_start, window_end, t0, {}, {}, 0)
         self.down_until = t0
+        self.agents: CellAgents | None = None
+        if spec.agent_model is not None:
+            # their own random source: a run without agents draws as it always did
+            agents_rng = random.Random(self.rng.randrange(2**31))
+            params = AGENT_PROFILES[spec.agent_model]
+            self.agents = CellAgents(
+                self.world, self.transport, params, agents_rng, seen=self._agent_answer
+            )
+            self.run.agent_rows = self.agents.rows
+
+    def _agent_answer(self, row: TraceRow) -> None:
+        """An agent's GraphQL answer, on the orchestrator's budget: a model that prices its
+        own GraphQL by the budget's rise (AO 0.10's, as the front meters it) reads it
+        too, so the agent's spend is not counted as the orchestrator's."""
+        limit, left = row.rateLimitLimit, row.rateLimitRemaining
+        if row.rateLimitResource == "graphql" and limit is not None and left is not None:
+            self.runner.rows.saw_graphql(limit, row.rateLimitReset, limit - left)
 
     def _new_schedule(self) -> Schedule:
         p = self.policy
@@ -184,6 +209,9 @@ class _Cell:
                 self.poller.add_session(msgspec.structs.replace(s, pr=None))
 
         self.events.at(start, spawn)
+        if self.agents is not None:  # each agent works, pushes and opens its PR
+            self.agents.spawn(self.sessions, start=start, stagger=SPAWN_STAGGER_S)
+            return
         for s in self.sessions:
             delay = self.rng.uniform(60.0, 60.0 + self.play.spawn_spread)
             self.events.at(start + delay, functools.partial(self._open_pr, s))
@@ -197,11 +225,19 @@ class _Cell:
         count = min(self.spec.cell.sessions, prs if prs is not None else 10)
         plan = [(s, self.rng.randint(5, 10)) for s in self.rng.sample(self.sessions, count)]
 
+        agents = self.agents
+        start = self.run.window_start
+
         def burst() -> None:
             for s, n in plan:
                 self.world.add_review_comments(s, n)
+                if agents is not None:
+                    at = start + agents.rng.uniform(0.0, self.play.agent_reaction)
+                    agents.answer_review(s, n, at)
 
-        self.events.at(self.run.window_start, burst)
+        if agents is not None:  # every session's agent is there; a badge polls from t0
+            agents.badges(self.sessions, self.run.warmup_start)
+        self.events.at(start, burst)
 
     def _schedule_dashboard(self) -> None:
         """S6: a dashboard tab: titles each refresh (5-min issue cache), one PR view per click."""
@@ -237,9 +273,12 @@ class _Cell:
     def execute(self) -> CellRun:
         run, runner, events = self.run, self.runner, self.events
         due = run.warmup_start
+        agents = self.agents
         while True:
             ev_time = events.next_time()
             if ev_time is not None and ev_time <= due and ev_time <= run.window_end:
+                if agents is not None:
+                    agents.run(ev_time)
                 when, action = events.pop()
                 runner.start_at(when)
                 action()
@@ -249,6 +288,8 @@ class _Cell:
             if due < self.down_until:  # down: ticks resume on a new schedule
                 due = self.down_until
                 continue
+            if agents is not None:
+                agents.run(due)
             runner.start_at(due)
             report = self.poller.tick()
             run.ticks += 1
@@ -257,6 +298,8 @@ class _Cell:
             due, missed = self.timer.after(due, runner.now())
             run.skipped_ticks += missed
         self.rows.sort(key=lambda r: r.timestamp)
+        if run.agent_rows is not None:
+            run.agent_rows.sort(key=lambda r: r.timestamp)
         run.ledger = self.world.ledger_summary(run.window_start, run.window_end)
         return run
 

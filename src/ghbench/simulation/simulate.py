@@ -1,4 +1,8 @@
-"""``simulate_cell``: run a cell and write its trace and scorecard artifact, as ``measure`` does."""
+"""``simulate_cell``: run a cell and write its trace and scorecard artifact, as ``measure`` does.
+
+With agents, their rows go beside the trace (``gh-trace-agents-*``, as a real run's
+agents' trace) and the scorecard's ``insights.spendSplit`` splits the spend.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,9 @@ from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
 from ghbench.simulation.cell import CellRun, ScenarioPlay, run_cell
 from ghbench.timefmt import format_duration
+from ghbench.trace.files import agent_trace_path
 from ghbench.trace.frame import TraceFrame
+from ghbench.trace.schema import TraceRow
 
 __all__ = ["SimulationResult", "cell_scorecard", "simulate_cell", "write_cell_artifacts"]
 
@@ -29,11 +35,15 @@ class SimulationResult(RunResult):
     ticks: int
     skipped_ticks: int
     longest_poll_cycle: float = 0.0
+    agent_trace_path: Path | None = None  # the agents' rows, when agents ran
 
 
-def cell_scorecard(run: CellRun, *, trace_path: str | None = None) -> ScorecardArtifact:
+def cell_scorecard(
+    run: CellRun, *, trace_path: str | None = None, agent_trace: str | None = None
+) -> ScorecardArtifact:
     """The scorecard of a cell run in memory, as ``write_cell_artifacts`` writes it."""
     spec = run.spec
+    agents = None if run.agent_rows is None else TraceFrame.from_rows(run.agent_rows)
     return build_scorecard_artifact(
         TraceFrame.from_rows(run.rows),
         window_start_ms=round(run.window_start * 1000),
@@ -46,7 +56,15 @@ def cell_scorecard(run: CellRun, *, trace_path: str | None = None) -> ScorecardA
         control_calls=run.control_calls,
         session_count=spec.cell.sessions,
         trace_path=trace_path,
+        agent_frame=agents,
+        agent_trace_path=agent_trace,
+        agent_model=spec.agent_model,
     )
+
+
+def _write_rows(path: Path, rows: list[TraceRow]) -> Path:
+    encoder = msgspec.json.Encoder()
+    return write_new(path, b"".join(encoder.encode(r) + b"\n" for r in rows))
 
 
 def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
@@ -54,10 +72,13 @@ def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
     stamp = int(run.window_end)
     out_dir.mkdir(parents=True, exist_ok=True)
     name = f"gh-trace-sim-{spec.cell.slug}-seed{spec.seed}-{stamp}"
-    trace_path = unique_path(out_dir, name, ".jsonl")
-    encoder = msgspec.json.Encoder()
-    write_new(trace_path, b"".join(encoder.encode(r) + b"\n" for r in run.rows))
-    artifact = cell_scorecard(run, trace_path=str(trace_path))
+    trace_path = _write_rows(unique_path(out_dir, name, ".jsonl"), run.rows)
+    agents = None
+    if run.agent_rows is not None:
+        agents = _write_rows(agent_trace_path(trace_path), run.agent_rows)
+    artifact = cell_scorecard(
+        run, trace_path=str(trace_path), agent_trace=None if agents is None else str(agents)
+    )
     path = write_scorecard(artifact, out_dir)
     return SimulationResult(
         trace_path=trace_path,
@@ -68,6 +89,7 @@ def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
         ticks=run.ticks,
         skipped_ticks=run.skipped_ticks,
         longest_poll_cycle=run.longest_poll_cycle,
+        agent_trace_path=agents,
     )
 
 

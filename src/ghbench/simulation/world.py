@@ -18,7 +18,10 @@ from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
-__all__ = ["SIM_LATENCY", "SimWorld"]
+__all__ = ["SIM_LATENCY", "SIM_START", "SimWorld"]
+
+# 2026-04-17T09:05:00Z: inside an hour, like the runbook's hygiene asks
+SIM_START = 1_776_416_700.0
 
 # The latency model for simulated calls (the emulator's lognormal faults): the median
 # covers gh's process start plus a round trip, AO's p50 at 5-20 sessions (reference §5).
@@ -96,6 +99,27 @@ class SimWorld:
         return SessionSpec(
             id=spec.id, repo=spec.repo, issue=spec.issue, branch=spec.branch, pr=number
         )
+
+    def settle_pull(self, full_name: str, number: int) -> None:
+        """What GitHub computes about PR ``number`` in the background (its mergeability),
+        computed now, as for a PR that has been open a while."""
+        owner, _, name = full_name.partition("/")
+        store = self.emulator.store
+        repo = store.repo(owner, name)
+        pull = None if repo is None else store.pull(repo, number)
+        if pull is not None:
+            store.mergeability(pull)
+
+    def latest_run(self, full_name: str, number: int) -> int:
+        """The newest workflow run of PR ``number``'s head (1 when it has none)."""
+        owner, _, name = full_name.partition("/")
+        store = self.emulator.store
+        repo = store.repo(owner, name)
+        pull = None if repo is None else store.pull(repo, number)
+        if repo is None or pull is None:
+            return 1
+        runs = [r.id for r in store.runs(repo) if r.head_sha == pull.head_sha]
+        return runs[0] if runs else 1
 
     def add_review_comments(self, spec: SessionSpec, count: int) -> None:
         if spec.pr is not None:

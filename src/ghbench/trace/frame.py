@@ -101,6 +101,16 @@ class Categorical:
         return Categorical(self.codes[index], self.labels)
 
     @classmethod
+    def concat(cls, parts: Sequence[Categorical]) -> Categorical:
+        """``parts`` one after another, their labels merged."""
+        index: dict[str, int] = {}
+        codes = []
+        for part in parts:
+            table = np.array([index.setdefault(x, len(index)) for x in part.labels] + [-1])
+            codes.append(table[part.codes].astype(np.int32))
+        return cls(np.concatenate(codes) if codes else np.empty(0, np.int32), tuple(index))
+
+    @classmethod
     def missing(cls, n: int) -> Categorical:
         """``n`` missing values, in no memory (a column the reader did not build)."""
         return cls(np.broadcast_to(np.int32(-1), (n,)), ())
@@ -213,6 +223,23 @@ class TraceFrame:
             skipped_lines=skipped_lines,
             warnings=tuple(warnings),
         )
+
+    @classmethod
+    def concat(cls, frames: Sequence[TraceFrame]) -> TraceFrame:
+        """The rows of ``frames`` one after another (two traces of one run seen as one);
+        only the columns every frame was read with."""
+        columns = frozenset.intersection(*(f.columns for f in frames))
+        n = sum(len(f) for f in frames)
+        values: dict[str, Any] = {}
+        for name in COLUMNS:
+            if name not in columns:
+                missing = name in NUMERIC_COLUMNS
+                values[name] = missing_numbers(name, n) if missing else Categorical.missing(n)
+            elif name in NUMERIC_COLUMNS:
+                values[name] = np.concatenate([getattr(f, name) for f in frames])
+            else:
+                values[name] = Categorical.concat([getattr(f, name) for f in frames])
+        return cls(**values, lines_read=n, columns=columns)
 
     def take(self, index: npt.NDArray[np.intp] | npt.NDArray[np.bool_]) -> TraceFrame:
         """The rows selected by a boolean mask or an index array, metadata kept."""

@@ -20,6 +20,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,24 +57,42 @@ def estimate_graphql_cost(
     variables: Mapping[str, Any] | None = None,
     operation_name: str | None = None,
 ) -> int | None:
-    """The request's primary cost in points, or None when it is not a readable query."""
+    """The request's primary cost in points, or None when it is not a readable query.
+    Parsed once per query text, counted once per (text, operation, page sizes): a
+    tracer sees the same few queries with other ids over and over."""
     if not query or len(query) > MAX_QUERY_CHARS:
         return None
-    try:
-        document = parse(query, no_location=True)
-    except (GraphQLError, RecursionError):
-        return None
-    operation = _operation(document, operation_name)
+    document = _parsed(query)
+    operation = None if document is None else _operation(document, operation_name)
     if operation is None:
         return None
     if operation.operation is OperationType.MUTATION:
         return 1
     values = _variables(operation, variables or {})
+    return _cost(query, operation_name, tuple(sorted(values.items())))
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed(query: str) -> DocumentNode | None:
+    try:
+        return parse(query, no_location=True)
+    except (GraphQLError, RecursionError):
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _cost(
+    query: str, operation_name: str | None, values: tuple[tuple[str, int], ...]
+) -> int | None:
+    document = _parsed(query)
+    operation = None if document is None else _operation(document, operation_name)
+    if document is None or operation is None:
+        return None
     fragments = {
         d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
     }
     try:
-        requests = _requests(operation.selection_set, 1, fragments, values, frozenset())
+        requests = _requests(operation.selection_set, 1, fragments, dict(values), frozenset())
     except RecursionError:
         return None
     return points_for(requests)

@@ -6,7 +6,10 @@ camelCase, exactly AO's.
 
 Extensions (never emitted by AO, always optional):
 - ``origin``: who wrote the row: ``ao`` (default when absent), ``workload``, ``record``,
-  ``front`` (one HTTP exchange seen at the network by ``ghbench.front``).
+  ``front`` (one HTTP exchange seen at the network by ``ghbench.front``), ``agent``
+  (ghbench's agent model), ``replay``. A coding agent's call is a row of ``origin`` or
+  ``component`` ``agent`` (``from_agent``): the model's, or an AO agent's gh traced by
+  ghbench's shim.
 - ``invocationId``/``requestIndex``: ``ghbench record`` keeps every HTTP exchange of
   one ``gh`` invocation; they share an invocation id and are numbered from 0.
 - ``graphqlOperation``: the GraphQL operation name, when known.
@@ -19,14 +22,21 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["CONTROL_COMPONENT", "KNOWN_FIELDS", "TraceRow"]
+__all__ = ["AGENT", "CONTROL_COMPONENT", "KNOWN_FIELDS", "TraceRow", "from_agent"]
 
 # Rows with this component are the harness's own calls and are excluded from all math.
 CONTROL_COMPONENT = "benchmark-control"
+# the component and origin of a coding agent's own calls
+AGENT = "agent"
 
 
-class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
-    """One line of an AO ``AO_GH_TRACE_FILE`` JSONL trace."""
+class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True, gc=False):
+    """One line of an AO ``AO_GH_TRACE_FILE`` JSONL trace.
+
+    Not tracked by the cyclic garbage collector (``gc=False``): a row holds strings,
+    numbers and a list of strings, never a reference back, and a run holds a million of
+    them, which the collector would otherwise walk again and again (a sixth of a large
+    replay's time)."""
 
     timestamp: str  # ISO string, completion time
     component: str | None = None
@@ -67,3 +77,8 @@ class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True):
 
 
 KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__
+
+
+def from_agent(row: TraceRow) -> bool:
+    """A coding agent's call, not the orchestrator's."""
+    return AGENT in (row.origin, row.component)

@@ -74,6 +74,13 @@ class RowBuilder:
     options: RowSettings
     _meter: GraphqlMeter | None = field(default=None, repr=False)
 
+    def saw_graphql(self, limit: int | None, reset: int | None, used: int | None) -> None:
+        """Another client's GraphQL answer through the same front (a session's coding
+        agent on the same budget): its reading, so the next charge read here is this
+        client's own and not the other's spend between two of this client's calls."""
+        if self._meter is not None:
+            self._meter.end(self._meter.begin(), limit, reset, used)
+
     def row(self, call: GhCall, result: GhResult, completed_at: float) -> TraceRow:
         if call.client is None:
             return row_for(call, result, completed_at=completed_at, options=self.options)

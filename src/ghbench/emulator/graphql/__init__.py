@@ -13,7 +13,7 @@ published formula, pure), ``limits`` (page size and node limit rules), ``errors`
 from __future__ import annotations
 
 from ghbench.emulator.graphql.cost import ConnectionUse, CostReport, analyze_cost, points_for
-from ghbench.emulator.graphql.handler import answer, handle_graphql, parse_request
+from ghbench.emulator.graphql.handler import answer, handle_graphql, parse_request, refused
 
 __all__ = [
     "ConnectionUse",
@@ -23,4 +23,5 @@ __all__ = [
     "handle_graphql",
     "parse_request",
     "points_for",
+    "refused",
 ]

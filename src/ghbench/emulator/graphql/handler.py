@@ -46,7 +46,7 @@ from ghbench.emulator.graphql.resolvers import ResolveContext, typename_of
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLRequestContext, GraphQLResult, RateLimited
 
-__all__ = ["answer", "handle_graphql", "parse_request"]
+__all__ = ["answer", "handle_graphql", "parse_request", "refused"]
 
 
 def handle_graphql(body: bytes, ctx: GraphQLRequestContext) -> GraphQLResult:
@@ -70,8 +70,7 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
         try:
             bucket = ctx.charge(report.cost, name)
         except RateLimited:
-            body_ = {"data": None, "errors": [rate_limited(ctx.viewer.id)]}
-            return result(200, body_, name, is_mutation)
+            return refused(ctx.viewer.id, name, is_mutation)
         charged = report.cost
 
     context = ResolveContext(
@@ -83,6 +82,7 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
     )
     compiled = _executor(prepared, operation) if document is prepared.document else None
     root_scope = ctx.mutation_scope if is_mutation else None
+    clock_reads, changes = ctx.state.clock_reads, ctx.state.record_changes
     if compiled is not None:
         data, errors = compiled.execute(
             context, coerced, checkpoint=ctx.checkpoint, root_scope=root_scope
@@ -102,7 +102,24 @@ def answer(parsed: ParsedRequest, ctx: GraphQLRequestContext) -> GraphQLResult:
     response: dict[str, Any] = {"data": data}
     if errors:
         response["errors"] = [format_execution_error(e) for e in errors]
-    return result(200, response, name, is_mutation, charged)
+    answered = result(200, response, name, is_mutation, charged)
+    answered.reusable = (
+        charged > 0
+        and not is_mutation
+        and not _rate_limit_fields(operation)
+        and ctx.state.clock_reads == clock_reads
+        # an answer that changed a record (a mergeability computed, GitHub's UNKNOWN
+        # this once) is not the answer the next request gets
+        and ctx.state.record_changes == changes
+    )
+    return answered
+
+
+def refused(viewer_id: int, name: str | None, is_mutation: bool) -> GraphQLResult:
+    """GitHub's answer to a request the bucket cannot pay for: 200, ``RATE_LIMITED``."""
+    answered = result(200, {"data": None, "errors": [rate_limited(viewer_id)]}, name, is_mutation)
+    answered.refused = True
+    return answered
 
 
 def _checkpointing(checkpoint: Callable[[], None]) -> Callable[..., Any]:

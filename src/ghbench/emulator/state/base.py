@@ -50,6 +50,11 @@ class StoreBase:
         self.rng = rng
         self.git = git or GitStorage(None)
         self._next_id = 1
+        # every change of any record (a reset included), and every read of the time: an
+        # answer computed when both stood where they stand now is the answer now
+        # (graphql_bridge's memo)
+        self.record_changes = 0
+        self.clock_reads = 0
         self._reset_indexes()
         for record in db.load_records():
             self._index(record)
@@ -131,6 +136,7 @@ class StoreBase:
 
     # -- plumbing ----------------------------------------------------------------
     def now(self) -> float:
+        self.clock_reads += 1
         return self.clock.now()
 
     def new_id(self) -> int:
@@ -155,6 +161,7 @@ class StoreBase:
 
     def touch(self, repo_id: int | None) -> None:
         """Invalidate cached representations (ETags) of a repository, or of everything."""
+        self.record_changes += 1
         if repo_id is None:
             self._global_version += 1
         else:
@@ -178,3 +185,4 @@ class StoreBase:
         self.db.clear()
         self.git.forget()
         self._reset_indexes()
+        self.record_changes += 1

@@ -40,8 +40,12 @@ class GhTransport:
         token_env: str = "GH_TOKEN",
         env: Mapping[str, str] | None = None,
         timeout_s: float = 120.0,
+        cwd: str | None = None,
     ) -> None:
+        """``cwd``: where gh runs (an agent's checkout: gh finds its repository and branch
+        there); None runs it in ghbench's own directory, as AO's calls name ``--repo``."""
         self.executable = find_gh(gh_path)
+        self.cwd = cwd
         base = dict(os.environ if env is None else env)
         base.setdefault("GH_NO_UPDATE_NOTIFIER", "1")
         base.setdefault("GH_PROMPT_DISABLED", "1")
@@ -60,6 +64,7 @@ class GhTransport:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=self.env,
+            cwd=self.cwd,
             start_new_session=True,
         )
         try:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import httpx
 
 from ghbench.tls import tls_context
 from ghbench.workload.calls import GhCall, GhResult
-from ghbench.workload.ghmap import HttpResponse, plan_call
+from ghbench.workload.ghmap import HttpRequest, HttpResponse, plan_call
 
 __all__ = ["HttpTransport", "graphql_url"]
 
@@ -32,10 +33,27 @@ class HttpTransport:
             timeout=timeout_s, trust_env=True, follow_redirects=True, verify=tls_context()
         )
 
+    def _url(self, request: HttpRequest) -> str:
+        if request.path == "/graphql":
+            return self.graphql
+        return self.rest_base + request.path.lstrip("/")
+
+    def exchange(self, request: HttpRequest) -> HttpResponse:
+        """One request as gh sends it (the agents' captured requests). A transport error
+        answers 599 with the error as its message, as a status gh would fail on."""
+        try:
+            resp = self._client.request(
+                request.method, self._url(request), headers=request.headers, content=request.body
+            )
+        except httpx.HTTPError as exc:
+            body = json.dumps({"message": f"{type(exc).__name__}: {exc}"}).encode()
+            return HttpResponse(599, [], body)
+        return HttpResponse(resp.status_code, list(resp.headers.multi_items()), resp.content)
+
     def call(self, call: GhCall) -> GhResult:
         plan = plan_call(call.argv, self._token)
         req = plan.request
-        url = self.graphql if req.path == "/graphql" else self.rest_base + req.path.lstrip("/")
+        url = self._url(req)
         start = time.monotonic()
         try:
             resp = self._client.request(req.method, url, headers=req.headers, content=req.body)

@@ -36,6 +36,14 @@ class InProcessTransport:
         self._token = token
         self.rng = rng
 
+    def exchange(self, request: HttpRequest) -> HttpResponse:
+        """One request as gh sends it (the agents' captured requests); its latency set."""
+        response = self.handler(request)
+        if response.latency_s is None:
+            latency = fallback_latency(request, response, self.rng)
+            response = HttpResponse(response.status, response.headers, response.body, latency)
+        return response
+
     def call(self, call: GhCall) -> GhResult:
         plan = plan_call(call.argv, self._token)
         response = self.handler(plan.request)

@@ -1,0 +1,282 @@
+"""``replay``: a recorded trace's calls re-issued against the in-process emulator.
+
+The plan (``ghbench.workload.replay``) says what each recorded call was; this flow
+seeds an emulator with what the calls name (each recorded repository, per copy, with
+its PRs and issues at their recorded numbers), re-issues the calls in recorded time
+order, scaled to N sessions by copies of the recording, under the counterfactual
+policies, and writes what ``measure`` writes: a trace of the re-issued calls and its
+scorecard (the agents' calls in a trace of their own beside it). The emulator's ledger
+prices every call; the recording's own rows are priced as the scorecard prices them, so
+the two spends compare.
+
+Virtual time by default (a 30-minute trace replays in seconds); with ``speed`` the
+calls are paced on the wall clock at that many times recorded speed. Two copies or more
+replay as two parts in parallel (``replay_parts``), joined as one (``replay_merge``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ghbench.artifacts.io import unique_path, write_new
+from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.errors import UsageError
+from ghbench.ratelimit import RateLimitSnapshot
+from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
+from ghbench.scorecard.costs import row_costs
+from ghbench.simulation.replay_merge import merge_parts
+from ghbench.simulation.replay_parts import run_parts
+from ghbench.simulation.replay_run import Part, copies_for
+from ghbench.simulation.replay_targets import recorded_limits
+from ghbench.trace.files import agent_trace_path
+from ghbench.trace.frame import TraceFrame
+from ghbench.trace.graphql_cost import estimate_graphql_cost
+from ghbench.trace.reader import read_rows
+from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow
+from ghbench.workload.replay import (
+    ReplayPlan,
+    ReplayPolicy,
+    plan_replay,
+    recorded_session_count,
+)
+
+__all__ = [
+    "ReplayResult",
+    "ReplaySpec",
+    "load_recording",
+    "recorded_points",
+    "replay_plan",
+    "replay_scorecard",
+    "replay_trace",
+    "write_replay",
+]
+
+# a part's seed: the first part's is the replay's (one part replays as it always did)
+_PART_SEED_STRIDE = 1_000_003
+
+
+@dataclass(frozen=True)
+class ReplaySpec:
+    sessions: int | None = None  # None: the recorded count
+    speed: float | None = None  # None: virtual time
+    policy: ReplayPolicy = field(default_factory=ReplayPolicy)
+    # parts run in parallel (``replay_parts``); None: two for two copies or more in
+    # virtual time, else one. Fixed by the spec, never by the machine, so a replay
+    # gives the same figures everywhere.
+    workers: int | None = None
+
+    def parts(self, copies: int) -> int:
+        """How many parts replay ``copies`` copies."""
+        if self.workers is not None:
+            return max(1, min(self.workers, copies))
+        return 2 if copies >= 2 and self.speed is None else 1
+
+
+@dataclass
+class ReplayResult:
+    plan: ReplayPlan
+    rows: list[TraceRow]
+    recorded_sessions: int
+    sessions: int
+    copies: float
+    recorded: dict[str, int]
+    recorded_unpriced: int
+    ledger: dict[str, Any]
+    snapshots: dict[str, RateLimitSnapshot]
+    window_start: float
+    window_end: float
+    policy: dict[str, Counter[str]] = field(default_factory=dict)
+    stopped: Counter[str] = field(default_factory=Counter)
+    calls: int = 0
+    # the agents' calls (``ReplayCall.agent``); None when the recording had none
+    agent_rows: list[TraceRow] | None = None
+
+    @property
+    def every_row(self) -> list[TraceRow]:
+        """The orchestrator's rows and the agents', in time order."""
+        if not self.agent_rows:
+            return self.rows
+        return sorted([*self.rows, *self.agent_rows], key=lambda r: r.timestamp)
+
+    @property
+    def replayed(self) -> dict[str, int]:
+        return {k: v for k, v in self.ledger["points"].items() if v}
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "recordedRows": self.plan.rows,
+            "recordedSessions": self.recorded_sessions,
+            "sessions": self.sessions,
+            "copies": round(self.copies, 4),
+            "callsReissued": self.calls,
+            "requests": len(self.rows) + len(self.agent_rows or ()),
+            "recordedPoints": self.recorded,
+            "recordedUnpricedRows": self.recorded_unpriced,
+            "replayedPoints": self.replayed,
+            "ratio": {
+                k: round(self.replayed.get(k, 0) / v, 4) for k, v in self.recorded.items() if v
+            },
+            "notReissued": {r: dict(c) for r, c in sorted(self.plan.skipped.items())},
+            "notReissuedRows": self.plan.skipped_rows,
+            "policy": {r: dict(c) for r, c in sorted(self.policy.items())},
+            "stoppedEarly": dict(self.stopped),
+        }
+
+
+def _query_of(argv: Sequence[str]) -> tuple[str, dict[str, object]] | None:
+    """A ``gh api graphql -f query=…`` row's query and its ``-f``/``-F`` variables."""
+    if "graphql" not in argv:
+        return None
+    query: str | None = None
+    variables: dict[str, object] = {}
+    for flag, value in itertools.pairwise(argv):
+        if flag in ("-f", "-F", "--raw-field", "--field"):
+            key, _, text = value.partition("=")
+            if key == "query":
+                query = text
+            else:
+                variables[key] = int(text) if flag in ("-F", "--field") and text.isdigit() else text
+    return (query, variables) if query else None
+
+
+def recorded_points(rows: Sequence[TraceRow]) -> tuple[dict[str, int], int]:
+    """What the recording spent, priced as the scorecard prices rows, plus GitHub's
+    published cost of a ``gh api graphql`` row whose answer did not say (AO's review
+    thread query); and how many rows stay unpriced (a ``gh pr view`` in AO's trace)."""
+    frame = TraceFrame.from_rows(list(rows))
+    costs = row_costs(frame)
+    graphql = int(costs.graphql_points.sum())
+    unpriced = 0
+    for i, row in enumerate(rows):
+        if costs.graphql_priced[i] or costs.core_priced[i] or row.component == CONTROL_COMPONENT:
+            continue
+        asked = _query_of(row.args or [])
+        cost = estimate_graphql_cost(*asked) if asked and row.ok else None
+        if cost is not None:
+            graphql += cost
+        elif row.ok is not False:
+            unpriced += 1
+    return {"graphql": graphql, "core": int(costs.core_points.sum())}, unpriced
+
+
+def load_recording(path: Path) -> tuple[list[TraceRow], Path | None]:
+    """A recorded trace's rows, with the agents' trace beside it (``gh-trace-agents-*``,
+    as a run leaves it) when there is one: (rows, the agents' trace or None)."""
+    rows = read_rows(path)
+    beside = agent_trace_path(path)
+    if beside == path or not beside.is_file() or beside.stat().st_size == 0:
+        return rows, None
+    agents = read_rows(beside)
+    # an AO agent's gh traced by ghbench's shim says component agent; the model's says so
+    return sorted([*rows, *agents], key=lambda r: r.timestamp), beside
+
+
+def replay_plan(
+    rows: Sequence[TraceRow], plan: ReplayPlan, spec: ReplaySpec, *, seed: int = 0
+) -> ReplayResult:
+    """Re-issue the calls of ``plan`` (``plan_replay(rows)``: a search replays one plan
+    at many counts); nothing is written."""
+    if not plan.calls:
+        raise UsageError(
+            f"--trace: none of its {plan.rows} rows can be re-issued "
+            f"({', '.join(sorted(plan.skipped))})"
+        )
+    recorded = recorded_session_count(plan)
+    sessions = spec.sessions or recorded
+    copies = copies_for(recorded, sessions)
+    limits = recorded_limits(rows)
+    workers = spec.parts(len(copies))
+    parts = [
+        Part(
+            copies[i::workers],
+            seed if i == 0 else seed + i * _PART_SEED_STRIDE,
+            limits,
+            spec.policy,
+            spec.speed,
+            name="" if workers == 1 else f"{i}",
+        )
+        for i in range(workers)
+    ]
+    done = merge_parts(run_parts(plan, parts))
+    points, unpriced = recorded_points(rows)
+    agents = any(call.agent for call in plan.calls)
+    ledger = {"charges": done.charges, "points": done.points, "start": plan.start, "end": done.end}
+    return ReplayResult(
+        plan,
+        done.rows,
+        recorded,
+        sessions,
+        sessions / recorded,
+        points,
+        unpriced,
+        ledger,
+        done.snapshots,
+        plan.start,
+        plan.end,
+        done.policy,
+        done.stopped,
+        done.calls,
+        agent_rows=done.agent_rows if agents else None,
+    )
+
+
+def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -> ReplayResult:
+    """Re-issue ``rows``' calls; nothing is written."""
+    return replay_plan(rows, plan_replay(rows), spec, seed=seed)
+
+
+def replay_scorecard(
+    result: ReplayResult,
+    *,
+    scenario_id: str,
+    trace_path: str | None = None,
+    agent_trace: str | None = None,
+) -> ScorecardArtifact:
+    """The replay's scorecard, the agents' calls split from the orchestrator's when the
+    recording had both (``insights.spendSplit``)."""
+    agents = None if result.agent_rows is None else TraceFrame.from_rows(result.agent_rows)
+    return build_scorecard_artifact(
+        TraceFrame.from_rows(result.rows),
+        window_start_ms=round(result.window_start * 1000),
+        window_end_ms=round(result.window_end * 1000),
+        scenario_id=scenario_id,
+        measured_at=result.window_end,
+        snapshots=Snapshots(
+            before=result.snapshots.get("before"), after=result.snapshots.get("after")
+        ),
+        control_calls=len(result.snapshots),
+        session_count=result.sessions,
+        trace_path=trace_path,
+        agent_frame=agents,
+        agent_trace_path=agent_trace,
+    )
+
+
+def _write_rows(path: Path, rows: Sequence[TraceRow]) -> Path:
+    encoder = msgspec.json.Encoder()
+    return write_new(path, b"".join(encoder.encode(r) + b"\n" for r in rows))
+
+
+def write_replay(result: ReplayResult, *, out_dir: Path, source: Path) -> tuple[Path, Path]:
+    """The replay's trace (and the agents', beside it) and its scorecard under
+    ``out_dir``, as ``measure`` writes them: (trace, scorecard)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"gh-trace-replay-{source.stem}-{result.sessions}s-{int(result.window_end)}"
+    trace_path = _write_rows(unique_path(out_dir, stem, ".jsonl"), result.rows)
+    agents = None
+    if result.agent_rows is not None:
+        agents = _write_rows(agent_trace_path(trace_path), result.agent_rows)
+    artifact = replay_scorecard(
+        result,
+        scenario_id=f"replay-{source.stem}",
+        trace_path=str(trace_path),
+        agent_trace=None if agents is None else str(agents),
+    )
+    return trace_path, write_scorecard(artifact, out_dir)
