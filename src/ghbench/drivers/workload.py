@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.artifacts.io import replace_atomic
+from ghbench.credentials import without_tokens
 from ghbench.drivers.base import (
     Dashboard,
     DashboardView,
@@ -193,7 +194,9 @@ class WorkloadDriver(OwnsProcess):
             self._config = self._write_config([])
         extra = dict(env)
         extra.setdefault("GH_TOKEN", self.backend.token)
-        child = orchestrator_env(self.base_env, extra, None if sink is None else sink.path)
+        # the backend's token is the one the model spends; the user's others stay out
+        base = without_tokens(self.base_env)
+        child = orchestrator_env(base, extra, None if sink is None else sink.path)
         losses: LossPipe | None = None
         if sink is None:
             # the model always writes rows somewhere; setup's go nowhere

@@ -44,8 +44,8 @@ ACTIONS: dict[str, str] = {
         " orchestrator's log and run again"
     ),
     "late-snapshot": (
-        "the bracket delta covers that much more (or less) than the window: trust the"
-        " per-row figures, or run again when the API answers promptly"
+        "trust the per-row figures over the bracket delta, or run again when the API"
+        " answers promptly"
     ),
     "disk-full": (
         "rows written then may be lost: ghbench's tracers count theirs (rows-lost), AO's"
