@@ -203,6 +203,19 @@ def test_unknown_fields_from_a_newer_ghbench_are_ignored(tmp_path: Path) -> None
     assert art.insights.operations == []  # absent in the spec's example: defaults
 
 
+@pytest.mark.parametrize("version", [1, 2])
+def test_scorecards_from_before_warnings_read_with_none(tmp_path: Path, version: int) -> None:
+    art = load_scorecard(_write(tmp_path / "s.json", {**SPEC_SCORECARD, "schemaVersion": version}))
+    assert art.schema_version == version and art.warnings == []
+
+
+def test_a_warning_of_a_kind_this_ghbench_does_not_know_still_reads(tmp_path: Path) -> None:
+    future = {"kind": "cosmic-ray", "message": "a bit flipped", "action": "shield", "volts": 3}
+    doc = {**SPEC_SCORECARD, "schemaVersion": 3, "warnings": [future]}
+    (warning,) = load_scorecard(_write(tmp_path / "s.json", doc)).warnings
+    assert (warning.kind, warning.count, warning.seconds) == ("cosmic-ray", None, None)
+
+
 def test_writes_never_overwrite(tmp_path: Path) -> None:
     art = SetupArtifact(
         scenario_id=Cell("S2", "T1", 2).scenario_id,

@@ -62,11 +62,13 @@ def _lines(trace: Path) -> tuple[int, int]:
     return whole, other
 
 
-def _model_calls(root: Path) -> int:
+def _model_log(root: Path) -> str:
+    return (root / "out" / "state" / "workload" / "todo-app" / "logs" / "workload.log").read_text()
+
+
+def _model_calls(log: str) -> int:
     """The calls the model made in its last run, as its own log says on exit."""
-    log = root / "out" / "state" / "workload" / "todo-app" / "logs" / "workload.log"
-    found = re.findall(r"workload: \d+ ticks, (\d+) calls", log.read_text())
-    return int(found[-1])
+    return int(re.findall(r"workload: \d+ ticks, (\d+) calls", log)[-1])
 
 
 def _card(root: Path) -> dict[str, Any]:
@@ -100,10 +102,13 @@ def test_rows_lost_on_a_disk_that_fills_and_frees_are_counted_and_fail_the_run(
         card = _card(root)
         (trace,) = (root / "out").glob("gh-trace-bench-*.jsonl")
         whole, broken = _lines(trace)
-        calls = _model_calls(root)
+        log = _model_log(root)
+    calls = _model_calls(log)
     assert proc.returncode == 1, err
     lost = calls - whole
     assert lost > 0, "the model made no call while the disk was full"
+    # the model says so itself, and exits 1, when run on its own
+    assert f"error: {lost} of {calls} trace rows could not be written to {trace}" in log
     last = err.strip().splitlines()[-1]
     assert last.startswith(f"error: {lost:,} trace row(s) could not be written;"), last
     assert card["incomplete"] is True

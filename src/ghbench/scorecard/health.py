@@ -135,7 +135,7 @@ def _hung_calls(frame: TraceFrame, window: MeasureWindow, bound_s: float) -> lis
     after it ended, too: it hung across the end)."""
     duration = frame.duration_ms
     end = frame.ts_ms.astype(np.float64)
-    long = np.isfinite(duration) & (duration >= bound_s * 1000)
+    long = np.isfinite(duration) & (duration > bound_s * 1000)
     overlaps = (end >= window.start_ms) & (end - duration <= window.end_ms)
     hung = long & overlaps & ~frame.component.mask(CONTROL_COMPONENT)
     count = int(np.count_nonzero(hung))
