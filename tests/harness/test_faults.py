@@ -86,17 +86,17 @@ def _counted(card: dict[str, Any]) -> int:
 def test_rows_lost_on_a_disk_that_fills_and_frees_are_counted_and_fail_the_run(
     tmp_path: Path,
 ) -> None:
-    """The issue's run: OUT on a small filesystem that fills 2 s into the window and
-    frees 3 s later. Every call the model made is a whole row or a counted lost row."""
+    """The issue's run: OUT on a small filesystem that fills 1.5 s into the window and
+    frees 2 s later. Every call the model made is a whole row or a counted lost row."""
     with small_filesystem(tmp_path / "small") as fs:
         root = _setup(fs.where)
-        measure = [*MEASURE, "--duration", "8s", "--out", "out"]
+        measure = [*MEASURE, "--duration", "5s", "--out", "out"]
         proc = popen_ghbench(*measure, cwd=root, env=clean_env(root))
         output = Output(proc)
         output.wait_for_line("window:")
-        time.sleep(2)
+        time.sleep(1.5)
         fs.fill()
-        time.sleep(3)
+        time.sleep(2)
         fs.free()
         out, err = output.communicate(timeout=120)
         card = _card(root)
@@ -133,11 +133,11 @@ def test_a_full_disk_under_the_state_still_ends_with_the_scorecard_and_how_to_re
     with small_filesystem(tmp_path / "small") as fs:
         (fs.where / "home").mkdir()
         env = clean_env(fs.where)
-        demo = ["demo", "--sessions", "1", "--warmup", "0s", "--duration", "6s", "--tick", "0.5s"]
+        demo = ["demo", "--sessions", "1", "--warmup", "0s", "--duration", "4s", "--tick", "0.5s"]
         proc = popen_ghbench(*demo, "--transport", "http", "--out", "out", cwd=fs.where, env=env)
         output = Output(proc)
         output.wait_for_line("window:")
-        time.sleep(2)
+        time.sleep(1.5)
         fs.fill()
         out, err = output.communicate(timeout=180)
         assert not list((fs.where / "out").glob("scorecard-*.json"))
@@ -170,7 +170,7 @@ def test_no_process_of_an_emulator_run_holds_the_users_token(root: Path) -> None
     """With --github emulator the user's GH_TOKEN reaches none of what ghbench starts:
     the emulator, the reaper and the model (which gets the emulator's own token)."""
     env = clean_env(root, GH_TOKEN=USER_TOKEN, GITHUB_TOKEN=USER_TOKEN)
-    proc = popen_ghbench(*MEASURE, "--duration", "2s", "--out", "out", cwd=root, env=env)
+    proc = popen_ghbench(*MEASURE, "--duration", "1s", "--out", "out", cwd=root, env=env)
     output = Output(proc)
     output.wait_for_line("window:")
     family = Family(proc.pid)
