@@ -46,7 +46,7 @@ from tooling.against_ao_doc import REAL_AO_SECTION, calibration_section, with_se
 
 from ghbench.artifacts.io import replace_atomic
 from ghbench.timefmt import parse_duration, parse_iso
-from ghbench.trace.reader import iter_rows
+from ghbench.trace.reader import read_rows
 from ghbench.workload.profiles import PROFILE_BUILDS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -173,7 +173,7 @@ def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace
         load_before_measure=load_setup,
         load_after=load(),
         scorecard=card,
-        digest=window_digest((row for _, row in iter_rows(card["trace"])), start, end),
+        digest=window_digest(read_rows(card["trace"]), start, end),
     )
 
 

@@ -1,39 +1,43 @@
-"""Time the trace reader, ``ghbench report``, ``summarize`` and ``analyze`` on a large trace.
+"""``ghbench report`` (and summarize, analyze) beside AO's own scripts, on one big trace.
 
-    python bench/bench_report.py [--rows 1000000] [--repeat 3]
+    python bench/bench_report.py --ao CHECKOUT [--ghbench PATH] [--rows 1000000] [--repeat 5]
 
-Generates ``bench/out/trace-{rows}.jsonl`` once (bench/gen_trace.py), then runs each
-measurement in its own subprocess and reports the best wall time and the peak RSS of
-that subprocess (os.wait4). Run it sparingly: the machine is shared.
+CHECKOUT is a built bench-era AO (``../shared/ao/build-ao bench`` prints it; its
+``experiments/benchmark.mjs report`` is AO's report). ``--ghbench`` is the ``ghbench``
+to time: by default this interpreter's, for the figures of record the one of a fresh
+venv with only ``pip install .`` (docs/performance.md says how to make it).
+
+Generates ``bench/out/trace-{rows}.jsonl`` once (bench/gen_trace.py). Each measurement
+is a whole process; the pairs alternate (ghbench, AO, ghbench, AO, …) so both see the
+same machine, and each side's wall time is the median of its runs, its memory the peak
+RSS of its largest run (``os.wait4``). Before timing, ghbench's scorecard is held to
+AO's, field for field, on the same trace. Run it sparingly: the machine is shared.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 PYTHON = sys.executable
-GHBENCH = str(Path(PYTHON).with_name("ghbench"))
 
-# Floors: what any DuckDB-based reader in this interpreter pays before doing its own
-# work. The import floor is the interpreter plus the libraries ``report`` needs; the
-# scan floor is DuckDB's lenient typed read of the scorecard's 12 fields, aggregated
-# (no type checks, no transfer to Python, no scorecard).
-IMPORT_SNIPPET = (
-    "import numpy, duckdb, pyarrow, pyarrow.compute, msgspec, click; "
-    "import ghbench.scorecard, ghbench.trace.fast"
-)
-SCAN_FLOOR_SNIPPET = (
+# What a DuckDB-based report cannot go below in this interpreter: DuckDB's lenient
+# typed scan of the scorecard's 12 fields, aggregated in SQL (no checks, no transfer
+# to Python, no scorecard), the whole process.
+FLOOR = (
     "import sys, duckdb; "
     "types = {'timestamp': 'VARCHAR', 'ok': 'BOOLEAN', 'durationMs': 'DOUBLE', "
-    "**{k: 'INTEGER' for k in ('httpStatus', 'rateLimitRemaining', 'rateLimitReset', "
+    "**{k: 'BIGINT' for k in ('httpStatus', 'rateLimitRemaining', 'rateLimitReset', "
     "'graphqlCost')}, **{k: 'VARCHAR' for k in ('operation', 'component', "
     "'rateLimitResource', 'sessionId', 'method')}}; "
     "cols = '{' + ', '.join(f\"{k}: '{v}'\" for k, v in types.items()) + '}'; "
@@ -41,105 +45,154 @@ SCAN_FLOOR_SNIPPET = (
     "duckdb.sql(f\"SELECT {sel} FROM read_json('{sys.argv[1]}', "
     "format = 'newline_delimited', columns = {cols})\").fetchall()"
 )
-# The fast reader's outputs against the exact line reader's, on the big trace: the
-# scorecard (report's projection), summarize and analyze (analyze's projection).
-VERIFY_SNIPPET = """
-import sys, msgspec
-from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
-from ghbench.analysis.summarize import summarize
-from ghbench.artifacts.models import encode_artifact
-from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact
-from ghbench.scorecard.window import resolve_report_window
-from ghbench.trace.reader import read_trace
 
-def card(frame):
-    w = resolve_report_window(frame, warmup_end_ms=None, window_end_ms=None)
-    return encode_artifact(build_scorecard_artifact(
-        frame, window_start_ms=w.start_ms, window_end_ms=w.end_ms,
-        scenario_id="verify", measured_at=0))
-
-def both(frame):
-    return msgspec.json.encode([summarize(frame).to_json(), analyze(frame).to_json()])
-
-exact = read_trace(sys.argv[1], fast=False)
-same_card = card(read_trace(sys.argv[1], columns=SCORECARD_COLUMNS)) == card(exact)
-same_analysis = both(read_trace(sys.argv[1], columns=ANALYSIS_COLUMNS)) == both(exact)
-print(f"scorecard identical: {same_card}; summarize+analyze identical: {same_analysis}")
-sys.exit(0 if same_card and same_analysis else 1)
-"""
-READ_SNIPPET = (
-    "import sys; from ghbench.trace.reader import read_trace; "
-    "mode = {'default': None, 'fast': True, 'exact': False}[sys.argv[2]]; "
-    "f = read_trace(sys.argv[1], fast=mode); print(len(f))"
-)
+Run = tuple[float, float, int]  # wall seconds, peak RSS MiB, exit status
 
 
-def run(argv: list[str]) -> tuple[float, float, int]:
-    """(wall seconds, peak RSS MiB, exit status) of one subprocess."""
+def run(argv: Sequence[str], cwd: Path | None = None, stdout: Any = subprocess.DEVNULL) -> Run:
     start = time.perf_counter()
     proc = subprocess.Popen(
-        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        argv, cwd=cwd, stdout=stdout, stderr=subprocess.DEVNULL, start_new_session=True
     )
     _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss / 1024, proc.returncode
+    return time.perf_counter() - start, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
 
 
-def best(name: str, argv: list[str], repeat: int) -> None:
-    results = [run(argv) for _ in range(repeat)]
-    show(name, results)
+class AoReport:
+    """AO's ``benchmark.mjs report``; it writes its scorecard into its checkout, which
+    each run removes again."""
+
+    def __init__(self, checkout: Path) -> None:
+        self.experiments = checkout / "experiments"
+        self.out = self.experiments / "out"
+
+    def argv(self, trace: Path) -> list[str]:
+        return ["node", str(self.experiments / "benchmark.mjs"), "report", "--trace", str(trace)]
+
+    def __call__(self, trace: Path) -> tuple[Run, dict[str, Any] | None]:
+        before = set(self.out.glob("scorecard-report-*.json")) if self.out.exists() else set()
+        result = run(self.argv(trace), cwd=self.experiments)
+        written = set(self.out.glob("scorecard-report-*.json")) - before
+        doc = None
+        for path in written:
+            doc = json.loads(path.read_text())
+            path.unlink()
+        return result, doc
 
 
-def show(name: str, results: list[tuple[float, float, int]]) -> None:
-    wall = min(r[0] for r in results)
-    rss = max(r[1] for r in results)
-    codes = sorted({r[2] for r in results})
-    print(f"{name:<30} best {wall:7.3f} s   peak RSS {rss:6.0f} MiB   exit {codes}", flush=True)
+def ghbench_report(ghbench: str, out: Path) -> Callable[[Path], tuple[Run, dict[str, Any]]]:
+    def report(trace: Path) -> tuple[Run, dict[str, Any]]:
+        with tempfile.TemporaryDirectory(dir=out) as tmp, open(Path(tmp) / "out.json", "w+") as fh:
+            result = run(
+                [ghbench, "report", "--trace", str(trace), "--json", "--out", tmp], stdout=fh
+            )
+            fh.seek(0)
+            return result, json.loads(fh.read() or "null")
+
+    return report
+
+
+def same_scorecard(ours: dict[str, Any], ao: dict[str, Any]) -> list[str]:
+    """The spec fields (and resourceWindows) where the two differ."""
+    ao_card = {k: v for k, v in ao["scorecard"].items() if k != "resourceWindows"}
+    fields = sorted(set(ao_card) | set(ours["scorecard"]))
+    diffs = [f for f in fields if ours["scorecard"].get(f) != ao_card.get(f)]
+    if ours["resourceWindows"] != ao["resourceWindows"]:
+        diffs.append("resourceWindows")
+    return diffs
+
+
+def describe(name: str, runs: list[Run]) -> dict[str, Any]:
+    walls = [w for w, _, _ in runs]
+    return {
+        "name": name,
+        "median": statistics.median(walls),
+        "min": min(walls),
+        "max": max(walls),
+        "rss": max(r for _, r, _ in runs),
+        "exits": sorted({c for _, _, c in runs}),
+    }
+
+
+def _cell(side: dict[str, Any]) -> str:
+    wall = f"{side['median']:.2f} s ({side['min']:.2f}–{side['max']:.2f})"
+    return f"{wall} | {side['rss']:.0f} MiB"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ao", type=Path, required=True, help="a built bench-era AO checkout")
+    parser.add_argument("--ghbench", default=str(Path(PYTHON).with_name("ghbench")))
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--trace", type=Path, help="time this trace instead of a generated one")
     parser.add_argument(
-        "--skip-exact", action="store_true", help="skip the slow full-row line reader"
-    )
-    parser.add_argument(
-        "--verify",
-        action="store_true",
-        help="also check that report/summarize/analyze give byte-identical output from the"
-        " fast reader and the exact line reader (slow: reads the trace line by line)",
+        "--commands", default="report,summarize,analyze", help="which to time (comma-separated)"
     )
     ns = parser.parse_args()
     out = HERE / "out"
     out.mkdir(exist_ok=True)
-    trace = out / f"trace-{ns.rows}.jsonl"
+    trace = ns.trace or out / f"trace-{ns.rows}.jsonl"
     if not trace.exists():
         gen = [PYTHON, str(HERE / "gen_trace.py"), str(trace), "--rows", str(ns.rows)]
         subprocess.run(gen, check=True)
-    print(f"trace {trace}: {ns.rows} rows, {trace.stat().st_size / 1e6:.0f} MB")
-    best("ghbench --help", [GHBENCH, "--help"], ns.repeat)
-    best("floor: interpreter + imports", [PYTHON, "-c", IMPORT_SNIPPET], ns.repeat)
-    best("floor: DuckDB typed scan", [PYTHON, "-c", SCAN_FLOOR_SNIPPET, str(trace)], ns.repeat)
-    best(
-        "read_trace (default, DuckDB)",
-        [PYTHON, "-c", READ_SNIPPET, str(trace), "default"],
-        ns.repeat,
+    trace = trace.resolve()
+    print(f"trace {trace}: {trace.stat().st_size / 1e6:.0f} MB; ghbench {ns.ghbench}")
+    print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
+
+    ao_report = AoReport(ns.ao.resolve())
+    ours = ghbench_report(ns.ghbench, out)
+    (_, ours_doc), (_, ao_doc) = ours(trace), ao_report(trace)
+    if ours_doc is None or ao_doc is None:
+        print("a report failed; nothing timed")
+        return 1
+    diffs = same_scorecard(ours_doc, ao_doc)
+    print(
+        f"scorecard field for field: {'identical' if not diffs else 'differs: ' + ', '.join(diffs)}"
     )
-    if not ns.skip_exact:
-        best("read_trace(fast=False)", [PYTHON, "-c", READ_SNIPPET, str(trace), "exact"], ns.repeat)
-    with tempfile.TemporaryDirectory(dir=out) as tmp:
-        argvs = [
-            [GHBENCH, "report", "--trace", str(trace), "--out", f"{tmp}/{i}"]
-            for i in range(ns.repeat)
-        ]
-        show("ghbench report", [run(argv) for argv in argvs])
-    for command in ("summarize", "analyze"):
-        best(f"ghbench {command}", [GHBENCH, command, str(trace)], ns.repeat)
-    if ns.verify:
-        return subprocess.run([PYTHON, "-c", VERIFY_SNIPPET, str(trace)], check=False).returncode
-    return 0
+
+    names = ns.commands.split(",")
+    pairs: dict[str, tuple[list[Run], list[Run]]] = {name: ([], []) for name in names}
+    experiments = ao_report.experiments
+    argvs = {
+        "report": (
+            lambda: ours(trace)[0],
+            lambda: ao_report(trace)[0],
+        ),
+        "summarize": (
+            lambda: run([ns.ghbench, "summarize", str(trace)]),
+            lambda: run(["node", str(experiments / "summarize-gh-trace.mjs"), str(trace)]),
+        ),
+        "analyze": (
+            lambda: run([ns.ghbench, "analyze", str(trace)]),
+            lambda: run(["node", str(experiments / "analyze-trace.mjs"), str(trace)]),
+        ),
+    }
+    for _ in range(ns.repeat):  # A B A B: both sides see the same machine
+        for name in names:
+            ghbench_side, ao_side = argvs[name]
+            pairs[name][0].append(ghbench_side())
+            pairs[name][1].append(ao_side())
+    floor = [run([PYTHON, "-c", FLOOR, str(trace)]) for _ in range(ns.repeat)]
+    print(f"load average after: {os.getloadavg()[0]:.2f}\n")
+
+    print(
+        "| command | ghbench (median, range) | peak RSS | AO (median, range) | peak RSS |"
+        " faster | of AO's memory |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name, (a, b) in pairs.items():
+        ga, ao = describe(name, a), describe(name, b)
+        cells = [name, *(_cell(side) for side in (ga, ao))]
+        cells += [f"{ao['median'] / ga['median']:.1f}×", f"{ga['rss'] / ao['rss']:.2f}"]
+        exits = "" if ga["exits"] == ao["exits"] == [0] else f" exits {ga['exits']} {ao['exits']}"
+        print("| " + " | ".join(cells) + " |" + exits)
+    fl = describe("floor", floor)
+    print(
+        f"\nfloor (DuckDB's lenient scan of the 12 fields, aggregated in SQL, whole process):"
+        f" {fl['median']:.2f} s, {fl['rss']:.0f} MiB"
+    )
+    return 0 if not diffs else 1
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from ghbench.cli import main as ghbench_main
+
 from .conftest import rows_fixture
 
 
@@ -81,3 +83,35 @@ def test_a_trace_spanning_millennia_fits_in_bounded_memory(tmp_path: Path, argv:
     )
     assert proc.returncode == 0, proc.stderr
     assert "MemoryError" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _strict(text: str) -> object:
+    """JSON as RFC 8259 has it: NaN and Infinity are no JSON."""
+
+    def refuse(constant: str) -> object:
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("name", ["analyze", "summarize"])
+def test_json_output_is_strict_whatever_the_durations(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 1e999 is no duration (the row is skipped, with a warning); two 1e308s are, and
+    # their sum overflows a double: what cannot be a number is null
+    rows = [
+        b'{"timestamp":"2026-04-16T14:00:00Z","operation":"gh.pr.list","durationMs":1e999}',
+        b'{"timestamp":"2026-04-16T14:00:01Z","operation":"gh.pr.list","durationMs":1e308}',
+        b'{"timestamp":"2026-04-16T14:00:02Z","operation":"gh.pr.list","durationMs":1e308}',
+        b'{"timestamp":"2026-04-16T14:00:03Z","operation":"gh.pr.view","durationMs":NaN}',
+    ]
+    trace = tmp_path / "t.jsonl"
+    trace.write_bytes(b"\n".join(rows) + b"\n")
+    with pytest.raises(SystemExit) as exit_info:
+        ghbench_main([name, str(trace), "--json"])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 0, err
+    data = _strict(out)
+    assert isinstance(data, dict) and data["rows"] == 2
+    assert "line 1: wrong type: durationMs is 1e999, not a finite number" in err

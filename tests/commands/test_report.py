@@ -145,7 +145,7 @@ def test_damaged_lines_are_reported_on_stderr_and_in_the_artifact(tmp_path: Path
             2,
             "error: --window-end 2020-01-01T00:00:00Z is before the trace's first row",
         ),
-        (["--trace", "missing.jsonl"], 1, "error: trace file missing.jsonl does not exist"),
+        (["--trace", "missing.jsonl"], 1, "error: trace missing.jsonl does not exist"),
     ],
 )
 def test_user_errors_are_one_line_and_write_nothing(

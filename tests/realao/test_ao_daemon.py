@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from conftest import PROJECT, UserWorld, close_user_world, make_user_world, processes_with_home
@@ -190,6 +191,20 @@ def test_sigterm_and_kill_9_leave_nothing_running(user_world: UserWorld, ao_daem
     traces = list((user_world.root / "out").glob("gh-trace-bench-*.jsonl"))
     assert len(traces) == 2 and all(t.stat().st_size for t in traces)  # kept
 
+    # a fresh setup over a stale one: the daemon kills the sessions no setup keeps
+    (artifact,) = (user_world.root / "out").glob("setup-*.json")
+    old = {s["sessionId"] for s in json.loads(artifact.read_text())["sessions"]}
+    artifact.unlink()
+    again = user_world.ghbench(
+        "setup", *_common(ao_daemon), "--issues", "1,2", "--poll-interval", "2s",
+        cwd=user_world.checkout,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    new = {s["sessionId"] for s in json.loads(artifact.read_text())["sessions"]}
+    registry = json.loads((home.parent / "sessions.json").read_text())["sessions"]
+    assert set(registry) == new and not new & old
+    assert processes_with_home(home) == []
+
 
 def test_the_spawn_storm_cell_attributes_the_agents_calls(
     user_world: UserWorld, ao_daemon: Path
@@ -260,3 +275,56 @@ def test_record_traces_the_daemons_client_in_both_modes(tmp_path: Path, ao_daemo
     user = [r for r in rows if r["endpoint"] == "user"]
     assert user and user[0]["httpStatus"] == 200
     assert token not in (tmp_path / "forward.jsonl").read_text()
+
+
+def test_against_github_the_front_forwards_and_the_daemon_is_traced(
+    tmp_path: Path, ao_daemon: Path
+) -> None:
+    """``--github github``: the front forwards the daemon's and its agents' calls, here to
+    a second emulator standing in for GitHub (``GITHUB_API_URL`` at its root), with the
+    user's token; the window's rows are the daemon's and no token is written."""
+    world = make_user_world(tmp_path, ao_config=False)
+    token = "ghp_standin000000000000000000000000000002"
+    stand_in = subprocess.Popen(
+        [sys.executable, "-m", "ghbench", "emulator", "serve", "--port", "0", "--token", token,
+         "--repo", "acme/todo"],
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)},
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert stand_in.stdout is not None
+    try:
+        found = re.search(r"http://127\.0\.0\.1:\d+", stand_in.stdout.readline())
+        assert found is not None
+        url = found.group(0)
+        for n in (1, 2):
+            made = httpx.post(
+                f"{url}/repos/acme/todo/issues",
+                json={"title": f"issue {n}"},
+                headers={"Authorization": f"token {token}"},
+                trust_env=False,
+            )
+            assert made.status_code == 201, made.text
+        world.env |= {"GH_TOKEN": token, "GITHUB_API_URL": url}
+        common = [*_common(ao_daemon)]
+        common[common.index("emulator")] = "github"
+        setup = world.ghbench(
+            "setup", *common, "--issues", "1,2", "--poll-interval", "2s", cwd=world.checkout
+        )
+        assert setup.returncode == 0, setup.stderr
+        measure = world.ghbench(
+            "measure", *common, "--warmup", "0s", "--duration", "31s", cwd=world.checkout
+        )
+        assert measure.returncode == 0, measure.stderr
+    finally:
+        stand_in.terminate()
+        stand_in.wait(30)
+        stand_in.stdout.close()
+        close_user_world(world)
+    (card,) = [json.loads(p.read_text()) for p in (world.root / "out").glob("scorecard-*")]
+    assert card["incomplete"] is False and card["scorecard"]["opaqueCallCount"] == 0
+    rows = _rows(Path(card["trace"]))
+    assert {r["component"] for r in rows} == {"scm-github"}
+    assert "gh.api.graphql-batch" in {r["operation"] for r in rows}
+    for trace in (world.root / "out").glob("gh-trace-*.jsonl"):
+        assert token not in trace.read_text()
+    assert processes_with_home(_home(world)) == []

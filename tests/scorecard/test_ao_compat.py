@@ -174,3 +174,29 @@ def test_rounding_matches_nodes_on_the_same_doubles() -> None:
     expected = json.loads(proc.stdout)
     got = [[to_fixed(x, 1), to_fixed(x, 2), to_fixed(x, 3), math_round(x)] for x in values]
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("durations", "p95_p99"),
+    [
+        ([0.0] * 97 + [1690.0, 1715.0], (0, 1690)),  # p99: AO's doubles give 1690.4999…
+        ([0.0] * 55 + [1690.0] + [1705.0] * 3, (1691, 1705)),  # p95: 1691.4999…
+        ([5.0] * 10 + [1957.61, 1958.61, -3.0], (1958, 1958)),  # p99 1958.4999…; no -3
+    ],
+    ids=["p99-1690", "p95-1691", "p99-negative"],
+)
+def test_percentile_ties_equal_aos_report(
+    benchmark_mjs: Path,
+    durations: list[float],
+    p95_p99: tuple[int, int],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = [
+        {"timestamp": iso_ms(1_776_348_000 + i), "operation": "gh.pr.view", "durationMs": d}
+        for i, d in enumerate(random.Random(len(durations)).sample(durations, len(durations)))
+    ]
+    trace = _write(tmp_path / "ties.jsonl", rows)
+    ours = _ghbench_report(trace, None, tmp_path, capsys)
+    _assert_same(_ao_report(benchmark_mjs, trace, None), ours)
+    assert (ours["scorecard"]["p95DurationMs"], ours["scorecard"]["p99DurationMs"]) == p95_p99

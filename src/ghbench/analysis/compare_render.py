@@ -8,7 +8,6 @@ of its opaque calls and points are non-zero on either side. The JSON has them al
 
 from __future__ import annotations
 
-import json
 import math
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -34,6 +33,7 @@ from ghbench.analysis.thresholds import (
     check_metric,
     evaluate,
 )
+from ghbench.artifacts.jsontext import strict_json
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -320,7 +320,7 @@ def comparison_report(
     comparison = compare_runs(baseline, candidate, allow_different_cells=allow_different_cells)
     results = [evaluate(t, check_metric(t, comparison)) for t in thresholds]
     texts = {
-        "json": json.dumps(compare_json(comparison, results), indent=2) + "\n",
+        "json": strict_json(compare_json(comparison, results)) + "\n",
         "markdown": markdown_text(comparison, results),
         "console": console_text(comparison, results),
     }

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ghbench.analysis.compare import Run
 from ghbench.artifacts.models import load_scorecard
-from ghbench.errors import ArtifactError, TraceError
+from ghbench.errors import ArtifactError
 from ghbench.trace.frame import COLUMNS, TraceFrame
 from ghbench.trace.reader import read_trace
 
@@ -15,13 +15,9 @@ __all__ = ["load_scorecards", "load_trace"]
 
 
 def load_trace(path: Path, columns: Collection[str] = COLUMNS) -> TraceFrame:
-    """The ``columns`` of the trace at ``path``; TraceError when missing or unreadable."""
-    path = Path(path)
-    if path.is_dir():
-        raise TraceError(f"trace {path} is a directory; pass the path of an AO JSONL trace")
-    if not path.is_file():
-        raise TraceError(f"trace {path} does not exist; pass the path of an AO JSONL trace")
-    return read_trace(path, columns=columns)
+    """The ``columns`` of the trace at ``path`` (a file or a pipe); TraceError when it
+    cannot be read or holds no row."""
+    return read_trace(path, columns)
 
 
 def load_scorecards(path: Path, role: str) -> list[Run]:

@@ -7,11 +7,11 @@ pasted into Markdown code blocks.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from ghbench.analysis.analyze import Analysis
 from ghbench.analysis.summarize import Summary
+from ghbench.artifacts.jsontext import strict_json
 from ghbench.timefmt import format_duration, iso_ms, iso_s
 from ghbench.trace.schema import CONTROL_COMPONENT
 
@@ -248,7 +248,7 @@ def analysis_lines(a: Analysis, title: str = "Trace analysis") -> list[str]:
 def report_text(result: Summary | Analysis, *, title: str, as_json: bool) -> str:
     """What ``summarize``/``analyze`` print: the ``--json`` object, or the text report."""
     if as_json:
-        return json.dumps(result.to_json(), indent=2)
+        return strict_json(result.to_json())
     if isinstance(result, Summary):
         return "\n".join(summary_lines(result, title=title))
     return "\n".join(analysis_lines(result, title=title))

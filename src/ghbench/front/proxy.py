@@ -200,11 +200,6 @@ class FrontServer:
         served = ", ".join(GITHUB_HOSTS)
         reason = f"ghbench front (emulate) serves only GitHub's hosts ({served}), not {host}"
         body = reason.encode() + b"\n"
-        down.writer.write(
-            f"HTTP/1.1 403 {reason}\r\ncontent-type: text/plain\r\ncontent-length: {len(body)}"
-            "\r\nconnection: close\r\n\r\n".encode()
-            + body
-        )
         self.sink.counts.refused += 1
         self.sink.write(
             refusal_row(
@@ -218,6 +213,12 @@ class FrontServer:
                 session=caller.session,
                 default_component=self.relay.component,
             )
+        )
+        # the answer after its row: a client that has it finds the row in the trace
+        down.writer.write(
+            f"HTTP/1.1 403 {reason}\r\ncontent-type: text/plain\r\ncontent-length: {len(body)}"
+            "\r\nconnection: close\r\n\r\n".encode()
+            + body
         )
 
     def _handshake_failed(

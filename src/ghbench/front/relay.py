@@ -15,6 +15,7 @@ after the last byte went to the client, so a row costs the client no latency.
 from __future__ import annotations
 
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import h11
@@ -141,12 +142,21 @@ class Relay:
         )
         graphql = origin.kind == "rest" and target.split("?", 1)[0].rstrip("/") == "/graphql"
         ticket = self.meter.begin() if graphql else None
+        recorded = False
+
+        def record() -> None:
+            nonlocal recorded
+            if not recorded and origin.kind is not None:
+                recorded = True
+                self._record(ex, ticket, body.first if graphql else None)
+
         try:
             keep_answer = graphql and b"rateLimit" in body.first
-            return await self._relay(down, destination, outgoing, body, ex, keep_answer=keep_answer)
+            return await self._relay(
+                down, destination, outgoing, body, ex, keep_answer=keep_answer, record=record
+            )
         finally:
-            if origin.kind is not None:
-                self._record(ex, ticket, body.first if graphql else None)
+            record()
 
     def _record(self, ex: Exchange, ticket: int | None, graphql_body: bytes | None) -> None:
         ex.finished_at = self.clock.now()
@@ -175,7 +185,11 @@ class Relay:
         ex: Exchange,
         *,
         keep_answer: bool,
+        record: Callable[[], None],
     ) -> bool:
+        """Relay the answer; ``record`` writes the exchange's row before the answer's last
+        bytes go to the client, so a client that has its whole answer finds its row in
+        the trace (a run that stops the moment its client is done loses none)."""
         try:
             upstream, response = await self._send(down, destination, outgoing, body, ex)
         except _FAILURES as exc:
@@ -183,6 +197,7 @@ class Relay:
             reason = f"ghbench front: no answer from {destination.describe()} ({_why(exc)})"
             self.sink.warn(f"{reason}; such requests were answered 502")
             ex.status, ex.reason = 502, reason
+            record()
             await down.answer(502, reason)
             return False
         ex.status = response.status_code
@@ -198,20 +213,27 @@ class Relay:
                 reason=response.reason,
             )
         )
+        held: bytes | None = None  # the last chunk, sent once the row is written
         try:
             async for chunk in upstream.body():
                 ex.response_bytes += len(chunk)
                 if keep_answer:
                     kept.append(chunk)
-                down.send(h11.Data(data=chunk))
-                await down.writer.drain()
+                if held is not None:
+                    down.send(h11.Data(data=held))
+                    await down.writer.drain()
+                held = chunk
+            if keep_answer:
+                ex.response_body = b"".join(kept)
+            record()
+            if held is not None:
+                down.send(h11.Data(data=held))
             down.send(h11.EndOfMessage())
+            await down.writer.drain()
         except BaseException:
             upstream.close()  # half an answer: neither side can carry on
             raise
         self.pool.release(upstream)
-        if keep_answer:
-            ex.response_body = b"".join(kept)
         return True
 
     async def _send(

@@ -20,7 +20,7 @@ from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact, SetupArtifact
-from ghbench.errors import ArtifactError, GhbenchError, TraceError
+from ghbench.errors import ArtifactError, GhbenchError
 from ghbench.harness.plot import burn_points, render_burn_png
 from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
 from ghbench.runspec.spec import RunSpec
@@ -51,14 +51,7 @@ CONSOLE_LABELS = {
 
 def load_frame(path: Path) -> TraceFrame:
     """The trace's rows; an empty trace (no calls at all) is an empty frame, not an error."""
-    if path.stat().st_size == 0:
-        return TraceFrame.from_rows([])
-    try:
-        return read_trace(path)
-    except TraceError:
-        if path.stat().st_size == 0:
-            return TraceFrame.from_rows([])
-        raise
+    return read_trace(path, empty_ok=True)
 
 
 def agents_beside(trace: Path) -> Path | None:

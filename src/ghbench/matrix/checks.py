@@ -35,11 +35,11 @@ from typing import Any
 import msgspec
 
 from ghbench.artifacts.models import ScorecardArtifact
-from ghbench.errors import GhbenchError, TraceError
+from ghbench.errors import GhbenchError
 from ghbench.matrix.hygiene import CellTiming
 from ghbench.runspec.cells import Cell
 from ghbench.timefmt import format_duration, parse_iso
-from ghbench.trace.reader import iter_rows
+from ghbench.trace.reader import read_rows
 from ghbench.workload.calls import DASHBOARD_COMPONENT
 
 __all__ = [
@@ -53,13 +53,9 @@ __all__ = [
 
 
 def trace_rows(path: Path) -> list[dict[str, Any]]:
-    """The trace's rows as the scorecard reads them (``iter_rows``), as mappings."""
-    if path.stat().st_size == 0:
-        return []
-    try:
-        return [msgspec.to_builtins(row) for _, row in iter_rows(path)]
-    except TraceError:  # no valid row: the checks report what the trace lacks
-        return []
+    """The trace's rows as the scorecard reads them, as mappings; none when it has none
+    (the checks report what the trace lacks)."""
+    return [msgspec.to_builtins(row) for row in read_rows(path, empty_ok=True)]
 
 
 def require_calls(
