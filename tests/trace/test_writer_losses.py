@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from ghbench.trace.losses import LOSS_FD_ENV, LossPipe, LossReporter
-from ghbench.trace.reader import read_trace
+from ghbench.trace.reader import CUT_SHORT, read_trace
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceLoss, TraceWriter
 from tools import coverage_env
@@ -58,6 +58,18 @@ def test_a_row_cut_short_is_lost_and_never_swallows_the_next(tmp_path: Path) -> 
         "gh.api.op-5",
     ]
     assert frame.skipped_lines == 1
+
+
+def test_a_trace_that_ends_cut_short_counts_only_its_whole_rows(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    line = len(msgspec.json.encode(_row(1))) + 1
+    with _file_size_limit(2 * line + 10), TraceWriter(path) as writer:
+        for n in range(1, 4):
+            writer.write(_row(n))
+    assert writer.rows_lost == 1
+    frame = read_trace(path)
+    assert len(frame) == 2 and frame.skipped_lines == 1
+    assert [w.message for w in frame.warnings] == [CUT_SHORT]
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
