@@ -230,7 +230,9 @@ def _watch_disk(measured: Measurement, now: float) -> None:
         fs = os.statvfs(measured.trace_path.parent)
     except OSError:
         return
-    if fs.f_bavail * fs.f_frsize < FULL_DISK_BYTES:
+    # root may write into the blocks a filesystem keeps back from other users
+    free = fs.f_bfree if os.geteuid() == 0 else fs.f_bavail
+    if free * fs.f_frsize < FULL_DISK_BYTES:
         measured.full_disk.append(now)
 
 
