@@ -1,24 +1,31 @@
 """The model against the real AO builds: docs/calibration.md's generated section.
 
-    python bench/bench_calibration_ao.py                 # real runs of both builds, then render
-    python bench/bench_calibration_ao.py real --builds main --sizes 3,10,25
+    python bench/bench_calibration_ao.py                 # real runs of every build, then render
+    python bench/bench_calibration_ao.py real --builds 0.10.3 --sizes 3,10,25
     python bench/bench_calibration_ao.py render          # the model and the doc, from the results
 
-``real`` runs each AO build (``../shared/ao/build-ao main --web`` and ``bench``, or
-``--ao-main``/``--ao-bench``) as a user runs it: a checkout whose ``origin`` is
-https://github.com/acme/todo.git, an ``agent-orchestrator.yaml``, a global git config
-through ``GIT_CONFIG_GLOBAL``, and the stand-in agent ``tests/agents/claude`` on
-``PATH``; then ``ghbench setup --driver ao --github emulator`` and ``ghbench measure``
-as subprocesses, one at a time (the real runs are never run in parallel). The quiet
-steady state, S2 on one repo: the default warmup, 95 s, lets AO reach it (it ticks
-every 30 s from its start; main is steady from its third tick, at 60 s, and the third
-tick of 25 sessions is over by 95 s); the 5-minute window holds ten ticks. Each run's
-scorecard, window digest, wall times and machine load go to ``--results``
+``real`` runs each AO build as a user runs it, with the stand-in agent
+``tests/agents/claude`` on ``PATH``, a global git config through ``GIT_CONFIG_GLOBAL`` and
+a checkout whose ``origin`` is https://github.com/acme/todo.git; then ``ghbench setup
+--driver ao --github emulator`` and ``ghbench measure`` as subprocesses, one at a time
+(the real runs are never run in parallel). The builds:
+
+- AO's TypeScript builds (``../shared/ao/build-ao main --web`` and ``bench``, or
+  ``--ao-main``/``--ao-bench``), with the user's ``agent-orchestrator.yaml``. The quiet
+  steady state, S2 on one repo: the default warmup, 95 s, lets AO reach it (it ticks
+  every 30 s from its start; main is steady from its third tick, at 60 s, and the third
+  tick of 25 sessions is over by 95 s); the 5-minute window holds ten ticks.
+- AO 0.10.3, the Go daemon (``0.10.3``: ``../shared/ao/fetch-ao-go``, or ``--ao-go``),
+  run from the checkout with no config. No warmup: the window opens before the daemon
+  starts and holds its cold start, then 22 polls in 11 minutes, past its 2-minute review
+  cadence and five minutes beyond.
+
+Each run's scorecard, window digest, wall times and machine load go to ``--results``
 (docs/calibration-ao.json), replacing an earlier run of the same build and size.
 
-``render`` runs the model (``ghbench.simulation``, virtual time, seed 0) for every
-profile with each real run's sessions, warmup and window, and rewrites the part of
-docs/calibration.md between its ``generated`` markers.
+``render`` runs the model (``ghbench.simulation``, virtual time, seeds ``0..N-1``) for
+every profile with each real run's sessions, warmup, window and latency, and rewrites the
+part of docs/calibration.md between its ``generated`` markers.
 """
 
 from __future__ import annotations
@@ -54,24 +61,36 @@ AGENTS = REPO / "tests" / "agents"
 RESULTS = REPO / "docs" / "calibration-ao.json"
 DOC = REPO / "docs" / "calibration.md"
 PROJECT = "todo-app"
+CONFIG = "agent-orchestrator.yaml"
 USER_REPO = "acme/todo"
 # the builds, each with the commit its profile names (../shared/ao/README.md), and
 # build-ao's arguments: main with the dashboard, as the other real-AO work builds it
 # (S2 runs --no-dashboard)
 COMMITS = {b[0]: b[1] for b in PROFILE_BUILDS.values() if b}
 BUILD_ARGS = {"main": ["main", "--web"], "bench": ["bench"]}
+# AO 0.10, the Go daemon: a binary (fetch-ao-go), run from the checkout with no config
+DAEMON = "0.10.3"
+# each build's override flag (a built checkout, or the daemon's binary)
+OVERRIDES = {"main": "ao_main", "bench": "ao_bench", DAEMON: "ao_go"}
+# (warmup, duration) by kind of build. The TypeScript builds: the quiet steady state
+# after their third tick, ten ticks. The daemon: its cold start (a window with no warmup
+# opens before it starts) and 22 ticks, beyond its 2- and 5-minute cadences.
+WINDOWS = {"typescript": ("95s", "5m"), DAEMON: ("0s", "11m")}
 
 
 # -- the real runs ----------------------------------------------------------------------
 
 
 def build_checkout(build: str, override: str | None) -> Path:
+    """The build's checkout (the TypeScript builds, ``build-ao``) or binary (the daemon,
+    ``fetch-ao-go``)."""
     if override:
         return Path(override)
-    script = _shared_ao() / "build-ao"
-    out = subprocess.run([str(script), *BUILD_ARGS[build]], capture_output=True, text=True)
+    command = ["fetch-ao-go"] if build == DAEMON else ["build-ao", *BUILD_ARGS[build]]
+    script = _shared_ao() / command[0]
+    out = subprocess.run([str(script), *command[1:]], capture_output=True, text=True)
     if out.returncode != 0:
-        raise SystemExit(f"build-ao {build} failed: {out.stderr.strip()[-400:]}")
+        raise SystemExit(f"{command[0]} {build} failed: {out.stderr.strip()[-400:]}")
     return Path(out.stdout.strip())
 
 
@@ -87,9 +106,10 @@ def _git(path: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(path), *args], check=True, capture_output=True)
 
 
-def user_world(root: Path) -> tuple[Path, dict[str, str]]:
-    """A user's checkout, config, git identity and PATH (with the stand-in agent):
-    returns the config and the environment ghbench runs in."""
+def user_world(root: Path, *, ao_config: bool) -> tuple[Path, dict[str, str]]:
+    """A user's checkout, git identity, PATH (with the stand-in agent) and, for AO's
+    TypeScript builds, their agent-orchestrator.yaml: returns the checkout and the
+    environment ghbench runs in."""
     checkout = root / "src" / PROJECT
     checkout.mkdir(parents=True)
     _git(checkout, "init", "-q", "-b", "main")
@@ -99,9 +119,9 @@ def user_world(root: Path) -> tuple[Path, dict[str, str]]:
     _git(checkout, "remote", "add", "origin", f"https://github.com/{USER_REPO}.git")
     gitconfig = root / "user.gitconfig"
     gitconfig.write_text("[user]\n\tname = Ada\n\temail = ada@example.com\n")
-    config = root / "agent-orchestrator.yaml"
-    project = {"repo": USER_REPO, "path": str(checkout), "defaultBranch": "main"}
-    config.write_text(yaml.safe_dump({"projects": {PROJECT: project}}))
+    if ao_config:
+        project = {"repo": USER_REPO, "path": str(checkout), "defaultBranch": "main"}
+        (root / CONFIG).write_text(yaml.safe_dump({"projects": {PROJECT: project}}))
     (root / "home").mkdir()
     tmux = root / "tmux"
     tmux.mkdir()
@@ -119,7 +139,7 @@ def user_world(root: Path) -> tuple[Path, dict[str, str]]:
     }
     if "PYTHONPATH" in os.environ:  # a snapshot of ghbench to run, not the worktree's
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-    return config, env
+    return checkout, env
 
 
 def load() -> str:
@@ -142,18 +162,24 @@ def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace
     root = Path(args.work) / f"{build}-{sessions}"
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
-    config, env = user_world(root)
+    daemon = build == DAEMON
+    checkout_dir, env = user_world(root, ao_config=not daemon)
     common = [
         "--project", PROJECT, "--sessions", str(sessions), "--driver", "ao",
-        "--github", "emulator", "--ao", str(checkout), "--config", str(config), "--out", "out",
+        "--github", "emulator", "--ao", str(checkout), "--out", str(root / "out"),
     ]  # fmt: skip
+    # the TypeScript builds read the user's config; the daemon runs from the checkout
+    cwd = checkout_dir if daemon else root
+    if not daemon:
+        common += ["--config", str(root / CONFIG)]
+    warmup, duration = _window(build, args)
     load_before = load()
     issues = f"1-{sessions}" if sessions > 1 else "1"
-    setup_s = ghbench(env, root, "setup", *common, "--issues", issues, "--poll-interval", "5s",
+    setup_s = ghbench(env, cwd, "setup", *common, "--issues", issues, "--poll-interval", "5s",
                       "--timeout", "30m")  # fmt: skip
     load_setup = load()
-    measure_s = ghbench(env, root, "measure", *common, "--warmup", args.warmup, "--duration",
-                        args.duration, "--no-plot")  # fmt: skip
+    measure_s = ghbench(env, cwd, "measure", *common, "--warmup", warmup, "--duration",
+                        duration, "--no-plot")  # fmt: skip
     (card_path,) = (root / "out").glob("scorecard-*.json")
     card = json.loads(card_path.read_text())
     if card["incomplete"]:
@@ -163,10 +189,10 @@ def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace
         build=build,
         ao_commit=COMMITS[build],
         sessions=sessions,
-        warmup=args.warmup,
-        duration=args.duration,
-        warmup_seconds=parse_duration(args.warmup),
-        duration_seconds=parse_duration(args.duration),
+        warmup=warmup,
+        duration=duration,
+        warmup_seconds=parse_duration(warmup),
+        duration_seconds=parse_duration(duration),
         setup_seconds=round(setup_s, 1),
         measure_seconds=round(measure_s, 1),
         load_before_setup=load_before,
@@ -175,6 +201,12 @@ def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace
         scorecard=card,
         digest=window_digest(read_rows(card["trace"]), start, end),
     )
+
+
+def _window(build: str, args: argparse.Namespace) -> tuple[str, str]:
+    """(warmup, duration): the flags', or the build's own default."""
+    warm, long = WINDOWS[DAEMON if build == DAEMON else "typescript"]
+    return args.warmup or warm, args.duration or long
 
 
 def read_results(path: Path) -> list[RealRun]:
@@ -197,7 +229,7 @@ def save_result(path: Path, run: RealRun) -> None:
 def real(args: argparse.Namespace) -> int:
     sizes = [int(n) for n in args.sizes.split(",")]
     for build in args.builds.split(","):
-        checkout = build_checkout(build, getattr(args, f"ao_{build}"))
+        checkout = build_checkout(build, getattr(args, OVERRIDES[build]))
         for n in sizes:
             print(f"{build} {n} sessions: load {load()}", file=sys.stderr, flush=True)
             run = real_run(build, checkout, n, args)
@@ -236,12 +268,13 @@ def main() -> int:
     parser.add_argument("--results", default=str(RESULTS))
     sub = parser.add_subparsers(dest="command")
     run = sub.add_parser("real", help="run the real AO builds")
-    run.add_argument("--builds", default="main,bench")
+    run.add_argument("--builds", default=f"main,bench,{DAEMON}")
     run.add_argument("--sizes", default="3,10,25")
-    run.add_argument("--warmup", default="95s")
-    run.add_argument("--duration", default="5m")
+    run.add_argument("--warmup", help="default: 95s for the TypeScript builds, 0s for the daemon")
+    run.add_argument("--duration", help="default: 5m for the TypeScript builds, 11m for the daemon")
     run.add_argument("--ao-main", help="a built AO main checkout (default: build-ao main --web)")
     run.add_argument("--ao-bench", help="a built AO bench checkout (default: build-ao bench)")
+    run.add_argument("--ao-go", help="AO 0.10's binary (default: fetch-ao-go)")
     run.add_argument("--work", default=str(Path(tempfile.gettempdir()) / "ghbench-calibration"))
     draw = sub.add_parser("render", help="run the model and rewrite the doc's generated section")
     for p in (parser, draw):

@@ -1,6 +1,6 @@
 """Speed of ``ghbench capacity``: the default search for every scenario and topology.
 
-    python bench/bench_capacity.py [--profiles head,pre-b1] [--fraction 0.8]
+    python bench/bench_capacity.py [--profiles ao-0.10.3,head,pre-b1] [--fraction 0.8]
         [--scenarios S1,...,S6] [--topologies T1,T2]
 
 Each search is the real command in its own process (``--no-plot --json``), with the
@@ -36,7 +36,7 @@ def search(scenario: str, topology: str, profile: str, fraction: float) -> tuple
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profiles", default="head,pre-b1")
+    parser.add_argument("--profiles", default="ao-0.10.3,head,pre-b1")
     parser.add_argument("--fraction", type=float, default=0.8)
     parser.add_argument("--scenarios", default="S1,S2,S3,S4,S5,S6")
     parser.add_argument("--topologies", default="T1,T2")

@@ -1,10 +1,12 @@
 """docs/calibration.md's generated section: the real AO runs beside every profile.
 
 ``calibration_section`` runs the model (seeds ``0..seeds-1``, each real run's sessions,
-warmup and window) for every profile and renders four tables: the figures, each
-profile's relative error against the build it reproduces (``bench-era``, which
-reproduces none, against every build), the calls per operation, and the real runs'
-wall times and machine load. Deterministic for the same results and model.
+warmup and window) for every profile and renders, for each family of profiles that
+poll alike (AO's TypeScript builds; AO 0.10's daemon) with real runs, three tables: the
+figures, each profile's relative error against the build it reproduces (``bench-era``,
+which reproduces none, against every build of its family), the calls per operation;
+then the real runs' wall times and machine load. Deterministic for the same results and
+model.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from ghbench.workload.profiles import PROFILE_BUILDS, PROFILE_NAMES
+from ghbench.workload.profiles import PROFILE_BUILDS, PROFILE_NAMES, PROFILES
 from tooling.against_ao import (
     COMPARED,
     Figures,
@@ -28,8 +30,12 @@ from tooling.against_ao import (
 __all__ = [
     "NOTES_SECTION",
     "REAL_AO_SECTION",
+    "Family",
     "Side",
+    "builds_of",
     "calibration_section",
+    "conditions_of",
+    "families",
     "generated_section",
     "model_side",
     "real_side",
@@ -147,80 +153,61 @@ def _head(titles: Sequence[str], left: int) -> list[str]:
     return [_row(titles), "|" + "---|" * left + "--:|" * (len(titles) - left)]
 
 
-def _conditions(profile: str, sessions: int, runs: Sequence[RealRun]) -> RealRun:
-    """The real run whose window and latency a profile's model run takes: its own
-    build's at that size, else the first build's (bench-era has none)."""
-    build = PROFILE_BUILDS.get(profile)  # type: ignore[call-overload]
-    same = [r for r in runs if r.sessions == sessions]
-    return next((r for r in same if build and r.build == build[0]), same[0])
+def _family(profile: str) -> str:
+    return PROFILES[profile].poller  # type: ignore[index]
+
+
+def builds_of(profile: str, runs: Sequence[RealRun]) -> list[str]:
+    """The builds a profile is held to: its own, else (``bench-era``) every build of a
+    profile that polls as it does."""
+    own = PROFILE_BUILDS[profile]  # type: ignore[index]
+    if own:
+        return [own[0]]
+    kin = {b[0] for p, b in PROFILE_BUILDS.items() if b and _family(p) == _family(profile)}
+    return sorted({r.build for r in runs} & kin)
+
+
+def conditions_of(profile: str, sessions: int, runs: Sequence[RealRun]) -> RealRun | None:
+    """The real run whose window and latency a profile's model run takes: the first of
+    its builds' at that size (None: none of them ran at that size)."""
+    builds = builds_of(profile, runs)
+    same = [r for r in runs if r.sessions == sessions and r.build in builds]
+    return min(same, key=lambda r: builds.index(r.build), default=None)
+
+
+@dataclass(frozen=True)
+class Family:
+    """The profiles that poll one way and the builds they are held to."""
+
+    title: str
+    profiles: tuple[str, ...]
+    builds: tuple[str, ...]
+
+
+# each family's heading, by the way its profiles poll (PolicyParams.poller)
+FAMILY_TITLES = {
+    "lifecycle": "AO's TypeScript builds",
+    "scm-observer": "AO 0.10, the Go daemon",
+}
+
+
+def families(runs: Sequence[RealRun]) -> list[Family]:
+    out = []
+    for kind, title in FAMILY_TITLES.items():
+        profiles = tuple(p for p in PROFILE_NAMES if _family(p) == kind)
+        builds = tuple(dict.fromkeys(b for p in profiles for b in builds_of(p, runs)))
+        if any(r.build in builds for r in runs):
+            out.append(Family(title, profiles, tuple(sorted(builds))))
+    return out
 
 
 def calibration_section(runs: Sequence[RealRun], *, seeds: int) -> str:
-    """The Markdown of the generated section (without its markers)."""
-    sizes = sorted({r.sessions for r in runs})
-    builds = list(dict.fromkeys(r.build for r in sorted(runs, key=lambda r: r.build)))
-    real = {(r.build, r.sessions): r for r in runs}
-    model: dict[tuple[str, int], Side] = {
-        (p, n): model_side(p, _conditions(p, n, runs), seeds) for n in sizes for p in PROFILE_NAMES
-    }
-    out = [
-        "### Figures in the window",
-        "",
-        f"Model rows: the mean of seeds 0–{seeds - 1}, with the range of calls/min over"
-        " the seeds in brackets. core req/hr: the per-row burn / `insights.consumption`.",
-        "",
-        *_head(["N", "run", "calls/min", "GraphQL pts/hr", "core req/hr", "pr-list 304 rate",
-                "batches", "cycle s"], 2),
-    ]  # fmt: skip
-    for n in sizes:
-        for b in builds:
-            if (b, n) in real:
-                run = real[(b, n)]
-                label = f"**AO {b} ({run.ao_commit})**"
-                out.append(_row([n, label, *_figure_cells(real_side(run).figures)]))
-        for p in PROFILE_NAMES:
-            side = model[(p, n)]
-            out.append(_row([n, f"model `{p}`", *_figure_cells(side.figures, side.spread)]))
+    """The Markdown of the generated section (without its markers): for each family of
+    profiles with real runs, its figures, errors and calls per operation; then the runs."""
+    out: list[str] = []
+    for family in families(runs):
+        out += _family_tables(family, [r for r in runs if r.build in family.builds], seeds)
     out += [
-        "",
-        "### Each profile's error against the build it reproduces",
-        "",
-        "(model − AO) / AO per figure; `bench-era` reproduces neither build and is held to both.",
-        "",
-        *_head(["profile", "against", "N", *(title for _, title in COMPARED)], 2),
-    ]
-    for p in PROFILE_NAMES:
-        build = PROFILE_BUILDS[p]
-        for b in [build[0]] if build else builds:
-            for n in sizes:
-                if (b, n) in real:
-                    errors = relative_errors(model[(p, n)].figures, real_side(real[(b, n)]).figures)
-                    out.append(
-                        _row([f"`{p}`", f"AO {b}", n, *(_err(errors[k]) for k, _ in COMPARED)])
-                    )
-    columns = [("real", b) for b in builds] + [("model", p) for p in PROFILE_NAMES]
-    out += [
-        "",
-        "### Calls per operation in the window",
-        "",
-        "Model columns: means over the seeds.",
-        "",
-        *_head(
-            ["N", "operation", *(f"AO {k}" if s == "real" else f"`{k}`" for s, k in columns)], 2
-        ),
-    ]
-    for n in sizes:
-        tables = {
-            (s, k): (real_side(real[(k, n)]).operations if (k, n) in real else {})
-            if s == "real"
-            else model[(k, n)].operations
-            for s, k in columns
-        }
-        for op in sorted({op for t in tables.values() for op in t}):
-            cells = [_num(tables[c].get(op, 0.0), 1 if c[0] == "model" else 0) for c in columns]
-            out.append(_row([n, f"`{op}`", *cells]))
-    out += [
-        "",
         "### The real runs",
         "",
         *_head(["build", "N", "warmup + window", "setup", "measure",
@@ -234,3 +221,74 @@ def calibration_section(runs: Sequence[RealRun], *, seeds: int) -> str:
                   r.scorecard.get("measuredAt", "—")])
         )  # fmt: skip
     return "\n".join(out) + "\n"
+
+
+def _family_tables(family: Family, runs: Sequence[RealRun], seeds: int) -> list[str]:
+    sizes = sorted({r.sessions for r in runs})
+    builds, profiles = family.builds, family.profiles
+    real = {(r.build, r.sessions): r for r in runs}
+    model: dict[tuple[str, int], Side] = {}
+    for n in sizes:
+        for p in profiles:
+            conditions = conditions_of(p, n, runs)
+            if conditions is not None:
+                model[(p, n)] = model_side(p, conditions, seeds)
+    out = [
+        f"### {family.title}: figures in the window",
+        "",
+        f"Model rows: the mean of seeds 0–{seeds - 1}, with the range of calls/min over"
+        " the seeds in brackets. core req/hr: the per-row burn / `insights.consumption`.",
+        "",
+        *_head(["N", "run", "calls/min", "GraphQL pts/hr", "core req/hr", "pr-list 304 rate",
+                "batches", "cycle s"], 2),
+    ]  # fmt: skip
+    for n in sizes:
+        for b in builds:
+            if (b, n) in real:
+                run = real[(b, n)]
+                label = f"**AO {b} ({run.ao_commit})**"
+                out.append(_row([n, label, *_figure_cells(real_side(run).figures)]))
+        for p in profiles:
+            if (p, n) in model:
+                side = model[(p, n)]
+                out.append(_row([n, f"model `{p}`", *_figure_cells(side.figures, side.spread)]))
+    unbuilt = [f"`{p}`" for p in profiles if PROFILE_BUILDS[p] is None]  # type: ignore[index]
+    note = f"; {', '.join(unbuilt)} reproduces no build and is held to each." if unbuilt else "."
+    out += [
+        "",
+        f"### {family.title}: each profile's error against the build it reproduces",
+        "",
+        f"(model − AO) / AO per figure{note}",
+        "",
+        *_head(["profile", "against", "N", *(title for _, title in COMPARED)], 2),
+    ]  # fmt: skip
+    for p in profiles:
+        for b in builds_of(p, runs):
+            for n in sizes:
+                if (b, n) in real and (p, n) in model:
+                    errors = relative_errors(model[(p, n)].figures, real_side(real[(b, n)]).figures)
+                    out.append(
+                        _row([f"`{p}`", f"AO {b}", n, *(_err(errors[k]) for k, _ in COMPARED)])
+                    )
+    columns = [("real", b) for b in builds] + [("model", p) for p in profiles]
+    out += [
+        "",
+        f"### {family.title}: calls per operation in the window",
+        "",
+        "Model columns: means over the seeds.",
+        "",
+        *_head(
+            ["N", "operation", *(f"AO {k}" if s == "real" else f"`{k}`" for s, k in columns)], 2
+        ),
+    ]
+    for n in sizes:
+        tables = {
+            (s, k): (real_side(real[(k, n)]).operations if (k, n) in real else {})
+            if s == "real"
+            else (model[(k, n)].operations if (k, n) in model else {})
+            for s, k in columns
+        }
+        for op in sorted({op for t in tables.values() for op in t}):
+            cells = [_num(tables[c].get(op, 0.0), 1 if c[0] == "model" else 0) for c in columns]
+            out.append(_row([n, f"`{op}`", *cells]))
+    return [*out, ""]

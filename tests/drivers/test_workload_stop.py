@@ -48,7 +48,8 @@ def test_a_stop_lets_the_gh_call_in_flight_finish(tmp_path: Path) -> None:
             project=Project("todo-app", tmp_path / "todo-app", REPO, "main", "ta", None),
             work_dir=tmp_path / "workload",
             backend=backend,
-            spec=RunSpec(transport="gh", tick=Duration(1.0, "1s")),
+            # AO main's poller guards its repo with no session (AO 0.10 polls none)
+            spec=RunSpec(transport="gh", tick=Duration(1.0, "1s"), profile="ao-main-60e8c881"),
             base_env=base_env,
         )
         driver.prepare_measure(())

@@ -110,10 +110,10 @@ def test_a_cell_runs_for_as_long_as_hygiene_estimated(
         assert timing.poll_s == (30.0 if timing.tick_s is None else timing.tick_s)
 
 
-def _matrix_run(out: Path, cell: str, scales: str) -> subprocess.CompletedProcess[str]:
+def _matrix_run(out: Path, cell: str, scales: str, *flags: str) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "ghbench", "matrix", "run", "--cells", cell, "--scales", scales]
     argv += ["--backend", "emulator", "--driver", "workload", "--duration-scale", "0.01"]
-    argv += ["--out", str(out)]
+    argv += ["--out", str(out), *flags]
     return subprocess.run(argv, capture_output=True, text=True, timeout=120)
 
 
@@ -142,9 +142,11 @@ def test_a_window_that_sees_no_call_fails_the_cell(model: bool, hint: str) -> No
     require_calls(cell, card(1), timing, tick=model, trace=trace)
 
 
-def _measured(out: Path, cell: str, scales: str) -> tuple[MatrixRun, list[dict[str, object]]]:
+def _measured(
+    out: Path, cell: str, scales: str, *flags: str
+) -> tuple[MatrixRun, list[dict[str, object]]]:
     """Run one cell with the workload model; its one run, successful, and its trace rows."""
-    proc = _matrix_run(out, cell, scales)
+    proc = _matrix_run(out, cell, scales, *flags)
     assert proc.returncode == 0, proc.stderr
     (run,) = load_runs(out)
     assert run.status == "ok" and run.backend == "emulator" and run.driver == "workload", run.reason
@@ -156,7 +158,9 @@ def _measured(out: Path, cell: str, scales: str) -> tuple[MatrixRun, list[dict[s
 @pytest.mark.slow
 @pytest.mark.gh
 def test_review_burst_cell_end_to_end(tmp_path: Path) -> None:
-    run, rows = _measured(tmp_path, "S4-T1-2", "2")
+    # AO main reads review comments behind an ETag (AO 0.10 sees a burst only as a change
+    # of its PRs: tests/workload/test_observer.py)
+    run, rows = _measured(tmp_path, "S4-T1-2", "2", "--profile", "ao-main-60e8c881")
     assert run.repos == ["ghbench-matrix/t1-2-r1"]
     assert run.duration_s == pytest.approx(6.0) and run.warmup_s == pytest.approx(1.2)
     burst = [n for n in run.notes if n.startswith("S4: ")]
@@ -185,7 +189,8 @@ def test_spread_cell_uses_every_repo(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.gh
 def test_dashboard_cell_with_the_workload_model_reads_on_the_cadence(tmp_path: Path) -> None:
-    run, trace = _measured(tmp_path, "S6-T1-2", "2")
+    # AO main's dashboard reads GitHub (AO 0.10's desktop app reads its daemon)
+    run, trace = _measured(tmp_path, "S6-T1-2", "2", "--profile", "ao-main-60e8c881")
     rows = [r for r in trace if r.get("component") == "dashboard"]
     assert f"S6: the dashboard reader made {len(rows)} calls (component dashboard)" in run.notes
     # the first refresh titles every session, then the clicks open their PRs round-robin

@@ -60,10 +60,13 @@ def test_bad_scenario_is_a_usage_error() -> None:
 
 @pytest.mark.parametrize("scenario", ["S2", "S4"])
 def test_a_simulation_in_virtual_time_writes_no_git_repository(scenario: str) -> None:
-    # commits are git objects in memory: nothing needs git itself, so nothing is written
+    # commits are git objects in memory: nothing AO main asks needs git itself, so nothing
+    # is written (AO 0.10's batch asks each PR's diff stats, which git computes)
     from ghbench.simulation.cell import ScenarioPlay, _Cell
 
-    spec = model_spec(scenario, sessions=5, warmup_s=60.0, duration_s=600.0, seed=1)
+    spec = model_spec(
+        scenario, sessions=5, warmup_s=60.0, duration_s=600.0, seed=1, profile="ao-main-60e8c881"
+    )
     cell = _Cell(spec, ScenarioPlay())
     cell.schedule()
     cell.execute()

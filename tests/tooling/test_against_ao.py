@@ -18,7 +18,10 @@ from tooling.against_ao import (
 )
 from tooling.against_ao_doc import (
     REAL_AO_SECTION,
+    builds_of,
     calibration_section,
+    conditions_of,
+    families,
     generated_section,
     with_section,
 )
@@ -99,7 +102,7 @@ def test_the_docs_real_ao_section_is_what_the_model_gives_today() -> None:
         (DOCS / "calibration-ao.json").read_bytes(), type=CalibrationResults
     )
     assert {(r.build, r.sessions) for r in results.runs} == {
-        (b, n) for b in ("main", "bench") for n in (3, 10, 25)
+        (b, n) for b in ("main", "bench", "0.10.3") for n in (3, 10, 25)
     }
     documented = generated_section((DOCS / "calibration.md").read_text(), REAL_AO_SECTION)
     assert documented == calibration_section(results.runs, seeds=5)
@@ -117,3 +120,19 @@ def test_a_model_run_takes_the_latency_its_real_run_measured() -> None:
     assert fast["scorecard"]["p50DurationMs"] < 10
     assert slow["scorecard"]["p50DurationMs"] > 800
     assert fast["scorecard"]["totalCalls"] == slow["scorecard"]["totalCalls"]
+
+
+def test_a_profile_is_held_to_the_builds_that_poll_as_it_does() -> None:
+    results = msgspec.json.decode(
+        (DOCS / "calibration-ao.json").read_bytes(), type=CalibrationResults
+    )
+    runs = results.runs
+    assert builds_of("ao-0.10.3", runs) == ["0.10.3"]
+    assert builds_of("bench-era", runs) == ["bench", "main"]  # not the daemon's
+    conditions = conditions_of("bench-era", 10, runs)
+    assert conditions is not None and conditions.build == "bench"
+    assert conditions_of("ao-0.10.3", 4, runs) is None  # no run of that size
+    titles = [f.title for f in families(runs)]
+    assert titles == ["AO's TypeScript builds", "AO 0.10, the Go daemon"]
+    section = calibration_section([r for r in runs if r.build == "0.10.3"], seeds=1)
+    assert "TypeScript" not in section and "| `ao-0.10.3` | AO 0.10.3 | 3 |" in section

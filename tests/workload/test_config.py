@@ -60,8 +60,14 @@ def _other_value(value: object) -> object:
     if isinstance(value, bool):
         return not value
     if isinstance(value, int | float):
-        return value + 1
-    return {"check-runs": "status", "on-change": "always"}.get(str(value), value)
+        return value - 1 if value > 1 else value + 1  # within every field's bounds
+    others = {
+        "check-runs": "status",
+        "on-change": "always",
+        "lifecycle": "scm-observer",
+        "set-interval": "go-ticker",
+    }
+    return others.get(str(value), value)
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """The policy against the real in-process emulator, in virtual time."""
 
+import functools
 import itertools
 from collections import Counter
 
@@ -11,6 +12,9 @@ from ghbench.workload.calls import BATCH, GUARD_COMMIT_STATUS, GUARD_PR_LIST, GU
 from specs import model_spec
 
 SHORT = {"warmup_s": 120.0, "duration_s": 240.0}
+# the TypeScript lifecycle poller, as AO main at 60e8c881 runs it (AO 0.10's observer is
+# tests/workload/test_observer.py)
+head_spec = functools.partial(model_spec, profile="ao-main-60e8c881")
 
 
 def _ops(rows: list[TraceRow]) -> Counter[tuple[str | None, int | None]]:
@@ -27,7 +31,7 @@ def _tick_rows(run: CellRun, index: int) -> list[TraceRow]:
 
 @pytest.mark.slow
 def test_head_steady_state_is_guards_only_all_304() -> None:
-    run = run_cell(model_spec("S2", sessions=8, **SHORT, seed=3))
+    run = run_cell(head_spec("S2", sessions=8, **SHORT, seed=3))
     # after two warm-up ticks every guard answers 304 and no batch runs
     steady = [r for i in range(3, len(run.tick_starts) - 1) for r in _tick_rows(run, i)]
     ops = _ops(steady)
@@ -42,7 +46,7 @@ def test_head_steady_state_is_guards_only_all_304() -> None:
 
 
 def test_head_cold_first_tick() -> None:
-    run = run_cell(model_spec("S2", sessions=30, **SHORT, seed=3))
+    run = run_cell(head_spec("S2", sessions=30, **SHORT, seed=3))
     first = _ops(_tick_rows(run, 0))
     assert first[(GUARD_PR_LIST, 200)] == 1
     assert first[(BATCH, 200)] == 2  # ceil(30 / 25)
@@ -69,14 +73,14 @@ def test_bench_era_guards_on_status_and_review_calls_are_opaque() -> None:
 
 
 def test_same_seed_same_trace_other_seed_other_latencies() -> None:
-    a, b, c = (run_cell(model_spec("S4", sessions=5, **SHORT, seed=s)) for s in (11, 11, 12))
+    a, b, c = (run_cell(head_spec("S4", sessions=5, **SHORT, seed=s)) for s in (11, 11, 12))
     assert a.rows == b.rows
     assert a.ledger == b.ledger
     assert [r.durationMs for r in a.rows] != [r.durationMs for r in c.rows]
 
 
 def test_spawn_storm_detects_prs_as_they_open() -> None:
-    run = run_cell(model_spec("S3", sessions=5, warmup_s=60, duration_s=600, seed=2))
+    run = run_cell(head_spec("S3", sessions=5, warmup_s=60, duration_s=600, seed=2))
     ops = _ops(run.rows)
     assert ops[("gh.issue.view", None)] == 5  # one per spawned session
     detects = [r for r in run.rows if r.operation == "gh.pr.list"]
@@ -86,30 +90,30 @@ def test_spawn_storm_detects_prs_as_they_open() -> None:
 
 
 def test_restart_refetches_with_a_cold_tick() -> None:
-    quiet = run_cell(model_spec("S2", sessions=5, **SHORT, seed=4))
-    restart = run_cell(model_spec("S5", sessions=5, **SHORT, seed=4))
+    quiet = run_cell(head_spec("S2", sessions=5, **SHORT, seed=4))
+    restart = run_cell(head_spec("S5", sessions=5, **SHORT, seed=4))
     batches = [sum(1 for r in x.rows if r.operation == BATCH) for x in (quiet, restart)]
     # caches and ETags gone: the cold start's refreshes (Guard 1, then Guard 2) happen again
     assert batches[1] == 2 * batches[0]
 
 
 def test_review_burst_triggers_thread_queries() -> None:
-    run = run_cell(model_spec("S4", sessions=6, **SHORT, seed=5), ScenarioPlay(burst_prs=3))
+    run = run_cell(head_spec("S4", sessions=6, **SHORT, seed=5), ScenarioPlay(burst_prs=3))
     window = [r for r in run.rows if r.timestamp >= _iso(run.window_start)]
     assert sum(1 for r in window if r.operation == "gh.api.graphql") >= 3
 
 
 def test_dashboard_readers_have_their_own_component() -> None:
-    run = run_cell(model_spec("S6", sessions=4, **SHORT, seed=6))
+    run = run_cell(head_spec("S6", sessions=4, **SHORT, seed=6))
     dash = [r for r in run.rows if r.component == "dashboard"]
     assert {r.operation for r in dash} >= {"gh.pr.view"}
     assert all(r.timestamp >= _iso(run.window_start) for r in dash)
 
 
 def test_session_ids_only_when_asked() -> None:
-    plain = run_cell(model_spec("S3", sessions=2, warmup_s=30, duration_s=300, seed=1))
+    plain = run_cell(head_spec("S3", sessions=2, warmup_s=30, duration_s=300, seed=1))
     tagged = run_cell(
-        model_spec("S3", sessions=2, warmup_s=30, duration_s=300, session_ids=True, seed=1)
+        head_spec("S3", sessions=2, warmup_s=30, duration_s=300, session_ids=True, seed=1)
     )
     assert not any(r.sessionId for r in plain.rows)
     assert any(r.sessionId == "ta-1" and r.projectId for r in tagged.rows)
@@ -127,7 +131,7 @@ def test_review_throttle_is_held_to_the_check_time_as_aos_date_now() -> None:
     just over, and then the PR waits for the 5th tick (docs/calibration.md)."""
     from ghbench.timefmt import parse_iso
 
-    run = run_cell(model_spec("S2", sessions=3, warmup_s=60.0, duration_s=1200.0, seed=0))
+    run = run_cell(head_spec("S2", sessions=3, warmup_s=60.0, duration_s=1200.0, seed=0))
     starts: dict[str | None, list[float]] = {}
     for r in run.rows:
         if r.operation == GUARD_REVIEW_COMMENTS:

@@ -3,7 +3,9 @@
 Every ``refresh_s`` it loads the session titles (one ``gh issue view`` per session);
 every ``click_s`` it opens one session's PR (``gh pr view``), round-robin: the cadence of
 the reader of AO's dashboard (``ghbench.drivers.dashboard``). Its rows are appended to
-the window's trace (O_APPEND, one write per row) beside the orchestrator's.
+the window's trace (O_APPEND, one write per row) beside the orchestrator's. A profile
+whose dashboard reads no GitHub (``dashboard_reads_github``: AO 0.10's desktop app reads
+its daemon) makes no call.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ class ModelDashboardReader(ReaderThread):
         transport = make_transport(cfg, self.env)
         clock = SystemClock()
         runner = CallRunner(transport, clock, write, row_settings(cfg, secrets))
-        sessions = [s for s in cfg.sessions if s.pr is not None]
+        reads = cfg.policy.dashboard_reads_github
+        sessions = [s for s in cfg.sessions if s.pr is not None] if reads else []
 
         def refresh() -> None:
             for s in sessions:

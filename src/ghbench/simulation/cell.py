@@ -28,10 +28,10 @@ from ghbench.simulation.world import SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
 from ghbench.workload.config import SessionSpec
-from ghbench.workload.poller import Poller
-from ghbench.workload.process import next_tick_after
+from ghbench.workload.pollers import PollerModel, make_poller
 from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import CallRunner, LaneClock
+from ghbench.workload.schedule import Schedule, make_schedule
 from ghbench.workload.transport.inprocess import InProcessTransport
 
 __all__ = ["CellRun", "ScenarioPlay", "repos_for", "run_cell"]
@@ -134,11 +134,18 @@ class _Cell:
         )
         self.runner = CallRunner(self.transport, self.clock, self.rows.append, self.row_settings)
         initial = () if self.scenario.spawn_at_window_start else tuple(self.sessions)
-        self.poller = Poller(self.policy, self.runner, repos=tuple(self.repos), sessions=initial)
+        self.poller = make_poller(
+            self.policy, self.runner, repos=tuple(self.repos), sessions=initial
+        )
+        self.timer = self._new_schedule()
         self.events = _Events()
         window_end = window_start + spec.duration.seconds
         self.run = CellRun(spec, self.repos, self.rows, window_start, window_end, t0, {}, {}, 0)
         self.down_until = t0
+
+    def _new_schedule(self) -> Schedule:
+        p = self.policy
+        return make_schedule(p.ticker, p.tick, skip=p.skip_overlapping_ticks)
 
     # -- triggers --------------------------------------------------------------------
 
@@ -153,7 +160,7 @@ class _Cell:
             self._schedule_spawn()
         if sc.review_burst:
             self._schedule_burst()
-        if sc.dashboard:
+        if sc.dashboard and self.policy.dashboard_reads_github:
             self._schedule_dashboard()
         self.events.at(run.window_start, functools.partial(self._snapshot, "before"))
         self.events.at(run.window_end, functools.partial(self._snapshot, "after"))
@@ -161,6 +168,7 @@ class _Cell:
     def _restart(self, gap: float) -> None:
         """S1/S5: the process dies and starts again; every cache and ETag is gone."""
         self.poller.restart()
+        self.timer = self._new_schedule()  # a new process, a new timer
         self.down_until = self.runner.now() + gap
 
     def _snapshot(self, name: str) -> None:
@@ -246,9 +254,7 @@ class _Cell:
             run.ticks += 1
             run.tick_durations.append(report.duration)
             run.tick_starts.append(report.started_at)
-            due, missed = next_tick_after(
-                due, runner.now(), self.policy.tick, skip=self.policy.skip_overlapping_ticks
-            )
+            due, missed = self.timer.after(due, runner.now())
             run.skipped_ticks += missed
         self.rows.sort(key=lambda r: r.timestamp)
         run.ledger = self.world.ledger_summary(run.window_start, run.window_end)
@@ -263,7 +269,7 @@ def run_cell(spec: RunSpec, play: ScenarioPlay | None = None) -> CellRun:
     return cell.execute()
 
 
-def _reader_issue(poller: Poller, reader: CallRunner, repo: str, number: int) -> None:
+def _reader_issue(poller: PollerModel, reader: CallRunner, repo: str, number: int) -> None:
     key = (repo, number)
     if poller.issues.get(key, reader.now()) is not None:
         return

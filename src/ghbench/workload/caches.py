@@ -1,4 +1,4 @@
-"""AO's in-memory caches: LRU maps with an optional time-to-live.
+"""AO's in-memory caches: LRU maps with an optional time-to-live, and AO 0.10's FIFO maps.
 
 Time is passed in (``now``), never read, so the same cache works on a virtual
 clock. A restart (scenario S5) is just ``clear()`` on every cache.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Generic, TypeVar
 
-__all__ = ["LruCache", "TtlCache"]
+__all__ = ["FifoCache", "LruCache", "TtlCache"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -45,6 +45,32 @@ class LruCache(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+class FifoCache(Generic[K, V]):
+    """A map that forgets its oldest key beyond ``capacity`` entries; neither a read nor
+    a rewrite renews a key (AO 0.10's ``observe.CacheSet`` and its client's ETag cache)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._data: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        return self._data.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        self._data[key] = value  # a dict keeps a key's first insertion place
+        while len(self._data) > self.capacity:
+            del self._data[next(iter(self._data))]
+
+    def pop(self, key: K) -> None:
+        self._data.pop(key, None)
+
+    def clear(self) -> None:
+        self._data.clear()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
 
 
 class TtlCache(Generic[K, V]):

@@ -55,12 +55,16 @@ class GhCall:
 
     ``operation`` is AO's explicit name (guards, batch) or None to derive it from
     argv as AO does. ``session_id`` is for optional per-session attribution.
+    ``client``: the User-Agent of a client that sends this request itself rather than
+    through gh (AO 0.10's daemon, ``ghbench.workload.observer_calls``); its row is the
+    one the GitHub front writes for that client's exchange (``ghbench.workload.rows``).
     """
 
     argv: tuple[str, ...]
     component: str
     operation: str | None = None
     session_id: str | None = None
+    client: str | None = None
 
 
 @dataclass(frozen=True)

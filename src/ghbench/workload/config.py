@@ -136,7 +136,7 @@ class _File(_Settings, frozen=True, kw_only=True, forbid_unknown_fields=True):
 class WorkloadConfig(_Settings, frozen=True, kw_only=True):
     """A resolved config: ``policy`` is the profile's parameters with overrides applied."""
 
-    policy: PolicyParams = PolicyParams()
+    policy: PolicyParams = PROFILES[DEFAULT_PROFILE]
 
     @property
     def all_repos(self) -> tuple[str, ...]:

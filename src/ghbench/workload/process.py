@@ -1,8 +1,8 @@
 """``ghbench workload run``: the model in real time, as a process AO's place.
 
-Ticks every ``policy.tick`` seconds from an immediate first run; a tick that
-comes due while the previous one runs is dropped (AO's ``setInterval`` plus its
-in-progress guard). A stop request (SIGTERM) lets the call in flight finish,
+Ticks every ``policy.tick`` seconds from an immediate first run, on the timer of the
+AO it plays (``ghbench.workload.schedule``: AO's ``setInterval`` with its in-progress
+guard, or AO 0.10's Go ticker). A stop request (SIGTERM) lets the call in flight finish,
 abandons the rest of the tick, flushes the trace and returns.
 """
 
@@ -20,11 +20,12 @@ from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceWriter
 from ghbench.workload.calls import GhCall, GhResult
 from ghbench.workload.config import WorkloadConfig
-from ghbench.workload.poller import Poller
+from ghbench.workload.pollers import make_poller
 from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import CallRunner, Transport
+from ghbench.workload.schedule import make_schedule
 
-__all__ = ["RunSummary", "Stopped", "next_tick_after", "row_settings", "run_workload"]
+__all__ = ["RunSummary", "Stopped", "row_settings", "run_workload"]
 
 
 class Stopped(Exception):
@@ -45,19 +46,6 @@ def row_settings(cfg: WorkloadConfig, secrets: tuple[str, ...] = ()) -> RowSetti
         origin=cfg.trace.origin,
         secrets=secrets,
     )
-
-
-def next_tick_after(due: float, now: float, period: float, *, skip: bool) -> tuple[float, int]:
-    """The next due time after a tick that was due at ``due`` ended at ``now``.
-
-    With ``skip``, ticks that came due while it ran are dropped (returned count);
-    without, the next one is due at once.
-    """
-    nxt = due + period
-    if not skip or nxt > now:
-        return nxt, 0
-    missed = int((now - nxt) // period) + 1
-    return nxt + missed * period, missed
 
 
 class _StoppableTransport:
@@ -89,8 +77,9 @@ def run_workload(
     """Poll until ``stop`` is set (or ``max_ticks`` ran); rows go to ``sink``."""
     guarded = _StoppableTransport(transport, stop)
     runner = CallRunner(guarded, clock, sink, row_settings(cfg, secrets))
-    poller = Poller(cfg.policy, runner, repos=cfg.all_repos, sessions=cfg.sessions)
-    period = cfg.policy.tick
+    poller = make_poller(cfg.policy, runner, repos=cfg.all_repos, sessions=cfg.sessions)
+    policy = cfg.policy
+    schedule = make_schedule(policy.ticker, policy.tick, skip=policy.skip_overlapping_ticks)
     due = clock.now()
     ticks = skipped = 0
     while not stop.is_set() and (max_ticks is None or ticks < max_ticks):
@@ -103,9 +92,7 @@ def run_workload(
         except Stopped:
             break
         ticks += 1
-        due, missed = next_tick_after(
-            due, clock.now(), period, skip=cfg.policy.skip_overlapping_ticks
-        )
+        due, missed = schedule.after(due, clock.now())
         skipped += missed
     return RunSummary(ticks=ticks, skipped_ticks=skipped, calls=runner.calls_made)
 

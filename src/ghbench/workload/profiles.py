@@ -1,12 +1,19 @@
-"""The policy parameters of AO's lifecycle poller, and the three named profiles.
+"""The policy parameters of AO's pollers, and the four named profiles.
 
 Every number the model uses lives in ``PolicyParams``; a profile is just a set of
 defaults, and a config file's ``policy:`` block overrides any of them. Durations are
-seconds. The sources are the AO reference (§5 "Poll-loop workload model", "Caches").
+seconds. The sources are the AO reference (§5 "Poll-loop workload model", "Caches") for
+the TypeScript builds, and 0.10.3's source for the daemon (named at its profile).
 
 Profiles are named after the AO build each reproduces (docs/calibration.md holds each
 one's error against its build, measured with ``bench/bench_calibration_ao.py``):
 
+``ao-0.10.3`` (the default)
+    AO 0.10.3, the Go daemon its users run: its SCM observer (``poller: scm-observer``),
+    one call at a time on a Go ticker: an ETag guard per repo on its open PRs and per PR
+    on its head's check runs, the open-PR list and GraphQL batches only for what
+    changed, review threads when the review state calls for them, failed jobs' log
+    tails; its ETags in memory, what it knows of each PR in a store.
 ``ao-main-60e8c881`` (alias ``head``)
     AO ``main`` at 60e8c881: Guard 1 (``pulls?…per_page=1``) per repo with an ETag,
     Guard 2 (``commits/{sha}/check-runs?per_page=1``) per PR only when every repo answered 304,
@@ -31,6 +38,8 @@ from typing import Annotated, Literal, get_args
 
 import msgspec
 
+from ghbench.workload.schedule import Ticker
+
 __all__ = [
     "DEFAULT_PROFILE",
     "DURATION_FIELDS",
@@ -41,6 +50,7 @@ __all__ = [
     "PROFILE_NAMES",
     "GuardCommit",
     "PolicyParams",
+    "PollerKind",
     "ProfileName",
     "ReviewThreads",
     "canonical_profile",
@@ -49,7 +59,7 @@ __all__ = [
 
 # The one list of profile names: flags' choices and config validation come from it.
 # A profile's name is the AO build it reproduces; bench-era reproduces none we have.
-ProfileName = Literal["ao-main-60e8c881", "ao-bench-1e73a505", "bench-era"]
+ProfileName = Literal["ao-0.10.3", "ao-main-60e8c881", "ao-bench-1e73a505", "bench-era"]
 # The old names, accepted wherever a profile is (flags, configs, matrix plans) and read
 # as the profile they stand for: HEAD was main when main was 60e8c881, and pre-B1 is
 # what the 1e73a505 build does (docs/calibration.md).
@@ -59,15 +69,19 @@ PROFILE_ALIASES: dict[str, ProfileName] = {
     "pre-b1": "ao-bench-1e73a505",
 }
 PROFILE_CHOICES: tuple[str, ...] = (*PROFILE_NAMES, *PROFILE_ALIASES)
-DEFAULT_PROFILE: ProfileName = "ao-main-60e8c881"
+DEFAULT_PROFILE: ProfileName = "ao-0.10.3"
 # The AO build (as ../shared/ao's build-ao names it) and commit each profile reproduces.
 PROFILE_BUILDS: dict[ProfileName, tuple[str, str] | None] = {
+    "ao-0.10.3": ("0.10.3", "c89414dd"),
     "ao-main-60e8c881": ("main", "60e8c881"),
     "ao-bench-1e73a505": ("bench", "1e73a505"),
     "bench-era": None,
 }
 GuardCommit = Literal["check-runs", "status", "none"]
 ReviewThreads = Literal["on-change", "always", "never"]
+# How a tick runs (``ghbench.workload.pollers``): AO's TypeScript lifecycle manager, or
+# AO 0.10's SCM observer
+PollerKind = Literal["lifecycle", "scm-observer"]
 
 # The constraints a config's overrides are held to (ghbench.validation reports them).
 # A Seconds field may be written as a duration (90s, 2m) in a config file.
@@ -78,9 +92,16 @@ Count = Annotated[int, msgspec.Meta(ge=0)]
 class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Every tunable of the model. Field names are the config file's ``policy:`` keys."""
 
+    # what a tick does (ghbench.workload.pollers). The scm-observer reads tick,
+    # batch_max_prs, batch_contexts_first, review_interval, issue_cache_ttl, the cache
+    # sizes but enrichment_cache_size, and list_per_page; the lifecycle poller every other
+    # field but etag_cache_requests. The flows that drive either read tick, ticker,
+    # skip_overlapping_ticks and dashboard_reads_github.
+    poller: PollerKind = "lifecycle"
     # tick
     tick: Annotated[float, msgspec.Meta(gt=0, extra={"duration": True})] = 30.0  # AO's setInterval
-    skip_overlapping_ticks: bool = True  # a tick due while one runs is dropped
+    ticker: Ticker = "set-interval"  # when ticks start (ghbench.workload.schedule)
+    skip_overlapping_ticks: bool = True  # set-interval: a tick due while one runs is dropped
     # Guard 1: GET repos/{o}/{r}/pulls?state=open&sort=updated&direction=desc&per_page=1
     guard_pr_list: bool = True
     # Guard 2: per PR head commit, only when every repo's Guard 1 answered 304
@@ -111,11 +132,18 @@ class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     # gh issue view: spawn, dashboard titles, cleanup; cached
     issue_cache_ttl: Seconds = 300.0
     issue_view_on_spawn: bool = True
-    # LRU sizes of AO's in-memory caches
+    # LRU sizes of AO's in-memory caches (scm-observer: FIFO; etag_cache_prs bounds its
+    # review times and failures per PR)
     etag_cache_repos: Count = 100
     etag_cache_commits: Count = 500
     etag_cache_prs: Count = 500
     enrichment_cache_size: Count = 200
+    # scm-observer: its client's ETag cache of other GETs (the open-PR list's pages)
+    etag_cache_requests: Count = 512
+    # scm-observer: the open-PR list's page size, when the repo's guard saw a change
+    list_per_page: Annotated[int, msgspec.Meta(gt=0, le=100)] = 100
+    # S6: a dashboard that reads GitHub (AO 0.10's desktop app reads the daemon's API)
+    dashboard_reads_github: bool = True
 
 
 # the fields a config may write as durations: those declared with extra={"duration": True}
@@ -128,6 +156,27 @@ DURATION_FIELDS: frozenset[str] = frozenset(
 _HEAD = PolicyParams()
 
 PROFILES: dict[ProfileName, PolicyParams] = {
+    # AO 0.10.3, backend/internal: observe/scm/observer.go (DefaultTickInterval 30 s,
+    # DefaultReviewInterval 2 min, BatchSize 25, DefaultCacheMax 512), observe/observer.go
+    # (StartPollLoop: a Go ticker), adapters/scm/github (scmBatchCheckContextLimit 20; the
+    # open-PR list's perPage 100; client.go's cacheMaxEntries 512). Its spawns read no
+    # issue (the agent does) and its desktop app reads the daemon, not GitHub.
+    "ao-0.10.3": msgspec.structs.replace(
+        _HEAD,
+        poller="scm-observer",
+        ticker="go-ticker",
+        tick=30.0,
+        review_interval=120.0,
+        batch_max_prs=25,
+        batch_contexts_first=20,
+        etag_cache_repos=512,
+        etag_cache_commits=512,
+        etag_cache_prs=512,
+        etag_cache_requests=512,
+        list_per_page=100,
+        issue_view_on_spawn=False,
+        dashboard_reads_github=False,
+    ),
     "ao-main-60e8c881": _HEAD,
     "bench-era": msgspec.structs.replace(
         _HEAD,

@@ -1,14 +1,30 @@
-"""One AO-compatible trace row per gh invocation, the same for every transport."""
+"""One AO-compatible trace row per call, the same for every transport.
+
+A gh invocation's row is what AO's ``execGhObserved`` writes (``build_row``). A call
+of a client that calls GitHub itself (``GhCall.client``: AO 0.10's daemon) has no gh
+and no trace of its own: a real run's row of it is the GitHub front's, so the model
+writes the front's row of the same exchange (``ghbench.front.rows.exchange_row``: its
+operation names, its GraphQL cost, read from ``x-ratelimit-used`` by a ``GraphqlMeter``
+as the front reads it), and a model run and a real run compare row for row.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import TYPE_CHECKING
+
+import msgspec
 
 from ghbench.trace.schema import TraceRow
-from ghbench.trace.writer import build_row
-from ghbench.workload.calls import GhCall, GhResult
+from ghbench.trace.writer import build_row, scrub_row
+from ghbench.workload.calls import GhCall, GhResult, parse_api_output
+from ghbench.workload.ghmap import plan_call
 
-__all__ = ["RowSettings", "row_for"]
+if TYPE_CHECKING:
+    from ghbench.front.graphql import GraphqlMeter
+
+__all__ = ["RowBuilder", "RowSettings", "row_for"]
 
 
 @dataclass(frozen=True)
@@ -41,3 +57,78 @@ def row_for(
         origin=options.origin,
         secrets=options.secrets,
     )
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+@dataclass
+class RowBuilder:
+    """Rows for one runner: gh's, or the front's for a client's own requests (with the
+    meter that prices that client's GraphQL exchanges, as the front's relay does)."""
+
+    options: RowSettings
+    _meter: GraphqlMeter | None = field(default=None, repr=False)
+
+    def row(self, call: GhCall, result: GhResult, completed_at: float) -> TraceRow:
+        if call.client is None:
+            return row_for(call, result, completed_at=completed_at, options=self.options)
+        return self._network_row(call, result, completed_at)
+
+    def _network_row(self, call: GhCall, result: GhResult, completed_at: float) -> TraceRow:
+        # the front's rows and GraphQL reader load graphql-core (~250 ms): only a model
+        # that plays a client of its own (AO 0.10) pays it
+        from ghbench.front.graphql import GraphqlMeter, read_graphql_request  # noqa: PLC0415
+        from ghbench.front.rows import Exchange, exchange_row  # noqa: PLC0415
+
+        if self._meter is None:
+            self._meter = GraphqlMeter()
+        request = plan_call(call.argv, None).request
+        answer = parse_api_output(result.stdout)
+        body = request.body or b""
+        graphql = request.path.split("?", 1)[0] == "/graphql"
+        started = completed_at - result.duration_s
+        ex = Exchange(
+            kind="rest",
+            method=request.method,
+            target=request.path,
+            started_at=started,
+            finished_at=completed_at,
+            user_agent=call.client,
+            status=answer.status,
+            reason=_reason(answer.status),
+            headers=answer.headers,
+            request_bytes=len(body),
+            response_bytes=len(answer.body),
+            graphql=read_graphql_request(body) if graphql else None,
+            response_body=answer.body if graphql and b"rateLimit" in body else None,
+        )
+        charged = None
+        if graphql:
+            h = answer.headers
+            charged = self._meter.end(
+                self._meter.begin(),
+                _int(h.get("x-ratelimit-limit")),
+                _int(h.get("x-ratelimit-reset")),
+                _int(h.get("x-ratelimit-used")),
+            )
+        row = exchange_row(ex, call.component, charged)
+        attribute = self.options.session_ids and call.session_id is not None
+        row = msgspec.structs.replace(
+            row,
+            origin=self.options.origin,
+            projectId=self.options.project_id if attribute else None,
+            sessionId=call.session_id if attribute else None,
+        )
+        return scrub_row(row, self.options.secrets)
+
+
+def _reason(status: int | None) -> str:
+    try:
+        return HTTPStatus(status).phrase if status is not None else ""
+    except ValueError:
+        return ""

@@ -20,7 +20,7 @@ from typing import Protocol
 from ghbench.clock import Clock, VirtualClock
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.calls import GhCall, GhResult
-from ghbench.workload.rows import RowSettings, row_for
+from ghbench.workload.rows import RowBuilder, RowSettings
 
 __all__ = ["CallRunner", "Lane", "LaneClock", "RowSink", "Transport"]
 
@@ -65,6 +65,7 @@ class CallRunner:
         self.clock = clock
         self.sink = sink
         self.options = options
+        self.rows = RowBuilder(options)
         self.virtual = isinstance(clock, VirtualClock)
         self._cursor = clock.now()
         self.calls_made = 0
@@ -97,7 +98,7 @@ class CallRunner:
             result = self.transport.call(call)
             end = self.clock.now()
         self.calls_made += 1
-        self.sink(row_for(call, result, completed_at=end, options=self.options))
+        self.sink(self.rows.row(call, result, end))
         return result
 
     def parallel(self, lanes: Sequence[Callable[[], Lane]]) -> None:
