@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from ghbench.credentials import without_tokens
+
 __all__ = ["Held", "Kind", "hold", "ready", "release", "watch"]
 
 Kind = Literal["g", "p"]  # a process group by its id, or one process by its pid
@@ -70,6 +72,7 @@ class _Line:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 cwd="/",
+                env=without_tokens(os.environ),  # it calls no one: no token
                 start_new_session=True,
             )
         except BaseException:

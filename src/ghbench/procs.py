@@ -145,8 +145,10 @@ def start_process(
     env: Mapping[str, str],
     cwd: Path | None = None,
     log_path: Path | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> ManagedProcess:
-    """Start ``argv`` in a new session; stdout and stderr go to ``log_path`` (or /dev/null)."""
+    """Start ``argv`` in a new session; stdout and stderr go to ``log_path`` (or /dev/null);
+    ``pass_fds``: descriptors the child inherits (a pipe back to us)."""
     log: IO[bytes] | None = None
     if log_path is not None:
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -159,6 +161,7 @@ def start_process(
             stdin=subprocess.DEVNULL,
             stdout=log if log is not None else subprocess.DEVNULL,
             stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
+            pass_fds=tuple(pass_fds),
         )
     except BaseException:
         if log is not None:

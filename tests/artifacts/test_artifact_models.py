@@ -147,7 +147,14 @@ def test_the_spec_scorecard_example_reads_and_writes_back_with_its_keys_in_order
         assert [k for k in snap] == ["capturedAt", "core", "graphql"]
         assert [k for k in snap["core"] if k != "reset"] == ["limit", "remaining", "used"]
     extra = [k for k in out if k not in spec_keys]
-    assert extra == ["insights", "incomplete", "incompleteReason", "skippedLines", "readWarnings"]
+    assert extra == [
+        "insights",
+        "incomplete",
+        "incompleteReason",
+        "warnings",
+        "skippedLines",
+        "readWarnings",
+    ]
 
 
 def test_the_spec_setup_example_round_trips_exactly(tmp_path: Path) -> None:
@@ -162,7 +169,7 @@ def test_unknown_schema_version_is_refused_with_advice(tmp_path: Path, loader: A
     path = _write(tmp_path / "future.json", {**SPEC_SETUP, "schemaVersion": 7})
     with pytest.raises(ArtifactError) as err:
         loader(path)
-    known = "1 and 2" if loader is load_scorecard else "1"
+    known = "1, 2 and 3" if loader is load_scorecard else "1"
     assert str(err.value) == (
         f"{path}: schemaVersion 7 is not supported (this ghbench reads {known}); upgrade ghbench"
     )
@@ -194,6 +201,19 @@ def test_unknown_fields_from_a_newer_ghbench_are_ignored(tmp_path: Path) -> None
     art = load_scorecard(_write(tmp_path / "s.json", doc))
     assert art.scorecard.total_calls == 1200
     assert art.insights.operations == []  # absent in the spec's example: defaults
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_scorecards_from_before_warnings_read_with_none(tmp_path: Path, version: int) -> None:
+    art = load_scorecard(_write(tmp_path / "s.json", {**SPEC_SCORECARD, "schemaVersion": version}))
+    assert art.schema_version == version and art.warnings == []
+
+
+def test_a_warning_of_a_kind_this_ghbench_does_not_know_still_reads(tmp_path: Path) -> None:
+    future = {"kind": "cosmic-ray", "message": "a bit flipped", "action": "shield", "volts": 3}
+    doc = {**SPEC_SCORECARD, "schemaVersion": 3, "warnings": [future]}
+    (warning,) = load_scorecard(_write(tmp_path / "s.json", doc)).warnings
+    assert (warning.kind, warning.count, warning.seconds) == ("cosmic-ray", None, None)
 
 
 def test_writes_never_overwrite(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 from ghbench.clock import VirtualClock
 from ghbench.drivers.ao_daemon import AoDaemonDriver, front_notes
 from ghbench.drivers.ao_daemon_world import DaemonTokens, DaemonWorld
+from ghbench.drivers.base import TracingReport
 from ghbench.drivers.checkout_project import checkout_project, github_repo_of
 from ghbench.drivers.project import Project
 from ghbench.drivers.registry import build_driver, driver_kind, find_project
@@ -20,6 +21,7 @@ from ghbench.front import FrontCounts
 from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.github.front_route import FrontRoute, forward_route
 from ghbench.runspec.spec import RunSpec
+from ghbench.trace.writer import TraceLoss
 
 TOKEN = "ghp_daemon000000000000000000000000000001"
 AGENT_TOKEN = "ghp_agents000000000000000000000000000002"
@@ -169,12 +171,17 @@ def test_the_daemon_and_its_agents_get_their_own_token_and_nothing_of_an_ao_sess
 
 
 def test_a_window_notes_only_what_went_wrong_at_the_front() -> None:
-    trace = Path("/out/gh-trace-bench-1.jsonl")
-    assert front_notes(FrontCounts(exchanges=12, rows_written=12), trace) == []
-    notes = front_notes(
-        FrontCounts(failed_handshakes=2, rows_lost=3, warnings=["go did not trust the CA"]),
-        trace,
+    assert front_notes(FrontCounts(exchanges=12, rows_written=12)) == TracingReport()
+    lost = TraceLoss(trace="/out/gh-trace-bench-1.jsonl", rows=3, reason="No space left on device")
+    report = front_notes(
+        FrontCounts(
+            exchanges=9,
+            failed_handshakes=2,
+            rows_lost=3,
+            losses=[lost],
+            warnings=["go did not trust the CA"],
+        )
     )
-    assert notes[0] == "go did not trust the CA"
-    assert notes[1] == f"3 trace rows could not be written to {trace}"
-    assert front_notes(FrontCounts(), trace)[0].startswith("no client reached the GitHub front")
+    assert report.notes == ("go did not trust the CA",)
+    assert report.losses == (lost,)  # typed: the window counts them
+    assert front_notes(FrontCounts()).notes[0].startswith("no client reached the GitHub front")

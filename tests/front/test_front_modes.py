@@ -13,6 +13,7 @@ from front_helpers import client_env, rows, run, running_front
 
 from ghbench.emulator.core import Emulator
 from ghbench.front import FrontError
+from ghbench.trace.writer import TraceLoss
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 
@@ -127,6 +128,8 @@ def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_
             assert proc.returncode == 0, proc.stderr  # the client is served all the same
         counts = front.stop()
     assert (counts.exchanges, counts.rows_written, counts.rows_lost) == (2, 0, 2)
+    # typed, for the window's scorecard: which trace, how many, why
+    assert counts.losses == [TraceLoss(trace=str(full), rows=2, reason="No space left on device")]
     assert counts.warnings == [
         "cannot write the trace /dev/full (No space left on device); rows are being lost"
     ]

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from tools import coverage_env
+from tools import coverage_env, missing
 
 CONFIG = """projects:
   todo-app:
@@ -220,3 +222,49 @@ class Family:
         while (left := self.running()) and time.monotonic() < deadline:
             time.sleep(0.1)
         return left
+
+
+class SmallFilesystem:
+    """A tmpfs mounted for one test: a real filesystem that fills up and frees again."""
+
+    def __init__(self, where: Path) -> None:
+        self.where = where
+        self._filler = where / ".filler"
+
+    def fill(self) -> None:
+        """Take every free byte (the last partial block too): the next write that needs
+        room fails, or is cut short, as on a full disk."""
+        with open(self._filler, "ab", buffering=0) as f:
+            for chunk in (1 << 20, 1 << 12, 1):
+                with contextlib.suppress(OSError):
+                    while f.write(b"\0" * chunk):
+                        pass
+
+    def free(self) -> None:
+        self._filler.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def small_filesystem(where: Path, size: str = "8m") -> Iterator[SmallFilesystem]:
+    """A tmpfs of ``size`` at ``where`` (as root, else with passwordless sudo), unmounted
+    after the test (lazily: a process still holding a file cannot fail the test)."""
+    where.mkdir(parents=True, exist_ok=True)
+    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
+    options = f"size={size},mode=0777"
+    mount = [*sudo, "mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)]
+    proc = subprocess.run(mount, capture_output=True, text=True, check=False)
+    if proc.returncode != 0 or shutil.which("umount") is None:
+        missing(
+            f"a small filesystem to fill ({' '.join(mount)}: {proc.stderr.strip()})",
+            "run the tests as root or with passwordless sudo (mounting a tmpfs needs it)",
+        )
+    try:
+        yield SmallFilesystem(where)
+    finally:
+        subprocess.run([*sudo, "umount", "-l", str(where)], capture_output=True, check=False)
+
+
+def environ_of(pid: int) -> dict[str, str]:
+    """A live process's environment (``/proc/PID/environ``)."""
+    raw = Path(f"/proc/{pid}/environ").read_bytes()
+    return dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)

@@ -2,8 +2,8 @@
 
 Both keep the spec's JSON keys and nesting (``benchmark-spec.txt``, "Artifacts");
 Python attributes are the snake_case of those camelCase keys. The scorecard
-carries ghbench's additions (``insights``, ``incomplete``, what the trace reader
-skipped) beside the spec's objects, never inside them.
+carries ghbench's additions (``insights``, ``incomplete``, the run's ``warnings``, what
+the trace reader skipped) beside the spec's objects, never inside them.
 
 Readers check ``schemaVersion`` before anything else, reject versions they do not
 know with an ``ArtifactError`` that says what to do, and ignore unknown fields so
@@ -39,6 +39,7 @@ __all__ = [
     "ResourceWindows",
     "RowBreakdown",
     "RowsExcluded",
+    "RunWarning",
     "Scorecard",
     "ScorecardArtifact",
     "SecondaryLimits",
@@ -68,9 +69,16 @@ __all__ = [
 #      resourceWindows names the first reset window seen, as AO does. ghbench's exact
 #      figures move to ``insights.exact``. Version 1 files still read (their fields are
 #      the same keys; their rates unrounded).
-SCHEMA_VERSION = 2  # the scorecard's
+#   3  scorecard only: ``warnings``, at the top level: what skewed or cut short the run
+#      (rows its tracers lost, calls that hung, gaps in the trace, late snapshots, a full
+#      disk), each typed (kind, figures) with what to do. No other field changed;
+#      versions 1 and 2 still read (no warnings).
+SCHEMA_VERSION = 3  # the scorecard's
 SETUP_SCHEMA_VERSION = 1
-_SUPPORTED: dict[str, frozenset[int]] = {"scorecard": frozenset({1, 2}), "setup": frozenset({1})}
+_SUPPORTED: dict[str, frozenset[int]] = {
+    "scorecard": frozenset({1, 2, 3}),
+    "setup": frozenset({1}),
+}
 _CURRENT: dict[str, int] = {"scorecard": SCHEMA_VERSION, "setup": SETUP_SCHEMA_VERSION}
 
 
@@ -271,6 +279,24 @@ class ReadWarningEntry(_Model):
     message: str
 
 
+class RunWarning(_Model):
+    """Something that skewed or cut short what a run measured (``ghbench.scorecard.health``).
+
+    ``kind``: ``rows-lost`` | ``hung-calls`` | ``trace-gap`` | ``late-snapshot`` |
+    ``disk-full`` (a string, so a newer ghbench's kinds still read); ``message``: what
+    happened, with its figures; ``action``: what to do. ``count``: rows lost, calls that
+    hung, gaps; ``seconds``: the longest hang or gap, the snapshot's delay, how long the
+    disk was seen full; ``at``: when it began (ISO).
+    """
+
+    kind: str
+    message: str
+    action: str
+    count: int | None = None
+    seconds: float | None = None
+    at: str | None = None
+
+
 class ScorecardArtifact(_Model, kw_only=True):
     """``scorecard-{scenarioId}-{timestamp}.json``: the spec's keys in the spec's order."""
 
@@ -291,6 +317,7 @@ class ScorecardArtifact(_Model, kw_only=True):
     supplemental: Supplemental | None = None
     incomplete: bool = False
     incomplete_reason: str | None = None
+    warnings: list[RunWarning] = msgspec.field(default_factory=list)  # absent before version 3
     skipped_lines: int = 0
     read_warnings: list[ReadWarningEntry] = msgspec.field(default_factory=list)
 
@@ -380,7 +407,8 @@ def _load(path: Path, kind: type[_T], what: str) -> _T:
     if isinstance(version, bool) or not isinstance(version, int):
         raise ArtifactError(f"{path}: schemaVersion {version!r} is not a number")
     if version not in _SUPPORTED[what]:
-        known = " and ".join(str(v) for v in sorted(_SUPPORTED[what]))
+        *earlier, last = (str(v) for v in sorted(_SUPPORTED[what]))
+        known = f"{', '.join(earlier)} and {last}" if earlier else last
         raise ArtifactError(
             f"{path}: schemaVersion {version} is not supported"
             f" (this ghbench reads {known}); upgrade ghbench"

@@ -43,7 +43,7 @@ def command(*, spec: RunSpec, warmup: str, duration: str, no_plot: bool) -> None
 
     hold_out(spec.out_dir)
     clock = SystemClock()
-    backend, driver = start_backend(spec, project, clock)
+    backend, driver = start_backend(spec, project, clock, setup=setup_path)
     progress = make_progress()
     try:
         result = run_measure(

@@ -2,7 +2,8 @@
 
 Rows go to ``$AO_GH_TRACE_FILE`` (AO's variable). SIGTERM (or SIGHUP, or Ctrl-C)
 lets the call in flight finish, flushes the trace and exits 0, as the workload
-driver expects.
+driver expects; 1 when rows could not be written (each lost row is also told to the
+parent that asked, over ``GHBENCH_TRACE_LOSS_FD``: ``ghbench.trace.losses``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.params import FiniteFloatRange
-from ghbench.errors import UsageError
+from ghbench.errors import GhbenchError, UsageError
 
 __all__ = ["command"]
 
@@ -41,6 +42,7 @@ def command() -> None:
 def run(config_path: Path, max_ticks: int | None) -> None:
     """Poll like AO's lifecycle manager until SIGTERM; rows go to $AO_GH_TRACE_FILE."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.trace.losses import LossReporter  # noqa: PLC0415
     from ghbench.workload.config import load_workload_config  # noqa: PLC0415
     from ghbench.workload.process import open_trace_sink, run_workload  # noqa: PLC0415
     from ghbench.workload.transport import make_transport  # noqa: PLC0415
@@ -57,7 +59,8 @@ def run(config_path: Path, max_ticks: int | None) -> None:
 
     token = os.environ.get(cfg.token_env, "")
     secrets = (token,) if token else ()
-    write, close = open_trace_sink(Path(trace), secrets)
+    reporter = LossReporter.from_env(os.environ)
+    write, writer = open_trace_sink(Path(trace), secrets, reporter)
     # SIGHUP and SIGINT stop it as SIGTERM does (the call in flight finishes)
     stops = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
     previous = {sig: signal.signal(sig, on_term) for sig in stops}
@@ -72,8 +75,10 @@ def run(config_path: Path, max_ticks: int | None) -> None:
             secrets=secrets,
         )
     finally:
-        close()
+        writer.close()
         transport.close()
+        if reporter is not None:
+            reporter.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     click.echo(
@@ -81,6 +86,12 @@ def run(config_path: Path, max_ticks: int | None) -> None:
         f"{summary.skipped_ticks} ticks skipped (overlap)",
         err=True,
     )
+    loss = writer.loss()
+    if loss is not None:
+        raise GhbenchError(
+            f"{loss.rows} of {summary.calls} trace rows could not be written to {loss.trace}"
+            f" ({loss.reason})"
+        )
 
 
 @command.command(name="agent")
@@ -142,6 +153,7 @@ def agent(
     """Run one coding agent's gh traffic in real time; rows go to $AO_GH_TRACE_FILE."""
     # the model loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.timefmt import parse_duration  # noqa: PLC0415
+    from ghbench.trace.losses import LossReporter  # noqa: PLC0415
     from ghbench.workload.agents.fleet import AgentSpec  # noqa: PLC0415
     from ghbench.workload.agents.process import (  # noqa: PLC0415
         CheckoutHooks,
@@ -181,7 +193,7 @@ def agent(
         stop.set()
 
     secrets = (token,) if token else ()
-    write, close = open_trace_sink(Path(trace), secrets)
+    write, writer = open_trace_sink(Path(trace), secrets, LossReporter.from_env(os.environ))
     stops = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
     previous = {sig: signal.signal(sig, on_term) for sig in stops}
     try:
@@ -199,11 +211,17 @@ def agent(
             secrets=secrets,
         )
     finally:
-        close()
+        writer.close()
         runner.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     click.echo(f"agent: {summary.commands} gh commands, {summary.requests} requests", err=True)
+    loss = writer.loss()
+    if loss is not None:
+        raise GhbenchError(
+            f"{loss.rows} of {summary.requests} trace rows could not be written to {loss.trace}"
+            f" ({loss.reason})"
+        )
 
 
 @command.command(name="agents")

@@ -49,6 +49,7 @@ from ghbench.drivers.base import (
     SpawnStorm,
     StopResult,
     TraceSink,
+    TracingReport,
 )
 from ghbench.drivers.placeholders import PLACEHOLDER_COMMAND, Placeholders
 from ghbench.drivers.project import Project
@@ -65,17 +66,16 @@ AGENT_HARNESS = "claude-code"  # AO's claude-code plugin runs `claude`
 _REGISTRY = "sessions.json"
 
 
-def front_notes(counts: FrontCounts, trace: Path) -> list[str]:
-    """What a window's notes say about the front: problems only (a quiet front is fine)."""
+def front_notes(counts: FrontCounts) -> TracingReport:
+    """What a window's notes say about the front (problems only: a quiet front is fine),
+    and the rows it could not write."""
     notes = list(counts.warnings)
-    if counts.rows_lost:
-        notes.append(f"{counts.rows_lost} trace rows could not be written to {trace}")
     if not counts.reached:
         notes.append(
             "no client reached the GitHub front during the window: the daemon made no"
             " GitHub call through it (check its log, and the warnings above)"
         )
-    return notes
+    return TracingReport(tuple(notes), tuple(counts.losses))
 
 
 @dataclass
@@ -398,13 +398,13 @@ class AoDaemonDriver(OwnsProcess):
     def prepare_measure(self, sessions: Sequence[Session]) -> None:
         self._open()  # the placeholders are made at start, for every session it has
 
-    def finish_measure(self) -> list[str]:
+    def finish_measure(self) -> TracingReport:
         """End the window's trace; what the front saw that the window's notes should say."""
         if self._front is None or self._trace is None:
-            return []
+            return TracingReport()
         counts = self._front.switch_trace(None)
-        trace, self._trace = self._trace, None
-        return front_notes(counts, trace)
+        self._trace = None
+        return front_notes(counts)
 
     def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:
         """S3: ``ao spawn`` of every session into the running daemon, each project its

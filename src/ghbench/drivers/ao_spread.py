@@ -28,6 +28,7 @@ from ghbench.drivers.base import (
     SpawnStorm,
     StopResult,
     TraceSink,
+    TracingReport,
 )
 from ghbench.drivers.dashboard import WebDashboard
 from ghbench.errors import GhbenchError
@@ -147,8 +148,8 @@ class AoSpreadDriver:
             if groups[driver.project.id]:  # a project without sessions has no metadata yet
                 driver.prepare_measure(groups[driver.project.id])
 
-    def finish_measure(self) -> list[str]:
-        return [note for driver in self.drivers for note in driver.finish_measure()]
+    def finish_measure(self) -> TracingReport:
+        return sum((driver.finish_measure() for driver in self.drivers), TracingReport())
 
     # -- the matrix's scenarios ----------------------------------------------
 

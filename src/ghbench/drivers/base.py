@@ -28,6 +28,7 @@ from typing import Protocol
 from ghbench.artifacts.models import Session
 from ghbench.procs import ManagedProcess, StopResult
 from ghbench.trace.files import agent_trace_path
+from ghbench.trace.writer import TraceLoss
 
 __all__ = [
     "Dashboard",
@@ -38,6 +39,7 @@ __all__ = [
     "SpawnStorm",
     "StopResult",
     "TraceSink",
+    "TracingReport",
 ]
 
 
@@ -51,6 +53,19 @@ class TraceSink:
     @property
     def agents(self) -> Path:
         return agent_trace_path(self.path)
+
+
+@dataclass(frozen=True)
+class TracingReport:
+    """A driver's word, at a window's end, on how its calls were traced: notes for the
+    window (a tracer's problems), and the rows its tracers could not write, which the
+    scorecard counts and which make the run incomplete."""
+
+    notes: tuple[str, ...] = ()
+    losses: tuple[TraceLoss, ...] = ()
+
+    def __add__(self, other: TracingReport) -> TracingReport:
+        return TracingReport(self.notes + other.notes, self.losses + other.losses)
 
 
 @dataclass(frozen=True)
@@ -153,9 +168,10 @@ class Driver(Protocol):
         """Make the sessions look alive and PR-open to the orchestrator."""
         ...
 
-    def finish_measure(self) -> list[str]:
-        """Undo ``prepare_measure``'s helpers (placeholders), by exact name; what the
-        window's notes should say about how its calls were traced (a tracer's problems)."""
+    def finish_measure(self) -> TracingReport:
+        """Undo ``prepare_measure``'s helpers (placeholders), by exact name; how the
+        window's calls were traced since the orchestrator last started: the notes, and
+        the rows its tracers lost."""
         ...
 
     def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:

@@ -17,6 +17,7 @@ from ghbench.clock import SystemClock
 from ghbench.drivers.base import DashboardView
 from ghbench.drivers.dashboard import ReaderThread
 from ghbench.errors import GhbenchError
+from ghbench.trace.writer import TraceLoss
 from ghbench.workload import calls as ao
 from ghbench.workload.config import load_workload_config
 from ghbench.workload.process import open_trace_sink, row_settings
@@ -41,12 +42,13 @@ class ModelDashboardReader(ReaderThread):
         super().__init__(refresh_s, click_s)
         self.config_path, self.trace_path, self.env = config_path, trace_path, dict(env)
         self.calls = 0
+        self.loss: TraceLoss | None = None  # the rows its writer could not write
 
     def _read(self) -> None:
         cfg = load_workload_config(self.config_path)
         token = self.env.get(cfg.token_env, "")
         secrets = (token,) if token else ()
-        write, close = open_trace_sink(self.trace_path, secrets)
+        write, writer = open_trace_sink(self.trace_path, secrets)
         transport = make_transport(cfg, self.env)
         clock = SystemClock()
         runner = CallRunner(transport, clock, write, row_settings(cfg, secrets))
@@ -70,7 +72,8 @@ class ModelDashboardReader(ReaderThread):
             self._cadence(refresh, click, len(sessions), now=clock.now)
         finally:
             self.calls = runner.calls_made
-            close()
+            writer.close()
+            self.loss = writer.loss()
             transport.close()
 
 
@@ -97,4 +100,10 @@ class ModelDashboard:
         self.reader.stop()
         if self.reader.error is not None:
             raise GhbenchError(f"S6: the dashboard reader failed: {self.reader.error}")
+        loss = self.reader.loss
+        if loss is not None:
+            raise GhbenchError(
+                f"S6: {loss.rows} of the dashboard reader's rows could not be written to"
+                f" {loss.trace} ({loss.reason})"
+            )
         return [f"S6: the dashboard reader made {self.reader.calls} calls (component dashboard)"]

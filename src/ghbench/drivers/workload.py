@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.artifacts.io import replace_atomic
+from ghbench.credentials import without_tokens
 from ghbench.drivers.base import (
     Dashboard,
     DashboardView,
@@ -39,6 +40,7 @@ from ghbench.drivers.base import (
     SpawnStorm,
     StopResult,
     TraceSink,
+    TracingReport,
 )
 from ghbench.drivers.env import orchestrator_env
 from ghbench.drivers.model_dashboard import ModelDashboard
@@ -48,6 +50,7 @@ from ghbench.github.backend import Backend
 from ghbench.gitinfo import git_head
 from ghbench.procs import ManagedProcess, start_process
 from ghbench.runspec.spec import RunSpec
+from ghbench.trace.losses import LossPipe
 from ghbench.workload.config import (
     SessionSpec,
     TraceSettings,
@@ -81,6 +84,8 @@ class WorkloadDriver(OwnsProcess):
     _proc: ManagedProcess | None = field(default=None, repr=False)
     _config: Path | None = field(default=None, repr=False)
     _spawned: list[str] = field(default_factory=list, repr=False)
+    # the rows each traced start could not write, told by the model over a pipe
+    _losses: list[LossPipe] = field(default_factory=list, repr=False)
 
     @property
     def project_id(self) -> str:
@@ -189,18 +194,30 @@ class WorkloadDriver(OwnsProcess):
             self._config = self._write_config([])
         extra = dict(env)
         extra.setdefault("GH_TOKEN", self.backend.token)
-        child = orchestrator_env(self.base_env, extra, None if sink is None else sink.path)
+        # the backend's token is the one the model spends; the user's others stay out
+        base = without_tokens(self.base_env)
+        child = orchestrator_env(base, extra, None if sink is None else sink.path)
+        losses: LossPipe | None = None
         if sink is None:
             # the model always writes rows somewhere; setup's go nowhere
             child["AO_GH_TRACE_FILE"] = os.devnull
+        else:
+            losses = LossPipe()
+            self._losses.append(losses)
+            child.update(losses.child_env())
         argv = [sys.executable, "-m", "ghbench", "workload", "run", "--config", str(self._config)]
-        self._proc = start_process(
-            argv,
-            name="workload",
-            env=child,
-            cwd=self.work_dir,
-            log_path=self.work_dir / "logs" / "workload.log",
-        )
+        try:
+            self._proc = start_process(
+                argv,
+                name="workload",
+                env=child,
+                cwd=self.work_dir,
+                log_path=self.work_dir / "logs" / "workload.log",
+                pass_fds=() if losses is None else (losses.child_fd,),
+            )
+        finally:
+            if losses is not None:
+                losses.child_started()
 
     def log_tail(self) -> str:
         return "" if self._proc is None else self._proc.log_tail()
@@ -281,8 +298,10 @@ class WorkloadDriver(OwnsProcess):
     def prepare_measure(self, sessions: Sequence[Session]) -> None:
         self._config = self._write_config(sessions)
 
-    def finish_measure(self) -> list[str]:
-        return []  # the model traces its own calls
+    def finish_measure(self) -> TracingReport:
+        """The rows the model could not write since the last call (it has stopped)."""
+        pipes, self._losses = self._losses, []
+        return TracingReport(losses=tuple(loss for p in pipes for loss in p.losses()))
 
     def spawned_with_prs(self, count: int) -> list[tuple[str, Session]]:
         """Spawn issues #1..count (each agent opens its PR at once) and read their PRs back."""
@@ -359,7 +378,7 @@ class WorkloadFleet:
     def prepare_measure(self, sessions: Sequence[Session]) -> None:
         self.model.prepare_measure(sessions)
 
-    def finish_measure(self) -> list[str]:
+    def finish_measure(self) -> TracingReport:
         return self.model.finish_measure()
 
     def check_sessions(self, sessions: Sequence[Session]) -> list[str]:

@@ -4,7 +4,7 @@
 hands back an :class:`EmulatorProcess` that stops it with SIGTERM, a deadline, then
 SIGKILL to the group (``ghbench.procs``; guarded by the lifeline, so it stops if we
 die). Tokens and the control API's key go to the child in its environment, never on
-the command line.
+the command line; the user's own GitHub token does not go at all.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from ghbench.credentials import without_tokens
 from ghbench.emulator.control_access import CONTROL_KEY_ENV, new_control_key
 from ghbench.errors import EmulatorError
 from ghbench.procs import kill_group, popen_guarded, stop_group
@@ -147,7 +148,7 @@ def start_emulator_process(
     for repo in repos:
         argv += ["--repo", repo]
     pairs = tokens.items() if isinstance(tokens, dict) else ((t, "octo") for t in tokens)
-    env = dict(os.environ)
+    env = without_tokens(os.environ)  # it serves its own tokens, never the user's
     env[TOKENS_ENV] = ",".join(f"{login}:{token}" for token, login in pairs)
     env[CONTROL_KEY_ENV] = key
     try:  # guarded: stopped by the lifeline if we die; stop_group releases it

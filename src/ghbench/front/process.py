@@ -27,6 +27,7 @@ from typing import IO
 
 import msgspec
 
+from ghbench.credentials import without_tokens
 from ghbench.errors import GhbenchError
 from ghbench.front.env import client_environment, proxy_url
 from ghbench.front.settings import Command, FrontCounts, FrontSettings, Ready, Reply
@@ -193,7 +194,8 @@ def start_front(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=dict(os.environ if env is None else env),
+            # it relays its clients' credentials and holds none of its own
+            env=without_tokens(os.environ if env is None else env),
         )
     except OSError as exc:
         raise FrontError(f"cannot start the front: {exc.strerror}") from exc

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from ghbench.errors import UsageError
+from ghbench.trace.writer import TraceLoss
 
 __all__ = [
     "Command",
@@ -70,8 +71,9 @@ class FrontCounts(msgspec.Struct, kw_only=True):
     did not complete TLS with the front (most often: the CA is not trusted);
     ``upstream_errors``: exchanges the front answered 502 because the emulator or
     GitHub could not be reached; ``rows_written`` / ``rows_lost``: rows that reached
-    the trace, and rows that could not be written (a full disk); ``warnings``: one
-    line per distinct problem, e.g. which variable a client needs.
+    the trace, and rows that could not be written (a full disk), ``losses`` the same
+    per trace with why; ``warnings``: one line per distinct problem, e.g. which
+    variable a client needs.
     """
 
     exchanges: int = 0
@@ -81,6 +83,7 @@ class FrontCounts(msgspec.Struct, kw_only=True):
     upstream_errors: int = 0
     rows_written: int = 0
     rows_lost: int = 0
+    losses: list[TraceLoss] = msgspec.field(default_factory=list)
     warnings: list[str] = msgspec.field(default_factory=list)
 
     @property

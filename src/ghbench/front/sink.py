@@ -66,6 +66,7 @@ class TraceSink:
             self.counts.rows_written += 1
         else:
             self.counts.rows_lost += 1
+            self.counts.losses = [loss for w in self._writers() if (loss := w.loss())]
 
     def switch(self, path: str | None, agent_path: str | None = None) -> FrontCounts:
         """Close the current traces, open ``path`` and ``agent_path`` (None: untraced);

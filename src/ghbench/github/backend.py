@@ -93,6 +93,11 @@ class Backend(Protocol):
         emulator could not write its state: a full disk, not the emulator's fault)."""
         ...
 
+    def check_state(self, setup: Path) -> None:
+        """Before it starts for ``measure``: refuse when the state ``setup`` was made in
+        is gone (the emulator's directory), naming it and what to do."""
+        ...
+
     def check_gh_route(self) -> None:
         """For orchestrators that call gh: refuse a gh host that is not this GitHub."""
         ...
@@ -139,6 +144,9 @@ class RealGitHubBackend:
 
     def explain(self, error: GhbenchError) -> GhbenchError:
         return error
+
+    def check_state(self, setup: Path) -> None:
+        return None  # GitHub keeps its own
 
     @property
     def agent_token(self) -> str:

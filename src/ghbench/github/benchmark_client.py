@@ -90,6 +90,7 @@ class BenchmarkClient:
 
     def _send(self, path: str, params: dict[str, str | int] | None = None) -> httpx.Response:
         last: str = ""
+        advice = ""
         backoff = 0.0
         for attempt in range(self.attempts):
             if attempt:  # the wait the previous failure asked for; none after the last
@@ -99,17 +100,18 @@ class BenchmarkClient:
                 resp = self._http().get(path, params=params)
             except httpx.TransportError as exc:
                 last = f"{type(exc).__name__}"
+                advice = "check the network and that the API is reachable"
                 backoff = min(2.0**attempt, 10.0)
                 continue
             if resp.status_code in RETRY_STATUSES or _secondary_limited(resp):
                 last = f"HTTP {resp.status_code}"
+                advice = "the API answered, with an error each time"
                 backoff = _retry_after(resp, attempt)
                 continue
             return resp
         where = self.base_url
         raise GitHubError(
-            f"GET {path} on {where} failed after {self.attempts} attempts ({last});"
-            " check the network and that the API is reachable"
+            f"GET {path} on {where} failed after {self.attempts} attempts ({last}); {advice}"
         )
 
     def _get(self, path: str, params: dict[str, str | int] | None = None) -> httpx.Response:

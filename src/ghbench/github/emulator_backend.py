@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from ghbench.clock import Clock
 from ghbench.emulator.client_env import git_environment
-from ghbench.errors import EmulatorError, GhbenchError
+from ghbench.errors import ArtifactError, EmulatorError, GhbenchError
 from ghbench.github.benchmark_client import BenchmarkClient
 from ghbench.github.front_route import FrontRoute
 from ghbench.github.names import BackendName
@@ -202,6 +202,14 @@ class EmulatorBackend:
             f" free space on that disk (or raise the file-size limit) and run again;"
             f" the failing call was: {error}"
         )
+
+    def check_state(self, setup: Path) -> None:
+        if self._handle is None and not (self.state_dir.is_dir() and any(self.state_dir.iterdir())):
+            raise ArtifactError(
+                f"{self.state_dir}: the emulator's state is gone (the setup {setup} was made"
+                " in it, with its repos and PRs): run 'ghbench setup' again with the same"
+                " --out, or restore that directory"
+            )
 
     def __enter__(self) -> EmulatorBackend:
         self.start()

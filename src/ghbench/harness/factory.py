@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
@@ -22,11 +23,16 @@ def build_backend(spec: RunSpec, clock: Clock, env: Mapping[str, str] | None = N
     return make_backend(spec.github, env=environ, clock=clock, state_dir=where)
 
 
-def start_backend(spec: RunSpec, project: Project, clock: Clock) -> tuple[Backend, Driver]:
-    """Build the backend and the driver, check the driver's tools, then start the backend."""
+def start_backend(
+    spec: RunSpec, project: Project, clock: Clock, *, setup: Path | None = None
+) -> tuple[Backend, Driver]:
+    """Build the backend and the driver, check the driver's tools (and, to measure
+    ``setup``, that the backend's state is still there), then start the backend."""
     env = dict(os.environ)
     backend = build_backend(spec, clock, env)
     driver = build_driver(spec, [project], backend=backend, out_dir=spec.out_dir, env=env)
     driver.check_tools()
+    if setup is not None:
+        backend.check_state(setup)
     backend.start()
     return backend, driver

@@ -6,14 +6,15 @@ bracket the window) are direct HTTPS requests, never in the trace. The scorecard
 ``benchmarkControlCalls`` counts the control calls made while the trace was being
 recorded, which is the two snapshots; the validation calls are reported on stderr.
 
-An interrupted run (Ctrl-C, SIGTERM, SIGHUP) or an orchestrator that dies mid-run
-still gets a scorecard, marked ``incomplete`` with the reason, computed from what
-was measured.
+An interrupted run (Ctrl-C, SIGTERM, SIGHUP), an orchestrator that dies mid-run or a
+snapshot that fails (the emulator cannot write its state) still gets a scorecard,
+marked ``incomplete`` with the reason, computed from what was measured. The run also
+watches its own health (``ghbench.scorecard.health``): how long each snapshot took,
+the trace's disk, and the rows the drivers' tracers could not write.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from ghbench.harness.measure_outputs import write_outputs
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import validate_setup
 from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
+from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.spec import RunSpec
 from ghbench.signals import uninterruptible
 from ghbench.timefmt import format_duration
@@ -36,11 +38,23 @@ from ghbench.timefmt import format_duration
 __all__ = ["new_trace_path", "run_measure"]
 
 
+# the trace's filesystem counts as full with less room than this (a row is under 1 KiB)
+FULL_DISK_BYTES = 16 * 1024
+
+
 class _OrchestratorDied(Exception):
     """The orchestrator exited on its own; the argument names the phase."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "run"
+
+
+class _SnapshotFailed(Exception):
+    """A window's ``/rate_limit`` snapshot failed: ``which`` (before, after) and why."""
+
+    def __init__(self, which: str, error: GhbenchError) -> None:
+        super().__init__(which, error)
+        self.which, self.error = which, error
 
 
 def new_trace_path(out_dir: Path, stamp: int) -> Path:
@@ -154,6 +168,11 @@ def run_measure(
                     measured.orchestrator_exit = code
                     measured.orchestrator_died = True
                     _finish_early(run, f"the orchestrator exited (code {code}) during the {died}")
+            except _SnapshotFailed as failed:
+                with uninterruptible(defer=False):
+                    measured.benchmark_failed = True
+                    why = backend.explain(failed.error)
+                    _finish_early(run, f"the {failed.which}-snapshot failed ({why})")
             except BaseException:
                 with uninterruptible():
                     _stop(run)
@@ -186,11 +205,35 @@ def _check_live(setup: SetupArtifact, path: Path, driver: Driver, client: Benchm
         raise ArtifactError(f"{path}: the setup is stale: {listed}; re-run 'ghbench setup'")
 
 
+def _snapshot(run: _Run, which: str) -> RateLimitSnapshot:
+    """A ``/rate_limit`` snapshot at a window's edge (now), and how long it took."""
+    asked = run.clock.now()
+    try:
+        snapshot = run.client.rate_limit()
+    except GhbenchError as exc:
+        raise _SnapshotFailed(which, exc) from exc
+    run.measured.snapshot_delays[which] = run.clock.now() - asked
+    return snapshot
+
+
 def _open_window(run: _Run) -> None:
     """The window starts: the benchmark's call count and the before-snapshot."""
     run.calls_at_start = run.client.calls
     run.measured.start = run.clock.now()
-    run.measured.before = run.client.rate_limit()
+    run.measured.before = _snapshot(run, "before")
+
+
+def _watch_disk(measured: Measurement, now: float) -> None:
+    """Note when the trace's filesystem is full: a tracer that does not count its lost
+    rows (AO's) loses them unseen."""
+    try:
+        fs = os.statvfs(measured.trace_path.parent)
+    except OSError:
+        return
+    # root may write into the blocks a filesystem keeps back from other users
+    free = fs.f_bfree if os.geteuid() == 0 else fs.f_bavail
+    if free * fs.f_frsize < FULL_DISK_BYTES:
+        measured.full_disk.append(now)
 
 
 def _measure_window(run: _Run) -> None:
@@ -210,7 +253,7 @@ def _measure_window(run: _Run) -> None:
         _open_window(run)
     _window(run)
     measured.end = clock.now()
-    measured.after = run.client.rate_limit()
+    measured.after = _snapshot(run, "after")
     measured.control_calls_in_window = run.client.calls - run.calls_at_start
     _stop(run)
 
@@ -220,7 +263,11 @@ def _window(run: _Run) -> None:
     ends it first."""
     duration, clock, measured = run.spec.duration.seconds, run.clock, run.measured
     test = run.plan.end_when
-    end_when = None if test is None else functools.partial(test, measured)
+
+    def end_when() -> str | None:
+        _watch_disk(measured, clock.now())
+        return None if test is None else test(measured)
+
     start = clock.now() if measured.start is None else measured.start
     marks = [(t.at_s, t) for t in sorted(run.plan.triggers, key=lambda t: t.at_s)]
     for at_s, trigger in [*marks, (duration, None)]:
@@ -252,7 +299,7 @@ def _stop(run: _Run) -> None:
         run.measured.events.append(
             f"the orchestrator did not exit within {grace:g} s of SIGTERM; it was killed"
         )
-    run.measured.events.extend(run.driver.finish_measure())
+    run.measured.record_tracing(run.driver.finish_measure())
 
 
 def _finish_early(run: _Run, why: str) -> None:
@@ -266,9 +313,11 @@ def _finish_early(run: _Run, why: str) -> None:
     else:
         if measured.end is None:
             measured.end = now
-        so_far = format_duration(measured.end - measured.start)
-        reason = f"{why} after {so_far} of {format_duration(run.spec.duration.seconds)}"
-        if measured.after is None:
+            so_far = format_duration(measured.end - measured.start)
+            reason = f"{why} after {so_far} of {format_duration(run.spec.duration.seconds)}"
+        else:  # the window had run its length
+            reason = f"{why} at the window's end"
+        if measured.after is None and not measured.benchmark_failed:
             try:
                 measured.after = run.client.rate_limit()
             except GhbenchError as exc:

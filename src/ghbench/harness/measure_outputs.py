@@ -25,6 +25,7 @@ from ghbench.harness.plot import burn_points, render_burn_png
 from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
 from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, render_console, write_scorecard
+from ghbench.scorecard.health import HealthBounds, RunHealth
 from ghbench.trace.files import agent_trace_path
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.reader import read_trace
@@ -117,6 +118,7 @@ def build_artifact(
     git_sha: str | None,
     branch: str | None,
     supplemental: Mapping[str, str],
+    bounds: HealthBounds,
 ) -> ScorecardArtifact:
     assert measured.start is not None and measured.end is not None
     agents, agent_path = load_agent_frame(measured.trace_path, measured.events)
@@ -141,6 +143,14 @@ def build_artifact(
         agent_frame=agents,
         agent_trace_path=None if agents is None else str(agent_path),
         agent_model=spec.agent_model,  # the driver ran the agent model as the agents
+        health=RunHealth(
+            # the model's tick: the orchestrator's poll interval (AO's 30 s unless set)
+            poll_interval_s=spec.model_policy().tick,
+            losses=measured.losses,
+            snapshot_delays=measured.snapshot_delays,
+            full_disk=measured.full_disk,
+            bounds=bounds,
+        ),
     )
 
 
@@ -190,6 +200,7 @@ def write_outputs(
         git_sha=sha,
         branch=branch,
         supplemental={k: str(v) for k, v in supplemental.items()},
+        bounds=plan.health,
     )
     scorecard_path = unique_path(out_dir, f"scorecard-{setup.scenario_id}-{stamp}", ".json")
     paths: dict[str, Path] = {"trace": measured.trace_path}

@@ -126,7 +126,7 @@ class CellWindow:
             hard_kill(driver)
         else:
             driver.stop(self.stop_grace)
-        measured.events.extend(driver.finish_measure())
+        measured.record_tracing(driver.finish_measure())
         driver.prepare_measure(tuple(self.setup.sessions))
         driver.start(measured.sink, self.backend.orchestrator_env())
 

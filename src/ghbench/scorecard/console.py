@@ -142,6 +142,7 @@ def _warnings(a: ScorecardArtifact) -> list[str]:
     out: list[str] = []
     if a.incomplete:
         out.append(f"incomplete run: {a.incomplete_reason or 'stopped early'}")
+    out.extend(f"{w.kind}: {w.message}; {w.action}" for w in a.warnings)
     if a.window.start is not None and a.window.start == a.window.end:
         out.append("the window is zero-length, so every rate reads 0")
     if s.total_calls == 0:

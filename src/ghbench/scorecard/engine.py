@@ -20,6 +20,8 @@ from ghbench.artifacts.models import (
 )
 from ghbench.scorecard.burn import CostColumns, ResourceBurn, resource_burn
 from ghbench.scorecard.costs import RowCosts, row_costs
+from ghbench.scorecard.health import RunHealth, health_warnings
+from ghbench.scorecard.health import incomplete_reason as with_losses
 from ghbench.scorecard.inputs import Snapshots, epoch_seconds, snapshot_entries
 from ghbench.scorecard.insights import compute_insights, consumption_of, spend_split
 from ghbench.scorecard.metrics import (
@@ -111,6 +113,7 @@ def build_scorecard_artifact(
     agent_frame: TraceFrame | None = None,
     agent_trace_path: str | None = None,
     agent_model: str | None = None,
+    health: RunHealth | None = None,
 ) -> ScorecardArtifact:
     """The scorecard artifact for ``frame`` over ``[window_start_ms, window_end_ms]``.
 
@@ -119,6 +122,8 @@ def build_scorecard_artifact(
     window start when a warmup was requested (measure mode); ``report`` passes
     ``--warmup-end``. Missing inputs (snapshots, control-call count, git) become nulls,
     as the spec's report mode requires. ``incomplete_reason`` marks a run cut short.
+    ``health``: what a run saw of its own health (``measure``), its warnings; a run
+    whose tracers lost rows is incomplete.
     """
     frame.require(SCORECARD_COLUMNS)
     window = MeasureWindow(window_start_ms, window_end_ms)
@@ -131,6 +136,9 @@ def build_scorecard_artifact(
 
     if warmup_end_ms is None and warmup_requested is not None:
         warmup_end_ms = window_start_ms
+    warnings = [] if health is None else health_warnings(frame, rows, window, health)
+    if health is not None:
+        incomplete_reason = with_losses(incomplete_reason, health.losses)
     if isinstance(supplemental, Mapping):
         supplemental = Supplemental(
             summarizer_output=supplemental.get("summarizerOutput"),
@@ -172,6 +180,7 @@ def build_scorecard_artifact(
         supplemental=supplemental,
         incomplete=incomplete_reason is not None,
         incomplete_reason=incomplete_reason,
+        warnings=warnings,
         skipped_lines=frame.skipped_lines,
         read_warnings=[
             ReadWarningEntry(line=w.line, message=w.message)

@@ -8,6 +8,7 @@ no token can reach a trace even through an unusual argument form.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -28,7 +29,7 @@ from ghbench.trace.operation import (
 )
 from ghbench.trace.schema import TraceRow
 
-__all__ = ["TraceWriter", "build_row", "scrub_row", "scrub_text"]
+__all__ = ["TraceLoss", "TraceWriter", "build_row", "scrub_row", "scrub_text"]
 
 # Token shapes GitHub issues (classic and fine-grained) and any Authorization header value.
 _TOKEN_SHAPES = re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9_]{16,}|github_pat_[A-Za-z0-9_]{20,})")
@@ -139,13 +140,24 @@ def build_row(
     return scrub_row(row, secrets)
 
 
+class TraceLoss(msgspec.Struct, frozen=True, kw_only=True):
+    """Rows a writer could not write to ``trace``, and why (its last error)."""
+
+    trace: str
+    rows: int
+    reason: str
+
+
 class TraceWriter:
     """Appends rows to a JSONL trace, one ``write()`` per line, never truncating.
 
     The file is opened with ``O_APPEND``, so lines from several processes writing the
     same trace never interleave. A failure to open or write (disk full, permissions)
-    never raises into the caller: ``failed`` is set, ``error`` keeps the first error and
-    ``on_error`` is called once, so a ``gh`` shim can warn once and carry on.
+    never raises into the caller: ``failed`` is set, ``error`` keeps the first error,
+    ``on_error`` is called once (so a ``gh`` shim can warn once and carry on), and every
+    row not written whole is counted (``rows_lost``, ``loss()``). A row cut short by a
+    full disk stays a line of its own: the next row starts on a new line, so a partial
+    line is never read as a row and never swallows the next one.
     """
 
     def __init__(
@@ -158,6 +170,8 @@ class TraceWriter:
         self.path = Path(path)
         self.error: OSError | None = None
         self.rows_written = 0
+        self.rows_lost = 0
+        self._cut_short = False  # the last line written has no newline yet
         self._on_error = on_error
         self._secrets = tuple(s for s in secrets if s)
         self._encoder = msgspec.json.Encoder()
@@ -177,20 +191,37 @@ class TraceWriter:
         if first and self._on_error is not None:
             self._on_error(exc)
 
+    def loss(self) -> TraceLoss | None:
+        """The rows lost so far and the first error, or None when none was lost."""
+        if not self.rows_lost:
+            return None
+        error = self.error
+        reason = "unknown error" if error is None else (error.strerror or str(error))
+        return TraceLoss(trace=str(self.path), rows=self.rows_lost, reason=reason)
+
     def write(self, row: TraceRow) -> bool:
         """Append ``row``; True when the whole line reached the file."""
         if self._fd is None:
+            self.rows_lost += 1
             return False
         line = self._encoder.encode(scrub_row(row, self._secrets)) + b"\n"
+        if self._cut_short:
+            line = b"\n" + line  # end the partial line first
         try:
             written = os.write(self._fd, line)
         except OSError as exc:
             self._fail(exc)
+            self.rows_lost += 1
             return False
         if written != len(line):
-            # A short write (disk full) leaves a partial line; the reader skips it.
-            self._fail(OSError(28, f"short write to {self.path}"))
+            # a short write (disk full): a partial line, ended by the next write
+            self._cut_short = True
+            self._fail(
+                OSError(errno.ENOSPC, "a line was cut short (no space left, or a size limit)")
+            )
+            self.rows_lost += 1
             return False
+        self._cut_short = False
         self.rows_written += 1
         return True
 

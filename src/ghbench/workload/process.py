@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ghbench.clock import Clock
 from ghbench.errors import TraceError
+from ghbench.trace.losses import LossReporter
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceWriter
 from ghbench.workload.calls import GhCall, GhResult
@@ -97,18 +98,23 @@ def run_workload(
 
 
 def open_trace_sink(
-    path: Path, secrets: tuple[str, ...] = ()
-) -> tuple[Callable[[TraceRow], None], Callable[[], None]]:
-    """Append rows to ``path`` (``O_APPEND``, one write per row); returns (write, close).
+    path: Path, secrets: tuple[str, ...] = (), reporter: LossReporter | None = None
+) -> tuple[Callable[[TraceRow], None], TraceWriter]:
+    """Append rows to ``path`` (``O_APPEND``, one write per row); returns the poller's
+    sink and the writer (``close`` it; ``loss()``: the rows it could not write).
 
-    A trace that cannot be opened is an error up front; later write failures are
-    the writer's to report (it never raises into the poller).
+    A trace that cannot be opened is an error up front; a row that cannot be written
+    later never raises into the poller: the writer counts it, and ``reporter`` (the
+    parent's pipe, when it gave one) is told the running loss.
     """
     writer = TraceWriter(path, secrets=secrets)
     if writer.failed:
         raise TraceError(f"cannot open the trace file {path} ($AO_GH_TRACE_FILE): {writer.error}")
 
     def write(row: TraceRow) -> None:
-        writer.write(row)
+        if not writer.write(row) and reporter is not None:
+            loss = writer.loss()
+            if loss is not None:
+                reporter.report(loss)
 
-    return write, writer.close
+    return write, writer
