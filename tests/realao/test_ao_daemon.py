@@ -328,3 +328,31 @@ def test_against_github_the_front_forwards_and_the_daemon_is_traced(
     for trace in (world.root / "out").glob("gh-trace-*.jsonl"):
         assert token not in trace.read_text()
     assert processes_with_home(_home(world)) == []
+
+
+def test_the_daemon_runs_the_agent_model_as_its_coding_agent(
+    user_world: UserWorld, ao_daemon: Path
+) -> None:
+    """``--agents default``: AO 0.10 launches ghbench's agent model as each session's
+    ``claude``; its gh and git calls reach GitHub through the front, each with its
+    session, and the scorecard splits who spent."""
+    proc = user_world.ghbench(
+        "matrix", "run", "--cells", "S3-T1-2", "--scales", "2", "--backend", "emulator",
+        "--driver", "ao", "--ao", str(ao_daemon), "--duration-scale", "0.1",
+        "--agents", "default", "--out", "mx", timeout=900,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (run,) = (user_world.root / "mx" / "runs" / "S3-T1-2").glob("run-*.json")
+    record = json.loads(run.read_text())
+    assert record["status"] == "ok", record.get("reason")
+    trace = user_world.root / "mx" / record["trace"]
+    agents = _rows(agent_trace_path(trace))
+    assert len({r["sessionId"] for r in agents}) == 2
+    assert {"graphql.PullRequestStatusChecks", "git.receive-pack"} <= {
+        r["operation"] for r in agents
+    }
+    assert not user_world.agent_log.exists()  # the user's stand-in agent never ran
+    (card,) = trace.parent.glob("scorecard-*.json")
+    split = json.loads(card.read_text())["insights"]["spendSplit"]
+    assert split["agentModel"] == "claude-code"
+    assert split["agents"]["calls"] == len(agents)

@@ -82,12 +82,9 @@ ORCHESTRATOR_WORKSPACE = ".ghbench-orchestrator"  # under AO's HOME; AO may dele
 _ISSUE_NUMBER = re.compile(r"(\d+)\D*$")
 
 
-def storm_note(session_ids: Sequence[str]) -> str:
-    """What an S3 cell notes of the sessions ``ao batch-spawn`` started in its window."""
-    return (
-        f"S3: {len(session_ids)} sessions spawned at t0 by 'ao batch-spawn'"
-        f" ({', '.join(session_ids)})"
-    )
+def storm_note(session_ids: Sequence[str], how: str = "ao batch-spawn") -> str:
+    """What an S3 cell notes of the sessions ``how`` started in its window."""
+    return f"S3: {len(session_ids)} sessions spawned at t0 by '{how}' ({', '.join(session_ids)})"
 
 
 def _issue_number(value: Any) -> int | None:

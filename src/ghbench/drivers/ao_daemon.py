@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ghbench.artifacts.io import replace_atomic
+from ghbench.drivers.agent_launcher import AGENT_EXECUTABLE, install_agent
 from ghbench.drivers.ao import storm_note
 from ghbench.drivers.ao_cell import free_loopback_port
 from ghbench.drivers.ao_command import AoCommand, user_gitconfig
@@ -58,6 +60,7 @@ from ghbench.front import Front, FrontCounts, FrontSettings, start_front
 from ghbench.github.backend import Backend
 from ghbench.gitinfo import run_git
 from ghbench.procs import ManagedProcess, start_process
+from ghbench.workload.agents.profiles import AgentProfileName
 
 __all__ = ["AoDaemonDriver", "front_notes"]
 
@@ -92,6 +95,10 @@ class AoDaemonDriver(OwnsProcess):
     per_project_processes: bool = False  # one daemon watches every project
     startup_timeout: float = 60.0
     spawn_timeout: float = 120.0
+    # a profile of ghbench's agent model that the daemon launches as each session's
+    # ``claude`` (S3, S4 with --agents), its sessions ``agent_speed`` times faster
+    agent_model: AgentProfileName | None = None
+    agent_speed: float = 1.0
     _proc: ManagedProcess | None = field(default=None, repr=False)
     _front: Front | None = field(default=None, repr=False)
     _api: DaemonApi | None = field(default=None, repr=False)
@@ -117,6 +124,11 @@ class AoDaemonDriver(OwnsProcess):
         if self._front is not None:
             return self._front
         self.world.prepare(user_gitconfig(self.base_env))
+        if self.agent_model is not None:
+            self.world.bin.mkdir(exist_ok=True)
+            install_agent(self.world.bin, self.agent_model, sys.executable, self.agent_speed)
+        else:  # an earlier run's model agent is ghbench's: the user's claude runs now
+            (self.world.bin / AGENT_EXECUTABLE).unlink(missing_ok=True)
         route = self.backend.front_route()
         front = start_front(
             FrontSettings(
@@ -434,7 +446,7 @@ class AoDaemonDriver(OwnsProcess):
                 )
             spawned.extend(new)
         self._spawned = spawned
-        return SpawnStorm((), storm_note(spawned), False)
+        return SpawnStorm((), storm_note(spawned, "ao spawn"), False)
 
     def open_dashboard(self, view: DashboardView) -> Dashboard:
         assert self._api is not None, "the daemon runs first"

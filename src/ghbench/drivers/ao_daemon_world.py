@@ -13,7 +13,9 @@ one) are:
 - ``data/``: ``AO_DATA_DIR`` (the daemon's database, worktrees and skills);
 - ``checkout/<project id>/<basename>``: a clone of each project's checkout whose
   ``origin`` stays the user's (``ao project add`` registers the clone);
-- ``front/``: the GitHub front's per-run CA; ``logs/``: the daemon's logs.
+- ``front/``: the GitHub front's per-run CA; ``logs/``: the daemon's logs;
+- ``bin/``: first on the daemon's PATH (its agents inherit it): the agent model's
+  ``claude`` when a run launches it (``ghbench.drivers.agent_launcher``).
 
 The daemon and its agents reach GitHub only through the front (``HTTPS_PROXY`` and the
 front's CA in ``SSL_CERT_FILE``), so gh keeps its default host and git its github.com
@@ -27,6 +29,7 @@ that reads it. The daemon gets ``AO_GITHUB_TOKEN``. No token is written to a fil
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -133,6 +136,10 @@ class DaemonWorld:
         return self.root / "front"
 
     @property
+    def bin(self) -> Path:
+        return self.root / "bin"
+
+    @property
     def run_file(self) -> Path:
         return self.home / ".ao" / "running.json"
 
@@ -171,6 +178,8 @@ class DaemonWorld:
         )
         if self._private is not None:
             env["TMUX_TMPDIR"] = str(self._private)
+        if self.bin.is_dir():  # what ghbench gives the agents comes before the user's
+            env["PATH"] = os.pathsep.join([str(self.bin), env.get("PATH") or os.defpath])
         env.update(route)
         return env
 

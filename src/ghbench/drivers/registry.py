@@ -219,6 +219,9 @@ def _build_ao_daemon(ctx: DriverContext, projects: Sequence[Project]) -> Driver:
         ),
         backend=ctx.backend,
         base_env=dict(ctx.env),
+        # S3, S4 with --agents: the agent model is each session's claude
+        agent_model=ctx.spec.agent_model,
+        agent_speed=1.0 / ctx.spec.duration_scale,
     )
 
 
@@ -276,6 +279,7 @@ DRIVER_KINDS: tuple[DriverKind, ...] = (
         cell_projects=_daemon_cell_projects,
         uses_gh=lambda spec: False,
         find_project=_checkout_project,
+        runs_agent_model=True,
     ),
     DriverKind(
         name="ao",
