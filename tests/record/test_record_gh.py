@@ -306,19 +306,23 @@ def test_the_token_is_never_written(
 
 
 @pytest.mark.slow
-def test_an_unwritable_trace_warns_once_and_the_command_carries_on(
+def test_an_unwritable_trace_warns_once_the_command_carries_on_and_record_fails(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    """A trace that fails only when written (a full device); one that cannot be a trace
-    at all (under a file, into a binary) is refused before the command runs
+    """A trace that fails only when written (a full device): the command is served, and
+    record's exit says the trace is incomplete. One that cannot be a trace at all (under
+    a file, into a binary) is refused before the command runs
     (tests/harness/test_bad_input.py)."""
     trace = Path("/dev/full")
     script = "gh api repos/acme/todo --jq .full_name; gh api repos/acme/todo --jq .full_name"
     proc = run(record_argv(trace, "sh", "-c", script), env, tmp_path)
-    assert proc.returncode == 0
     assert proc.stdout == b"acme/todo\nacme/todo\n"
     assert proc.stderr.count(b"cannot write trace") == 1
-    assert b"could not be written" in proc.stderr
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == (
+        b"error: trace rows could not be written to /dev/full: the trace is incomplete;"
+        b" free space (or choose another --trace) and record again"
+    )
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     nested. With --github, COMMAND runs behind the GitHub front, a local proxy (its
     environment gets HTTPS_PROXY and the front's CA): gh with its default host, git
     over https, curl, Go, Python and Node clients are all traced. COMMAND's output,
-    exit code and behaviour are unchanged. Put '--' before COMMAND.
+    exit code and behaviour are unchanged, except that a COMMAND which succeeded while
+    trace rows were lost exits 1: the trace is incomplete. Put '--' before COMMAND.
     """
     if github is None:
         for flag, given in (("--upstream", upstream), ("--repo", repos), ("--state", state)):
@@ -116,6 +117,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     click.echo(f"ghbench record: {_rows(result.rows, _shown(result.trace))} ({seen})", err=True)
     if result.returncode < 0:
         exit_like(result.returncode)
+    if result.returncode == 0 and counts.rows_lost:
+        raise _incomplete(f"{counts.rows_lost:,} trace row(s) could not be written", result.trace)
     if result.returncode == 0 and not counts.reached:
         raise GhbenchError(
             "no client reached the GitHub front: COMMAND made no GitHub call, or its clients"
@@ -139,4 +142,14 @@ def _record_gh(command: tuple[str, ...], trace: Path | None, component: str) -> 
     click.echo(message, err=True)
     if result.returncode < 0:
         exit_like(result.returncode)
+    if result.returncode == 0 and result.write_failed:
+        raise _incomplete("trace rows could not be written", result.trace)
     return result.returncode
+
+
+def _incomplete(what: str, trace: Path) -> GhbenchError:
+    """COMMAND succeeded but its trace did not keep every call: not a success."""
+    return GhbenchError(
+        f"{what} to {_shown(trace)}: the trace is incomplete; free space (or choose"
+        " another --trace) and record again"
+    )
