@@ -100,7 +100,9 @@ def test_rows_lost_fail_a_run_whose_command_succeeded(tmp_path: Path) -> None:
     proc = _record(*args, "--", *curl, env=gh_child_env(tmp_path), cwd=tmp_path)
     assert proc.returncode == 1
     *_, summary, error = proc.stderr.splitlines()
-    assert summary.endswith("(1 exchanges, 0 refused, 0 tunnelled, 0 failed handshakes, 1 rows lost)")
+    assert summary.endswith(
+        "(1 exchanges, 0 refused, 0 tunnelled, 0 failed handshakes, 1 rows lost)"
+    )
     assert error == (
         "error: 1 trace row(s) could not be written to /dev/full: the trace is incomplete;"
         " free space (or choose another --trace) and record again"
