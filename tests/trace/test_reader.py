@@ -66,6 +66,13 @@ def test_a_last_line_cut_short_is_skipped_and_says_so(tmp_path: Path) -> None:
     assert len(read_trace(_write(tmp_path, GOOD + b"\n" + GOOD2, "whole.jsonl"))) == 2
 
 
+def test_a_blank_last_line_without_its_newline_cuts_nothing_short(tmp_path: Path) -> None:
+    frame = read_trace(_write(tmp_path, GOOD + b"\ngarbage\n \t"))
+    assert (len(frame), frame.skipped_lines) == (1, 1)
+    assert frame.warnings[0].line == 2
+    assert frame.warnings[0].message.startswith("not a JSON object")
+
+
 EMPTIES = [
     (b"", "is empty (0 bytes); has the traced process run yet?"),
     (b"\n  \n", "has no rows, only blank lines"),

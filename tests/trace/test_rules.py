@@ -124,6 +124,10 @@ _time = st.one_of(
     st.datetimes(
         min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30), timezones=st.just(UTC)
     ).map(lambda d: d.isoformat().replace("+00:00", "Z")),
+    # toISOString()'s shape, which the reader reads by a faster path
+    st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31)).map(
+        lambda d: d.isoformat(timespec="milliseconds") + "Z"
+    ),
     st.datetimes(max_value=datetime(9999, 12, 30)).map(datetime.isoformat),
     st.sampled_from(
         [
@@ -134,6 +138,18 @@ _time = st.one_of(
             "9999-12-31T23:59:59.999-00:01",
             "0000-01-01T00:00:00Z",
             "2026-02-30T00:00:00Z",
+            # toISOString()'s width, but not the RFC 3339 shape, or no time
+            "2026-4-16T14:00:00.0000Z",
+            "2026-04-16T14:0:00.0000Z",
+            "12026-04-16T14:00:00.00Z",
+            "2026-04-16T24:00:00.000Z",
+            "2026-04-16T14:60:00.000Z",
+            "2026-04-16T14:00:60.000Z",
+            "2026-02-30T00:00:00.000Z",
+            "0000-12-31T23:59:59.999Z",
+            "2026-04-16t14:00:00.000Z",
+            "2026-04-16T14:00:00.00 Z",
+            "+026-04-16T14:00:00.000Z",
             "2026-04-16 14:00:00",
             "2026-04-16",
             "epoch",
@@ -313,6 +329,10 @@ GOOD = f'{{{TS},"operation":"gh.pr.list","ok":true}}'.encode()
         (b'{"timestamp":12}', "timestamp 12 is not an RFC 3339 time"),
         (b'{"timestamp":"2026-04-16 14:00:00"}', "is not an RFC 3339 time"),
         (b'{"timestamp":"2026-02-30T00:00:00Z"}', "is not a valid time in years 1 to 9999"),
+        # toISOString()'s width (the reader's fast path), but not its shape
+        (b'{"timestamp":"2026-4-16T14:00:00.0000Z"}', "is not an RFC 3339 time"),
+        (b'{"timestamp":"2026-04-16T24:00:00.000Z"}', "is not an RFC 3339 time"),
+        (b'{"timestamp":"0000-12-31T23:59:59.999Z"}', "is not a valid time in years 1 to 9999"),
         (b'{"timestamp":"0001-01-01T00:00:00+01:00"}', "is not a valid time in years 1 to 9999"),
         (b'{%s,"httpStatus":"200"}' % TS.encode(), 'httpStatus is "200", not an integer'),
         (b'{%s,"exitCode":1.5}' % TS.encode(), "exitCode is 1.5, not an integer"),

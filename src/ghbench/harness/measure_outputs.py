@@ -26,13 +26,12 @@ from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
 from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, render_console, write_scorecard
 from ghbench.scorecard.health import HealthBounds, RunHealth
-from ghbench.trace.files import agent_trace_path
+from ghbench.trace.files import agent_trace_path, agents_beside
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.reader import read_trace
 
 __all__ = [
     "CONSOLE_LABELS",
-    "agents_beside",
     "build_artifact",
     "console_text",
     "load_frame",
@@ -52,15 +51,6 @@ CONSOLE_LABELS = {
 def load_frame(path: Path) -> TraceFrame:
     """The trace's rows; an empty trace (no calls at all) is an empty frame, not an error."""
     return read_trace(path, empty_ok=True)
-
-
-def agents_beside(trace: Path) -> Path | None:
-    """The agents' trace a run left beside ``trace`` (``gh-trace-agents-*``), if it
-    traced any agent call."""
-    path = agent_trace_path(trace)
-    if path == trace or not path.is_file() or path.stat().st_size == 0:
-        return None
-    return path
 
 
 def load_agent_frame(trace: Path, events: list[str]) -> tuple[TraceFrame | None, Path]:

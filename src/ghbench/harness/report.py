@@ -17,9 +17,9 @@ from pathlib import Path
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.clock import Clock
 from ghbench.errors import ArtifactError, TraceError, UsageError
-from ghbench.harness.measure_outputs import agents_beside
 from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact, write_scorecard
 from ghbench.scorecard.window import resolve_report_window
+from ghbench.trace.files import agents_beside
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.reader import read_trace
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["agent_trace_path"]
+__all__ = ["agent_trace_path", "agents_beside"]
 
 ORCHESTRATOR_PREFIX = "gh-trace-bench-"
 AGENT_PREFIX = "gh-trace-agents-"
@@ -20,3 +20,12 @@ def agent_trace_path(orchestrator_trace: Path) -> Path:
     name = orchestrator_trace.name
     stem = name.removeprefix(ORCHESTRATOR_PREFIX).removeprefix("gh-trace-")
     return orchestrator_trace.with_name(f"{AGENT_PREFIX}{stem}")
+
+
+def agents_beside(trace: Path) -> Path | None:
+    """The agents' trace a run left beside ``trace`` (``gh-trace-agents-*``), if it
+    traced any agent call."""
+    path = agent_trace_path(trace)
+    if path == trace or not path.is_file() or path.stat().st_size == 0:
+        return None
+    return path

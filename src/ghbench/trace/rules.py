@@ -46,6 +46,13 @@ _TIME_SHAPE = (
     r'"\d{4}-\d\d-\d\dT([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)?"'
 )
 _SHOWN = 60  # characters of an offending value a warning quotes
+# The shape JavaScript's toISOString() and ghbench's writer give every row: read by a
+# fixed-width pattern and strptime, three times cheaper than the regular expression and
+# the general cast, which read what it refuses. strptime takes fewer digits than a field's
+# width ("1" for a month) and no sign or space, so inside the fixed widths it accepts
+# only what _TIME_SHAPE accepts, and the same instant.
+_COMMON_SHAPE = "'\"____-__-__T__:__:__.___Z\"'"  # SQL literals
+_COMMON_FORMAT = "'\"%Y-%m-%dT%H:%M:%S.%gZ\"'"
 
 
 class Kind(Enum):
@@ -226,7 +233,12 @@ class Selection:
 
     def _typed(self, path: str, max_line_bytes: int, enums: dict[str, str]) -> str:
         # the time inside the quotes (a text that is no time fails the cast)
-        cols = ["*", "epoch_us(TRY_CAST(t_timestamp[2:-2] AS TIMESTAMPTZ)) AS us_timestamp"]
+        common = (
+            f"CASE WHEN t_timestamp LIKE {_COMMON_SHAPE}"
+            f" THEN epoch_us(TRY_STRPTIME(t_timestamp, {_COMMON_FORMAT})) END"
+        )
+        cast = "epoch_us(TRY_CAST(t_timestamp[2:-2] AS TIMESTAMPTZ))"
+        cols = ["*", f"{common} AS us_common", f"coalesce(us_common, {cast}) AS us_timestamp"]
         for field in self.fields:
             kind = FIELD_KINDS[field]
             if kind in _CAST:
@@ -276,7 +288,9 @@ class Selection:
                 "'not a JSON object with a timestamp (malformed, truncated or not a trace row)'",
             ),
             (
-                f"NOT regexp_full_match(t_timestamp, {quote(_TIME_SHAPE)})",
+                # CASE, not AND: DuckDB evaluates both sides of an AND on every row
+                f"CASE WHEN us_common IS NULL THEN"
+                f" NOT regexp_full_match(t_timestamp, {quote(_TIME_SHAPE)}) END",
                 f"'timestamp ' || {shown} || ' is not an RFC 3339 time'",
             ),
             (

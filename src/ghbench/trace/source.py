@@ -32,7 +32,9 @@ __all__ = ["MAX_LINE_BYTES", "TraceInput", "line_numbers", "open_trace"]
 MAX_LINE_BYTES = 16 << 20  # longer lines are skipped (DuckDB's read buffers are this big)
 _BLOCK = 1 << 20
 _HINT = "pass the path of an AO_GH_TRACE_FILE trace"
+_NEWLINE = ord("\n")
 _BLANK = b" \t\r\x0b\x0c"  # what a blank line may hold (the whitespace DuckDB skips)
+_BLANKS = frozenset(_BLANK)
 
 
 @dataclass
@@ -88,11 +90,19 @@ def open_trace(path: Path | str) -> Iterator[TraceInput]:
 
 
 def _cut_short(path: Path, size: int) -> bool:
-    if size == 0:
-        return False
+    """Whether the text after the last newline is a line (not only blanks)."""
     with open(path, "rb") as fh:
-        fh.seek(size - 1)
-        return fh.read(1) != b"\n"
+        end = size
+        while end > 0:
+            start = max(0, end - 4096)
+            fh.seek(start)
+            for byte in reversed(fh.read(end - start)):
+                if byte == _NEWLINE:
+                    return False
+                if byte not in _BLANKS:
+                    return True
+            end = start
+    return False
 
 
 def _copy_lines(src: BinaryIO, dst: BinaryIO) -> tuple[dict[int, int], int]:
