@@ -22,7 +22,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "emulator"))
 
-from test_graphql_support import batch_query
+from graphql_queries import batch_query
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.thread_server import EmulatorServer
