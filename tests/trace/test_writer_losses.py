@@ -60,6 +60,24 @@ def test_a_row_cut_short_is_lost_and_never_swallows_the_next(tmp_path: Path) -> 
     assert frame.skipped_lines == 1
 
 
+def test_a_row_cut_short_of_only_its_newline_is_a_row_and_not_lost(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    line = len(msgspec.json.encode(_row(1))) + 1
+    with TraceWriter(path) as writer:
+        with _file_size_limit(2 * line - 1):  # the second row's newline finds no room
+            assert writer.write(_row(1)) and writer.write(_row(2))
+            assert not writer.write(_row(3))  # no room at all: lost
+        assert writer.write(_row(4))
+        assert (writer.rows_written, writer.rows_lost) == (3, 1)
+    frame = read_trace(path)  # the reader agrees: three rows, none cut short
+    assert [frame.operation.value(i) for i in range(len(frame))] == [
+        "gh.api.op-1",
+        "gh.api.op-2",
+        "gh.api.op-4",
+    ]
+    assert frame.skipped_lines == 0
+
+
 def test_a_trace_that_ends_cut_short_counts_only_its_whole_rows(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     line = len(msgspec.json.encode(_row(1))) + 1

@@ -46,11 +46,11 @@ _TIME_SHAPE = (
     r'"\d{4}-\d\d-\d\dT([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)?"'
 )
 _SHOWN = 60  # characters of an offending value a warning quotes
-# The shape JavaScript's toISOString() and ghbench's writer give every row: read by a
-# fixed-width pattern and strptime, three times cheaper than the regular expression and
-# the general cast, which read what it refuses. strptime takes fewer digits than a field's
-# width ("1" for a month) and no sign or space, so inside the fixed widths it accepts
-# only what _TIME_SHAPE accepts, and the same instant.
+# toISOString()'s shape, the one JavaScript and ghbench's writer give every row, is read
+# by a fixed-width pattern and strptime: a third of the cost of the regular expression
+# and the general cast, which now read only the other shapes. strptime alone takes a
+# field narrower than its width ("1" for a month) but no sign, space or extra digit, so
+# within the pattern's widths it accepts what _TIME_SHAPE accepts, as the same instant.
 _COMMON_SHAPE = "'\"____-__-__T__:__:__.___Z\"'"  # SQL literals
 _COMMON_FORMAT = "'\"%Y-%m-%dT%H:%M:%S.%gZ\"'"
 

@@ -157,7 +157,8 @@ class TraceWriter:
     ``on_error`` is called once (so a ``gh`` shim can warn once and carry on), and every
     row not written whole is counted (``rows_lost``, ``loss()``). A row cut short by a
     full disk stays a line of its own: the next row starts on a new line, so a partial
-    line is never read as a row and never swallows the next one.
+    line is never read as a row and never swallows the next one; a row short of only its
+    newline is a row (the reader reads it as one), so it is written, not lost.
     """
 
     def __init__(
@@ -200,7 +201,8 @@ class TraceWriter:
         return TraceLoss(trace=str(self.path), rows=self.rows_lost, reason=reason)
 
     def write(self, row: TraceRow) -> bool:
-        """Append ``row``; True when the whole line reached the file."""
+        """Append ``row``; True when the row reached the file whole (its newline at the latest
+        with the next write)."""
         if self._fd is None:
             self.rows_lost += 1
             return False
@@ -213,6 +215,11 @@ class TraceWriter:
             self._fail(exc)
             self.rows_lost += 1
             return False
+        if written == len(line) - 1:
+            # all but the newline (disk full): the row is whole, the next write ends it
+            self._cut_short = True
+            self.rows_written += 1
+            return True
         if written != len(line):
             # a short write (disk full): a partial line, ended by the next write
             self._cut_short = True
