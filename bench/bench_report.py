@@ -145,6 +145,16 @@ def _cell(side: dict[str, Any]) -> str:
     return f"{wall} | {side['rss']:.0f} MiB"
 
 
+def _ao_sides(ao_report: AoReport, trace: Path) -> dict[str, Callable[[], Run]]:
+    """AO's own scripts for each command, on ``trace``."""
+    experiments = ao_report.experiments
+    return {
+        "report": lambda: ao_report(trace)[0],
+        "summarize": lambda: run(["node", str(experiments / "summarize-gh-trace.mjs"), str(trace)]),
+        "analyze": lambda: run(["node", str(experiments / "analyze-trace.mjs"), str(trace)]),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -184,28 +194,18 @@ def main() -> int:
 
     names = ns.commands.split(",")
     pairs: dict[str, tuple[list[Run], list[Run]]] = {name: ([], []) for name in names}
-    experiments = (ns.ao or Path()).resolve() / "experiments"
-    argvs = {
-        "report": (
-            lambda: ours(trace)[0],
-            lambda: AoReport(ns.ao.resolve())(trace)[0],
-        ),
-        "summarize": (
-            lambda: run([ns.ghbench, "summarize", str(trace)]),
-            lambda: run(["node", str(experiments / "summarize-gh-trace.mjs"), str(trace)]),
-        ),
-        "analyze": (
-            lambda: run([ns.ghbench, "analyze", str(trace)]),
-            lambda: run(["node", str(experiments / "analyze-trace.mjs"), str(trace)]),
-        ),
+    ghbench_sides: dict[str, Callable[[], Run]] = {
+        "report": lambda: ours(trace)[0],
+        "summarize": lambda: run([ns.ghbench, "summarize", str(trace)]),
+        "analyze": lambda: run([ns.ghbench, "analyze", str(trace)]),
     }
+    ao_sides = {} if ao_report is None else _ao_sides(ao_report, trace)
     references: dict[str, list[Run]] = {FLOOR: [], SQL_SCORECARD: []}
     for _ in range(ns.repeat):  # A B A B: both sides see the same machine
         for name in names:
-            ghbench_side, ao_side = argvs[name]
-            pairs[name][0].append(ghbench_side())
-            if ao_report is not None:
-                pairs[name][1].append(ao_side())
+            pairs[name][0].append(ghbench_sides[name]())
+            if name in ao_sides:
+                pairs[name][1].append(ao_sides[name]())
         for code, runs in references.items():
             runs.append(run([PYTHON, "-c", code, str(trace)]))
     print(f"load average after: {os.getloadavg()[0]:.2f}\n")
