@@ -203,7 +203,7 @@ class Family:
             if fields is not None:
                 self.members[pid] = int(fields[2])
                 with contextlib.suppress(OSError):
-                    self.names[pid] = cmdline(pid)[:120]
+                    self.names[pid] = cmdline(pid)  # whole: a long path must not hide a name
 
     def running(self) -> list[str]:
         """Members still running, and any process in one of their groups."""
@@ -214,7 +214,7 @@ class Family:
                 fields = _stat_fields(int(entry.name))
                 if fields is not None and fields[0] != "Z" and int(fields[2]) in groups:
                     found.add(int(entry.name))
-        return [f"{pid} {self.names.get(pid, '')}".strip() for pid in sorted(found)]
+        return [f"{pid} {self.names.get(pid, '')[:120]}".strip() for pid in sorted(found)]
 
     def left_after(self, timeout: float) -> list[str]:
         """Wait up to ``timeout`` for every member to stop; what still runs then."""

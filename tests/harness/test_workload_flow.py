@@ -209,36 +209,45 @@ def test_no_token_is_written_and_setup_and_measure_share_one_budget(root: Path) 
     assert resp.json()["resources"]["core"]["used"] >= after["core"]["used"]
 
 
-def test_measure_refuses_a_stale_setup(root: Path) -> None:
-    data = _setup(root)
-    sessions = data["sessions"]
-    assert isinstance(sessions, list)
-    victim = sessions[1]
-    traces_before = set((root / "out").glob("gh-trace-*.jsonl"))
+def _set_pr_state(root: Path, number: int, state: str) -> None:
+    """Open or close a PR of the setup, through the emulator on its saved state."""
     token = "ghp_" + "t" * 36  # a token of this test's own, for the same user
     from ghbench.emulator import start_emulator_process
 
     emu = start_emulator_process(root / "out" / "state" / "emulator", tokens=[token])
     try:
         resp = httpx.patch(
-            f"{emu.url}/repos/acme/todo/pulls/{victim['prNumber']}",
-            json={"state": "closed"},
+            f"{emu.url}/repos/acme/todo/pulls/{number}",
+            json={"state": state},
             headers={"Authorization": f"token {token}"},
         )
         assert resp.status_code == 200
     finally:
         emu.stop()
-    proc = ghbench(
-        *MEASURE,
-        "--warmup",
-        "1s",
-        "--duration",
-        "3s",
-        "--out",
-        "out",
-        cwd=root,
-        env=clean_env(root),
-    )
+
+
+def test_measure_refuses_a_stale_setup(root: Path) -> None:
+    data = _setup(root)
+    sessions = data["sessions"]
+    assert isinstance(sessions, list)
+    victim = sessions[1]
+    traces_before = set((root / "out").glob("gh-trace-*.jsonl"))
+    _set_pr_state(root, victim["prNumber"], "closed")
+    try:
+        proc = ghbench(
+            *MEASURE,
+            "--warmup",
+            "1s",
+            "--duration",
+            "3s",
+            "--out",
+            "out",
+            cwd=root,
+            env=clean_env(root),
+        )
+    finally:
+        # the module's setup stays valid for whichever test runs after this one
+        _set_pr_state(root, victim["prNumber"], "open")
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
     assert lines[-1].startswith("error: ") and "the setup is stale" in lines[-1]
