@@ -199,3 +199,42 @@ def test_what_record_started_stops_with_it(sig: signal.Signals, tmp_path: Path) 
             proc.wait(DEADLINE_S)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+# a grandchild under ``sh -c`` that ignores SIGTERM: only the group's SIGKILL stops it
+_FAMILY = """
+(trap '' TERM; exec sleep 600) &
+echo $! > grandchild
+echo ready
+wait
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("front", [True, False], ids=["front", "gh-shim"])
+def test_a_signal_to_record_stops_its_commands_whole_group(front: bool, tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "ghbench", "record"]
+    if front:
+        argv += ["--github", "emulator"]
+    proc = subprocess.Popen(
+        [*argv, "--", "sh", "-c", _FAMILY],
+        env=gh_child_env(tmp_path),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == b"ready\n"
+        grandchild = int((tmp_path / "grandchild").read_text())
+        assert _alive(grandchild)
+        os.kill(proc.pid, signal.SIGTERM)  # ghbench alone, not its group
+        assert proc.wait(DEADLINE_S) == -signal.SIGTERM  # it ends as its command did
+        assert not _alive(grandchild)  # gone by the time record has ended
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(DEADLINE_S)
+        if proc.stdout is not None:
+            proc.stdout.close()

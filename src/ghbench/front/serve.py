@@ -1,7 +1,10 @@
 """The front's process: ``python -m ghbench.front.serve``, started by ``process.start_front``.
 
-It reads its ``FrontSettings`` from the first line of stdin, mints the run's CA,
-listens on loopback, prints one ``Ready`` line, then serves on uvloop until it is
+It reads its ``FrontSettings`` from the first line of stdin, raises its open-files
+limit to the hard limit (each client holds a descriptor, and one more upstream; at
+Debian's default of 1,024 a few hundred idle clients would shut new ones out), mints
+the run's CA, listens on loopback, prints one ``Ready`` line, then serves on uvloop
+until it is
 told to close, its stdin ends (its parent is gone, however it died) or SIGTERM/SIGINT
 arrives. Control commands come one per line on stdin and are answered one per line
 on stdout (``settings.Command`` / ``Reply``). A start-up failure is one line on
@@ -14,6 +17,7 @@ import asyncio
 import datetime as dt
 import functools
 import os
+import resource
 import signal
 import socket
 import ssl
@@ -27,7 +31,7 @@ from ghbench.clock import SystemClock
 from ghbench.errors import GhbenchError
 from ghbench.front.ca import prepare_ca, system_bundle
 from ghbench.front.hosts import GITHUB_HOSTS
-from ghbench.front.proxy import FrontServer, server_context
+from ghbench.front.proxy import FrontServer, Limits, server_context
 from ghbench.front.relay import Relay
 from ghbench.front.settings import Command, FrontSettings, Ready, Reply, parse_upstream
 from ghbench.front.sink import TraceSink
@@ -43,6 +47,17 @@ def _client_tls() -> ssl.SSLContext:
     context = ssl.create_default_context()
     context.set_alpn_protocols(["http/1.1"])
     return context
+
+
+def _raise_open_files() -> int:
+    """The open-files soft limit raised to the hard limit; the limit in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (OSError, ValueError):
+            return soft
+    return hard
 
 
 def _listen(port: int) -> socket.socket:
@@ -93,13 +108,13 @@ async def _control(sink: TraceSink, stop: asyncio.Event) -> None:
                 _reply(Reply(counts=sink.counts, error=f"bad command: {exc}"))
                 continue
             if command.op == "status":
-                _reply(Reply(counts=sink.counts))
+                _reply(Reply(counts=sink.snapshot()))
             elif command.op == "trace":
                 ended = sink.switch(command.path, command.agent_path)
                 _reply(Reply(counts=ended, error=sink.error))
             else:
                 sink.close()
-                _reply(Reply(counts=sink.counts))
+                _reply(Reply(counts=sink.snapshot()))
                 return
     finally:
         stop.set()
@@ -128,14 +143,21 @@ def run(settings: FrontSettings) -> None:
     upstream = parse_upstream(settings.upstream, "upstream") if settings.upstream else None
     if settings.mode == "emulate" and upstream is None:
         raise GhbenchError("the front in emulate mode needs the emulator's address (upstream)")
+    open_files = _raise_open_files()
     state_dir = Path(settings.state_dir)
     ca = prepare_ca(
         state_dir,
         list(GITHUB_HOSTS),
         dt.datetime.fromtimestamp(clock.now(), dt.UTC),
-        base_bundle=system_bundle(os.environ),
-        reuse=settings.reuse_ca,
+        # emulate: clients reach nothing else, so they need trust nothing else
+        base_bundle=None if settings.mode == "emulate" else system_bundle(os.environ),
+        keep=settings.keep_ca,
+        lifetime=dt.timedelta(seconds=settings.ca_lifetime),
     )
+    try:
+        tls = server_context(ca.leaf_cert, ca.leaf_key)
+    finally:
+        ca.forget(keep=settings.keep_ca)
     sock = _listen(settings.port)
     sink = TraceSink(settings.trace, settings.agent_trace)
     if sink.error is not None:
@@ -147,14 +169,18 @@ def run(settings: FrontSettings) -> None:
         clock=clock,
         component=settings.component,
     )
+    # two descriptors per client (its own and one upstream), and some for the rest
+    cap = max(1, min(settings.max_connections, (open_files - 64) // 2))
     server = FrontServer(
         mode=settings.mode,
         relay=relay,
-        tls=server_context(ca.leaf_cert, ca.leaf_key),
+        tls=tls,
         clock=clock,
         bundle=ca.bundle,
         ca_cert=ca.cert,
+        secret=settings.secret,
         session_from=settings.session_from,
+        limits=Limits(head_timeout=settings.head_timeout, max_connections=cap),
     )
     ready = Ready(port=int(sock.getsockname()[1]), ca_cert=str(ca.cert), bundle=str(ca.bundle))
     uvloop.run(_serve(sock, ready, server))

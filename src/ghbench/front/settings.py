@@ -47,8 +47,14 @@ class FrontSettings(msgspec.Struct, frozen=True, kw_only=True):
     ``AO_SESSION_ID``): when a client's proxy credential names none, the session is the
     first of these set in the environment of the local process that connected.
     ``component``: the component of rows whose client the User-Agent table does not
-    know. ``reuse_ca``: keep a still-valid CA found in ``state_dir`` instead of minting
-    one. ``port``: 0 picks a free one.
+    know. ``keep_ca``: keep the CA's key in ``state_dir`` when the front stops, and use a
+    kept CA still valid for ``ca_lifetime`` instead of minting one (otherwise no key
+    outlives the front, nor stays on disk while it runs). ``ca_lifetime``: seconds the
+    CA must stay valid (a margin is added). ``secret``: the proxy credential's password
+    clients must send (``start_front`` makes one per front when None).
+    ``head_timeout``: seconds a client may take to send a request head, or to finish
+    TLS after its CONNECT. ``max_connections``: client connections served at once (more
+    are answered 503). ``port``: 0 picks a free one.
     """
 
     mode: FrontMode
@@ -58,7 +64,11 @@ class FrontSettings(msgspec.Struct, frozen=True, kw_only=True):
     agent_trace: str | None = None
     session_from: tuple[str, ...] = ()
     component: str = "front"
-    reuse_ca: bool = False
+    keep_ca: bool = False
+    ca_lifetime: float = 24 * 3600.0
+    secret: str | None = None
+    head_timeout: float = 10.0
+    max_connections: int = 4096
     port: int = 0
 
 
@@ -66,20 +76,27 @@ class FrontCounts(msgspec.Struct, kw_only=True):
     """What reached the front since its trace was last set (or since it started).
 
     ``exchanges``: HTTP exchanges with GitHub's hosts (each one a row when traced);
-    ``refused``: requests for other hosts refused (emulate); ``tunnelled``: tunnels to
-    other hosts passed through untouched (forward); ``failed_handshakes``: clients that
-    did not complete TLS with the front (most often: the CA is not trusted);
+    ``refused``: requests for hosts the front does not serve, refused with a row;
+    ``tunnelled``: tunnels passed through untouched (forward: GitHub's other hosts and
+    the upstream); ``failed_handshakes``: clients that did not complete TLS with the
+    front (a TLS alert, most often: the CA is not trusted; or no TLS at all);
+    ``abandoned``: tunnels a client closed, or left idle, before any TLS;
+    ``unauthorized``: requests without the front's proxy credential (407, no row);
+    ``client_aborts``: exchanges whose client left before its whole answer arrived;
     ``upstream_errors``: exchanges the front answered 502 because the emulator or
     GitHub could not be reached; ``rows_written`` / ``rows_lost``: rows that reached
     the trace, and rows that could not be written (a full disk), ``losses`` the same
-    per trace with why; ``warnings``: one line per distinct problem, e.g. which
-    variable a client needs.
+    per trace with why; ``warnings``: one line per cause, with how often it was
+    seen (300 clients failing alike are one line), e.g. which variable a client needs.
     """
 
     exchanges: int = 0
     refused: int = 0
     tunnelled: int = 0
     failed_handshakes: int = 0
+    abandoned: int = 0
+    unauthorized: int = 0
+    client_aborts: int = 0
     upstream_errors: int = 0
     rows_written: int = 0
     rows_lost: int = 0
@@ -90,7 +107,7 @@ class FrontCounts(msgspec.Struct, kw_only=True):
     def reached(self) -> bool:
         """True when any client reached the front at all."""
         contacts = self.exchanges + self.refused + self.tunnelled + self.failed_handshakes
-        return contacts > 0
+        return contacts + self.abandoned > 0
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True):

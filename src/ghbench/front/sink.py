@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+import msgspec
+
 from ghbench.front.settings import FrontCounts
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceWriter
 
 __all__ = ["TraceSink"]
+
+_EXAMPLES = 3  # clients named in a warning seen from many
+
+
+@dataclass
+class _Cause:
+    """One warning's cause: its line, how often it was seen, a few of the clients."""
+
+    message: str
+    seen: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        if self.seen == 1:
+            return f"{self.message} ({self.examples[0]})" if self.examples else self.message
+        named = f"; e.g. {', '.join(self.examples)}" if self.examples else ""
+        return f"{self.message} (seen {self.seen:,} times{named})"
 
 
 class TraceSink:
@@ -17,10 +39,12 @@ class TraceSink:
     scorecard reads them), else to the trace. Rows go through the project's
     ``TraceWriter``: one ``O_APPEND`` write per row, every string scrubbed of token
     shapes. A row that cannot be written is counted lost, and the first failure becomes
-    a warning."""
+    a warning. Warnings are kept per cause, with how often each was seen: 300 clients
+    failing alike are one line."""
 
     def __init__(self, path: str | None, agent_path: str | None = None) -> None:
         self.counts = FrontCounts()
+        self._causes: dict[Hashable, _Cause] = {}
         self._writer: TraceWriter | None = None
         self._agents: TraceWriter | None = None
         self._open(path, agent_path)
@@ -37,7 +61,8 @@ class TraceSink:
     def _failed(self, exc: OSError) -> None:
         failed = [str(w.path) for w in self._writers() if w.error is exc] or ["the trace"]
         self.warn(
-            f"cannot write the trace {failed[0]} ({exc.strerror or exc}); rows are being lost"
+            ("trace", failed[0]),
+            f"cannot write the trace {failed[0]} ({exc.strerror or exc}); rows are being lost",
         )
 
     @property
@@ -53,10 +78,20 @@ class TraceSink:
                 return f"cannot write the trace {writer.path}: {exc.strerror or exc}"
         return None
 
-    def warn(self, message: str) -> None:
-        """Add a warning once (the same problem seen again adds nothing)."""
-        if message not in self.counts.warnings:
-            self.counts.warnings.append(message)
+    def warn(self, cause: Hashable, message: str, example: str | None = None) -> None:
+        """Count one more sighting of ``cause``: its line is ``message`` (the first
+        one's), ``example`` names the client (a few are kept)."""
+        found = self._causes.get(cause)
+        if found is None:
+            found = self._causes[cause] = _Cause(message)
+        found.seen += 1
+        if example and example not in found.examples and len(found.examples) < _EXAMPLES:
+            found.examples.append(example)
+
+    def snapshot(self) -> FrontCounts:
+        """The counts so far, each warning one line."""
+        warnings = [cause.line() for cause in self._causes.values()]
+        return msgspec.structs.replace(self.counts, warnings=warnings)
 
     def write(self, row: TraceRow) -> None:
         writer = self._agents if row.sessionId is not None and self._agents else self._writer
@@ -72,7 +107,8 @@ class TraceSink:
         """Close the current traces, open ``path`` and ``agent_path`` (None: untraced);
         the ended counts."""
         self.close()
-        ended, self.counts = self.counts, FrontCounts()
+        ended = self.snapshot()
+        self.counts, self._causes = FrontCounts(), {}
         self._open(path, agent_path)
         return ended
 
