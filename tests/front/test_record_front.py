@@ -238,3 +238,28 @@ def test_a_signal_to_record_stops_its_commands_whole_group(front: bool, tmp_path
             proc.wait(DEADLINE_S)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+@pytest.mark.slow
+@pytest.mark.needs("curl")
+@pytest.mark.parametrize("keep", [False, True])
+def test_no_ca_key_outlives_the_run_unless_kept(keep: bool, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    # while the run goes on: no key on disk, unless kept
+    script = "ls state/front; curl -sS -o /dev/null https://api.github.com/rate_limit"
+    args = ("--github", "emulator", "--state", str(state), *(("--keep-ca",) if keep else ()))
+    proc = _record(*args, "--", "sh", "-c", script, env=gh_child_env(tmp_path), cwd=state.parent)
+    assert proc.returncode == 0, proc.stderr
+    during = set(proc.stdout.split())
+    assert {"front-ca.pem", "front-bundle.pem"} <= during
+    assert "front-leaf.key" not in during
+    assert ("front-ca.key" in during) is keep
+    assert (state / "front" / "front-ca.key").exists() is keep
+
+
+def test_keep_ca_goes_with_state(tmp_path: Path) -> None:
+    proc = _record(
+        "--github", "emulator", "--keep-ca", "--", "true", env=gh_child_env(tmp_path), cwd=tmp_path
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "error: --keep-ca goes with --state DIR (where the CA is kept)"
