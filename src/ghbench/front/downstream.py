@@ -43,6 +43,7 @@ __all__ = [
 IDLE_TIMEOUT_S = 300.0  # a client connection with no request for this long is closed
 MAX_HEAD = 64 * 1024
 READ_SIZE = 65536
+_LINGER_BYTES = 16 << 20  # read and dropped after a 431, at most
 NO_SESSION = "-"  # the proxy credential's user name when a client has no session
 _SESSION_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
 
@@ -127,12 +128,14 @@ class Downstream:
         self.requests = MessageReader(max_head=MAX_HEAD)
         self.peer_session: str | None = None  # the connecting process's, once looked up
         self.expired = False  # a deadline cut the connection
-        self.sent = 0  # bytes handed to the connection (before TLS)
         self._tls: ssl.SSLObject | None = None
         self._incoming = ssl.MemoryBIO()
         self._outgoing = ssl.MemoryBIO()
         self._timer: asyncio.TimerHandle | None = None
         self._loop = asyncio.get_running_loop()
+        # a drain returns once the kernel has every byte: what a client that leaves
+        # mid-answer was handed is then known (``relay``)
+        writer.transport.set_write_buffer_limits(high=0)
 
     # deadlines
     def expect(self, seconds: float | None) -> None:
@@ -175,7 +178,8 @@ class Downstream:
     def send(self, data: bytes) -> None:
         if not data:
             return
-        self.sent += len(data)
+        if self.writer.transport.is_closing():
+            raise ConnectionResetError("the client's connection is closed")
         if self._tls is None:
             self.writer.write(data)
             return
@@ -184,18 +188,11 @@ class Downstream:
 
     def _flush(self) -> None:
         pending = self._outgoing.read()
-        if pending:
+        if pending and not self.writer.transport.is_closing():
             self.writer.write(pending)
 
     async def drain(self) -> None:
         await self.writer.drain()
-
-    @property
-    def undelivered(self) -> int:
-        """Bytes handed to the connection that had not left the process when it broke
-        (an estimate after TLS, which adds its own framing)."""
-        transport = self.writer.transport
-        return 0 if transport is None else transport.get_write_buffer_size()
 
     # TLS
     async def start_tls(self, context: ssl.SSLContext, early: bytes) -> tuple[Handshake, str]:
@@ -276,7 +273,17 @@ class Downstream:
             await self.drain()
 
     async def answer_too_large(self) -> None:
-        await self.answer(431, "ghbench front: the request head is too large")
+        """431, then the rest of what the client is sending is read and dropped for a
+        moment: closed with unread bytes, the connection would be reset, and the
+        client might lose the answer before it reads it."""
+        await self.answer(431, f"ghbench front: a request head over {MAX_HEAD // 1024} KiB")
+        self.expect(self.head_timeout)
+        try:
+            dropped = 0
+            while dropped < _LINGER_BYTES and (data := await self._recv_raw()):
+                dropped += len(data)
+        finally:
+            self.expect(None)
 
     def close(self) -> None:
         self.expect(None)

@@ -249,7 +249,7 @@ class Relay:
             if keep_answer:
                 ex.response_body = b"".join(kept)
             upstream.finished(response)
-            if down.reader.at_eof():
+            if down.reader.at_eof() or down.writer.is_closing():
                 raise ClientGone  # it closed its side before its answer was whole
             record()
             await _deliver(down, framing.data(held) + framing.end())
