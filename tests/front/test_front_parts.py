@@ -8,6 +8,7 @@ import datetime as dt
 import ssl
 import stat
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -23,6 +24,7 @@ from ghbench.front.hosts import client_of, github_domain, host_kind, printable, 
 from ghbench.front.http1 import Head
 from ghbench.front.rows import Exchange, exchange_row, operation_of, secrets_of
 from ghbench.front.settings import Upstream, parse_upstream
+from ghbench.front.workers import SharedMeter
 from tools import require_tool
 
 NOW = dt.datetime(2026, 12, 4, 12, 0, tzinfo=dt.UTC)
@@ -184,8 +186,10 @@ def test_graphql_named_among_several() -> None:
     assert read_graphql_request(b"{") is None
 
 
-def test_graphql_meter() -> None:
-    meter = GraphqlMeter()
+@pytest.mark.parametrize("make", [GraphqlMeter, SharedMeter], ids=["in-process", "shared"])
+def test_graphql_meter(make: Callable[[], GraphqlMeter | SharedMeter]) -> None:
+    """The workers' shared meter reads charges exactly as the in-process one."""
+    meter = make()
     assert meter.end(meter.begin(), 5000, 100, 3) is None  # no earlier reading
     assert meter.end(meter.begin(), 5000, 100, 5) == 2
     a, b = meter.begin(), meter.begin()  # overlapping: neither can be told

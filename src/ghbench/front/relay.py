@@ -20,6 +20,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from ghbench.clock import Clock
 from ghbench.front.downstream import Caller, Downstream, header
@@ -71,6 +72,16 @@ _FAILURES = (OSError, TimeoutError, ProtocolError, ssl.SSLError)
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
 
+class Meter(Protocol):
+    """What reads GraphQL charges (``graphql.GraphqlMeter``, ``workers.SharedMeter``)."""
+
+    def begin(self) -> int: ...
+
+    def end(
+        self, ticket: int, limit: int | None, reset: int | None, used: int | None
+    ) -> int | None: ...
+
+
 class ClientGone(Exception):
     """The client's connection broke while its answer was on its way."""
 
@@ -119,13 +130,14 @@ class Relay:
         sink: TraceSink,
         clock: Clock,
         component: str,
+        meter: Meter | None = None,
     ) -> None:
         self.upstream = upstream
         self.pool = pool
         self.sink = sink
         self.clock = clock
         self.component = component
-        self.meter = GraphqlMeter()
+        self.meter: Meter = meter or GraphqlMeter()
 
     def destination(self, origin: Origin) -> Upstream:
         """GitHub's hosts go to the upstream when there is one; anything else (and

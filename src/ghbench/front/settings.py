@@ -19,6 +19,7 @@ from ghbench.errors import UsageError
 from ghbench.trace.writer import TraceLoss
 
 __all__ = [
+    "Cause",
     "Command",
     "FrontCounts",
     "FrontMode",
@@ -54,7 +55,8 @@ class FrontSettings(msgspec.Struct, frozen=True, kw_only=True):
     clients must send (``start_front`` makes one per front when None).
     ``head_timeout``: seconds a client may take to send a request head, or to finish
     TLS after its CONNECT. ``max_connections``: client connections served at once (more
-    are answered 503). ``port``: 0 picks a free one.
+    are answered 503). ``workers``: processes serving clients on the same port (0: one
+    per core, at most 4). ``port``: 0 picks a free one.
     """
 
     mode: FrontMode
@@ -69,6 +71,7 @@ class FrontSettings(msgspec.Struct, frozen=True, kw_only=True):
     secret: str | None = None
     head_timeout: float = 10.0
     max_connections: int = 4096
+    workers: int = 0
     port: int = 0
 
 
@@ -119,12 +122,39 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
     agent_path: str | None = None
 
 
+_EXAMPLES = 3  # clients a warning seen from many names
+
+
+class Cause(msgspec.Struct, kw_only=True):
+    """One warning's cause: its line, how often it was seen, a few of the clients."""
+
+    key: str
+    message: str
+    seen: int = 0
+    examples: list[str] = msgspec.field(default_factory=list)
+
+    def add(self, seen: int, examples: list[str]) -> None:
+        self.seen += seen
+        for example in examples:
+            if example not in self.examples and len(self.examples) < _EXAMPLES:
+                self.examples.append(example)
+
+    def line(self) -> str:
+        if self.seen == 1:
+            return f"{self.message} ({self.examples[0]})" if self.examples else self.message
+        named = f"; e.g. {', '.join(self.examples)}" if self.examples else ""
+        return f"{self.message} (seen {self.seen:,} times{named})"
+
+
 class Reply(msgspec.Struct, frozen=True, kw_only=True):
     """The counts of the segment a command ended (``trace``, ``close``) or of the
-    current one (``status``); ``error`` when the command could not be done."""
+    current one (``status``); ``error`` when the command could not be done. A worker's
+    reply to the front's first process carries its warnings' ``causes`` (merged there,
+    then rendered as ``counts.warnings``)."""
 
     counts: FrontCounts
     error: str | None = None
+    causes: list[Cause] = msgspec.field(default_factory=list)
 
 
 class Ready(msgspec.Struct, frozen=True, kw_only=True):

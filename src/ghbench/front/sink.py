@@ -3,32 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 
 import msgspec
 
-from ghbench.front.settings import FrontCounts
+from ghbench.front.settings import Cause, FrontCounts, Reply
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceWriter
 
 __all__ = ["TraceSink"]
-
-_EXAMPLES = 3  # clients named in a warning seen from many
-
-
-@dataclass
-class _Cause:
-    """One warning's cause: its line, how often it was seen, a few of the clients."""
-
-    message: str
-    seen: int = 0
-    examples: list[str] = field(default_factory=list)
-
-    def line(self) -> str:
-        if self.seen == 1:
-            return f"{self.message} ({self.examples[0]})" if self.examples else self.message
-        named = f"; e.g. {', '.join(self.examples)}" if self.examples else ""
-        return f"{self.message} (seen {self.seen:,} times{named})"
 
 
 class TraceSink:
@@ -44,7 +26,7 @@ class TraceSink:
 
     def __init__(self, path: str | None, agent_path: str | None = None) -> None:
         self.counts = FrontCounts()
-        self._causes: dict[Hashable, _Cause] = {}
+        self._causes: dict[str, Cause] = {}
         self._writer: TraceWriter | None = None
         self._agents: TraceWriter | None = None
         self._open(path, agent_path)
@@ -81,17 +63,17 @@ class TraceSink:
     def warn(self, cause: Hashable, message: str, example: str | None = None) -> None:
         """Count one more sighting of ``cause``: its line is ``message`` (the first
         one's), ``example`` names the client (a few are kept)."""
-        found = self._causes.get(cause)
+        key = repr(cause)
+        found = self._causes.get(key)
         if found is None:
-            found = self._causes[cause] = _Cause(message)
-        found.seen += 1
-        if example and example not in found.examples and len(found.examples) < _EXAMPLES:
-            found.examples.append(example)
+            found = self._causes[key] = Cause(key=key, message=message)
+        found.add(1, [example] if example else [])
 
-    def snapshot(self) -> FrontCounts:
-        """The counts so far, each warning one line."""
-        warnings = [cause.line() for cause in self._causes.values()]
-        return msgspec.structs.replace(self.counts, warnings=warnings)
+    def report(self, error: str | None = None) -> Reply:
+        """The counts so far, each warning one line, and the causes behind them."""
+        causes = list(self._causes.values())
+        counts = msgspec.structs.replace(self.counts, warnings=[c.line() for c in causes])
+        return Reply(counts=counts, error=error, causes=causes)
 
     def write(self, row: TraceRow) -> None:
         writer = self._agents if row.sessionId is not None and self._agents else self._writer
@@ -103,14 +85,14 @@ class TraceSink:
             self.counts.rows_lost += 1
             self.counts.losses = [loss for w in self._writers() if (loss := w.loss())]
 
-    def switch(self, path: str | None, agent_path: str | None = None) -> FrontCounts:
+    def switch(self, path: str | None, agent_path: str | None = None) -> Reply:
         """Close the current traces, open ``path`` and ``agent_path`` (None: untraced);
-        the ended counts."""
+        the ended segment's report (its ``error``: the new trace cannot be written)."""
         self.close()
-        ended = self.snapshot()
+        ended = self.report()
         self.counts, self._causes = FrontCounts(), {}
         self._open(path, agent_path)
-        return ended
+        return msgspec.structs.replace(ended, error=self.error)
 
     def close(self) -> None:
         for writer in self._writers():
