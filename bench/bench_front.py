@@ -2,7 +2,8 @@
 to docs/performance.md).
 
     .venv/bin/python bench/bench_front.py [--rounds 3] [--seconds 4] [--curls 20]
-                                          [--upstream tcp|unix] [--quick] [--libraries]
+                                          [--upstream tcp|unix] [--workers N] [--quick]
+                                          [--libraries] [--hostile]
 
 An emulator process and a front process (emulate mode, every exchange written to a
 trace), as ``ghbench record --github emulator`` runs them. The clients are this process
@@ -22,7 +23,11 @@ no budget runs out. Every measurement alternates direct and through the front,
    (plain HTTP) and through the front (``HTTPS_PROXY`` and the run's CA bundle);
 5. the front's counts: every exchange a row, none lost.
 
-The load average is printed before and after each part. ``--libraries``: the choices
+The load average is printed before and after each part. ``--hostile``: first the
+hostile battery of the front's abuse tests (``tooling.front_abuse``: pipelined, idle,
+oversized, aborted and 300 distrusting agents' clients, and a stranger), then how fast
+the front answers right after it: a kept-alive request and a new connection's, p50 and
+worst of 50 each (target: under 50 ms). ``--libraries``: the choices
 behind the front, measured: CPU per exchange of parsing and framing with h11 and with
 llhttp; per kept-alive request of h11 on a stream, httpcore's pool and httpx against
 the emulator; minting an ECDSA P-256 key against an RSA 2048 one.
@@ -34,6 +39,7 @@ import argparse
 import asyncio
 import base64
 import os
+import secrets
 import ssl
 import statistics
 import subprocess
@@ -48,12 +54,14 @@ import httpx
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tooling/
+
+from tooling.front_abuse import TOKEN, hostile_battery
 
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.process import start_emulator_process
 from ghbench.front import Front, FrontSettings, start_front
 
-TOKEN = "ghp_bench000000000000000000000000000000000"
 GUARD = "/repos/acme/todo/pulls?state=open&sort=updated&direction=desc&per_page=1"
 RATE = "/rate_limit"
 
@@ -231,10 +239,10 @@ def libraries(emulator_port: int) -> None:
     request = (
         b"GET /repos/acme/todo/pulls?per_page=1 HTTP/1.1\r\nHost: api.github.com\r\n"
         b"User-Agent: GitHub CLI 2.102.0\r\nAuthorization: token x\r\nAccept: */*\r\n"
-        b"If-None-Match: W/\"abc\"\r\n\r\n"
+        b'If-None-Match: W/"abc"\r\n\r\n'
     )
     response = (
-        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\netag: W/\"abc\"\r\n"
+        b'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\netag: W/"abc"\r\n'
         b"x-ratelimit-limit: 5000\r\nx-ratelimit-remaining: 4999\r\nx-ratelimit-reset: 1\r\n"
         b"x-ratelimit-used: 1\r\nx-ratelimit-resource: core\r\ncontent-length: 2\r\n\r\n{}"
     )
@@ -305,6 +313,53 @@ def _cpu(work: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
+def hostile(emulator_url: str, front: Front, trust: ssl.SSLContext) -> None:
+    """The battery, then how fast the front still answers."""
+    big = base64.b64encode(secrets.token_hex(3 << 20).encode()).decode()
+    put = httpx.put(
+        f"{emulator_url}/repos/acme/todo/contents/big.txt",
+        headers={"authorization": f"token {TOKEN}"},
+        json={"message": "a big file", "content": big},
+        timeout=120,
+    )
+    put.raise_for_status()
+    before, start = load(), time.perf_counter()
+    expected = hostile_battery(
+        front.port,
+        front.settings.secret,
+        front.ca_cert,
+        big_target="/repos/acme/todo/contents/big.txt",
+    )
+    took = time.perf_counter() - start
+
+    async def after() -> tuple[list[float], list[float]]:
+        kept, new = [], []
+        client = await Client.through(front, trust)
+        for _ in range(50):
+            begun = time.perf_counter()
+            await client.get(RATE)
+            kept.append((time.perf_counter() - begun) * 1000)
+        client.close()
+        for _ in range(50):
+            begun = time.perf_counter()
+            one = await Client.through(front, trust)
+            await one.get(RATE)
+            one.close()
+            new.append((time.perf_counter() - begun) * 1000)
+        return kept, new
+
+    kept, new = uvloop.run(after())
+    counts = front.status()
+    print(
+        f"hostile battery (load {before} -> {load()}): {sum(expected.values()):,} rows expected"
+        f" in {took:.1f} s; {counts.failed_handshakes} failed handshakes, {counts.abandoned}"
+        f" abandoned, {counts.unauthorized} unauthorized, {counts.client_aborts} left"
+        f" mid-answer, {len(counts.warnings)} warning lines; then kept-alive p50"
+        f" {pct(kept, 50):.2f} ms, worst {max(kept):.2f} ms; new connection p50"
+        f" {pct(new, 50):.2f} ms, worst {max(new):.2f} ms"
+    )
+
+
 def measure(args: argparse.Namespace, emulator_port: int, front: Front) -> None:
     trust = ssl.create_default_context(cafile=str(front.ca_cert))
     trust.set_alpn_protocols(["http/1.1"])
@@ -314,6 +369,8 @@ def measure(args: argparse.Namespace, emulator_port: int, front: Front) -> None:
         "front": lambda: Client.through(front, trust),
     }
     seconds, rounds = args.seconds, args.rounds
+    if args.hostile:
+        hostile(f"http://127.0.0.1:{emulator_port}", front, trust)
 
     def kept(clients: int) -> Callable[[str], list[float]]:
         return lambda side: uvloop.run(kept_alive(connect[side], clients, seconds, etag))
@@ -333,7 +390,8 @@ def measure(args: argparse.Namespace, emulator_port: int, front: Front) -> None:
         f"front: {counts.exchanges:,} exchanges, {counts.rows_written:,} rows written,"
         f" {counts.rows_lost} lost"
     )
-    assert counts.rows_written == counts.exchanges and not counts.rows_lost
+    rows = counts.exchanges + counts.refused + counts.failed_handshakes + counts.abandoned
+    assert counts.rows_written == rows and not counts.rows_lost, counts
 
 
 def main() -> None:
@@ -343,7 +401,9 @@ def main() -> None:
     parser.add_argument("--curls", type=int, default=20)
     parser.add_argument("--upstream", choices=("tcp", "unix"), default="tcp")
     parser.add_argument("--quick", action="store_true", help="one short round (a smoke run)")
+    parser.add_argument("--workers", type=int, default=0, help="the front's (0: one per core)")
     parser.add_argument("--libraries", action="store_true")
+    parser.add_argument("--hostile", action="store_true")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.curls = 1, 1.0, 3
@@ -364,6 +424,7 @@ def main() -> None:
                 state_dir=str(root / "front"),
                 upstream=upstream,
                 trace=str(root / "trace.jsonl"),
+                workers=args.workers,
             )
         )
         try:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 __all__ = [
     "TIMEOUT_S",
+    "TOKEN",
     "Tunnel",
     "abandon",
     "big_answer_then_leave",
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 TIMEOUT_S = 30.0
-TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
+TOKEN = "ghp_test0000000000000000000000000000000001"  # the tests' emulator's, and the bench's
 
 
 def credential(secret: str | None, session: str = "-") -> bytes:
