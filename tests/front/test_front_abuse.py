@@ -9,6 +9,7 @@ not asserted."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -110,6 +111,14 @@ def test_an_abandoned_tunnel_is_its_own_row_and_no_ca_warning(front: Front, trac
     assert [r["operation"] for r in got] == ["front.tunnel-abandoned"] * 2
     # the CONNECT's own answer: not a call of unknown outcome
     assert {(r["method"], r["httpStatus"], r["ok"]) for r in got} == {("CONNECT", 200, False)}
+    summary = subprocess.run(
+        [sys.executable, "-m", "ghbench", "summarize", "--json", str(trace)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(summary.stdout)["opaque"] == 0
 
 
 @pytest.mark.slow
@@ -349,3 +358,16 @@ def test_workers_share_the_port_and_stop_with_the_front(
         not Path(f"/proc/{children[0]}").exists()
         or "Z" in Path(f"/proc/{children[0]}/stat").read_text().rsplit(")", 1)[1].split()[0]
     )
+
+
+def test_a_client_that_leaves_before_its_answer_came_gets_a_row_that_says_so(
+    front: Front, trace: Path, emulator: Emulator
+) -> None:
+    emulator.set_faults(latency="fixed", latency_ms=500.0)  # the answer comes later
+    tunnel = open_tunnel(front.port, _secret(front), front.ca_cert)
+    tunnel.send(get("/repos/acme/todo"))
+    tunnel.close()  # before any answer
+    wait_until(lambda: front.status().client_aborts == 1, "the client's leaving")
+    (row,) = rows(trace)
+    assert (row["operation"], row["httpStatus"]) == ("rest.repos", 200)  # GitHub answered
+    assert (row["ok"], row["clientClosed"], row["responseBytes"]) == (False, True, 0)

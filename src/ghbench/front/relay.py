@@ -248,7 +248,7 @@ class Relay:
         kept: list[bytes] = []
         delivered = 0  # body bytes the client's connection took
         try:
-            down.send(response_head(response.status, response.reason, framing.headers))
+            await _deliver(down, response_head(response.status, response.reason, framing.headers))
             held = b""  # the last chunk, sent once the row is written
             async for chunk in upstream.body():
                 ex.response_bytes += len(chunk)
