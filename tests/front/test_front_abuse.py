@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import client_env, rows, run
+from front_helpers import client_env, rows, run, running_front, traced
 from tooling.front_abuse import (
     TIMEOUT_S,
     abandon,
@@ -54,28 +54,16 @@ def front(
     _shared_server: tuple[EmulatorServer, Any], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Front]:
     server, _ = _shared_server
-    settings = FrontSettings(
-        mode="emulate",
-        state_dir=str(tmp_path_factory.mktemp("front")),
-        upstream=server.url,
-        head_timeout=5.0,
-    )
-    front = start_front(settings)
-    try:
-        yield front
-    finally:
-        front.stop()
+    state = tmp_path_factory.mktemp("front")
+    with running_front(state, server.url, head_timeout=5.0) as running:
+        yield running
 
 
 @pytest.fixture
 def trace(front: Front, emulator_server: Any, tmp_path: Path) -> Iterator[Path]:
     """This test's trace and counts (the front switched to it), its emulator plugged in."""
-    path = tmp_path / "trace.jsonl"
-    front.switch_trace(path)
-    try:
+    with traced(front, tmp_path) as path:
         yield path
-    finally:
-        front.switch_trace(None)
 
 
 def _secret(front: Front) -> str:

@@ -21,6 +21,7 @@ from front_helpers import (
     rows,
     run,
     running_front,
+    traced,
 )
 
 from ghbench.emulator.core import Emulator
@@ -42,13 +43,9 @@ def front(
 
 @pytest.fixture
 def trace(front: Front, emulator_server: Any, tmp_path: Path) -> Iterator[Path]:
-    """This test's trace (the front switched to it), its emulator plugged in."""
-    path = tmp_path / "trace.jsonl"
-    front.switch_trace(path)
-    try:
+    """This test's trace and counts (the front switched to it), its emulator plugged in."""
+    with traced(front, tmp_path) as path:
         yield path
-    finally:
-        front.switch_trace(None)
 
 
 def _no_secret(trace: Path) -> None:

@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -162,13 +164,12 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
-def test_what_record_started_stops_with_it(sig: signal.Signals, tmp_path: Path) -> None:
-    command = "import time\nprint('ready', flush=True)\ntime.sleep(600)\n"
-    argv = [sys.executable, "-m", "ghbench", "record", "--github", "emulator"]
+@contextmanager
+def _recording(args: list[str], tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``ghbench record ARGS`` in a session of its own, once its command said ready;
+    whatever is left of it is killed at the end."""
     proc = subprocess.Popen(
-        [*argv, "--", sys.executable, "-c", command],
+        [sys.executable, "-m", "ghbench", "record", *args],
         env=gh_child_env(tmp_path),
         cwd=tmp_path,
         stdout=subprocess.PIPE,
@@ -178,6 +179,21 @@ def test_what_record_started_stops_with_it(sig: signal.Signals, tmp_path: Path) 
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline() == b"ready\n"
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(DEADLINE_S)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_what_record_started_stops_with_it(sig: signal.Signals, tmp_path: Path) -> None:
+    command = "import time\nprint('ready', flush=True)\ntime.sleep(600)\n"
+    args = ["--github", "emulator", "--", sys.executable, "-c", command]
+    with _recording(args, tmp_path) as proc:
         started = {p: _cmdline(p) for p in _children(proc.pid)}
         kinds = {
             "front": [p for p, c in started.items() if "ghbench.front.serve" in c],
@@ -185,20 +201,16 @@ def test_what_record_started_stops_with_it(sig: signal.Signals, tmp_path: Path) 
             "command": [p for p, c in started.items() if "time.sleep(600)" in c],
         }
         assert all(len(pids) == 1 for pids in kinds.values()), started
+        workers = _children(kinds["front"][0])  # the front's other processes, one a core
+        started |= {p: _cmdline(p) for p in workers}
         os.kill(proc.pid, sig)  # ghbench alone, not its group
         proc.wait(DEADLINE_S)
         deadline = time.monotonic() + DEADLINE_S
-        left = [p for pids in kinds.values() for p in pids]
+        left = [p for pids in kinds.values() for p in pids] + workers
         while left and time.monotonic() < deadline:
             time.sleep(0.1)
             left = [p for p in left if _alive(p)]
         assert left == [], {p: started[p] for p in left}
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(DEADLINE_S)
-        if proc.stdout is not None:
-            proc.stdout.close()
 
 
 # a grandchild under ``sh -c`` that ignores SIGTERM: only the group's SIGKILL stops it
@@ -213,31 +225,13 @@ wait
 @pytest.mark.slow
 @pytest.mark.parametrize("front", [True, False], ids=["front", "gh-shim"])
 def test_a_signal_to_record_stops_its_commands_whole_group(front: bool, tmp_path: Path) -> None:
-    argv = [sys.executable, "-m", "ghbench", "record"]
-    if front:
-        argv += ["--github", "emulator"]
-    proc = subprocess.Popen(
-        [*argv, "--", "sh", "-c", _FAMILY],
-        env=gh_child_env(tmp_path),
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline() == b"ready\n"
+    args = [*(["--github", "emulator"] if front else []), "--", "sh", "-c", _FAMILY]
+    with _recording(args, tmp_path) as proc:
         grandchild = int((tmp_path / "grandchild").read_text())
         assert _alive(grandchild)
         os.kill(proc.pid, signal.SIGTERM)  # ghbench alone, not its group
         assert proc.wait(DEADLINE_S) == -signal.SIGTERM  # it ends as its command did
         assert not _alive(grandchild)  # gone by the time record has ended
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(DEADLINE_S)
-        if proc.stdout is not None:
-            proc.stdout.close()
 
 
 @pytest.mark.slow

@@ -21,11 +21,11 @@ import contextlib
 import enum
 import hmac
 import ssl
-from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from ghbench.front.http1 import END, Body, End, Head, MessageReader, response_head
+from ghbench.front import http1
+from ghbench.front.http1 import Body, End, Head, MessageReader, response_head
 from ghbench.proctable import environ_value, socket_owner
 
 __all__ = [
@@ -48,12 +48,10 @@ NO_SESSION = "-"  # the proxy credential's user name when a client has no sessio
 _SESSION_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
 
 
-def header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str | None:
-    """The first value of the (lower-case) header ``name``."""
-    for key, value in headers:
-        if key == name:
-            return value.decode("latin-1")
-    return None
+def header(headers: list[tuple[bytes, bytes]], name: bytes) -> str | None:
+    """The first value of the (lower-case) header ``name``, as text."""
+    value = http1.header(headers, name)
+    return None if value is None else value.decode("latin-1")
 
 
 def proxy_credential(value: str | None) -> tuple[str, str] | None:
@@ -246,15 +244,6 @@ class Downstream:
             return events.popleft()
         finally:
             self.expect(None)
-
-    async def body(self) -> list[bytes] | None:
-        """The rest of a request's body as it comes, in pieces: None once it ended."""
-        event = await self.event(idle=self.head_timeout * 6)
-        if isinstance(event, Body):
-            return [event.data]
-        if event is END:
-            return None
-        raise ConnectionResetError("the client left in the middle of its request")
 
     async def answer(
         self, status: int, reason: str, extra: list[tuple[bytes, bytes]] | None = None

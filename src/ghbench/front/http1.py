@@ -34,6 +34,7 @@ __all__ = [
     "HeadTooLarge",
     "MessageReader",
     "ProtocolError",
+    "declared_length",
     "header",
     "request_head",
     "response_head",
