@@ -116,6 +116,27 @@ def test_a_head_that_does_not_come_is_cut_at_the_deadline(front: Front, trace: P
     assert not counts.reached and rows(trace) == []
 
 
+@pytest.mark.slow
+def test_a_head_trickled_a_line_at_a_time_is_cut_at_its_deadline(front: Front, trace: Path) -> None:
+    """Each line re-arming the deadline would hold the connection for ever (64 KiB at
+    a line a fifth of a second); the deadline runs from the head's first byte."""
+    with socket.create_connection(("127.0.0.1", front.port), timeout=TIMEOUT_S) as sock:
+        sock.sendall(b"CONNECT api.github.com:443 HTTP/1.1\r\n")
+        sock.settimeout(0.2)
+        closed, lines = False, 0
+        while not closed and lines < 60 * 5:  # a minute: far past the 5 s deadline
+            try:
+                closed = sock.recv(65536) == b""
+            except TimeoutError:
+                lines += 1
+                try:
+                    sock.sendall(b"X-Slow: a\r\n")
+                except OSError:
+                    closed = True
+        assert closed, "the front kept a trickled head open for a minute"
+    assert rows(trace) == []
+
+
 def test_an_oversized_head_is_431(front: Front, trace: Path) -> None:
     outside = oversized(front.port, _secret(front), front.ca_cert, inside=False)
     inside = oversized(front.port, _secret(front), front.ca_cert, inside=True)

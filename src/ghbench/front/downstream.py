@@ -231,6 +231,7 @@ class Downstream:
         if events:
             return events.popleft()
         self.expect(idle)
+        begun = self.requests.mid_head  # the head's deadline runs from its first byte
         try:
             while not events:
                 if self.requests.upgraded is not None:
@@ -239,8 +240,9 @@ class Downstream:
                 self.requests.feed(data)
                 if not data:
                     return events.popleft() if events else None
-                if self.requests.mid_head:
-                    self.expect(self.head_timeout)
+                if self.requests.mid_head and not begun:
+                    begun = True
+                    self.expect(self.head_timeout)  # once: a trickle does not re-arm it
             return events.popleft()
         finally:
             self.expect(None)

@@ -37,6 +37,7 @@ _WINDOWS = 8  # (limit, reset) windows whose highest reading is kept
 _SLOT = struct.Struct("qqq")  # limit, reset, highest x-ratelimit-used
 _HEAD = struct.Struct("qq")  # exchanges in flight, exchanges begun
 _REAP_S = 5.0
+_LOCK_S = 1.0  # held for microseconds; longer only if its holder died in it
 
 
 def listen(port: int, count: int) -> list[socket.socket]:
@@ -74,9 +75,13 @@ class SharedMeter:
         self._open: dict[int, bool] = {}  # this process's tickets: overlapped at begin
 
     def begin(self) -> int:
-        with self._lock:
+        if not self._lock.acquire(timeout=_LOCK_S):
+            return 0  # a worker died holding it: this charge cannot be told
+        try:
             in_flight, begun = _HEAD.unpack_from(self._memory, 0)
             _HEAD.pack_into(self._memory, 0, in_flight + 1, begun + 1)
+        finally:
+            self._lock.release()
         ticket = int(begun) + 1
         self._open[ticket] = in_flight > 0
         return ticket
@@ -85,13 +90,17 @@ class SharedMeter:
         self, ticket: int, limit: int | None, reset: int | None, used: int | None
     ) -> int | None:
         overlapped = self._open.pop(ticket, True)
-        with self._lock:
+        if not ticket or not self._lock.acquire(timeout=_LOCK_S):
+            return None
+        try:
             in_flight, begun = _HEAD.unpack_from(self._memory, 0)
             _HEAD.pack_into(self._memory, 0, in_flight - 1, begun)
             overlapped = overlapped or begun != ticket
             if limit is None or reset is None or used is None:
                 return None
             before = self._reading(limit, reset, used)
+        finally:
+            self._lock.release()
         if overlapped or before is None or used - before < 1:
             return None
         return used - before
