@@ -17,6 +17,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -235,6 +236,47 @@ def test_another_uid_cannot_use_a_running_front(front: Front, trace: Path, tmp_p
     counts = front.status()
     assert (counts.exchanges, counts.unauthorized) == (1, 4)
     assert [r["operation"] for r in rows(trace)] == ["rest.rate_limit"]
+
+
+_STRANGERS = {
+    "curl": (["curl", "-sS", "https://api.github.com/rate_limit"], "curl"),
+    "git": (["git", "ls-remote", "https://github.com/acme/todo"], "git"),
+    "gh": (["gh", "api", "rate_limit"], "gh"),
+    "python": (
+        [
+            "/usr/bin/python3",
+            "-c",
+            "import urllib.request as u; u.urlopen('https://api.github.com/rate_limit')",
+        ],
+        "python3",
+    ),
+}
+
+
+@pytest.mark.parametrize("client", sorted(_STRANGERS))
+def test_another_uids_real_clients_are_refused(client: str, front: Front, trace: Path) -> None:
+    """gh, git, curl and Python's urllib of another user, who knows the port and a
+    session's label: 407, and no row."""
+    argv, program = _STRANGERS[client]
+    require_tool(program)
+    proxy = f"http://s-1:-@127.0.0.1:{front.port}"
+    with tempfile.TemporaryDirectory(prefix="ghbench-nobody-") as home:  # outside ours
+        if os.geteuid() == 0:
+            os.chown(home, 65534, 65534)
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": home,
+            "GH_TOKEN": TOKEN,
+            "GH_PROMPT_DISABLED": "1",
+            **dict.fromkeys(("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"), proxy),
+        }
+        proc = _as_nobody(argv, env)
+    said = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "407" in said or "proxy credential required" in said, said  # gh shows the reason
+    counts = front.status()
+    assert counts.unauthorized >= 1 and counts.exchanges == 0  # git asks twice
+    assert rows(trace) == []
 
 
 def test_past_its_connection_limit_a_client_is_answered_503(
