@@ -399,7 +399,10 @@ def test_workers_share_the_port_and_stop_with_the_front(
         for _ in range(20):  # new connections: the kernel spreads them over both
             tunnel = open_tunnel(front.port, _secret(front), front.ca_cert)
             tunnel.send(get("/rate_limit", close=True))
-            assert tunnel.answer().startswith(b"HTTP/1.1 200")
+            answer = tunnel.answer()
+            assert answer.startswith(b"HTTP/1.1 200")
+            assert b"\r\nconnection: close\r\n" in answer  # as the client asked
+            assert tunnel.recv() == b""  # and closed
             tunnel.close()
     finally:
         counts = front.stop()

@@ -182,11 +182,15 @@ class Relay:
         try:
             keep_answer = graphql and b"rateLimit" in body.first
             outgoing = _outgoing(request.method, target.encode("latin-1"), headers, body)
-            return (
-                await self._relay(
-                    down, destination, outgoing, body, ex, keep_answer=keep_answer, record=record
-                )
-                and request.keep_alive
+            return await self._relay(
+                down,
+                destination,
+                outgoing,
+                body,
+                ex,
+                keep_answer=keep_answer,
+                keep_alive=request.keep_alive,  # known once the body has come
+                record=record,
             )
         except ClientGone:
             ex.client_closed = not recorded  # a row already written had its answer whole
@@ -222,6 +226,7 @@ class Relay:
         ex: Exchange,
         *,
         keep_answer: bool,
+        keep_alive: bool,
         record: Callable[[], None],
     ) -> bool:
         """Relay the answer; ``record`` writes the exchange's row before the answer's last
@@ -245,6 +250,8 @@ class Relay:
         bodyless = ex.method == "HEAD" or response.status in (204, 304)
         kept_headers = [(k, v) for k, v in response.headers if k not in _HOP_BY_HOP]
         framing = Framing(kept_headers, declared_length(response.headers), bodyless=bodyless)
+        if not keep_alive:  # the client asked to close (or spoke HTTP/1.0)
+            framing.headers.append((b"connection", b"close"))
         kept: list[bytes] = []
         delivered = 0  # body bytes the client's connection took
         try:
@@ -273,7 +280,7 @@ class Relay:
             upstream.close()  # half an answer: neither side can carry on
             raise
         self.pool.release(upstream)
-        return True
+        return keep_alive
 
     async def _send(
         self,
