@@ -6,6 +6,7 @@ test); the emulator behind it is each test's own, plugged into the session's ser
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from front_helpers import (
     rows,
     run,
     running_front,
+    traced,
 )
 
 from ghbench.emulator.core import Emulator
@@ -41,13 +43,9 @@ def front(
 
 @pytest.fixture
 def trace(front: Front, emulator_server: Any, tmp_path: Path) -> Iterator[Path]:
-    """This test's trace (the front switched to it), its emulator plugged in."""
-    path = tmp_path / "trace.jsonl"
-    front.switch_trace(path)
-    try:
+    """This test's trace and counts (the front switched to it), its emulator plugged in."""
+    with traced(front, tmp_path) as path:
         yield path
-    finally:
-        front.switch_trace(None)
 
 
 def _no_secret(trace: Path) -> None:
@@ -123,10 +121,13 @@ def test_curl_with_its_bundle_and_without(front: Front, trace: Path, tmp_path: P
     counts = front.status()
     assert counts.exchanges == 1 and counts.failed_handshakes == 1
     (warning,) = counts.warnings
-    assert warning.startswith("curl/") and f"CURL_CA_BUNDLE={front.bundle}" in warning
+    assert warning.startswith("TLS with the front for api.github.com ended in the client's alert")
+    assert f"CURL_CA_BUNDLE={front.bundle}" in warning and re.search(r"\(curl/[\w.-]+\)$", warning)
     got = rows(trace)
     assert [r["operation"] for r in got] == ["rest.repos", "front.tls-handshake"]
     assert got[1]["ok"] is False and got[1]["endpoint"] == "api.github.com:443"
+    # the CONNECT's own answer: not a call of unknown outcome
+    assert got[1]["httpStatus"] == 200
     assert got[0]["component"] == got[1]["component"] == "curl"
     _no_secret(trace)
 

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import client_env, rows, run
+from front_helpers import client_env, rows, run, running_front
 
 from ghbench.emulator.thread_server import EmulatorServer
-from ghbench.front import Front, FrontSettings, start_front
+from ghbench.front import Front
 from ghbench.front.rows import ao_operation
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
@@ -27,17 +27,9 @@ def front(
     _shared_server: tuple[EmulatorServer, Any], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Front]:
     server, _ = _shared_server
-    settings = FrontSettings(
-        mode="emulate",
-        state_dir=str(tmp_path_factory.mktemp("front")),
-        upstream=server.url,
-        session_from=("AO_SESSION_ID",),
-    )
-    front = start_front(settings)
-    try:
-        yield front
-    finally:
-        front.stop()
+    state = tmp_path_factory.mktemp("front")
+    with running_front(state, server.url, session_from=("AO_SESSION_ID",)) as running:
+        yield running
 
 
 @pytest.mark.gh

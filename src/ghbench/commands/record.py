@@ -58,6 +58,12 @@ def _rows(count: int, where: str) -> str:
     "[default: a temporary directory, removed at the end].",
 )
 @click.option(
+    "--keep-ca",
+    is_flag=True,
+    help="With --state: keep the front's CA and its key there for later runs "
+    "[default: no key outlives the run].",
+)
+@click.option(
     "--trace",
     "trace",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -77,6 +83,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     upstream: str | None,
     repos: tuple[str, ...],
     state: Path | None,
+    keep_ca: bool,
     trace: Path | None,
     component: str,
     command: tuple[str, ...],
@@ -91,7 +98,13 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     trace rows were lost exits 1: the trace is incomplete. Put '--' before COMMAND.
     """
     if github is None:
-        for flag, given in (("--upstream", upstream), ("--repo", repos), ("--state", state)):
+        flags = (
+            ("--upstream", upstream),
+            ("--repo", repos),
+            ("--state", state),
+            ("--keep-ca", keep_ca),
+        )
+        for flag, given in flags:
             if given:
                 raise click.UsageError(f"{flag} goes with --github emulator|github")
         return _record_gh(command, trace, component)
@@ -106,6 +119,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         state=state,
         trace=trace,
         component=component,
+        keep_ca=keep_ca,
     )
     counts = result.counts
     for warning in counts.warnings:
@@ -114,6 +128,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         f"{counts.exchanges} exchanges, {counts.refused} refused, {counts.tunnelled} tunnelled,"
         f" {counts.failed_handshakes} failed handshakes, {counts.rows_lost} rows lost"
     )
+    if counts.abandoned or counts.unauthorized:
+        seen += f", {counts.abandoned} abandoned tunnels, {counts.unauthorized} unauthorized"
     click.echo(f"ghbench record: {_rows(result.rows, _shown(result.trace))} ({seen})", err=True)
     if result.returncode < 0:
         exit_like(result.returncode)

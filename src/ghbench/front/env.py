@@ -1,12 +1,11 @@
 """The environment a client needs to go through the front. Pure: values in, a dict out.
 
 - ``HTTPS_PROXY``/``HTTP_PROXY`` (and their lower-case forms: curl and git read only
-  ``http_proxy`` in lower case) at the front, with the session as the proxy
-  credential's user name when given: ``http://SESSION:-@127.0.0.1:PORT``. The
-  password is a placeholder: urllib sends no credential without one, and git asks
-  its credential helpers for the password of a proxy user that has none. git is
-  also told to send it with its CONNECT (``GIT_HTTP_PROXY_AUTHMETHOD=basic``) rather
-  than after a challenge the front never makes;
+  ``http_proxy`` in lower case) at the front, with the front's secret as the proxy
+  credential's password (a client without it is refused) and the session as its user
+  name: ``http://SESSION:SECRET@127.0.0.1:PORT``, ``-`` for a client with no session
+  (urllib sends no credential without a user). git is also told to send it with its
+  CONNECT (``GIT_HTTP_PROXY_AUTHMETHOD=basic``) rather than after a challenge;
 - the CA through every variable a client reads (``hosts.CA_VARIABLES``): the bundle
   (the system's roots plus the CA) where the variable replaces the client's roots, the
   CA alone for ``NODE_EXTRA_CA_CERTS``, which adds to Node's;
@@ -22,20 +21,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
+from ghbench.front.downstream import NO_SESSION
 from ghbench.front.hosts import CA_VARIABLES, GITHUB_HOSTS
 
 __all__ = ["LOOPBACK", "client_environment", "no_proxy", "proxy_url"]
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 _PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")
-_SESSION_PASSWORD = "-"
 
 
-def proxy_url(port: int, session: str | None = None) -> str:
-    """The front's proxy URL, with ``session`` as its credential's user name."""
-    if session is None:
+def proxy_url(port: int, secret: str | None, session: str | None = None) -> str:
+    """The front's proxy URL: ``secret`` as its credential's password, ``session`` as
+    its user name; without a secret (a front open to all) none unless a session."""
+    if secret is None and session is None:
         return f"http://127.0.0.1:{port}"
-    return f"http://{quote(session, safe='')}:{_SESSION_PASSWORD}@127.0.0.1:{port}"
+    user = quote(session if session is not None else NO_SESSION, safe="")
+    return f"http://{user}:{quote(secret or '-', safe='')}@127.0.0.1:{port}"
 
 
 def _bypasses_github(entry: str) -> bool:
@@ -56,6 +57,7 @@ def no_proxy(existing: str | None) -> str:
 def client_environment(
     port: int,
     *,
+    secret: str | None,
     bundle: Path,
     ca_cert: Path,
     session: str | None = None,
@@ -63,7 +65,7 @@ def client_environment(
 ) -> dict[str, str]:
     """The variables to add to a client's environment (``base``: the environment they
     are added to, whose ``NO_PROXY`` is kept where it can be)."""
-    url = proxy_url(port, session)
+    url = proxy_url(port, secret, session)
     env = dict.fromkeys(_PROXY_VARIABLES, url)
     for variable in CA_VARIABLES:
         env[variable] = str(ca_cert if variable == "NODE_EXTRA_CA_CERTS" else bundle)

@@ -9,7 +9,11 @@ A row names its operation from what was asked (``operation_of``):
 - github.com: ``git.info-refs``, ``git.upload-pack``, ``git.receive-pack``; any
   other path ``web.<first segment>``;
 - uploads.github.com: ``uploads.…`` as REST; codeload.github.com: ``codeload.archive``;
-- the front's own answers: ``front.refused``, ``front.tls-handshake``.
+- the front's own answers: ``front.refused``; after a CONNECT the front answered 200
+  but no HTTP exchange followed: ``front.tls-handshake`` (the client's TLS alert, or
+  bytes that were not TLS), ``front.tunnel-abandoned`` (it closed, or went idle, first).
+  These rows carry the CONNECT's own status (200): they are what the front answered,
+  not calls of unknown outcome.
 
 AO's Go daemon (0.10) sends the requests AO's TypeScript builds sent through gh, under
 the names those builds gave them (``AO_OPERATIONS``): its ETag guard on a repository's
@@ -46,10 +50,10 @@ __all__ = [
     "GraphqlCost",
     "ao_operation",
     "exchange_row",
-    "handshake_row",
     "operation_of",
     "refusal_row",
     "secrets_of",
+    "tunnel_row",
 ]
 
 ORIGIN = "front"
@@ -61,6 +65,9 @@ _GIT_OPERATION = {
 }
 _SEGMENT = re.compile(r"[^\w.-]")
 _SHORTEST_SECRET = 8  # shorter parts (a user name "x") would blank ordinary words
+_LONGEST_ENDPOINT = 2048  # a request line is the client's to make as long as it likes
+_CONNECTED = "HTTP/1.1 200 Connection Established"
+TUNNEL_OPERATIONS = {"handshake": "front.tls-handshake", "abandoned": "front.tunnel-abandoned"}
 
 
 @dataclass
@@ -83,6 +90,7 @@ class Exchange:
     response_bytes: int = 0
     graphql: GraphqlRequest | None = None
     response_body: bytes | None = None  # kept only when the query asked for rateLimit
+    client_closed: bool = False  # the client left before its whole answer reached it
 
 
 @dataclass(frozen=True)
@@ -196,6 +204,13 @@ def _identity(user_agent: str | None, default_component: str) -> str:
     return client.component if client is not None else default_component
 
 
+def _endpoint(target: str) -> str | None:
+    endpoint = endpoint_of(target)
+    if endpoint is not None and len(endpoint) > _LONGEST_ENDPOINT:
+        return endpoint[: _LONGEST_ENDPOINT - 1] + "…"
+    return endpoint
+
+
 def exchange_row(ex: Exchange, default_component: str, charged: int | None = None) -> TraceRow:
     """The row of one answered exchange; ``charged``: the meter's reading for GraphQL."""
     path = ex.target.split("?", 1)[0]
@@ -210,9 +225,9 @@ def exchange_row(ex: Exchange, default_component: str, charged: int | None = Non
         component=_identity(ex.user_agent, default_component),
         operation=operation,
         sessionId=ex.session,
-        endpoint=endpoint_of(ex.target),
+        endpoint=_endpoint(ex.target),
         method=ex.method,
-        ok=status is not None and status < 400,
+        ok=status is not None and status < 400 and not ex.client_closed,
         durationMs=round(max(0.0, ex.finished_at - ex.started_at) * 1000, 3),
         statusLine=f"HTTP/1.1 {status} {ex.reason}".rstrip() if status is not None else None,
         httpStatus=status,
@@ -229,6 +244,7 @@ def exchange_row(ex: Exchange, default_component: str, charged: int | None = Non
         origin=ORIGIN,
         requestBytes=ex.request_bytes,
         responseBytes=ex.response_bytes,
+        clientClosed=True if ex.client_closed else None,
     )
     return scrub_row(row, secrets_of(ex.credential))
 
@@ -251,7 +267,7 @@ def refusal_row(
         component=_identity(user_agent, default_component),
         operation="front.refused",
         sessionId=session,
-        endpoint=target,
+        endpoint=target[:_LONGEST_ENDPOINT],
         method=method,
         ok=False,
         durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
@@ -261,8 +277,9 @@ def refusal_row(
     )
 
 
-def handshake_row(
+def tunnel_row(
     *,
+    outcome: str,
     authority: str,
     started_at: float,
     finished_at: float,
@@ -270,16 +287,19 @@ def handshake_row(
     session: str | None,
     default_component: str,
 ) -> TraceRow:
-    """The row of a client that did not finish TLS with the front: no HTTP exchange
-    happened, so it has no status (the warning says why)."""
+    """The row of a tunnel the front opened (its CONNECT answered 200) in which no HTTP
+    exchange happened: ``outcome`` ``handshake`` (TLS failed: the warning says why) or
+    ``abandoned`` (the client closed or went idle before TLS)."""
     return TraceRow(
         timestamp=iso_ms(finished_at),
         component=_identity(user_agent, default_component),
-        operation="front.tls-handshake",
+        operation=TUNNEL_OPERATIONS[outcome],
         sessionId=session,
         endpoint=authority,
         method="CONNECT",
         ok=False,
         durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
+        statusLine=_CONNECTED,
+        httpStatus=200,
         origin=ORIGIN,
     )

@@ -94,15 +94,20 @@ def record_network(
     state: Path | None = None,
     trace: Path | None = None,
     component: str = "record",
+    keep_ca: bool = False,
     env: Mapping[str, str] | None = None,
     clock: Clock | None = None,
 ) -> NetworkRecordResult:
     """Run ``command`` behind a front (see the module docstring); rows go to ``trace``.
+    ``keep_ca``: keep the front's CA key under ``state`` for later runs (otherwise no
+    key outlives the run).
 
     UsageError for bad flags and ToolMissingError for a command that cannot be run,
     before anything starts; FrontError or EmulatorError if either cannot start."""
     check_command(command, component)
     _check_flags(github, upstream, repos)
+    if keep_ca and state is None:
+        raise UsageError("--keep-ca goes with --state DIR (where the CA is kept)")
     base_env = dict(os.environ if env is None else env)
     check_runnable(command[0], base_env.get("PATH", os.defpath))
     trace_path = resolve_trace(trace, clock or SystemClock())
@@ -127,6 +132,7 @@ def record_network(
                 upstream=upstream,
                 trace=str(trace_path),
                 component=component,
+                keep_ca=keep_ca,
             ),
             env=base_env,
         )
