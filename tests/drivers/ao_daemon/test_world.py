@@ -54,6 +54,11 @@ def test_the_daemon_runs_as_a_file_named_ao(tmp_path: Path) -> None:
     named.parent.mkdir()
     named.write_bytes(b"#!/bin/sh\n")
     assert world.daemon_executable(named) == named
+    (tmp_path / "bin" / "ao-link").symlink_to(named)
+    assert world.daemon_executable(tmp_path / "bin" / "ao-link") == named
+    (tmp_path / "ao").symlink_to(tmp_path / "bin" / "release-0.12")  # named ao, runs as not
+    (tmp_path / "bin" / "release-0.12").write_bytes(b"#!/bin/sh\n")
+    assert world.daemon_executable(tmp_path / "ao") == world.root / "ao-bin" / "ao"
     other = tmp_path / "ao-go-0.12.6-linux-x64"
     other.write_bytes(b"#!/bin/sh\necho one\n")
     copy = world.daemon_executable(other)

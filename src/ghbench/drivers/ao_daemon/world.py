@@ -147,8 +147,10 @@ class DaemonWorld:
     # -- the daemon's executable and database -----------------------------------
 
     def daemon_executable(self, source: Path) -> Path:
-        """``source`` as a file named ``ao``: itself when so named, else a copy in
-        ``ao-bin`` (a hard link when it can be), replaced when ``source`` changes."""
+        """``source`` as a file named ``ao``: itself when so named (a symlink's target:
+        the daemon knows itself by the file it runs from), else a copy in ``ao-bin`` (a
+        hard link when it can be), replaced when ``source`` changes."""
+        source = source.resolve()
         if source.name == "ao":
             return source
         dest = self.root / "ao-bin" / "ao"
