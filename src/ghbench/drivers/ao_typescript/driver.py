@@ -65,9 +65,9 @@ from ghbench.drivers.base import (
     TraceSink,
     TracingReport,
 )
+from ghbench.drivers.common import checkouts
 from ghbench.drivers.common.agent_launcher import install_agent
 from ghbench.drivers.common.ao_cli import AoCommand, ao_error_line, run_ao, storm_note
-from ghbench.drivers.common.checkouts import publish_default_branch, user_gitconfig, worktrees
 from ghbench.drivers.common.tmux import Placeholders, Tmux
 from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
@@ -101,8 +101,8 @@ class AoDriver(OwnsProcess):
     the backend runs, where gh and git go. ``agent_traces``: a directory for the
     agents' traces of setup (measure puts them beside the orchestrator's trace).
     ``agent_model``: a profile of ghbench's agent model that AO launches as its
-    sessions' ``claude`` (``ghbench.drivers.common.agent_launcher``); None: whatever ``claude``
-    the user's PATH has.
+    sessions' ``claude`` (``ghbench.drivers.common.agent_launcher``); None: whatever
+    ``claude`` the user's PATH has.
     """
 
     project: Project
@@ -150,14 +150,14 @@ class AoDriver(OwnsProcess):
     def _open(self) -> AoRuntime:
         """The world, the runtime and its tmux server, made once per driver."""
         if self._runtime is None:
-            self.world.prepare(user_gitconfig(self.base_env))
+            self.world.prepare(checkouts.user_gitconfig(self.base_env))
             runtime = AoRuntime(self.world, self.base_env, self.routing())
             runtime.open()
             self._runtime = runtime
             if self.agent_model is not None:
                 install_agent(runtime.bin_dir, self.agent_model, sys.executable, self.agent_speed)
             if self.publish_default_branch:
-                publish_default_branch(self.project, self.bench.path, self._env())
+                checkouts.publish_default_branch(self.project, self.bench.path, self._env())
         return self._runtime
 
     def close(self) -> None:
@@ -385,7 +385,7 @@ class AoDriver(OwnsProcess):
         session_dir = re.compile(rf"^{re.escape(self.bench.session_prefix)}-\d+$")
         layout, tmux = self._layout(), self._tmux()
         removed: list[Path] = []
-        for path, _ in worktrees(self.bench.path):
+        for path, _ in checkouts.worktrees(self.bench.path):
             if not session_dir.match(path.name) or path.resolve() in kept:
                 continue
             if tmux.has_session(self._tmux_name(layout, path.name)):
