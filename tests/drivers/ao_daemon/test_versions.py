@@ -90,4 +90,3 @@ def test_each_line_spawns_as_its_cli_wants() -> None:
         "spawn", "--project", "p", "--issue", "3", "--name", "p #3", "--mode", "tui",
         "--harness", "claude-code", "--skip-agent-check",
     ]  # fmt: skip
-    assert not old.runs_as_ao and new.runs_as_ao

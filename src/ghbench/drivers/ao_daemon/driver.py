@@ -124,7 +124,7 @@ class AoDaemonDriver(OwnsProcess):
         return DaemonTokens(daemon=self.backend.token, agents=self.backend.agent_token)
 
     def _command(self) -> AoCommand:
-        """The daemon's executable, as this line must run it (``_open`` decides)."""
+        """The daemon's executable, as a file named ``ao`` (``_open`` makes it)."""
         assert self._executable is not None, "the world is opened first"
         return AoCommand(str(self._executable))
 
@@ -133,10 +133,7 @@ class AoDaemonDriver(OwnsProcess):
         if self._front is not None:
             return self._front
         self.world.prepare(user_gitconfig(self.base_env))
-        executable = self.build.executable
-        if self.build.version.runs_as_ao:
-            executable = self.world.daemon_executable(executable)
-        self._executable = executable
+        self._executable = self.world.daemon_executable(self.build.executable)
         if self.agent_model is not None:
             self.world.bin.mkdir(exist_ok=True)
             install_agent(self.world.bin, self.agent_model, sys.executable, self.agent_speed)

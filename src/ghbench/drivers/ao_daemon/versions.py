@@ -11,10 +11,11 @@ table):
 - ``ao spawn --mode tui``: 0.12 can run a session's agent in a structured chat instead of
   a terminal (the daemon's default is a setting); ghbench asks for the terminal, whose
   tmux session it keeps alive;
-- the executable's name: 0.12 runs each agent with the daemon's own directory first on
-  its PATH and calls back ``ao`` from there, so the daemon must run as a file named
-  ``ao`` (under another name every session exits at once); the driver runs a copy so
-  named (``DaemonWorld.daemon_executable``);
+- the executable's name: both put the daemon's own directory first on each agent's PATH
+  to call ``ao`` back from there, only when it runs as a file named ``ao``; under
+  another name 0.10 warns (its activity tracking stalls) and 0.12's sessions exit at
+  once. The driver runs every line as a file named ``ao``, as npm installs 0.10
+  (``DaemonWorld.daemon_executable``);
 - the database: a line may not read a newer line's (0.12 migrates 0.10's forward), so
   each line keeps its own (``DaemonWorld.data_for``).
 
@@ -59,7 +60,6 @@ class DaemonVersion:
     mark: str | None  # a flag of `ao spawn --help` this line introduced (None: the first)
     spawn_name: bool  # `ao spawn --name NAME` is required
     spawn_mode: bool  # `ao spawn --mode tui` asks for the agent in a terminal
-    runs_as_ao: bool  # the daemon must run as an executable named `ao`
     # how the agent is launched and resumed, and how the default branch is found: what
     # the docs' table says (the driver needs nothing of them)
     agent_launch: str
@@ -89,7 +89,6 @@ DAEMON_VERSIONS: tuple[DaemonVersion, ...] = (
         mark=None,
         spawn_name=False,
         spawn_mode=False,
-        runs_as_ao=False,
         agent_launch="claude --session-id UUID --append-system-prompt TEXT -- PROMPT",
         default_branch=(
             "the project's configured branch, else the cached refs/remotes/origin/HEAD,"
@@ -101,7 +100,6 @@ DAEMON_VERSIONS: tuple[DaemonVersion, ...] = (
         mark="--mode",
         spawn_name=True,
         spawn_mode=True,
-        runs_as_ao=True,
         agent_launch=(
             "claude --session-id UUID --append-system-prompt-file FILE -- PROMPT;"
             " resumed after a restart with --resume UUID"

@@ -19,8 +19,8 @@ one) are:
 - ``front/``: the GitHub front's per-run CA; ``logs/``: the daemon's logs;
 - ``bin/``: first on the daemon's PATH (its agents inherit it): the agent model's
   ``claude`` when a run launches it (``ghbench.drivers.common.agent_launcher``);
-- ``ao-bin/ao``: the daemon, when it must run as a file named ``ao`` and the user's is
-  named otherwise (``ghbench.drivers.ao_daemon.versions``).
+- ``ao-bin/ao``: the daemon, when the user's is named otherwise: it must run as a file
+  named ``ao`` (``ghbench.drivers.ao_daemon.versions``).
 
 The daemon and its agents reach GitHub only through the front (``HTTPS_PROXY`` and the
 front's CA in ``SSL_CERT_FILE``), so gh keeps its default host and git its github.com
