@@ -92,6 +92,18 @@ def test_a_credential_names_the_session_before_the_environment(
             "rest.repos.commits",
             "gh.api.guard-commit-status",
         ),
+        (  # AO 0.12: the guard reads the first page of 100 runs
+            "GET",
+            "/repos/acme/todo/commits/0123abcd/check-runs?per_page=100",
+            "rest.repos.commits",
+            "gh.api.guard-commit-status",
+        ),
+        (  # and the later pages unconditionally
+            "GET",
+            "/repos/acme/todo/commits/0123abcd/check-runs?page=2&per_page=100",
+            "rest.repos.commits",
+            None,
+        ),
         ("POST", "/graphql", "graphql.batch.repository", "gh.api.graphql-batch"),
         ("POST", "/graphql", "graphql.repository", None),
         ("GET", "/repos/acme/todo/pulls/4", "rest.repos.pulls", None),

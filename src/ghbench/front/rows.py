@@ -15,11 +15,13 @@ A row names its operation from what was asked (``operation_of``):
   These rows carry the CONNECT's own status (200): they are what the front answered,
   not calls of unknown outcome.
 
-AO's Go daemon (0.10) sends the requests AO's TypeScript builds sent through gh, under
-the names those builds gave them (``AO_OPERATIONS``): its ETag guard on a repository's
-open PRs is ``gh.api.guard-pr-list``, on a head commit's check runs
-``gh.api.guard-commit-status``, its batched PR query ``gh.api.graphql-batch``, so the
-scorecard's guard and batch figures mean the same for every AO.
+AO's Go daemon (0.10, 0.12) sends the requests AO's TypeScript builds sent through gh,
+under the names those builds gave them (``AO_OPERATIONS``): its ETag guard on a
+repository's open PRs is ``gh.api.guard-pr-list``, on a head commit's check runs
+``gh.api.guard-commit-status`` (0.10 reads one run, 0.12 the first page of 100; the
+later pages 0.12 reads unconditionally are no guard), its batched PR query
+``gh.api.graphql-batch``, so the scorecard's guard and batch figures mean the same for
+every AO.
 
 ``component`` comes from the client's User-Agent (``hosts.client_of``), ``sessionId``
 from the user name of the proxy credential (``http://SESSION@127.0.0.1:PORT``). No
@@ -130,14 +132,25 @@ AO_OPERATIONS: tuple[tuple[str, re.Pattern[str] | None, str | None, str | None, 
         None,
         "gh.api.guard-commit-status",
     ),
+    (
+        "GET",
+        re.compile(_REPO + r"/commits/[^/]+/check-runs/?"),
+        "per_page=100",
+        None,
+        "gh.api.guard-commit-status",
+    ),
     ("POST", None, None, "graphql.batch.repository", "gh.api.graphql-batch"),
 )
+_LATER_PAGE = re.compile(r"page=(?!1$)\d+")
 
 
 def ao_operation(method: str, target: str, operation: str) -> str | None:
-    """AO's own name for a request of its daemon (``AO_OPERATIONS``), or None."""
+    """AO's own name for a request of its daemon (``AO_OPERATIONS``), or None. A later
+    page of a list is never a guard (a guard asks for the first)."""
     path, _, query = target.partition("?")
     params = set(query.split("&")) if query else set()
+    if any(_LATER_PAGE.fullmatch(p) for p in params):
+        return None
     for want_method, want_path, want_param, want_operation, name in AO_OPERATIONS:
         if (
             method == want_method
