@@ -187,14 +187,22 @@ class Family:
 # each family's heading, by the way its profiles poll (PolicyParams.poller)
 FAMILY_TITLES = {
     "lifecycle": "AO's TypeScript builds",
-    "scm-observer": "AO 0.10, the Go daemon",
+    "scm-observer": "AO's Go daemon",
 }
 
 
 def families(runs: Sequence[RealRun]) -> list[Family]:
+    """Each family with real runs: its profiles held to a build that ran (or to none),
+    and those builds."""
+    ran = {r.build for r in runs}
     out = []
     for kind, title in FAMILY_TITLES.items():
-        profiles = tuple(p for p in PROFILE_NAMES if _family(p) == kind)
+        profiles = tuple(
+            p
+            for p in PROFILE_NAMES
+            if _family(p) == kind
+            and (PROFILE_BUILDS[p] is None or PROFILE_BUILDS[p][0] in ran)  # type: ignore[index]
+        )
         builds = tuple(dict.fromkeys(b for p in profiles for b in builds_of(p, runs)))
         if any(r.build in builds for r in runs):
             out.append(Family(title, profiles, tuple(sorted(builds))))

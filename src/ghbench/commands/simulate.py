@@ -40,7 +40,7 @@ __all__ = ["command"]
     type=ProfileChoice(),
     default=None,
     help="AO version to model (head: ao-main-60e8c881, pre-b1: ao-bench-1e73a505)"
-    " [default: ao-main-60e8c881, or the config's].",
+    f" [default: {DEFAULT_PROFILE}, or the config's].",
 )
 @click.option("--agents", type=AgentsChoice(), default="none", show_default=True, help=AGENTS_HELP)
 @click.option("--seed", type=int, default=0, show_default=True)

@@ -122,6 +122,14 @@ AO_OPERATIONS: tuple[tuple[str, re.Pattern[str] | None, str | None, str | None, 
         None,
         "gh.api.guard-commit-status",
     ),
+    # AO 0.12 reads the check runs 100 a page (and a commit's further pages) as its guard
+    (
+        "GET",
+        re.compile(_REPO + r"/commits/[^/]+/check-runs/?"),
+        "per_page=100",
+        None,
+        "gh.api.guard-commit-status",
+    ),
     ("POST", None, None, "graphql.batch.repository", "gh.api.graphql-batch"),
 )
 
