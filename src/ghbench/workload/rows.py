@@ -10,6 +10,7 @@ as the front reads it), and a model run and a real run compare row for row.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ import msgspec
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import build_row, scrub_row
 from ghbench.workload.calls import GhCall, GhResult, parse_api_output
-from ghbench.workload.ghmap import plan_call
+from ghbench.workload.ghmap import HttpRequest, plan_call
 
 if TYPE_CHECKING:
     from ghbench.front.graphql import GraphqlMeter
@@ -94,7 +95,7 @@ class RowBuilder:
 
         if self._meter is None:
             self._meter = GraphqlMeter()
-        request = plan_call(call.argv, None).request
+        request = _request_of(call.argv)
         answer = parse_api_output(result.stdout)
         body = request.body or b""
         graphql = request.path.split("?", 1)[0] == "/graphql"
@@ -132,6 +133,13 @@ class RowBuilder:
             sessionId=call.session_id if attribute else None,
         )
         return scrub_row(row, self.options.secrets)
+
+
+@functools.lru_cache(maxsize=4096)
+def _request_of(argv: tuple[str, ...]) -> HttpRequest:
+    """The request an argv sends (a poller sends the same few over and over); its
+    headers are shared: do not change them."""
+    return plan_call(argv, None).request
 
 
 def _reason(status: int | None) -> str:

@@ -2,8 +2,9 @@
 
 Nothing here reads or writes the emulator's state, so the core runs it with the
 turnstile released (``fairness.py``): a large document is parsed while other clients
-are served. Parsing and validation are cached per query text, cost per (query,
-operation, page-size variables): pollers send the same text over and over.
+are served. Parsing and validation are cached per query text, validation also per
+structure (the same query for another PR number is not validated again), cost per
+(query, operation, page-size variables): pollers send the same text over and over.
 
 Limits, each answered the way github.com (graphql-ruby) answers it:
 
@@ -52,6 +53,7 @@ from ghbench.emulator.graphql.executor import CompiledExecutor
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLResult
+from ghbench.trace.graphql_shape import structure_key
 
 __all__ = ["MAX_DEPTH", "MAX_TOKENS", "ParsedRequest", "Prepared", "parse_request", "result"]
 
@@ -155,9 +157,15 @@ def parse_request(body: bytes, cost_rule: str) -> ParsedRequest:
     return parsed
 
 
+# what was found valid for a document's structure (``ghbench.trace.graphql_shape``):
+# its page-size variables; a document of the same structure needs no validation again
+_VALID_STRUCTURES: dict[str, frozenset[str]] = {}
+_VALID_STRUCTURES_MAX = 512
+
+
 @functools.lru_cache(maxsize=512)
 def prepare(query: str) -> Prepared:
-    """Parse and validate ``query`` (cached per text)."""
+    """Parse and validate ``query`` (cached per text; validated once per structure)."""
     try:
         document = parse(query, max_tokens=MAX_TOKENS)
     except GraphQLError as error:
@@ -166,6 +174,10 @@ def prepare(query: str) -> Prepared:
         return Prepared(document=None, errors=[format_syntax_error(error)])
     except RecursionError:  # nested deeper than the parser's stack: graphql-ruby's answer
         return Prepared(document=None, errors=[message_only(TOO_LARGE)])
+    key = structure_key(query)
+    known = _VALID_STRUCTURES.get(key) if key is not None else None
+    if known is not None:
+        return _prepared(document, known)
     try:
         problems = [p for p in validate(load_schema(), document) if not _tolerated(p)]
     except RecursionError:  # validation rules recurse per level of nesting
@@ -178,20 +190,25 @@ def prepare(query: str) -> Prepared:
     if depth > MAX_DEPTH:
         message = f"Query has depth of {depth}, which exceeds max depth of {MAX_DEPTH}"
         return Prepared(document=None, errors=[message_only(message)])
-    operations: dict[str | None, OperationDefinitionNode] = {}
     page_variables: set[str] = set()
-    for definition in document.definitions:
-        if isinstance(definition, OperationDefinitionNode):
-            operations[definition.name.value if definition.name else None] = definition
     for node in _field_nodes(document):
         for argument in node.arguments or ():
             if argument.name.value in _PAGE_ARGUMENTS and isinstance(argument.value, VariableNode):
                 page_variables.add(argument.value.name.value)
+    if key is not None:
+        if len(_VALID_STRUCTURES) >= _VALID_STRUCTURES_MAX:
+            _VALID_STRUCTURES.clear()
+        _VALID_STRUCTURES[key] = frozenset(page_variables)
+    return _prepared(document, frozenset(page_variables))
+
+
+def _prepared(document: DocumentNode, page_variables: frozenset[str]) -> Prepared:
+    operations: dict[str | None, OperationDefinitionNode] = {}
+    for definition in document.definitions:
+        if isinstance(definition, OperationDefinitionNode):
+            operations[definition.name.value if definition.name else None] = definition
     return Prepared(
-        document=document,
-        errors=[],
-        operations=operations,
-        page_variables=frozenset(page_variables),
+        document=document, errors=[], operations=operations, page_variables=page_variables
     )
 
 
