@@ -3,8 +3,10 @@ different wherever validation or the operation's shape could differ."""
 
 from __future__ import annotations
 
-from ghbench.emulator.graphql.request import prepare
-from ghbench.trace.graphql_shape import structure_key
+from graphql import parse, print_ast
+
+from ghbench.emulator.graphql.request import _TEMPLATES, prepare
+from ghbench.trace.graphql_shape import structure_key, template_key
 from ghbench.workload.calls import BatchTarget
 from ghbench.workload.observer_calls import batch, review_threads
 
@@ -43,3 +45,13 @@ def test_a_cached_structure_never_hides_a_conflict_its_values_make() -> None:
     assert not prepare(_aliased(7, 7)).errors  # one field asked twice: valid
     errors = prepare(_aliased(7, 8)).errors  # two fields under one name: not
     assert errors and "conflict" in str(errors[0]["message"])
+
+
+def test_a_template_gives_the_tree_parsing_gives() -> None:
+    first, second = (_query(review_threads("acme/todo", n).argv) for n in (31, 47))
+    assert template_key(first) == template_key(second) is not None
+    assert template_key(first) != template_key(_query(review_threads("acme/todo", 5).argv))
+    assert prepare(first).document is not None and template_key(first) in _TEMPLATES
+    built = prepare(second).document
+    parsed = parse(second)
+    assert built == parsed and print_ast(built) == print_ast(parsed)  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["structure_key"]
+__all__ = ["structure_key", "template_key"]
 
 _TOKEN = re.compile(
     r'(?P<block>"""(?:\\"""|[^"]|"(?!""))*""")'
@@ -51,3 +51,30 @@ def structure_key(text: str) -> str | None:
                 token = f"{SMALL_INT}{seen.setdefault(value, len(seen))}"
         out.append(token)
     return "\0".join(out) if at == len(text) else None
+
+
+def template_key(text: str) -> str | None:
+    """The text itself with the digits of each 32-bit integer literal masked (every
+    other character, whitespace included, in place), and which of those literals are
+    equal: two texts with the same key differ only in those digits, at the same
+    offsets, so one's syntax tree is the other's with those literals' values read from
+    the other text. None when a character is not part of a token."""
+    chars = list(text)
+    seen: dict[int, int] = {}
+    order: list[str] = []
+    at = 0
+    for found in _TOKEN.finditer(text):
+        if found.start() != at:
+            return None
+        at = found.end()
+        if found.lastgroup != "number" or found.group("float"):
+            continue
+        value = int(found.group())
+        if _INT32[0] <= value <= _INT32[1]:
+            for i in range(found.start(), found.end()):
+                if chars[i].isdigit():
+                    chars[i] = SMALL_INT
+            order.append(str(seen.setdefault(value, len(seen))))
+    if at != len(text):
+        return None
+    return "".join(chars) + "\0" + ",".join(order)

@@ -32,6 +32,8 @@ from graphql import (
     FragmentSpreadNode,
     GraphQLError,
     InlineFragmentNode,
+    IntValueNode,
+    Node,
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
@@ -53,7 +55,7 @@ from ghbench.emulator.graphql.executor import CompiledExecutor
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLResult
-from ghbench.trace.graphql_shape import structure_key
+from ghbench.trace.graphql_shape import structure_key, template_key
 
 __all__ = ["MAX_DEPTH", "MAX_TOKENS", "ParsedRequest", "Prepared", "parse_request", "result"]
 
@@ -161,11 +163,19 @@ def parse_request(body: bytes, cost_rule: str) -> ParsedRequest:
 # its page-size variables; a document of the same structure needs no validation again
 _VALID_STRUCTURES: dict[str, frozenset[str]] = {}
 _VALID_STRUCTURES_MAX = 512
+# valid documents by template (the text less its integers' digits): one of the same
+# template is that tree with its integers read from its own text, not parsed again
+_TEMPLATES: dict[str, tuple[DocumentNode, frozenset[str]]] = {}
 
 
 @functools.lru_cache(maxsize=512)
 def prepare(query: str) -> Prepared:
-    """Parse and validate ``query`` (cached per text; validated once per structure)."""
+    """Parse and validate ``query`` (cached per text; validated once per structure,
+    parsed once per template)."""
+    template = template_key(query)
+    known_template = _TEMPLATES.get(template) if template is not None else None
+    if known_template is not None:
+        return _prepared(_with_integers(known_template[0], query), known_template[1])
     try:
         document = parse(query, max_tokens=MAX_TOKENS)
     except GraphQLError as error:
@@ -177,6 +187,7 @@ def prepare(query: str) -> Prepared:
     key = structure_key(query)
     known = _VALID_STRUCTURES.get(key) if key is not None else None
     if known is not None:
+        _remember(template, document, known)
         return _prepared(document, known)
     try:
         problems = [p for p in validate(load_schema(), document) if not _tolerated(p)]
@@ -199,7 +210,38 @@ def prepare(query: str) -> Prepared:
         if len(_VALID_STRUCTURES) >= _VALID_STRUCTURES_MAX:
             _VALID_STRUCTURES.clear()
         _VALID_STRUCTURES[key] = frozenset(page_variables)
+    _remember(template, document, frozenset(page_variables))
     return _prepared(document, frozenset(page_variables))
+
+
+def _remember(template: str | None, document: DocumentNode, pages: frozenset[str]) -> None:
+    if template is not None:
+        if len(_TEMPLATES) >= _VALID_STRUCTURES_MAX:
+            _TEMPLATES.clear()
+        _TEMPLATES[template] = (document, pages)
+
+
+def _with_integers(node: Node, text: str) -> Any:
+    """``node``'s tree with each integer literal's value read from ``text`` at the
+    literal's own offsets (a text of the same template); the nodes above none are
+    shared."""
+    if isinstance(node, IntValueNode):
+        assert node.loc is not None
+        return IntValueNode(value=text[node.loc.start : node.loc.end], loc=node.loc)
+    changed: dict[str, Any] = {}
+    for key in node.keys:
+        value = getattr(node, key, None)
+        if isinstance(value, Node):
+            new = _with_integers(value, text)
+            if new is not value:
+                changed[key] = new
+        elif isinstance(value, tuple | list) and value and isinstance(value[0], Node):
+            items = [_with_integers(item, text) for item in value]
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                changed[key] = type(value)(items)
+    if not changed:
+        return node
+    return node.__class__(**{key: changed.get(key, getattr(node, key, None)) for key in node.keys})
 
 
 def _prepared(document: DocumentNode, page_variables: frozenset[str]) -> Prepared:
