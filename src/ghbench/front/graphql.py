@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from graphql import FieldNode, GraphQLError, OperationDefinitionNode, parse
+from graphql import FieldNode, OperationDefinitionNode
 
-from ghbench.trace.graphql_cost import MAX_QUERY_CHARS, estimate_graphql_cost
+from ghbench.trace.graphql_cost import MAX_QUERY_CHARS, estimate_graphql_cost, parsed_document
 from ghbench.trace.graphql_shape import structure_key
 
 __all__ = ["GraphqlMeter", "GraphqlRequest", "read_graphql_request"]
@@ -100,9 +100,8 @@ def _shape(query: str, wanted: str | None) -> _Shape | None:
 
 
 def _parse_shape(query: str, wanted: str | None) -> _Shape | None:
-    try:
-        document = parse(query, no_location=True)
-    except (GraphQLError, RecursionError):
+    document = parsed_document(query)  # the cost formula reads the same tree
+    if document is None:
         return None
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     if wanted:

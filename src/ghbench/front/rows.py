@@ -29,6 +29,7 @@ import base64
 import binascii
 import contextlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ghbench.front.graphql import GraphqlRequest
@@ -204,8 +205,14 @@ def _identity(user_agent: str | None, default_component: str) -> str:
     return client.component if client is not None else default_component
 
 
-def exchange_row(ex: Exchange, default_component: str, charged: int | None = None) -> TraceRow:
-    """The row of one answered exchange; ``charged``: the meter's reading for GraphQL."""
+def exchange_row(
+    ex: Exchange,
+    default_component: str,
+    charged: int | None = None,
+    secrets: Iterable[str] = (),
+) -> TraceRow:
+    """The row of one answered exchange; ``charged``: the meter's reading for GraphQL;
+    ``secrets``: more values to scrub besides the exchange's own credential."""
     path = ex.target.split("?", 1)[0]
     headers = ex.headers
     cost = graphql_cost(ex, charged)
@@ -238,7 +245,7 @@ def exchange_row(ex: Exchange, default_component: str, charged: int | None = Non
         requestBytes=ex.request_bytes,
         responseBytes=ex.response_bytes,
     )
-    return scrub_row(row, secrets_of(ex.credential))
+    return scrub_row(row, [*secrets_of(ex.credential), *secrets])
 
 
 def refusal_row(

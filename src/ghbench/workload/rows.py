@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from ghbench.trace.schema import TraceRow
-from ghbench.trace.writer import build_row, scrub_row
+from ghbench.trace.writer import build_row, scrub_text
 from ghbench.workload.calls import GhCall, GhResult, parse_api_output
 from ghbench.workload.ghmap import HttpRequest, plan_call
 
@@ -124,15 +124,22 @@ class RowBuilder:
                 _int(h.get("x-ratelimit-reset")),
                 _int(h.get("x-ratelimit-used")),
             )
-        row = exchange_row(ex, call.component, charged)
+        # one scrub, the front's, with the model's secrets too; then the model's own
+        # fields, each scrubbed as it goes in
+        secrets = self.options.secrets
+        row = exchange_row(ex, call.component, charged, secrets)
         attribute = self.options.session_ids and call.session_id is not None
-        row = msgspec.structs.replace(
+        keep = tuple(s for s in secrets if s)
+        return msgspec.structs.replace(
             row,
-            origin=self.options.origin,
-            projectId=self.options.project_id if attribute else None,
-            sessionId=call.session_id if attribute else None,
+            origin=_scrubbed(self.options.origin, keep),
+            projectId=_scrubbed(self.options.project_id if attribute else None, keep),
+            sessionId=_scrubbed(call.session_id if attribute else None, keep),
         )
-        return scrub_row(row, self.options.secrets)
+
+
+def _scrubbed(value: str | None, secrets: tuple[str, ...]) -> str | None:
+    return scrub_text(value, secrets) if value is not None else None
 
 
 @functools.lru_cache(maxsize=4096)
