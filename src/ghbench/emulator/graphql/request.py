@@ -51,7 +51,7 @@ from ghbench.emulator.graphql.errors import (
     format_validation_error,
     message_only,
 )
-from ghbench.emulator.graphql.executor import CompiledExecutor
+from ghbench.emulator.graphql.executor import CompiledExecutor, Plans
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLResult
@@ -76,6 +76,9 @@ class Prepared:
     page_variables: frozenset[str] = frozenset()
     costs: dict[tuple[Any, ...], CostReport] = field(default_factory=dict)
     executors: dict[str | None, CompiledExecutor | None] = field(default_factory=dict)
+    # each operation's plans, shared by the documents of one template (their unchanged
+    # subtrees are the same nodes)
+    plans: dict[str | None, Plans] = field(default_factory=dict)
 
 
 @dataclass
@@ -165,7 +168,7 @@ _VALID_STRUCTURES: dict[str, frozenset[str]] = {}
 _VALID_STRUCTURES_MAX = 512
 # valid documents by template (the text less its integers' digits): one of the same
 # template is that tree with its integers read from its own text, not parsed again
-_TEMPLATES: dict[str, tuple[DocumentNode, frozenset[str]]] = {}
+_TEMPLATES: dict[str, tuple[DocumentNode, frozenset[str], dict[str | None, Plans]]] = {}
 
 
 @functools.lru_cache(maxsize=512)
@@ -175,7 +178,8 @@ def prepare(query: str) -> Prepared:
     template = template_key(query)
     known_template = _TEMPLATES.get(template) if template is not None else None
     if known_template is not None:
-        return _prepared(_with_integers(known_template[0], query), known_template[1])
+        tree, pages, plans = known_template
+        return _prepared(_with_integers(tree, query), pages, plans)
     try:
         document = parse(query, max_tokens=MAX_TOKENS)
     except GraphQLError as error:
@@ -187,8 +191,7 @@ def prepare(query: str) -> Prepared:
     key = structure_key(query)
     known = _VALID_STRUCTURES.get(key) if key is not None else None
     if known is not None:
-        _remember(template, document, known)
-        return _prepared(document, known)
+        return _prepared(document, known, _remember(template, document, known))
     try:
         problems = [p for p in validate(load_schema(), document) if not _tolerated(p)]
     except RecursionError:  # validation rules recurse per level of nesting
@@ -210,24 +213,31 @@ def prepare(query: str) -> Prepared:
         if len(_VALID_STRUCTURES) >= _VALID_STRUCTURES_MAX:
             _VALID_STRUCTURES.clear()
         _VALID_STRUCTURES[key] = frozenset(page_variables)
-    _remember(template, document, frozenset(page_variables))
-    return _prepared(document, frozenset(page_variables))
+    pages = frozenset(page_variables)
+    return _prepared(document, pages, _remember(template, document, pages))
 
 
-def _remember(template: str | None, document: DocumentNode, pages: frozenset[str]) -> None:
+def _remember(
+    template: str | None, document: DocumentNode, pages: frozenset[str]
+) -> dict[str | None, Plans]:
+    """Keep ``document`` as its template's tree; the plans its operations share with
+    the template's other documents."""
+    plans: dict[str | None, Plans] = {}
     if template is not None:
         if len(_TEMPLATES) >= _VALID_STRUCTURES_MAX:
             _TEMPLATES.clear()
-        _TEMPLATES[template] = (document, pages)
+        _TEMPLATES[template] = (document, pages, plans)
+    return plans
 
 
 def _with_integers(node: Node, text: str) -> Any:
     """``node``'s tree with each integer literal's value read from ``text`` at the
-    literal's own offsets (a text of the same template); the nodes above none are
-    shared."""
+    literal's own offsets (a text of the same template); a node with no changed literal
+    below it is shared."""
     if isinstance(node, IntValueNode):
         assert node.loc is not None
-        return IntValueNode(value=text[node.loc.start : node.loc.end], loc=node.loc)
+        value = text[node.loc.start : node.loc.end]
+        return node if value == node.value else IntValueNode(value=value, loc=node.loc)
     changed: dict[str, Any] = {}
     for key in node.keys:
         value = getattr(node, key, None)
@@ -244,13 +254,21 @@ def _with_integers(node: Node, text: str) -> Any:
     return node.__class__(**{key: changed.get(key, getattr(node, key, None)) for key in node.keys})
 
 
-def _prepared(document: DocumentNode, page_variables: frozenset[str]) -> Prepared:
+def _prepared(
+    document: DocumentNode, page_variables: frozenset[str], plans: dict[str | None, Plans]
+) -> Prepared:
     operations: dict[str | None, OperationDefinitionNode] = {}
     for definition in document.definitions:
         if isinstance(definition, OperationDefinitionNode):
-            operations[definition.name.value if definition.name else None] = definition
+            name = definition.name.value if definition.name else None
+            operations[name] = definition
+            plans.setdefault(name, Plans())
     return Prepared(
-        document=document, errors=[], operations=operations, page_variables=page_variables
+        document=document,
+        errors=[],
+        operations=operations,
+        page_variables=page_variables,
+        plans=plans,
     )
 
 
