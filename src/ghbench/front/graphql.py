@@ -87,7 +87,8 @@ _STRUCTURES_MAX = 256
 def _shape(query: str, wanted: str | None) -> _Shape | None:
     """(name, kind, top-level fields) of the operation to run; parsed once per text
     (a poller sends the same few queries over and over), and once per structure."""
-    key = structure_key(query)
+    found_key = structure_key(query)  # the shape holds whatever the integers
+    key = found_key.text if found_key is not None else None
     known = _STRUCTURES.get((key, wanted)) if key is not None else None
     if known is not None:
         return known

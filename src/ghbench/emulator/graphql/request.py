@@ -55,7 +55,7 @@ from ghbench.emulator.graphql.executor import CompiledExecutor, Plans
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLResult
-from ghbench.trace.graphql_shape import structure_key, template_key
+from ghbench.trace.graphql_shape import Key, structure_key, template_key
 
 __all__ = ["MAX_DEPTH", "MAX_TOKENS", "ParsedRequest", "Prepared", "parse_request", "result"]
 
@@ -162,13 +162,31 @@ def parse_request(body: bytes, cost_rule: str) -> ParsedRequest:
     return parsed
 
 
-# what was found valid for a document's structure (``ghbench.trace.graphql_shape``):
-# its page-size variables; a document of the same structure needs no validation again
-_VALID_STRUCTURES: dict[str, frozenset[str]] = {}
-_VALID_STRUCTURES_MAX = 512
-# valid documents by template (the text less its integers' digits): one of the same
-# template is that tree with its integers read from its own text, not parsed again
-_TEMPLATES: dict[str, tuple[DocumentNode, frozenset[str], dict[str | None, Plans]]] = {}
+@dataclass(frozen=True)
+class _Valid:
+    """What was found valid for a document's structure or template
+    (``ghbench.trace.graphql_shape``): its page-size variables, and, when it merges
+    fields (whose arguments must then agree), the equalities of its integers that held."""
+
+    pages: frozenset[str]
+    equalities: tuple[int, ...] | None  # None: no field merged, any integers will do
+
+    def holds_for(self, key: Key) -> bool:
+        return self.equalities is None or self.equalities == key.equalities
+
+
+# documents of one structure need no validation again; documents of one template
+# (the same text but its integers) are that tree with their integers read from their
+# own text, not parsed again, and share its operations' plans
+_VALID_STRUCTURES: dict[str, _Valid] = {}
+_TEMPLATES: dict[str, tuple[_Valid, DocumentNode, dict[str | None, Plans]]] = {}
+_KEYS_MAX = 512
+
+
+def _keep(cache: dict[str, Any], key: str, value: Any) -> None:
+    if len(cache) >= _KEYS_MAX:
+        cache.clear()
+    cache[key] = value
 
 
 @functools.lru_cache(maxsize=512)
@@ -176,10 +194,9 @@ def prepare(query: str) -> Prepared:
     """Parse and validate ``query`` (cached per text; validated once per structure,
     parsed once per template)."""
     template = template_key(query)
-    known_template = _TEMPLATES.get(template) if template is not None else None
-    if known_template is not None:
-        tree, pages, plans = known_template
-        return _prepared(_with_integers(tree, query), pages, plans)
+    known = _TEMPLATES.get(template.text) if template is not None else None
+    if template is not None and known is not None and known[0].holds_for(template):
+        return _prepared(_with_integers(known[1], query), known[0].pages, known[2])
     try:
         document = parse(query, max_tokens=MAX_TOKENS)
     except GraphQLError as error:
@@ -189,9 +206,22 @@ def prepare(query: str) -> Prepared:
     except RecursionError:  # nested deeper than the parser's stack: graphql-ruby's answer
         return Prepared(document=None, errors=[message_only(TOO_LARGE)])
     key = structure_key(query)
-    known = _VALID_STRUCTURES.get(key) if key is not None else None
-    if known is not None:
-        return _prepared(document, known, _remember(template, document, known))
+    valid: _Valid | None = _VALID_STRUCTURES.get(key.text) if key is not None else None
+    if valid is None or key is None or not valid.holds_for(key):
+        problem = _validated(document)
+        if isinstance(problem, Prepared):
+            return problem
+        valid = _Valid(problem, key.equalities if key and _merges(document) else None)
+        if key is not None:
+            _keep(_VALID_STRUCTURES, key.text, valid)
+    plans: dict[str | None, Plans] = {}
+    if template is not None:
+        _keep(_TEMPLATES, template.text, (valid, document, plans))
+    return _prepared(document, valid.pages, plans)
+
+
+def _validated(document: DocumentNode) -> frozenset[str] | Prepared:
+    """``document``'s page-size variables when it is valid, else its errors."""
     try:
         problems = [p for p in validate(load_schema(), document) if not _tolerated(p)]
     except RecursionError:  # validation rules recurse per level of nesting
@@ -209,25 +239,32 @@ def prepare(query: str) -> Prepared:
         for argument in node.arguments or ():
             if argument.name.value in _PAGE_ARGUMENTS and isinstance(argument.value, VariableNode):
                 page_variables.add(argument.value.name.value)
-    if key is not None:
-        if len(_VALID_STRUCTURES) >= _VALID_STRUCTURES_MAX:
-            _VALID_STRUCTURES.clear()
-        _VALID_STRUCTURES[key] = frozenset(page_variables)
-    pages = frozenset(page_variables)
-    return _prepared(document, pages, _remember(template, document, pages))
+    return frozenset(page_variables)
 
 
-def _remember(
-    template: str | None, document: DocumentNode, pages: frozenset[str]
-) -> dict[str | None, Plans]:
-    """Keep ``document`` as its template's tree; the plans its operations share with
-    the template's other documents."""
-    plans: dict[str | None, Plans] = {}
-    if template is not None:
-        if len(_TEMPLATES) >= _VALID_STRUCTURES_MAX:
-            _TEMPLATES.clear()
-        _TEMPLATES[template] = (document, pages, plans)
-    return plans
+def _merges(document: DocumentNode) -> bool:
+    """Whether field merging compares arguments anywhere in ``document``: a fragment
+    spread, or two fields of one response name in a selection set (its inline
+    fragments' fields counted in it)."""
+    stack = [d.selection_set for d in document.definitions if hasattr(d, "selection_set")]
+    while stack:
+        names: set[str] = set()
+        level = [stack.pop()]
+        while level:
+            for selection in level.pop().selections:
+                if isinstance(selection, FragmentSpreadNode):
+                    return True
+                if isinstance(selection, InlineFragmentNode):
+                    level.append(selection.selection_set)
+                    continue
+                assert isinstance(selection, FieldNode)
+                name = (selection.alias or selection.name).value
+                if name in names:
+                    return True
+                names.add(name)
+                if selection.selection_set is not None:
+                    stack.append(selection.selection_set)
+    return False
 
 
 def _with_integers(node: Node, text: str) -> Any:
@@ -236,8 +273,8 @@ def _with_integers(node: Node, text: str) -> Any:
     below it is shared."""
     if isinstance(node, IntValueNode):
         assert node.loc is not None
-        value = text[node.loc.start : node.loc.end]
-        return node if value == node.value else IntValueNode(value=value, loc=node.loc)
+        literal = text[node.loc.start : node.loc.end]
+        return node if literal == node.value else IntValueNode(value=literal, loc=node.loc)
     changed: dict[str, Any] = {}
     for key in node.keys:
         value = getattr(node, key, None)
