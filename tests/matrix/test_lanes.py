@@ -4,6 +4,9 @@ lane gives, and leaves no process behind, whatever ends it."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -62,3 +65,34 @@ def test_a_lane_stopped_early_leaves_no_process(tmp_path: Path) -> None:
     lane.stop()
     with pytest.raises(ProcessLookupError):
         os.killpg(pid, 0)
+
+
+def _ours(marker: str) -> list[int]:
+    """Processes whose command line names ``marker`` (a fork keeps its parent's)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.slow
+def test_sigterm_ends_the_matrix_and_its_second_lane(tmp_path: Path) -> None:
+    out = tmp_path / "sigterm-matrix"
+    cells = "S3-T1-50,S1-T1-50,S5-T1-50,S4-T1-50,S6-T1-50,S3-T2-50"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ghbench", "matrix", "run", "--cells", cells, "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    for line in proc.stdout:  # the first cell has begun: the second lane runs its own
+        if line.startswith("[1/6]"):
+            break
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    assert _ours(str(out)) == []
