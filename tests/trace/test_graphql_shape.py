@@ -38,7 +38,8 @@ def test_strings_big_integers_floats_and_names_stay_in_the_key() -> None:
     assert _text("{ a(x: 3) b(y: 4) }") == _text("{ a(x: 1) b(y: 1) }")
     key = structure_key("{ a(x: 1) b(y: 1) }")
     assert key is not None and key.equalities == (0, 0)
-    assert _text("{ a } # a comment\n") == _text("{a}")
+    assert _text("{ a } # a comment with 3\n") == "{ a } # a comment with 3\n"  # as it is
+    assert _text("{ pr0: a(x: 7, y: 1.5e3) }") == "{ pr0: a(x: \x01, y: 1.5e3) }"
     assert structure_key('{ a(x: "unterminated) }') is None
 
 

@@ -9,9 +9,9 @@ first appearance): where documents of one key have the same pattern, what was fo
 valid for one holds for the other; where the document merges no fields, for any. A
 poller asks the same query for each of its PRs: a key lets the emulator validate it
 once and the GitHub front read its shape once (``emulator.graphql.request``,
-``front.graphql``). Strings, names, punctuation and every other literal stay in the
-key; whitespace, commas and comments do not (they do not reach the tree). Text the
-lexer would refuse has no key.
+``front.graphql``). Everything else stays in the key, the layout included (a poller
+sends one layout; another layout is another key, never a wrong one). Text the lexer
+would refuse has no key.
 """
 
 from __future__ import annotations
@@ -21,13 +21,18 @@ from typing import NamedTuple
 
 __all__ = ["Key", "structure_key", "template_key"]
 
-_TOKEN = re.compile(
-    r'(?P<block>"""(?:\\"""|[^"]|"(?!""))*""")'
-    r'|(?P<string>"(?:\\.|[^"\\\n\r])*")'
-    r"|(?P<ignored>(?:[\s,\ufeff]|#[^\n\r]*)+)"
-    r"|(?P<number>-?(?:0|[1-9][0-9]*)(?P<float>(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?))"
-    r"|(?P<name>[_A-Za-z][_0-9A-Za-z]*)"
-    r"|(?P<punct>\.\.\.|[!$&()\[\]{}:=@|])"
+_STRING = r'"""(?:\\"""|[^"]|"(?!""))*"""|"(?:\\.|[^"\\\n\r])*"'
+_COMMENT = r"#[^\n\r]*"
+_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+# every character is part of a token, whitespace or a comment (checked in one match)
+_LEXABLE = re.compile(
+    rf"(?:{_STRING}|{_COMMENT}|[\s,\ufeff]|{_NUMBER}|[_A-Za-z][_0-9A-Za-z]*"
+    r"|\.\.\.|[!$&()\[\]{}:=@|])*"
+)
+# what may hold digits that are no integer literal (strings, comments), or an integer
+# literal: not part of a name, a float or a longer number
+_LITERALS = re.compile(
+    rf"({_STRING}|{_COMMENT})|(?<![_0-9A-Za-z.])(-?(?:0|[1-9][0-9]*))(?![_0-9A-Za-z.])"
 )
 _INT32 = (-(2**31), 2**31 - 1)
 SMALL_INT = "\x01"  # what a 32-bit integer literal is in a key
@@ -41,30 +46,30 @@ class Key(NamedTuple):
 
 
 def _scan(text: str, *, in_place: bool) -> Key | None:
+    if _LEXABLE.fullmatch(text) is None:
+        return None
     out: list[str] = []
     seen: dict[int, int] = {}
     pattern: list[int] = []
     at = 0
-    for found in _TOKEN.finditer(text):
-        if found.start() != at:
-            return None
+    for found in _LITERALS.finditer(text):
+        literal = found.group(2)
+        if literal is None:
+            continue
+        value = int(literal)
+        if not _INT32[0] <= value <= _INT32[1]:
+            continue
+        pattern.append(seen.setdefault(value, len(seen)))
+        out += [text[at : found.start()], SMALL_INT * len(literal) if in_place else SMALL_INT]
         at = found.end()
-        kind, token = found.lastgroup, found.group()
-        if kind == "number" and not found.group("float"):
-            value = int(token)
-            if _INT32[0] <= value <= _INT32[1]:
-                pattern.append(seen.setdefault(value, len(seen)))
-                token = SMALL_INT * len(token) if in_place else SMALL_INT
-        if kind != "ignored" or in_place:
-            out.append(token)
-    if at != len(text):
-        return None
-    return Key(("" if in_place else "\0").join(out), tuple(pattern))
+    out.append(text[at:])
+    return Key("".join(out), tuple(pattern))
 
 
 def structure_key(text: str) -> Key | None:
-    """The document's tokens, joined, each 32-bit integer literal as ``SMALL_INT``;
-    None when a character is not part of a token."""
+    """The document's text, each 32-bit integer literal as one ``SMALL_INT``; None
+    when a character is not part of a token. (Its layout stays in the key: a poller
+    sends one layout.)"""
     return _scan(text, in_place=False)
 
 

@@ -276,7 +276,8 @@ def _with_integers(node: Node, text: str) -> Any:
         literal = text[node.loc.start : node.loc.end]
         return node if literal == node.value else IntValueNode(value=literal, loc=node.loc)
     changed: dict[str, Any] = {}
-    for key in node.keys:
+    keys = _keys(type(node))
+    for key in keys:
         value = getattr(node, key, None)
         if isinstance(value, Node):
             new = _with_integers(value, text)
@@ -288,7 +289,18 @@ def _with_integers(node: Node, text: str) -> Any:
                 changed[key] = type(value)(items)
     if not changed:
         return node
-    return node.__class__(**{key: changed.get(key, getattr(node, key, None)) for key in node.keys})
+    return node.__class__(**{key: changed.get(key, getattr(node, key, None)) for key in keys})
+
+
+_NODE_KEYS: dict[type[Node], tuple[str, ...]] = {}
+
+
+def _keys(kind: type[Node]) -> tuple[str, ...]:
+    """A node class's fields (graphql-core's ``Node.keys`` reads them anew each time)."""
+    found = _NODE_KEYS.get(kind)
+    if found is None:
+        found = _NODE_KEYS[kind] = tuple(kind.keys)
+    return found
 
 
 def _prepared(
