@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ghbench.blas import one_blas_thread
 from ghbench.clock import SystemClock
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import AGENTS_HELP, AgentsChoice, FiniteFloatRange, ProfileChoice
@@ -204,7 +205,8 @@ def run(  # noqa: PLR0917 - one parameter per click option
         hold_out(out_dir)
         plan = new_plan(out_dir, chosen, given, clock)
     # the flags are checked; the matrix's flow loads now (see ghbench.commands)
-    from ghbench.matrix.invoke import run_plan  # noqa: PLC0415
+    with one_blas_thread():  # its figures need no BLAS threads
+        from ghbench.matrix.invoke import run_plan  # noqa: PLC0415
 
     who = operator or os.environ.get("USER") or "unknown"
     if plan.backend == "simulated":

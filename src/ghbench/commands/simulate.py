@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from ghbench.blas import one_blas_thread
 from ghbench.commands.params import (
     AGENTS_HELP,
     MAX_SESSIONS,
@@ -40,7 +41,7 @@ __all__ = ["command"]
     type=ProfileChoice(),
     default=None,
     help="AO version to model (head: ao-main-60e8c881, pre-b1: ao-bench-1e73a505)"
-    " [default: ao-main-60e8c881, or the config's].",
+    f" [default: {DEFAULT_PROFILE}, or the config's].",
 )
 @click.option("--agents", type=AgentsChoice(), default="none", show_default=True, help=AGENTS_HELP)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -94,8 +95,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         session_ids=session_ids,
         agents=agents,
     )
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
+    # the flow loads when the command runs, not for --help (see ghbench.commands);
+    # its figures need no BLAS threads
+    with one_blas_thread():
+        from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
 
     result = simulate_cell(spec)
     from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415

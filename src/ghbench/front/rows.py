@@ -35,6 +35,7 @@ import base64
 import binascii
 import contextlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ghbench.front.graphql import GraphqlRequest
@@ -132,6 +133,8 @@ AO_OPERATIONS: tuple[tuple[str, re.Pattern[str] | None, str | None, str | None, 
         None,
         "gh.api.guard-commit-status",
     ),
+    # AO 0.12 reads the check runs 100 a page: the first page is its guard (a later page,
+    # with its page=N, matches no row here)
     (
         "GET",
         re.compile(_REPO + r"/commits/[^/]+/check-runs/?"),
@@ -224,8 +227,14 @@ def _endpoint(target: str) -> str | None:
     return endpoint
 
 
-def exchange_row(ex: Exchange, default_component: str, charged: int | None = None) -> TraceRow:
-    """The row of one answered exchange; ``charged``: the meter's reading for GraphQL."""
+def exchange_row(
+    ex: Exchange,
+    default_component: str,
+    charged: int | None = None,
+    secrets: Iterable[str] = (),
+) -> TraceRow:
+    """The row of one answered exchange; ``charged``: the meter's reading for GraphQL;
+    ``secrets``: more values to scrub besides the exchange's own credential."""
     path = ex.target.split("?", 1)[0]
     headers = ex.headers
     cost = graphql_cost(ex, charged)
@@ -259,7 +268,7 @@ def exchange_row(ex: Exchange, default_component: str, charged: int | None = Non
         responseBytes=ex.response_bytes,
         clientClosed=True if ex.client_closed else None,
     )
-    return scrub_row(row, secrets_of(ex.credential))
+    return scrub_row(row, [*secrets_of(ex.credential), *secrets])
 
 
 def refusal_row(
