@@ -8,12 +8,10 @@ from collections import Counter
 
 import msgspec
 from test_observer import BATCH, CHECKS, GUARD, LIST, ONE_PR, REPO, Daemon
-
-LATER_PAGE = "rest.repos.commits"  # a check-runs page after the first
-
 from ghbench.workload.profiles import PROFILES
 
 POLICY = PROFILES["ao-0.12.6"]
+LATER_PAGE = "rest.repos.commits"  # a check-runs page after the first
 USER = "rest.user"
 
 
