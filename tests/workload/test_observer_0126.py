@@ -8,6 +8,7 @@ from collections import Counter
 
 import msgspec
 from test_observer import BATCH, CHECKS, GUARD, LIST, ONE_PR, REPO, Daemon
+
 from ghbench.workload.profiles import PROFILES
 
 POLICY = PROFILES["ao-0.12.6"]
