@@ -15,10 +15,16 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.trace.frame import NA, TraceFrame
 
 __all__ = ["BURN_COLUMNS", "BurnSeries", "burn_points"]
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
 
 # the trace columns the points are read from (a projected read asks for these)
 BURN_COLUMNS: tuple[str, ...] = (
@@ -30,40 +36,52 @@ BURN_COLUMNS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BurnSeries:
-    """``remaining`` of one budget: times (epoch s) and values in time order, and the
-    bucket's limit when a row or a snapshot said it."""
+    """``remaining`` of one budget: times (epoch s, float64) and values (int64) in time
+    order, and the bucket's limit when a row or a snapshot said it."""
 
     resource: str
-    times: tuple[float, ...]
-    remaining: tuple[int, ...]
+    times: F64
+    remaining: I64
     limit: int | None = None
+
+    def thinned(self, columns: int) -> BurnSeries:
+        """The same curve in at most four points per one of ``columns`` time slices: the
+        first, highest, lowest and last value of each (a page draws no finer)."""
+        n = len(self.times)
+        if n <= 4 * columns:
+            return self
+        t, r = self.times, self.remaining
+        span = float(t[-1] - t[0]) or 1.0
+        col = np.minimum(((t - t[0]) / span * columns).astype(np.int64), columns - 1)
+        starts = np.concatenate(([0], np.flatnonzero(np.diff(col)) + 1))
+        ends = np.concatenate((starts[1:], [n])) - 1
+        times = np.repeat(np.stack((t[starts], t[ends]), axis=1), 2, axis=1).ravel()
+        values = np.stack(
+            (r[starts], np.maximum.reduceat(r, starts), np.minimum.reduceat(r, starts), r[ends]),
+            axis=1,
+        ).ravel()
+        return BurnSeries(self.resource, times, values, self.limit)
 
 
 def _frame_points(
-    frame: TraceFrame, points: dict[str, list[tuple[float, int]]], limits: dict[str, int]
+    frame: TraceFrame, points: dict[str, list[tuple[F64, I64]]], limits: dict[str, int]
 ) -> None:
     frame.require(BURN_COLUMNS)
     has_rem = frame.rate_limit_remaining != NA
     for code, label in enumerate(frame.resource.labels):
         mask = has_rem & (frame.resource.codes == code)
-        ts = frame.ts_ms[mask] / 1000.0
-        points[label].extend(
-            zip(ts.tolist(), frame.rate_limit_remaining[mask].tolist(), strict=True)
-        )
+        if not mask.any():
+            continue
+        points[label].append((frame.ts_ms[mask] / 1000.0, frame.rate_limit_remaining[mask]))
         given = frame.rate_limit_limit[mask & (frame.rate_limit_limit != NA)]
         if given.size:
             limits[label] = max(limits.get(label, 0), int(given.max()))
     # a GraphQL body's own rateLimit, for rows without the headers
     gmask = (frame.graphql_remaining != NA) & ~(has_rem & frame.resource.mask("graphql"))
-    points["graphql"].extend(
-        zip(
-            (frame.ts_ms[gmask] / 1000.0).tolist(),
-            frame.graphql_remaining[gmask].tolist(),
-            strict=True,
-        )
-    )
+    if gmask.any():
+        points["graphql"].append((frame.ts_ms[gmask] / 1000.0, frame.graphql_remaining[gmask]))
 
 
 def burn_points(
@@ -74,7 +92,7 @@ def burn_points(
 ) -> list[BurnSeries]:
     """One series per budget seen, by name; ``also``: more traces of the same token
     (the agents')."""
-    points: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    points: dict[str, list[tuple[F64, I64]]] = defaultdict(list)
     limits: dict[str, int] = {}
     for f in (frame, *also):
         _frame_points(f, points, limits)
@@ -84,18 +102,13 @@ def burn_points(
         for name in ("core", "graphql"):
             bucket = snap.get(name)
             if bucket is not None:
-                points[name].append((snap.captured_at, bucket.remaining))
+                at = np.array([snap.captured_at], dtype=np.float64)
+                points[name].append((at, np.array([bucket.remaining], dtype=np.int64)))
                 limits.setdefault(name, bucket.limit)
     out = []
     for resource in sorted(points):
-        pts = sorted(points[resource])
-        if pts:
-            out.append(
-                BurnSeries(
-                    resource,
-                    tuple(p[0] for p in pts),
-                    tuple(int(p[1]) for p in pts),
-                    limits.get(resource),
-                )
-            )
+        times = np.concatenate([p[0] for p in points[resource]])
+        remaining = np.concatenate([p[1] for p in points[resource]]).astype(np.int64)
+        order = np.argsort(times, kind="stable")  # rows at one time keep the traces' order
+        out.append(BurnSeries(resource, times[order], remaining[order], limits.get(resource)))
     return out

@@ -243,7 +243,8 @@ td code{white-space:nowrap}
 .charts{grid-template-columns:1fr}header.top h1{font-size:1.2rem}}
 @media print{@page{margin:12mm}body{font-size:10pt}main{max-width:none;padding:0}
 .charts{grid-template-columns:1fr 1fr}section,figure.chart,.verdict,.warning{break-inside:avoid}
-h2{break-after:avoid}.scroll{overflow:visible}
+h2{break-after:avoid}.scroll{overflow:visible}th{white-space:normal}
+td code{white-space:normal;word-break:break-all}th,td{padding:3px 4px}table{font-size:8pt}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 """
 

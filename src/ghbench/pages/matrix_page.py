@@ -53,7 +53,7 @@ def _runs_table(doc: Mapping[str, Any]) -> str:
         row: list[str] = [
             Markup(f"<code>{esc(r.get('cell'))}</code>"),
             num(doc, f"runs.{i}.run"),
-            esc(r.get("startedAt")),
+            esc((r.get("startedAt") or "")[:16].replace("T", " ")),
             esc(r.get("backend")),
             mark,
         ]

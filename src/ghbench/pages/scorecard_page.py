@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import numpy as np
 
 from ghbench.analysis.capacity import BUDGETS, budget_uses
 from ghbench.artifacts.metrics import SCORECARD_METRICS
@@ -36,7 +37,7 @@ from ghbench.pages.html import (
     table,
     verdict,
 )
-from ghbench.pages.svg import Band, RefLine, Series, legend, line_chart
+from ghbench.pages.svg import COLUMNS, Band, RefLine, Series, legend, line_chart
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.timefmt import format_duration, parse_iso
 from ghbench.trace.frame import TraceFrame
@@ -98,12 +99,13 @@ def _limit_text(doc: dict[str, Any], name: str, path: str, limit: float) -> str:
 
 
 def _exhausted(burn: Sequence[BurnSeries]) -> list[str]:
+    """When each budget's remaining first read 0, as the traces saw it."""
     out = []
     for s in burn:
-        for t, left in zip(s.times, s.remaining, strict=True):
-            if left <= 0:
-                out.append(f"{s.resource}: remaining reached 0 at {_clock(t)} UTC (from the trace)")
-                break
+        empty = np.flatnonzero(s.remaining <= 0)
+        if empty.size:
+            at = _clock(float(s.times[empty[0]]))
+            out.append(f"{s.resource}: remaining reached 0 at {at} UTC (from the trace)")
     return out
 
 
@@ -218,9 +220,11 @@ def _burn_chart(
     doc: dict[str, Any], resource: str, s: BurnSeries | None, origin: float, window: Band | None
 ) -> str:
     title = _RESOURCE_TITLES.get(resource, f"{resource} remaining")
-    pts = []
+    pts: list[tuple[float, float]] = []
     if s is not None:
-        pts = [((t - origin) / 60, float(r)) for t, r in zip(s.times, s.remaining, strict=True)]
+        s = s.thinned(COLUMNS)
+        minutes = ((s.times - origin) / 60).tolist()
+        pts = list(zip(minutes, s.remaining.astype(float).tolist(), strict=True))
     limit = None if s is None else s.limit
     series = [Series(f"{resource} remaining", pts, step=True)]
     chart = line_chart(
@@ -242,7 +246,7 @@ def _burn_chart(
 
 def _burn(doc: dict[str, Any], burn: Sequence[BurnSeries]) -> str:
     start, end = _iso_s(at_path(doc, "window.start")), _iso_s(at_path(doc, "window.end"))
-    origin = start if start is not None else min((s.times[0] for s in burn), default=0.0)
+    origin = start if start is not None else min((float(s.times[0]) for s in burn), default=0.0)
     window = None
     lead = (
         "Each budget's remaining points as the traces' rate-limit headers and the"

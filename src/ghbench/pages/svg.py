@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from ghbench.pages.html import Markup, esc
 
-__all__ = ["Band", "RefLine", "Series", "legend", "line_chart", "nice_ticks", "thin"]
+__all__ = ["COLUMNS", "Band", "RefLine", "Series", "legend", "line_chart", "nice_ticks", "thin"]
 
 WIDTH, HEIGHT = 480, 260
 _LEFT, _RIGHT, _TOP, _BOTTOM = 62, 12, 14, 44
+COLUMNS = WIDTH - _LEFT - _RIGHT  # the plot's width in the viewBox's pixels
 
 
 @dataclass(frozen=True)
