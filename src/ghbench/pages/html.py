@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from ghbench import __version__
@@ -112,19 +112,21 @@ def table(
     rows: Iterable[Sequence[Cell]],
     *,
     numeric_from: int = 1,
+    optional: Collection[int] = (),
     caption: str | None = None,
     cls: str = "",
 ) -> Markup:
     """A table in a box that scrolls sideways on a narrow screen; columns from
-    ``numeric_from`` on are right-aligned."""
-    head = "".join(
-        f"<th{' class=r' if i >= numeric_from else ''}>{esc(h)}</th>" for i, h in enumerate(headers)
-    )
+    ``numeric_from`` on are right-aligned, the ``optional`` ones left out on a phone."""
+
+    def attrs(i: int) -> str:
+        classes = [name for name, on in (("r", i >= numeric_from), ("opt", i in optional)) if on]
+        return f' class="{" ".join(classes)}"' if classes else ""
+
+    head = "".join(f"<th{attrs(i)}>{esc(h)}</th>" for i, h in enumerate(headers))
     body = []
     for row in rows:
-        cells = "".join(
-            f"<td{' class=r' if i >= numeric_from else ''}>{esc(c)}</td>" for i, c in enumerate(row)
-        )
+        cells = "".join(f"<td{attrs(i)}>{esc(c)}</td>" for i, c in enumerate(row))
         body.append(f"<tr>{cells}</tr>")
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     return Markup(
@@ -239,7 +241,7 @@ ul.plain{list-style:none;padding:0;margin:.3rem 0}
 footer{color:var(--muted);font-size:.8rem;margin:2rem 0 1rem;border-top:1px solid var(--line);
 padding-top:.5rem}
 td code{white-space:nowrap}
-@media (max-width:600px){main{padding:10px}body{font-size:14px}
+@media (max-width:600px){main{padding:10px}body{font-size:14px}.opt{display:none}
 .charts{grid-template-columns:1fr}header.top h1{font-size:1.2rem}}
 @media print{@page{margin:12mm}body{font-size:10pt}main{max-width:none;padding:0}
 .charts{grid-template-columns:1fr 1fr}section,figure.chart,.verdict,.warning{break-inside:avoid}

@@ -62,7 +62,7 @@ def _runs_table(doc: Mapping[str, Any]) -> str:
             row.append(num(doc, f"runs.{i}.scorecard.{key}", digits=m.shown + m.ratio, pct=m.ratio))
         rows.append(row)
     headers = ["cell", "run", "started", "backend", "status", *(h for _, h in _COLUMNS)]
-    return table(headers, rows, numeric_from=5)
+    return table(headers, rows, numeric_from=5, optional=(2, 3))
 
 
 def _scaling(doc: Mapping[str, Any], best: Mapping[str, int]) -> str:

@@ -197,7 +197,7 @@ def _scorecard(doc: dict[str, Any]) -> str:
     return section(
         "Scorecard",
         headline,
-        table(["figure", "value", "field", "note"], rows, numeric_from=1),
+        table(["figure", "value", "field", "note"], rows, optional=(2, 3)),
         anchor="scorecard",
         lead="The benchmark spec's fields, with AO's rounding (docs/scorecard.md).",
     )
@@ -263,7 +263,10 @@ def _burn(doc: dict[str, Any], burn: Sequence[BurnSeries]) -> str:
     return section("Burn curves", f'<div class="charts">{charts}</div>', anchor="burn", lead=lead)
 
 
-_BREAKDOWN_HEADERS = ["who", "calls", "opaque", "GraphQL points", "core points", "share of calls"]
+def _breakdown(rows: list[list[str]], who: str = "who") -> str:
+    """A table of breakdowns; a phone shows their calls and points."""
+    headers = [who, "calls", "opaque", "GraphQL points", "core points", "share of calls"]
+    return table(headers, rows, optional=(2, 5))
 
 
 def _row(doc: dict[str, Any], path: str, label: str, total: float) -> list[str]:
@@ -304,16 +307,18 @@ def _who(doc: dict[str, Any]) -> str:
             f" (the agent model's profile {model})." if model else " (real agents)."
         )
         parts += [f"<h3>Orchestrator and agents</h3><p class=note>{esc(lead)}</p>"]
-        parts.append(table(_BREAKDOWN_HEADERS, rows))
+        parts.append(_breakdown(rows))
         if split.get("agentSessions"):
             parts.append("<h3>Agent sessions</h3>")
-            parts.append(table(_BREAKDOWN_HEADERS, _rows(doc, "insights.spendSplit.agentSessions")))
+            parts.append(
+                _breakdown(_rows(doc, "insights.spendSplit.agentSessions"), "agent session")
+            )
     if insights.get("sessions"):
         parts.append("<h3>Orchestrator sessions</h3>")
-        parts.append(table(_BREAKDOWN_HEADERS, _rows(doc, "insights.sessions")))
+        parts.append(_breakdown(_rows(doc, "insights.sessions"), "session"))
     parts.append("<h3>Operations</h3>")
     if insights.get("operations"):
-        parts.append(table(_BREAKDOWN_HEADERS, _rows(doc, "insights.operations")))
+        parts.append(_breakdown(_rows(doc, "insights.operations"), "operation"))
     else:
         parts.append("<p class=note>No calls in the window.</p>")
     attributed = []
@@ -332,7 +337,7 @@ def _who(doc: dict[str, Any]) -> str:
     headers = ["budget", "priced calls", "points", "attributed/h", "consumed/h", "unattributed/h"]
     parts += [
         "<h3>Known cost against what the budget lost</h3>",
-        table(headers, attributed),
+        table(headers, attributed, optional=(1, 2, 3)),
         "<p class=note>Unattributed: points the headers saw go that no traced row's known"
         " cost explains (opaque calls, other consumers of the token); negative when the"
         " headers under-observe (docs/scorecard.md).</p>",
@@ -361,7 +366,7 @@ def _secondary(doc: dict[str, Any]) -> str:
         )
     return section(
         "Secondary limits",
-        table(["limit", "peak", "GitHub's limit", "at", "share"], rows),
+        table(["limit", "peak", "GitHub's limit", "at", "share"], rows, optional=(3, 4)),
         anchor="secondary",
         lead="GitHub's secondary limits over the orchestrator's trace (the verdict counts"
         " its agents' calls too, when they were traced).",
