@@ -85,9 +85,8 @@ def run_action(workdir: Path, event: str = "push", **given: str) -> tuple[int, d
         if not _condition(step.get("if"), context):
             continue
         assert step["shell"] == "bash"
-        known = dict(context)
         env = {
-            k: _EXPR.sub(lambda m: _value(m.group(1), known), v)
+            k: _EXPR.sub(lambda m, known=dict(context): _value(m.group(1), known), v)
             for k, v in step.get("env", {}).items()
         }
         assert not _EXPR.search(step["run"]), "inputs reach scripts through env only"
