@@ -118,7 +118,7 @@ def test_the_burn_curve_is_thinned_to_its_extremes_per_column() -> None:
 
 def test_the_page_sits_beside_its_scorecard() -> None:
     card = Path("/out/scorecard-quiet-steady.single-repo.5-1776417000.json")
-    assert report_path(card) == Path("/out/report-quiet-steady.single-repo.5-1776417000.html")
+    assert report_path(card) == (Path("/out"), "report-quiet-steady.single-repo.5-1776417000")
 
 
 def test_the_checks_catch_a_wrong_figure_and_a_fetch(example: ScorecardArtifact) -> None:

@@ -214,7 +214,7 @@ def write_outputs(
         try:
             burn = burn_points(frame, [measured.before, measured.after], also=agent_frames)
             page = scorecard_page(artifact, burn).encode()
-            paths["report"] = write_new(report_path(scorecard_path), page)
+            paths["report"] = write_new(unique_path(*report_path(scorecard_path), ".html"), page)
         except Exception as exc:  # optional, as the plot: the scorecard stands without it
             warnings.append(f"no report page written: {_why(exc)}")
         if plan.plot:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ghbench.artifacts.io import write_new
+from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.clock import Clock
 from ghbench.errors import ArtifactError, TraceError, UsageError
@@ -127,4 +127,6 @@ def report_trace(
     )
     path = write_scorecard(artifact, _ensure_dir(out_dir))
     page = scorecard_report(artifact, frame, agents=agent_frame).encode()
-    return ReportResult(artifact, path, agents, write_new(report_path(path), page))
+    return ReportResult(
+        artifact, path, agents, write_new(unique_path(*report_path(path), ".html"), page)
+    )

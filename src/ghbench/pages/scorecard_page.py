@@ -60,10 +60,10 @@ _BUDGET_FIGURES: dict[str, str] = {
 }
 
 
-def report_path(scorecard: Path) -> Path:
-    """The page beside a scorecard: ``scorecard-X-T.json`` -> ``report-X-T.html``."""
-    stem = scorecard.stem.removeprefix("scorecard-")
-    return scorecard.with_name(f"report-{stem}.html")
+def report_path(scorecard: Path) -> tuple[Path, str]:
+    """Where the page of a scorecard goes: its directory and the stem, ``report-X-T``
+    for ``scorecard-X-T.json`` (the writer adds ``.html``, and ``-2``… if it is taken)."""
+    return scorecard.parent, "report-" + scorecard.stem.removeprefix("scorecard-")
 
 
 def _iso_s(value: str | None) -> float | None:

@@ -295,4 +295,4 @@ def write_replay(result: ReplayResult, *, out_dir: Path, source: Path) -> tuple[
     path = write_scorecard(artifact, out_dir)
     snapshots = [result.snapshots.get("before"), result.snapshots.get("after")]
     page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
-    return trace_path, path, write_new(report_path(path), page.encode())
+    return trace_path, path, write_new(unique_path(*report_path(path), ".html"), page.encode())

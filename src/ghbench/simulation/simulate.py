@@ -106,7 +106,7 @@ def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
     path = write_scorecard(artifact, out_dir)
     snapshots = [run.snapshots.get("before"), run.snapshots.get("after")]
     page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
-    page_path = write_new(report_path(path), page.encode())
+    page_path = write_new(unique_path(*report_path(path), ".html"), page.encode())
     return SimulationResult(
         trace_path=trace_path,
         scorecard_path=path,
