@@ -7,7 +7,7 @@ Every figure is read from the artifact's JSON by its path and tagged with it
 (``ghbench.pages.html.num``). Warnings are rendered from the artifact's typed list as
 they are (kind, message, action and whichever figures they carry), so a kind this page
 has never heard of shows like any other. Pure: the artifact and the burn points in,
-the page out (``write_report``'s callers write it beside the scorecard).
+the page out; its callers write it beside the scorecard (``report_path``).
 """
 
 from __future__ import annotations
@@ -119,9 +119,13 @@ def _verdict(artifact: ScorecardArtifact, doc: dict[str, Any], burn: Sequence[Bu
     name, use, _ = worst
     what = BUDGETS[name][1]
     items = [
-        f"{BUDGETS[n][1]}: {u.used:,.0f} of {u.limit:,.0f} ({u.share:.0%})" for n, u, _ in rows
+        Markup(
+            f"{esc(BUDGETS[n][1])}: {num(doc, path)} of {_limit_text(doc, n, path, u.limit)}"
+            f" ({u.share:.0%})"
+        )
+        for n, u, path in rows
     ]
-    ran_out = _exhausted(burn)
+    ran_out = [esc(line) for line in _exhausted(burn)]
     if artifact.incomplete:
         level, title = "bad", "Incomplete run: figures cover only what was measured"
     elif use.share > 1 or ran_out:
@@ -137,7 +141,7 @@ def _verdict(artifact: ScorecardArtifact, doc: dict[str, Any], burn: Sequence[Bu
     else:
         level, title = "ok", f"Within budget: the busiest is {what} at {use.share:.0%}"
     if artifact.scorecard.total_calls == 0:
-        items.insert(0, "No calls in the window: there is nothing to score")
+        items.insert(0, esc("No calls in the window: there is nothing to score"))
         level = "bad" if level == "bad" else "warn"
     return verdict(level, title, [*ran_out, *items])
 
