@@ -24,8 +24,12 @@ $(STAMP): pyproject.toml
 system-deps:
 	bash scripts/install-system-deps
 
+# the demo, then a screenshot of each page type into docs/pages/ (scripts/page_screenshots.py
+# runs quick virtual-time cells for the compare, capacity and matrix pages); ends by
+# naming the demo's report page
 demo: $(STAMP)
 	$(BIN)/ghbench demo
+	$(BIN)/python scripts/page_screenshots.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts tooling

@@ -34,6 +34,7 @@ def _scripts(work: Path) -> dict[str, list[str]]:
         "report": ["bench_report.py", "--rows", QUICK_ROWS, "--repeat", "1"],
         "memory": ["bench_memory.py", "--rows", QUICK_ROWS],
         "simulate": ["bench_simulate.py", "--repeat", "1"],
+        "pages": ["bench_pages.py", "--rows", QUICK_ROWS, "--repeat", "1"],
         "matrix": ["bench_matrix.py", "--cells", "S2-T1-1,S2-T1-5", "--out", str(work / "m")],
         "capacity": ["bench_capacity.py", "--profiles", "head", "--scenarios", "S2"],
         "emulator": ["bench_emulator.py", "--quick"],

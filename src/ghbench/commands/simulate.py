@@ -1,7 +1,8 @@
 """``ghbench simulate``: runbook cells of the workload model in virtual time.
 
-Writes the same trace and scorecard artifact as ``measure`` and prints the
-console scorecard (or the artifact as JSON with ``--json``).
+Writes the same trace, scorecard artifact and report page as ``measure`` and prints
+the console scorecard (the artifact as JSON with ``--json``; ``--format bmf|gab``: its
+figures for a trend tracker).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import click
 
 from ghbench.blas import one_blas_thread
+from ghbench.commands.history import HISTORY_FORMATS, echo_history, format_option, resolve_format
 from ghbench.commands.params import (
     AGENTS_HELP,
     MAX_SESSIONS,
@@ -60,6 +62,7 @@ __all__ = ["command"]
     help="Workload config whose profile, policy and trace options apply.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the scorecard artifact as JSON.")
+@format_option(["text", "json"], "text")
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     scenario: str | None,
     topology: str,
@@ -72,8 +75,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     out_dir: Path,
     config_path: Path | None,
     as_json: bool,
+    fmt: str | None,
 ) -> None:
     """Run one runbook cell of the workload model against the in-process emulator."""
+    output = resolve_format(fmt, "text", json=as_json)
     chosen, policy, session_ids = profile or DEFAULT_PROFILE, None, False
     if config_path is not None:
         # the flow loads when the command runs, not for --help (see ghbench.commands)
@@ -104,10 +109,17 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
     from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
 
-    if as_json:
+    if output == "json":
         click.echo(encode_artifact(result.scorecard).decode(), nl=False)
+    elif output in HISTORY_FORMATS:
+        from ghbench.pages.history import scorecard_measurements  # noqa: PLC0415
+
+        echo_history(scorecard_measurements(result.scorecard), output)
+        click.echo(f"scorecard: {result.scorecard_path}", err=True)
     else:
         paths = {"Trace": result.trace_path, "Scorecard": result.scorecard_path}
+        if result.page_path is not None:
+            paths["Report"] = result.page_path
         click.echo(
             render_console(
                 result.scorecard, color=use_color(sys.stdout.isatty(), os.environ), paths=paths

@@ -38,6 +38,7 @@ from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
 from ghbench.matrix.hygiene import CellTiming, Go, Refuse, Wait, decide, estimate_cost, run_timing
 from ghbench.matrix.runs import MatrixRun, RunStatus, load_runs, save_run
 from ghbench.matrix.state import MatrixPlan
+from ghbench.pages.matrix_page import matrix_page
 from ghbench.ratelimit import Bucket
 from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.runspec.result import RunResult
@@ -334,8 +335,9 @@ def _planned(
 def write_baseline(
     matrix_dir: Path, planned: Sequence[Cell], *, chart: bool, log: Log | None = None
 ) -> None:
-    """Re-render ``baseline.md`` and ``baseline.json`` (and ``scaling.png`` when asked;
-    a chart that cannot be drawn or written is a warning in ``log``, the runs stand)."""
+    """Re-render ``baseline.md``, ``baseline.json`` and its page ``baseline.html`` (and
+    ``scaling.png`` when asked; a chart that cannot be drawn or written is a warning in
+    ``log``, the runs stand)."""
     runs = load_runs(matrix_dir)
     if chart:
         try:
@@ -347,8 +349,10 @@ def write_baseline(
     has_chart = (matrix_dir / CHART_NAME).exists()
     md = render_baseline(runs, planned, chart=CHART_NAME if has_chart else None)
     replace_atomic(matrix_dir / "baseline.md", md.encode())
-    index = msgspec.json.format(msgspec.json.encode(baseline_json(runs, planned)), indent=2)
+    doc = baseline_json(runs, planned)
+    index = msgspec.json.format(msgspec.json.encode(doc), indent=2)
     replace_atomic(matrix_dir / "baseline.json", index + b"\n")
+    replace_atomic(matrix_dir / "baseline.html", matrix_page(doc).encode())
 
 
 def done_cells(matrix_dir: Path, matrix_run: str) -> set[str]:
