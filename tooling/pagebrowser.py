@@ -2,7 +2,7 @@
 
 The tests (tests/pages) and the screenshot script (scripts/page_screenshots.py) open
 ghbench's HTML pages in Debian's headless Chromium over its DevTools pipe
-(``ghbench.drivers.chromium``: a throwaway profile, every non-loopback request sent to a
+(``ghbench.drivers.common.chromium``: a throwaway profile, every non-loopback request sent to a
 closed port). Each load records the DevTools ``Network.requestWillBeSent`` events of
 its tab, with the page's own Content-Security-Policy bypassed, so a reference to any
 host would be attempted, and seen, rather than blocked unseen.
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ghbench.drivers.chromium import Chromium
+from ghbench.drivers.common.chromium import Chromium
 
 __all__ = ["Loaded", "PageBrowser"]
 

@@ -105,7 +105,7 @@ def site() -> Iterator[tuple[str, list[str]]]:
 def test_chromium_loads_and_clicks_then_leaves_nothing_behind(
     site: tuple[str, list[str]], tmp_path: Path
 ) -> None:
-    from ghbench.drivers.ao_typescript.chromium import Chromium, ChromiumError
+    from ghbench.drivers.common.chromium import Chromium, ChromiumError
 
     url, served = site
     browser = Chromium("chromium", tmp_path / "chromium.log", timeout=20.0)

@@ -9,7 +9,7 @@ of its own environment (``buildDashboardEnv`` in AO's CLI), ``AO_GH_TRACE_FILE``
 included, so those calls land in the cell's trace beside the poller's.
 
 - With Chromium (``chromium`` on PATH, or the program ``$GHBENCH_CHROMIUM`` names), a
-  headless browser (``ghbench.drivers.ao_typescript.chromium``) loads the pages, runs
+  headless browser (``ghbench.drivers.common.chromium``) loads the pages, runs
   their JavaScript and clicks the links, as a person would.
 - Without it (or with ``GHBENCH_CHROMIUM=none``) the same pages are fetched with httpx,
   and the cell's notes say so: no JavaScript runs, so requests a browser page makes on
@@ -33,8 +33,8 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from ghbench.drivers.ao_typescript.chromium import Chromium
 from ghbench.drivers.base import DashboardView
+from ghbench.drivers.common.chromium import Chromium
 from ghbench.drivers.common.readers import ReaderDashboard, ReaderThread
 from ghbench.errors import GhbenchError, UsageError
 from ghbench.tls import tls_context
