@@ -91,10 +91,11 @@
       entries.push({ name: entry.replace(/^\*/, "").replace(/^\./, ""), port });
     }
     return (hostname, port) => {
-      const host = String(hostname).toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+      const host = String(hostname).toLowerCase().replace(/^\[(.*)\]$/, "$1");
+      const name = host.replace(/\.$/, "");
       return entries.some(
         (e) =>
-          (e.port === 0 || e.port === port) && (host === e.name || host.endsWith(`.${e.name}`))
+          (e.port === 0 || e.port === port) && (name === e.name || name.endsWith(`.${e.name}`))
       );
     };
   }
@@ -139,7 +140,8 @@
         callback(null, socket);
       }
     };
-    const onEnd = () => settle(tunnelError(`the proxy closed before it answered CONNECT ${target}`, proxy));
+    const onEnd = () =>
+      settle(tunnelError(`the proxy closed before it answered CONNECT ${target}`, proxy));
     function onReadable() {
       let chunk;
       while (!settled && (chunk = socket.read()) !== null) {
@@ -171,7 +173,8 @@
     socket.once("end", onEnd);
     socket.once("connect", () => {
       // the User-Agent tells the front which CA variable to name, should TLS fail
-      const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`, `User-Agent: ${USER_AGENT}`];
+      const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`];
+      lines.push(`User-Agent: ${USER_AGENT}`);
       if (proxy.auth) {
         lines.push(`Proxy-Authorization: ${proxy.auth}`);
       }
