@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from ghbench.front import FrontCounts
-from ghbench.front.env import node_options
+from ghbench.front.env import client_environment, node_options
 from ghbench.front.node import PRELOAD, preload_file
 from ghbench.record.diagnosis import no_exchange_cause, shown_environment
 from tools import coverage_env, missing, require_tool
@@ -271,6 +271,18 @@ def test_node_options_add_the_preload_once_quoted(tmp_path: Path) -> None:
     assert node_options(None, preload) == option
     assert node_options("--max-old-space-size=256", preload) == f"--max-old-space-size=256 {option}"
     assert node_options(f"--inspect {option}", preload) == f"--inspect {option}"  # nested record
+
+
+def test_clients_get_node_variables_beside_their_own(tmp_path: Path) -> None:
+    where = {"bundle": tmp_path / "b.pem", "ca_cert": tmp_path / "ca.pem"}
+    base = {"NODE_OPTIONS": "--inspect"}
+    preload = tmp_path / PRELOAD
+    env = client_environment(8080, secret=SECRET, base=base, node_preload=preload, **where)
+    assert env["NODE_USE_ENV_PROXY"] == "1"
+    assert env["NODE_OPTIONS"] == f'--inspect --require "{preload}"'
+    assert SECRET in env["HTTPS_PROXY"] and SECRET not in env["NODE_OPTIONS"]
+    plain = client_environment(8080, secret=SECRET, base=base, **where)
+    assert not {"NODE_USE_ENV_PROXY", "NODE_OPTIONS"} & set(plain)
 
 
 def test_node_reads_the_quoted_preload_path(tmp_path: Path) -> None:
