@@ -40,6 +40,7 @@ def _scripts(work: Path) -> dict[str, list[str]]:
         "emulator": ["bench_emulator.py", "--quick"],
         "graphql": ["bench_graphql.py", "--seconds", "1", "--clients", "2"],
         "git": ["bench_git.py", "--repeat", "1"],
+        "node_preload": ["bench_node_preload.py", "--rounds", "3"],
         "calibration_ao": ["bench_calibration_ao.py", "render", "--doc", str(doc), "--seeds", "1"],
     }
 

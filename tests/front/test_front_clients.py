@@ -1,8 +1,9 @@
 """Real clients through the front in emulate mode, each with the variable it reads:
 gh with its default host (SSL_CERT_FILE), git over https (GIT_SSL_CAINFO), curl
 (CURL_CA_BUNDLE), httpx and urllib (SSL_CERT_FILE), PyGithub (REQUESTS_CA_BUNDLE),
-octokit (NODE_EXTRA_CA_CERTS). One front serves the module (its trace switched per
-test); the emulator behind it is each test's own, plugged into the session's server."""
+octokit (NODE_EXTRA_CA_CERTS), Node's fetch and https (the preload in NODE_OPTIONS).
+One front serves the module (its trace switched per test); the emulator behind it is
+each test's own, plugged into the session's server."""
 
 from __future__ import annotations
 
@@ -206,6 +207,25 @@ def test_each_session_is_told_apart_by_its_credential(
         proc = run(["curl", "-sS", "-o", "/dev/null", "https://api.github.com/rate_limit"], env)
         assert proc.returncode == 0, proc.stderr
     assert [r["sessionId"] for r in rows(trace)] == ["alpha", "beta"]
+
+
+@pytest.mark.needs("node")
+def test_node_fetch_and_https_carry_their_session(
+    front: Front, trace: Path, tmp_path: Path
+) -> None:
+    # Debian's Node 20 through the preload client_env puts in NODE_OPTIONS: the proxy
+    # credential's user name (an agent's session) goes with each CONNECT
+    code = (
+        "const get = () => new Promise(ok => require('https').get("
+        "'https://api.github.com/rate_limit', r => r.resume().on('end', ok)));"
+        "fetch('https://api.github.com/rate_limit').then(get)"
+    )
+    proc = run(["node", "-e", code], client_env(front, tmp_path, TOKEN, session="s-7"))
+    assert proc.returncode == 0, proc.stderr
+    assert [(r["sessionId"], r["operation"]) for r in rows(trace)] == [
+        ("s-7", "rest.rate_limit"),
+        ("s-7", "rest.rate_limit"),
+    ]
 
 
 @pytest.mark.needs("curl")

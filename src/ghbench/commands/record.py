@@ -93,9 +93,11 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     Without --github, a gh shim traces every gh the command runs, however deeply
     nested. With --github, COMMAND runs behind the GitHub front, a local proxy (its
     environment gets HTTPS_PROXY and the front's CA): gh with its default host, git
-    over https, curl, Go, Python and Node clients are all traced. COMMAND's output,
-    exit code and behaviour are unchanged, except that a COMMAND which succeeded while
-    trace rows were lost exits 1: the trace is incomplete. Put '--' before COMMAND.
+    over https, curl, Go, Python and Node clients (fetch, https, octokit) are all
+    traced; when none made an exchange, the last line says why it likely was. COMMAND's
+    output, exit code and behaviour are unchanged, except that a COMMAND which succeeded
+    while trace rows were lost, or while no client reached the front, exits 1. Put '--'
+    before COMMAND.
     """
     if github is None:
         flags = (
@@ -131,15 +133,14 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     if counts.abandoned or counts.unauthorized:
         seen += f", {counts.abandoned} abandoned tunnels, {counts.unauthorized} unauthorized"
     click.echo(f"ghbench record: {_rows(result.rows, _shown(result.trace))} ({seen})", err=True)
+    if result.returncode == 0 and not counts.reached and result.no_exchange:
+        raise GhbenchError(result.no_exchange)  # a success that traced nothing is not one
+    if result.no_exchange:  # whatever the exit code: the command's own error may not say
+        click.echo(f"ghbench record: no GitHub exchange: {result.no_exchange}", err=True)
     if result.returncode < 0:
         exit_like(result.returncode)
     if result.returncode == 0 and counts.rows_lost:
         raise _incomplete(f"{counts.rows_lost:,} trace row(s) could not be written", result.trace)
-    if result.returncode == 0 and not counts.reached:
-        raise GhbenchError(
-            "no client reached the GitHub front: COMMAND made no GitHub call, or its clients"
-            " ignore HTTPS_PROXY (Node's fetch does, without a proxy agent)"
-        )
     return result.returncode
 
 

@@ -110,8 +110,11 @@ class Handshake(enum.Enum):
 
     DONE = "done"
     ALERT = "alert"  # the client refused the front's certificate
+    # it closed once it had the certificate, without an alert: Node.js checks the
+    # certificate after OpenSSL's handshake and, distrusting it, just closes
+    CLOSED_AT_CERTIFICATE = "closed-at-certificate"
     NOT_TLS = "not-tls"  # bytes that are no TLS the front speaks
-    ABANDONED = "abandoned"  # closed, or idle past the deadline, before any alert
+    ABANDONED = "abandoned"  # closed, or idle past the deadline, before any TLS
 
 
 class Downstream:
@@ -200,17 +203,22 @@ class Downstream:
         if early:
             self._incoming.write(early)
         self.expect(self.head_timeout)
+        answered = False  # the front's certificate went out
         try:
             while True:
                 try:
                     tls.do_handshake()
                     break
                 except ssl.SSLWantReadError:
+                    answered = answered or self._outgoing.pending > 0
                     self._flush()
                     raw = await self._recv_raw()
-                    if not raw:
-                        return Handshake.ABANDONED, "idle" if self.expired else "closed"
-                    self._incoming.write(raw)
+                    if raw:
+                        self._incoming.write(raw)
+                        continue
+                    if answered and not self.expired:
+                        return Handshake.CLOSED_AT_CERTIFICATE, "closed, with no alert"
+                    return Handshake.ABANDONED, "idle" if self.expired else "closed"
         except ssl.SSLError as exc:
             self._flush()
             reason = str(exc.reason or type(exc).__name__)

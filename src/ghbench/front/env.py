@@ -12,7 +12,10 @@
 - ``NO_PROXY`` keeps the caller's entries but those that would let a client reach
   one of GitHub's hosts around the front (``github.com``, ``.github.com``, ``*``),
   and always has the loopback names: a client's calls to a local server (the AO
-  daemon's own API) must not go through the front, which refuses them in emulate mode.
+  daemon's own API) must not go through the front, which refuses them in emulate mode;
+- Node.js: ``NODE_USE_ENV_PROXY=1`` (Node's own proxy support, where the version has
+  it) and the preload (``node.PRELOAD``) added to the caller's ``NODE_OPTIONS``, where
+  it does not. Only the preload's path goes there: the secret stays in the proxy URL.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from urllib.parse import quote
 from ghbench.front.downstream import NO_SESSION
 from ghbench.front.hosts import CA_VARIABLES, GITHUB_HOSTS
 
-__all__ = ["LOOPBACK", "client_environment", "no_proxy", "proxy_url"]
+__all__ = ["LOOPBACK", "client_environment", "no_proxy", "node_options", "proxy_url"]
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 _PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")
@@ -54,6 +57,17 @@ def no_proxy(existing: str | None) -> str:
     return ",".join(kept)
 
 
+def node_options(existing: str | None, preload: Path) -> str:
+    """``existing`` (the caller's ``NODE_OPTIONS``) with ``--require PRELOAD`` added
+    once; the path is quoted (Node reads double-quoted values there), for a path with
+    spaces."""
+    quoted = '"' + str(preload).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    option = f"--require {quoted}"
+    if existing and option in existing:
+        return existing
+    return f"{existing} {option}" if existing else option
+
+
 def client_environment(
     port: int,
     *,
@@ -62,9 +76,11 @@ def client_environment(
     ca_cert: Path,
     session: str | None = None,
     base: Mapping[str, str] | None = None,
+    node_preload: Path | None = None,
 ) -> dict[str, str]:
     """The variables to add to a client's environment (``base``: the environment they
-    are added to, whose ``NO_PROXY`` is kept where it can be)."""
+    are added to, whose ``NO_PROXY`` and ``NODE_OPTIONS`` are kept); ``node_preload``:
+    the Node preload's file (None: Node clients get only the proxy and the CA)."""
     url = proxy_url(port, secret, session)
     env = dict.fromkeys(_PROXY_VARIABLES, url)
     for variable in CA_VARIABLES:
@@ -75,4 +91,7 @@ def client_environment(
     # git (libcurl asked for any proxy auth method) would send the credential only
     # after a 407 challenge; basic sends it with the CONNECT, as every other client does
     env["GIT_HTTP_PROXY_AUTHMETHOD"] = "basic"
+    if node_preload is not None:
+        env["NODE_USE_ENV_PROXY"] = "1"
+        env["NODE_OPTIONS"] = node_options(existing.get("NODE_OPTIONS"), node_preload)
     return env

@@ -31,6 +31,7 @@ import msgspec
 from ghbench.credentials import without_tokens
 from ghbench.errors import GhbenchError
 from ghbench.front.env import client_environment, proxy_url
+from ghbench.front.node import preload_file
 from ghbench.front.settings import Command, FrontCounts, FrontSettings, Ready, Reply
 from ghbench.procs import popen_guarded, stop_group
 
@@ -96,6 +97,7 @@ class Front:
         self.port = ready.port
         self.ca_cert = Path(ready.ca_cert)
         self.bundle = Path(ready.bundle)
+        self.node_preload = preload_file(Path(settings.state_dir))
         self._lines = lines
         self._lock = threading.Lock()
         self._final: FrontCounts | None = None
@@ -121,6 +123,7 @@ class Front:
             ca_cert=self.ca_cert,
             session=session,
             base=base,
+            node_preload=self.node_preload,
         )
 
     def _ask(self, command: Command) -> FrontCounts:

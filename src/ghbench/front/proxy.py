@@ -346,17 +346,22 @@ class FrontServer:
             )
         )
         client = printable(caller.user_agent) or "a client that sent no User-Agent"
-        if outcome is Handshake.ALERT:
+        if outcome in (Handshake.ALERT, Handshake.CLOSED_AT_CERTIFICATE):
             known = client_of(caller.user_agent)
             variables = [known.ca_variable] if known is not None else list(CA_VARIABLES)
             advice = " or ".join(
                 f"{v}={self.ca_cert if v == 'NODE_EXTRA_CA_CERTS' else self.bundle}"
                 for v in variables
             )
+            ended = (
+                f"ended in the client's alert ({why})"
+                if outcome is Handshake.ALERT
+                else f"was closed by the client once it had the front's certificate ({why})"
+            )
             self.sink.warn(
                 ("alert", host, why, tuple(variables)),
-                f"TLS with the front for {host} ended in the client's alert ({why}): it does"
-                f" not trust the front's CA; give it {advice}",
+                f"TLS with the front for {host} {ended}: it does not trust the front's CA;"
+                f" give it {advice}",
                 client,
             )
         elif outcome is Handshake.NOT_TLS:

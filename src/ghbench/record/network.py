@@ -13,6 +13,11 @@ two tracers would write each call twice.
   with it. ``--repo OWNER/NAME`` creates repositories first.
 - ``--github github``: the front forwards to GitHub, or to ``--upstream URL``; the
   command's own tokens and git credentials are used, untouched.
+
+Node clients (``fetch``, ``https``, octokit) get Node's own proxy support or the
+front's preload where the version lacks it (``ghbench.front.node``). A command none
+of whose clients made an exchange gets the likely cause (``diagnosis``), whatever its
+exit code.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from ghbench.emulator.process import start_emulator_process
 from ghbench.errors import UsageError
 from ghbench.front import FrontCounts, FrontSettings, start_front
 from ghbench.front.settings import parse_upstream
+from ghbench.record.diagnosis import no_exchange_cause
 from ghbench.record.runner import (
     check_command,
     check_runnable,
@@ -61,6 +67,8 @@ class NetworkRecordResult:
     trace: Path
     rows: int  # lines appended to the trace during the run
     counts: FrontCounts
+    # why no client made an exchange through the front (None: one did)
+    no_exchange: str | None = None
 
 
 def emulator_token_env(token: str, env: Mapping[str, str]) -> dict[str, str]:
@@ -116,6 +124,7 @@ def record_network(
     state_dir = Path(tempfile.mkdtemp(prefix="ghbench-record-")) if state is None else state
     emulator = None
     front = None
+    front_env: dict[str, str] = {}
     try:
         child_env = dict(base_env)
         if github == "emulator":
@@ -136,7 +145,8 @@ def record_network(
             ),
             env=base_env,
         )
-        child_env |= front.client_env(base_env)
+        front_env = front.client_env(base_env)
+        child_env |= front_env
         returncode = run_command(command, child_env)
     finally:
         with uninterruptible():
@@ -145,4 +155,6 @@ def record_network(
                 emulator.stop()
             if temporary:
                 shutil.rmtree(state_dir, ignore_errors=True)
-    return NetworkRecordResult(returncode, trace_path, count_lines(trace_path, start_size), counts)
+    rows = count_lines(trace_path, start_size)
+    cause = no_exchange_cause(counts, front_env)
+    return NetworkRecordResult(returncode, trace_path, rows, counts, cause)
