@@ -6,6 +6,10 @@ world is what a user has before ghbench: a checkout whose ``origin`` is on githu
 an ``agent-orchestrator.yaml``, a global git config with their identity, their own tmux
 server with a session in it, and a coding agent (``tests/agents/claude``) on ``PATH``.
 ghbench must leave all of it as it was.
+
+The gh AO and its agents run is Debian's 2.23 (``REALAO_GH``), named by its path and
+first on every PATH here: the venv's bin, on the user's PATH for ghbench, also holds
+PyPI's gh 2.102, which would otherwise win by PATH order.
 """
 
 from __future__ import annotations
@@ -23,8 +27,10 @@ import pytest
 import yaml
 
 from ao_sources import ao_checkout, ao_go, missing
+from tools import GH_BUILDS, require_gh
 
 AGENTS = Path(__file__).resolve().parents[1] / "agents"
+REALAO_GH = GH_BUILDS[0]  # Debian's gh 2.23: the build these runs were calibrated with
 PROJECT = "todo-app"
 REPO = "acme/todo"
 
@@ -35,6 +41,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.realao)
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _realao_gh() -> Iterator[None]:
+    """Every child of the real-AO stage finds REALAO_GH first on PATH."""
+    require_gh(REALAO_GH)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", REALAO_GH.path_env())
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -109,9 +124,10 @@ class UserWorld:
 def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
     """``ao_config``: the user has an agent-orchestrator.yaml (AO's TypeScript builds);
     an AO 0.10 user has none."""
-    for tool in ("git", "tmux", "gh", "node"):
+    for tool in ("git", "tmux", "node"):
         if shutil.which(tool) is None:
             missing(tool, f"apt-get install {tool}")
+    require_gh(REALAO_GH)
     checkout = root / "src" / PROJECT
     checkout.mkdir(parents=True)
     _git(checkout, "init", "-q", "-b", "main")
@@ -141,7 +157,13 @@ def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
     agent_log = root / "agents.log"
     env = {
         "PATH": os.pathsep.join(
-            [str(AGENTS), str(Path(sys.executable).parent), "/usr/bin", "/bin"]
+            [
+                str(AGENTS),
+                str(REALAO_GH.bin_dir),
+                str(Path(sys.executable).parent),
+                "/usr/bin",
+                "/bin",
+            ]
         ),
         "HOME": str(home),
         "LANG": "C.UTF-8",
