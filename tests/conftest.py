@@ -112,7 +112,9 @@ class EmulatorSlot:
     The server holds this slot; every attribute is the current emulator's, so the
     server's app calls whichever emulator the test plugged in. Between tests it is
     empty, and a stray request fails instead of reaching another test's state. It
-    keeps the gh versions its requests' User-Agent named (``GitHub CLI 2.23.0``).
+    keeps the versions of the real gh its requests came from: a User-Agent ``GitHub CLI
+    2.23.0`` with gh's ``Time-Zone`` header, which ghbench's imitations of gh (the
+    model's requests, the agents' captured ones) do not send.
     """
 
     def __init__(self) -> None:
@@ -122,7 +124,7 @@ class EmulatorSlot:
 
     def handle(self, request: EmuRequest) -> EmuResponse:
         found = _GH_AGENT.match(request.headers.get("user-agent", ""))
-        if found:
+        if found and "time-zone" in request.headers:
             with self._lock:
                 self.gh_versions.add(found.group(1))
         emulator = self.current

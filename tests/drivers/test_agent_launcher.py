@@ -36,6 +36,7 @@ def _until(check: Any, timeout: float, what: str) -> Any:
 
 
 @pytest.mark.slow
+@pytest.mark.gh
 def test_claude_runs_the_agent_model_in_its_worktree(
     gh_env: dict[str, str], emulator_server: Any, tmp_path: Path
 ) -> None:

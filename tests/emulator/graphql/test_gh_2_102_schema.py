@@ -162,6 +162,24 @@ def test_gh_2_102_issue_view_answers_and_costs_one_point(emu: Emulator) -> None:
     )
 
 
+def test_there_is_no_issue_type_to_set(emu: Emulator) -> None:
+    issue = node_id(emu, "issue", 1)
+    repo = graphql(emu, '{ repository(owner: "acme", name: "todo") { id } }')
+    create = (
+        """mutation($input: CreateIssueInput!) { createIssue(input: $input) { issue { id } } }"""
+    )
+    update = (
+        """mutation($input: UpdateIssueInput!) { updateIssue(input: $input) { issue { id } } }"""
+    )
+    for query, input in [
+        (create, {"repositoryId": repo["data"]["repository"]["id"], "title": "T"}),
+        (update, {"id": issue, "title": "T"}),
+    ]:
+        answer = graphql(emu, query, input={**input, "issueTypeId": "IT_kwDOBug"})
+        assert [e["type"] for e in answer["errors"]] == ["NOT_FOUND"]
+    assert len(emu.store.issues(emu.store.repo("acme", "todo"), "all")) == 1  # nothing made
+
+
 CLOSED_BY = """query($open: Boolean!, $order: Boolean!) { repository(owner: "acme", name: "todo") {
   issue(number: 1) { closedByPullRequestsReferences(first: 10, includeClosedPrs: $open,
     orderByState: $order) { nodes { number state } } } } }"""

@@ -100,6 +100,8 @@ def _update_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[s
 
 def _update_issue(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
     issue: Issue = node_of(info, input["id"], "Issue")
+    if input.get("issueTypeId") is not None:
+        node_of(info, input["issueTypeId"], "IssueType")  # none exists: NOT_FOUND
     store = store_of(info)
     _check_title(input)
     store.edit_issue(issue, title=input.get("title"), body=input.get("body"))
