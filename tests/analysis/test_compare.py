@@ -159,6 +159,6 @@ def test_who_spent_is_compared_when_the_runs_traced_their_agents() -> None:
     agents_graphql = split["spendSplit.agents.graphqlPoints"]
     assert agents_graphql.change is not None and agents_graphql.change < 0
     assert (split["spendSplit.agents.corePoints"].change or 0) > 0
-    assert "the agents: claude-code → claude-code-rest-checks" in c.notes
+    assert "the agents: claude-code-gh-2.102 → claude-code-rest-checks-gh-2.102" in c.notes
     plain = compare_runs([Run("a", graphql)], [Run("b", graphql)])
     assert not any("the agents:" in n for n in plain.notes)

@@ -112,8 +112,20 @@ def test_version_1_plans_stay_readable_and_take_unrecorded_flags(tmp_path: Path)
     with pytest.raises(UsageError, match="--seed 0 conflicts with the stored 4"):
         resume_plan(old, given, {"seed"}, tmp_path / STATE_FILE)
     save_plan(tmp_path, new)
-    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == 3
+    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == 4
     assert load_plan(tmp_path) == new
+
+
+def test_a_version_3_plans_agents_ran_gh_2_23(tmp_path: Path) -> None:
+    # before gh 2.102's capture, a profile named its habit alone and sent gh 2.23's
+    # requests; today the habit's name alone is gh 2.102's
+    for stored, now in [
+        ("claude-code", "claude-code-gh-2.23"),
+        ("claude-code-rest-checks", "claude-code-rest-checks-gh-2.23"),
+        ("none", "none"),
+    ]:
+        _write_v1(tmp_path, schemaVersion=3, agents=stored)
+        assert load_plan(tmp_path).agents == now
 
 
 def test_unknown_fields_are_ignored_and_unknown_versions_refused(tmp_path: Path) -> None:
@@ -121,8 +133,8 @@ def test_unknown_fields_are_ignored_and_unknown_versions_refused(tmp_path: Path)
     doc = json.loads((tmp_path / STATE_FILE).read_text())
     (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "futureField": [1, 2]}))
     assert load_plan(tmp_path) == _stored()
-    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 4}))
-    with pytest.raises(ArtifactError, match="schemaVersion 4 is not supported"):
+    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 5}))
+    with pytest.raises(ArtifactError, match="schemaVersion 5 is not supported"):
         load_plan(tmp_path)
 
 

@@ -71,6 +71,27 @@ def test_at_three_times_the_sessions_it_spends_three_times(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("profile", ["claude-code-gh-2.102", "claude-code-gh-2.23"])
+def test_each_ghs_recording_replays_that_ghs_requests(profile: str) -> None:
+    # the rows' GraphQL operations tell the captures apart (2.102's issue view reads the
+    # issue's projects, its first pr checks detects features): the replay sends the same
+    recorded = run_agents(AgentRunSpec(profile=profile, agents=2, duration_s=600.0), seed=2).rows
+    replayed = replay_trace(recorded, ReplaySpec(), seed=1).agent_rows
+
+    # a --watch poll re-issues the command's first request, not the poll's, which binds
+    # to a first run the replay does not have (the same point: its count is compared)
+    polled = {"PullRequestForBranch", "PullRequestStatusChecks"}
+
+    def operations(rows: list[TraceRow]) -> Counter[str | None]:
+        return Counter(r.graphqlOperation for r in rows if r.graphqlOperation not in polled)
+
+    assert operations(replayed) == operations(recorded)
+    assert len(replayed) == len(recorded)
+    assert ("IssueProjectItems" in operations(recorded)) is profile.endswith("2.102")
+    assert operations(recorded)["PullRequest_fields"] == (1 if profile.endswith("2.102") else 0)
+
+
+@pytest.mark.slow
 def test_a_fraction_of_a_copy_replays_a_share_of_the_sessions(agent_rows: list[TraceRow]) -> None:
     one = replay_trace(agent_rows, ReplaySpec(), seed=1)
     more = replay_trace(agent_rows, ReplaySpec(sessions=4), seed=1)  # 3 recorded

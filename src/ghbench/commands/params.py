@@ -12,6 +12,7 @@ from ghbench.workload.profiles import PROFILE_CHOICES, canonical_profile
 
 __all__ = [
     "AGENTS_HELP",
+    "AGENT_PROFILE_HELP",
     "MAX_ISSUE_NUMBER",
     "MAX_SESSIONS",
     "MAX_VIRTUAL_S",
@@ -53,9 +54,14 @@ class ProfileChoice(click.Choice[str]):
         return canonical_profile(super().convert(value, param, ctx))
 
 
+AGENT_PROFILE_HELP = (
+    "Agent profile: claude-code (default), claude-code-badge, claude-code-rest-checks, with"
+    " today's gh 2.102 (also named NAME-gh-2.102); NAME-gh-2.23 with Debian's gh 2.23."
+)
 AGENTS_HELP = (
-    "The sessions' coding agents, modelled: an agent profile (default: claude-code;"
-    " claude-code-badge, claude-code-rest-checks) or none. They run in S3 and S4."
+    "The sessions' coding agents, modelled: an agent profile (default: claude-code, with"
+    " today's gh 2.102; claude-code-badge, claude-code-rest-checks; each also as"
+    " NAME-gh-2.23, with Debian's gh 2.23) or none. They run in S3 and S4."
 )
 
 

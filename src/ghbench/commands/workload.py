@@ -17,7 +17,7 @@ from types import FrameType
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.params import FiniteFloatRange
+from ghbench.commands.params import AGENT_PROFILE_HELP, FiniteFloatRange
 from ghbench.errors import GhbenchError, UsageError
 
 __all__ = ["command"]
@@ -99,7 +99,7 @@ def run(config_path: Path, max_ticks: int | None) -> None:
     "--profile",
     default="default",
     show_default=True,
-    help="Agent profile: claude-code (default), claude-code-badge, claude-code-rest-checks.",
+    help=AGENT_PROFILE_HELP,
 )
 @click.option("--repo", default=None, help="The session's repository, owner/name [--cwd's origin].")
 @click.option("--branch", default=None, help="The session's branch [the one checked out in --cwd].")
@@ -229,7 +229,7 @@ def agent(
     "--profile",
     default="default",
     show_default=True,
-    help="Agent profile: claude-code (default), claude-code-badge, claude-code-rest-checks.",
+    help=AGENT_PROFILE_HELP,
 )
 @click.option(
     "--agents", "count", type=click.IntRange(min=1, max=1000), default=5, show_default=True

@@ -31,6 +31,7 @@ from ghbench.runspec.cells import Cell
 from ghbench.runspec.names import DRIVERS, AgentsName, DriverName, DriverTraits, RunBackendName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import iso_s
+from ghbench.workload.agents.profiles import profile_before_gh_2_102
 from ghbench.workload.config import TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName, unalias_profile
 
@@ -55,8 +56,10 @@ STATE_FILE = "matrix-state.json"
 #   1: the selection, backend, driver, seed, scales, sessionIds (repos always empty).
 #   2: the run's settings: durationScale, repos, transport, profile, tick, aoCommand.
 #   3: agents (the agent model's profile, or none).
-STATE_SCHEMA_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+#   4: agents name the gh their requests are captured from (claude-code-gh-2.102); a
+#      version-3 plan's claude-code ran gh 2.23's (claude-code-gh-2.23).
+STATE_SCHEMA_VERSION = 4
+READABLE_VERSIONS = (1, 2, 3, 4)
 
 
 class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
@@ -134,6 +137,8 @@ def load_plan(matrix_dir: Path) -> MatrixPlan:
         )
     if "profile" in raw:  # a plan written before the profiles had their builds' names
         raw["profile"] = unalias_profile(raw["profile"])
+    if version == 3 and "agents" in raw:  # agents before their gh's name: gh 2.23's
+        raw["agents"] = profile_before_gh_2_102(raw["agents"])
     try:
         return msgspec.convert(raw, MatrixPlan)
     except msgspec.ValidationError as exc:

@@ -28,7 +28,7 @@ from ghbench.runspec.names import (
     RunBackendName,
 )
 from ghbench.timefmt import MAX_DURATION_S, duration_flag, format_duration
-from ghbench.workload.agents.profiles import AgentProfileName
+from ghbench.workload.agents.profiles import AgentProfileName, canonical_agent_profile
 from ghbench.workload.config import TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, PROFILES, PolicyParams, ProfileName
 
@@ -109,10 +109,11 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     @property
     def agent_model(self) -> AgentProfileName | None:
-        """The agent model's profile the cell's sessions run; None when they run none."""
+        """The agent model's profile the cell's sessions run, by its own name (``agents``
+        may be an alias: ``claude-code``); None when they run none."""
         if self.agents == "none" or not self.cell.info.agents:
             return None
-        return self.agents
+        return canonical_agent_profile(self.agents)
 
     @property
     def github(self) -> BackendName:

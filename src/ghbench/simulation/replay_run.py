@@ -258,7 +258,12 @@ class _Replay:
         values = self._values(job)
         templates = [t for _, t in call.requests]
         job.times = [t for t, _ in call.requests]
-        job.requests = script(templates, values, self.world.token)
+        job.requests = script(
+            templates[call.cached :],
+            values,
+            self.world.token,
+            uncached=templates[: call.cached],
+        )
         self._next(when, job, None)
 
     def _retarget_shas(self, argv: tuple[str, ...]) -> tuple[str, ...]:
