@@ -27,6 +27,7 @@ from ghbench.front.rows import Exchange, exchange_row
 from ghbench.front.settings import Upstream
 from ghbench.front.sink import TraceSink
 from ghbench.front.upstream import UpstreamConnection, UpstreamPool
+from ghbench.trace.limits import HEAD_BYTES, LIMIT_HEADER
 
 __all__ = ["Origin", "Relay"]
 
@@ -53,6 +54,8 @@ _ROW_HEADERS = frozenset(
         b"x-ratelimit-reset",
         b"x-ratelimit-used",
         b"x-ratelimit-resource",
+        b"retry-after",
+        LIMIT_HEADER.encode(),
     }
 )
 _FAILURES = (OSError, TimeoutError, h11.ProtocolError, ssl.SSLError)
@@ -139,8 +142,11 @@ class Relay:
             session=caller.session,
             credential=header(request.headers, b"authorization"),
             request_bytes=len(body.first),
+            if_none_match=header(request.headers, b"if-none-match"),
         )
         graphql = origin.kind == "rest" and target.split("?", 1)[0].rstrip("/") == "/graphql"
+        if graphql and not body.rest:
+            ex.request_body = body.first
         ticket = self.meter.begin() if graphql else None
         recorded = False
 
@@ -214,9 +220,12 @@ class Relay:
             )
         )
         held: bytes | None = None  # the last chunk, sent once the row is written
+        head = bytearray()  # the answer's first bytes: a rate-limit refusal is told by them
         try:
             async for chunk in upstream.body():
                 ex.response_bytes += len(chunk)
+                if len(head) < HEAD_BYTES:
+                    head += chunk[: HEAD_BYTES - len(head)]
                 if keep_answer:
                     kept.append(chunk)
                 if held is not None:
@@ -225,6 +234,7 @@ class Relay:
                 held = chunk
             if keep_answer:
                 ex.response_body = b"".join(kept)
+            ex.response_head = bytes(head)
             record()
             if held is not None:
                 down.send(h11.Data(data=held))

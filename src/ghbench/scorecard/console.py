@@ -1,5 +1,9 @@
 """The console scorecard: the spec's framed block, its warnings, then ghbench's insights.
 
+A rate limit that answered in the window (a budget that ran out, a secondary limit that
+refused calls) is printed above the numbers, in red: every figure after it counts
+refused calls. Without one the spec's block is unchanged.
+
 ``render_console`` is pure: it returns the text and never looks at the terminal. The
 caller decides ``color`` (ANSI only on a TTY, never with ``NO_COLOR``; see
 ``use_color``). Layout follows the spec's "Console Output" example character for
@@ -37,6 +41,7 @@ KEY_WIDTH = 30
 RESET = "\x1b[0m"
 GREEN, YELLOW, RED = "\x1b[32m", "\x1b[33m", "\x1b[31m"
 WARN = YELLOW
+RATE_LIMITED = "rate-limited"  # ``scorecard.refusals``: a finding, shown above the numbers
 
 
 def use_color(is_tty: bool, environ: Mapping[str, str]) -> bool:
@@ -137,12 +142,23 @@ def _spec_block(a: ScorecardArtifact, color: bool, paths: Mapping[str, str | Pat
     return lines
 
 
+def _findings(a: ScorecardArtifact) -> list[str]:
+    """The rate limits that answered in the window: printed above the numbers, since
+    every figure after a budget ran out counts refused calls."""
+    return [w.message for w in a.warnings if w.kind == RATE_LIMITED]
+
+
 def _warnings(a: ScorecardArtifact) -> list[str]:
     s = a.scorecard
     out: list[str] = []
     if a.incomplete:
         out.append(f"incomplete run: {a.incomplete_reason or 'stopped early'}")
-    out.extend(f"{w.kind}: {w.message}; {w.action}" for w in a.warnings)
+    for w in a.warnings:
+        # a rate limit's message is above the numbers; its action is here
+        if w.kind == RATE_LIMITED:
+            out.append(f"{w.kind} ({w.budget}): {w.action}")
+        else:
+            out.append(f"{w.kind}: {w.message}; {w.action}")
     if a.window.start is not None and a.window.start == a.window.end:
         out.append("the window is zero-length, so every rate reads 0")
     if s.total_calls == 0:
@@ -237,6 +253,14 @@ def _insights(a: ScorecardArtifact) -> list[str]:
     return lines
 
 
+def _wrapped(texts: list[str], color: bool, tint: str) -> list[str]:
+    out = []
+    for text in texts:
+        wrapped = textwrap.wrap(text, WIDTH, initial_indent="  ! ", subsequent_indent="    ")
+        out.extend(f"{tint}{w}{RESET}" if color else w for w in wrapped)
+    return out
+
+
 def render_console(
     artifact: ScorecardArtifact,
     *,
@@ -250,13 +274,16 @@ def render_console(
     """
     if paths is None:
         paths = {"Trace": artifact.trace} if artifact.trace else {}
-    lines = _header(artifact) + _spec_block(artifact, color, paths)
+    lines = _header(artifact)
+    findings = _findings(artifact)
+    if findings:
+        lines.append("")
+        lines.extend(_wrapped(findings, color, RED))
+    lines += _spec_block(artifact, color, paths)
     warnings = _warnings(artifact)
     if warnings:
         lines.append("")
-        for text in warnings:
-            wrapped = textwrap.wrap(text, WIDTH, initial_indent="  ! ", subsequent_indent="    ")
-            lines.extend(f"{WARN}{w}{RESET}" if color else w for w in wrapped)
+        lines.extend(_wrapped(warnings, color, WARN))
     lines.append("")
     lines.extend(_insights(artifact))
     return "\n".join(lines) + "\n"

@@ -61,6 +61,7 @@ CATEGORICAL_COLUMNS: tuple[str, ...] = (
     "endpoint",
     "repo",
     "origin",
+    "rate_limited",
 )
 COLUMNS: tuple[str, ...] = (*NUMERIC_COLUMNS, *CATEGORICAL_COLUMNS)
 
@@ -169,6 +170,7 @@ class TraceFrame:
     endpoint: Categorical
     repo: Categorical
     origin: Categorical
+    rate_limited: Categorical  # the limit that refused the call (``rateLimited``)
     # what the reader saw, for reporting
     lines_read: int = 0
     skipped_lines: int = 0
@@ -219,6 +221,7 @@ class TraceFrame:
             endpoint=Categorical.encode([r.endpoint for r in rs]),
             repo=Categorical.encode([repo_of(r.endpoint, r.args) for r in rs]),
             origin=Categorical.encode([r.origin for r in rs]),
+            rate_limited=Categorical.encode([r.rateLimited for r in rs]),
             lines_read=len(rs) if lines_read is None else lines_read,
             skipped_lines=skipped_lines,
             warnings=tuple(warnings),

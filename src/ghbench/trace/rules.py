@@ -98,6 +98,7 @@ COLUMN_FIELDS: dict[str, tuple[str, ...]] = {
     "endpoint": ("endpoint",),
     "repo": ("endpoint", "args"),
     "origin": ("origin",),
+    "rate_limited": ("rateLimited",),
 }
 assert set(COLUMN_FIELDS) == set(COLUMNS)
 
