@@ -254,7 +254,7 @@ def _insights(a: ScorecardArtifact) -> list[str]:
 
 
 def _wrapped(texts: list[str], color: bool, tint: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for text in texts:
         wrapped = textwrap.wrap(text, WIDTH, initial_indent="  ! ", subsequent_indent="    ")
         out.extend(f"{tint}{w}{RESET}" if color else w for w in wrapped)
