@@ -21,7 +21,11 @@ agents draw on the same user's buckets and limits as the orchestrator.
 
 The hourly figures are what each bucket lost, first call of each reset window included
 (docs/scorecard.md, ``consumption``), so the budget is what the token really spends. A
-count *fits* when every figure is at most ``fraction`` of its limit.
+count *fits* when every figure is at most ``fraction`` of its limit and no rate limit
+answered in the run (the scorecard's ``rate-limited`` warnings: a budget that ran out or
+a secondary limit that refused calls binds, whatever the figures say). This is the one
+definition of "fits": ``capacity``, ``--from-trace``, ``--verify`` and the matrix's
+``baseline.md`` all judge a count by ``Probe.fits``.
 
 ``find_capacity`` looks for the largest count that fits, calling ``probe(n)`` (the model
 in virtual time, injected) as few times as it can. Each budget grows close to linearly
@@ -43,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ghbench.artifacts.models import RowBreakdown, ScorecardArtifact
+from ghbench.scorecard.rates import short_span
 from ghbench.timefmt import parse_iso
 
 __all__ = [
@@ -52,6 +57,7 @@ __all__ = [
     "BudgetUse",
     "CapacityResult",
     "Probe",
+    "Refusal",
     "Spend",
     "VerifiedCount",
     "budget_uses",
@@ -169,21 +175,63 @@ def _window_hours(artifact: ScorecardArtifact) -> float:
     return (parse_iso(end) - parse_iso(start)) / 3600.0
 
 
+# a ``rate-limited`` warning's budget as a capacity budget (the others keep their names)
+REFUSED_BUDGET: dict[str, str] = {"graphql": "graphqlPointsPerHr", "core": "coreRequestsPerHr"}
+RATE_LIMITED = "rate-limited"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A rate limit that answered in a run: its budget (``BUDGETS``' name, else the
+    warning's), the calls it refused and the scorecard's own words."""
+
+    budget: str
+    calls: int
+    at: str | None
+    message: str
+
+
 @dataclass(frozen=True)
 class Probe:
     """One session count run through the model, and what it used (and who spent it,
-    when the run had agents)."""
+    when the run had agents); the rate limits that answered in it; its window."""
 
     sessions: int
     uses: tuple[BudgetUse, ...]
     spend: Spend | None = None
+    refusals: tuple[Refusal, ...] = ()
+    window_s: float | None = None
+
+    @classmethod
+    def of(cls, sessions: int, card: ScorecardArtifact, uses: tuple[BudgetUse, ...]) -> Probe:
+        """A run's probe: its budgets, who spent, its rate limits and its window."""
+        refusals = tuple(
+            Refusal(
+                REFUSED_BUDGET.get(w.budget or "", w.budget or "?"), w.count or 0, w.at, w.message
+            )
+            for w in card.warnings
+            if w.kind == RATE_LIMITED
+        )
+        hours = _window_hours(card)
+        return cls(sessions, uses, Spend.of(card), refusals, hours * 3600 if hours > 0 else None)
 
     def worst(self) -> BudgetUse:
         """The budget closest to (or furthest over) its limit."""
         return max(self.uses, key=lambda u: u.share)
 
+    @property
+    def binding(self) -> str:
+        """What binds at this count: the first rate limit that answered, else the budget
+        closest to its limit."""
+        return self.refusals[0].budget if self.refusals else self.worst().name
+
+    @property
+    def extrapolated(self) -> bool:
+        """Its hourly figures come from a window under 10 minutes (``scorecard.rates``)."""
+        return self.window_s is not None and short_span(self.window_s)
+
     def fits(self, fraction: float) -> bool:
-        return all(u.fits(fraction) for u in self.uses)
+        return not self.refusals and all(u.fits(fraction) for u in self.uses)
 
     def pressure(self, fraction: float) -> float:
         """The worst share over ``fraction``: at most 1 when the count fits."""
@@ -240,7 +288,7 @@ def find_capacity(
         return CapacityResult(
             fraction=fraction,
             sessions=0 if lo is None else lo.sessions,
-            limiting=binding.worst().name,
+            limiting=binding.binding,
             at=lo,
             next=hi,
             probes=tuple(seen[n] for n in sorted(seen)),

@@ -23,7 +23,6 @@ import msgspec
 from ghbench.analysis.capacity import (
     CapacityResult,
     Probe,
-    Spend,
     VerifiedCount,
     budget_uses,
     find_capacity,
@@ -101,7 +100,7 @@ def model_probe(spec: RunSpec, ceiling_s: float) -> Callable[[int], Probe]:
         run = run_cell(_at(spec, sessions))
         card = cell_scorecard(run)
         uses = budget_uses(card, run.longest_poll_cycle, ceiling_s)
-        return Probe(sessions, uses, Spend.of(card))
+        return Probe.of(sessions, card, uses)
 
     return probe
 
@@ -126,7 +125,7 @@ def trace_probe(
         result = replay_plan(rows, plan, ReplaySpec(sessions=sessions), seed=seed)
         card = replay_scorecard(result, scenario_id="capacity-from-trace")
         uses = budget_uses(card, cycle, ceiling_s, hourly_limits=limits)
-        return Probe(sessions, uses, Spend.of(card))
+        return Probe.of(sessions, card, uses)
 
     return probe
 
@@ -177,7 +176,7 @@ def _traced_probe(
     window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
     marks = frame.operation.mask(TICK_MARK)
     cycle = longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
-    return Probe(artifact.session_count, budget_uses(artifact, cycle, ceiling_s))
+    return Probe.of(artifact.session_count, artifact, budget_uses(artifact, cycle, ceiling_s))
 
 
 def _model_at(spec: RunSpec, sessions: int, timing: CellTiming, ceiling_s: float) -> Probe:
