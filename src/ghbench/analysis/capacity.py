@@ -49,6 +49,7 @@ import numpy.typing as npt
 from ghbench.artifacts.models import RowBreakdown, ScorecardArtifact
 from ghbench.scorecard.rates import short_span
 from ghbench.timefmt import parse_iso
+from ghbench.trace.frame import TraceFrame
 
 __all__ = [
     "BUDGETS",
@@ -63,10 +64,13 @@ __all__ = [
     "budget_uses",
     "find_capacity",
     "longest_poll_cycle",
+    "traced_probe",
 ]
 
 DEFAULT_FRACTION = 0.8
 POLL_CEILING_S = 60.0  # AO's limit-finder: a poll cycle over 60 s no longer keeps up
+TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
+AO_POLL_S = 30.0  # AO's poll interval: a recording's ticks are read at it
 DEFAULT_HOURLY_LIMIT = 5_000
 
 # name -> (unit, what it is), in the order they are shown
@@ -382,3 +386,18 @@ class VerifiedCount:
         """Both fit, or neither does (which budget is furthest over is shown, not judged:
         at the boundary two budgets are often close)."""
         return self.model.fits(fraction) == self.real.fits(fraction)
+
+
+def traced_probe(
+    artifact: ScorecardArtifact, frame: TraceFrame, poll_s: float, ceiling_s: float
+) -> Probe:
+    """A run's budgets, its poll cycle read from its trace (``frame``: its ``ts_ms``,
+    ``duration_ms`` and ``operation``) over the scorecard's window: how a real run, whose
+    ticks are not recorded, is judged (``--verify``, the matrix's runs)."""
+    start, end = artifact.window.start, artifact.window.end
+    assert start is not None and end is not None
+    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
+    marks = frame.operation.mask(TICK_MARK)
+    cycle = longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
+    sessions = artifact.session_count or 0
+    return Probe.of(sessions, artifact, budget_uses(artifact, cycle, ceiling_s))

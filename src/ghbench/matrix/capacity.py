@@ -6,6 +6,11 @@ its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the lo
 poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines say,
 prints the same scorecard figures and poll cycle for any count tried.
 
+``series_capacities`` answers for each series (scenario, topology) of a matrix the same
+way, with the matrix's profile, agents and seed at the runbook's timing, into
+``capacity/{S}-{T}.json``: ``baseline.md``'s "Sessions that fit" is that answer, so
+``capacity`` and the baseline cannot give two numbers for one cell and profile.
+
 ``verify_capacity`` runs each of the two counts as a real-time matrix cell (the harness's
 setup and measure, the chosen driver, the scenario's trigger) on an emulator of its own
 whose calls take the model's latency once setup is done, and the model again at that
@@ -17,46 +22,87 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from ghbench.analysis.capacity import (
+    AO_POLL_S,
+    DEFAULT_FRACTION,
+    POLL_CEILING_S,
+    TICK_MARK,
     CapacityResult,
     Probe,
     VerifiedCount,
     budget_uses,
     find_capacity,
     longest_poll_cycle,
+    traced_probe,
 )
+from ghbench.analysis.capacity_render import capacity_json
 from ghbench.analysis.load import load_trace
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
 from ghbench.errors import UsageError
 from ghbench.matrix.hygiene import CellTiming, cell_timing, run_timing
 from ghbench.matrix.realtime import RealtimeCells
 from ghbench.matrix.runner import cell_spec
-from ghbench.runspec.cells import Cell
+from ghbench.matrix.runs import capacity_path
+from ghbench.runspec.cells import SCENARIOS, TOPOLOGIES, Cell
+from ghbench.runspec.names import AgentsName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.simulation.cell import ScenarioPlay, run_cell
 from ghbench.simulation.replay import ReplaySpec, replay_plan, replay_scorecard
 from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.simulation.world import SIM_LATENCY
-from ghbench.timefmt import format_duration, parse_iso
+from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import TraceRow
+from ghbench.workload.profiles import ProfileName
 from ghbench.workload.replay import ReplayPlan, plan_replay, recorded_session_count
 
 __all__ = [
+    "capacity_command",
+    "capacity_spec",
     "capacity_title",
     "model_probe",
     "run_capacity",
     "run_capacity_from_trace",
+    "series_capacities",
     "simulate_command",
     "smallest_sessions",
     "trace_probe",
     "verify_capacity",
 ]
+
+
+def capacity_spec(
+    scenario: str, topology: str, *, profile: ProfileName, agents: AgentsName, seed: int
+) -> RunSpec:
+    """What ``ghbench capacity --scenario S --topology T --profile P --agents A --seed N``
+    searches with: the cell at its smallest count, the runbook's warmup and window, the
+    model in virtual time (a test holds the command to it)."""
+    info, topo = SCENARIOS[scenario], TOPOLOGIES[topology]
+    return RunSpec(
+        backend="simulated",
+        cell=Cell(info.id, topo.id, topo.min_sessions),
+        warmup=Duration(info.warmup_s, f"{info.warmup_s:g}s"),
+        duration=Duration(info.duration_s, f"{info.duration_s:g}s"),
+        profile=profile,
+        seed=seed,
+        agents=agents if info.agents else "none",
+    )
+
+
+def capacity_command(spec: RunSpec) -> str:
+    """The ``ghbench capacity`` run that answers for ``spec``'s cell."""
+    cell = spec.cell
+    agents = f" --agents {spec.agents}" if spec.runs_agents else ""
+    return (
+        f"ghbench capacity --scenario {cell.scenario} --topology {cell.topology}"
+        f" --profile {spec.profile}{agents} --seed {spec.seed}"
+    )
 
 
 def smallest_sessions(spec: RunSpec) -> int:
@@ -154,6 +200,65 @@ def run_capacity(
     return find_capacity(probe, fraction=fraction, start=smallest_sessions(spec), maximum=maximum)
 
 
+def _stored(path: Path) -> dict[str, Any] | None:
+    try:
+        found = msgspec.json.decode(path.read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def series_capacities(
+    matrix_dir: Path, plan: RunSpec, cells: Sequence[Cell], *, log: Callable[[str], None]
+) -> None:
+    """The capacity engine's answer for each series of ``cells`` (at 80% of every
+    budget, a 60 s poll ceiling, up to 1,000 sessions: ``capacity``'s defaults) with
+    ``plan``'s profile, agents and seed, written to ``capacity/{S}-{T}.json`` unless one
+    with those settings is there."""
+    for scenario, topology in sorted({(c.scenario, c.topology) for c in cells}):
+        spec = capacity_spec(
+            scenario, topology, profile=plan.profile, agents=plan.agents, seed=plan.seed
+        )
+        path = capacity_path(matrix_dir, scenario, topology)
+        command = capacity_command(spec)
+        stored = _stored(path)
+        if stored is not None and stored.get("command") == command:
+            continue
+        log(f"capacity: {scenario}-{topology} with the model of {spec.profile} ({command})")
+        result = run_capacity(
+            spec, fraction=DEFAULT_FRACTION, maximum=MAX_SESSIONS, ceiling_s=POLL_CEILING_S
+        )
+        extra = {
+            "cell": _cell_json(spec),
+            "pollCeilingSeconds": POLL_CEILING_S,
+            "maxSessions": MAX_SESSIONS,
+            "command": command,
+            "reproduce": [
+                simulate_command(spec, p.sessions) for p in (result.at, result.next) if p
+            ],
+        }
+        data = msgspec.json.format(msgspec.json.encode(capacity_json(result, extra)), indent=2)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        replace_atomic(path, data + b"\n")
+
+
+def _cell_json(spec: RunSpec) -> dict[str, Any]:
+    """``capacity --json``'s ``cell``."""
+    cell = spec.cell
+    return {
+        "scenario": cell.scenario,
+        "topology": cell.topology,
+        "profile": spec.profile,
+        "agents": spec.agents if spec.runs_agents else None,
+        "seed": spec.seed,
+        "warmupSeconds": spec.warmup.seconds,
+        "windowSeconds": spec.duration.seconds,
+    }
+
+
+MAX_SESSIONS = 1000  # capacity's --max-sessions default
+
+
 def _timing(spec: RunSpec) -> CellTiming:
     """What the real run does (``cell_timing``, as the matrix's real-time cells use it)."""
     return cell_timing(
@@ -161,22 +266,6 @@ def _timing(spec: RunSpec) -> CellTiming:
         duration_scale=spec.duration_scale,
         scaled_poll=spec.traits.tick,
     )
-
-
-TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
-AO_POLL_S = 30.0  # AO's poll interval: a recording's ticks are read at it
-
-
-def _traced_probe(
-    artifact: ScorecardArtifact, frame: TraceFrame, poll_s: float, ceiling_s: float
-) -> Probe:
-    """A run's budgets, its poll cycle read from its trace over the scorecard's window."""
-    start, end = artifact.window.start, artifact.window.end
-    assert start is not None and end is not None and artifact.session_count is not None
-    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
-    marks = frame.operation.mask(TICK_MARK)
-    cycle = longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
-    return Probe.of(artifact.session_count, artifact, budget_uses(artifact, cycle, ceiling_s))
 
 
 def _model_at(spec: RunSpec, sessions: int, timing: CellTiming, ceiling_s: float) -> Probe:
@@ -197,7 +286,7 @@ def _model_at(spec: RunSpec, sessions: int, timing: CellTiming, ceiling_s: float
     )
     run = run_cell(model, play)
     frame = TraceFrame.from_rows(run.rows)
-    return _traced_probe(cell_scorecard(run), frame, poll, ceiling_s)
+    return traced_probe(cell_scorecard(run), frame, poll, ceiling_s)
 
 
 def _real_at(
@@ -229,7 +318,7 @@ def _real_at(
     finally:
         runner.close()
     frame = load_trace(result.trace_path, ("ts_ms", "duration_ms", "operation"))
-    return _traced_probe(result.scorecard, frame, timing.tick_s or timing.poll_s, ceiling_s)
+    return traced_probe(result.scorecard, frame, timing.tick_s or timing.poll_s, ceiling_s)
 
 
 def verify_capacity(

@@ -3,7 +3,9 @@
 Virtual time runs the model in-process (``SimulatedCells``); real time runs every cell
 on one GitHub, the emulator's state kept in ``OUT/state/emulator`` and the cells' shared
 setups and driver state in ``OUT/realtime`` (``RealtimeCells``). The table below is the
-one place a backend's name picks its runner.
+one place a backend's name picks its runner. Once the cells ran, each series' capacity
+(``series_capacities``: the capacity engine with the plan's profile) is computed where
+it is missing and ``baseline.md`` shows it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ghbench.clock import Clock
+from ghbench.matrix.capacity import series_capacities
 from ghbench.matrix.realtime import RealtimeCells
-from ghbench.matrix.runner import CellRunner, MatrixOutcome, SimulatedCells, run_matrix
+from ghbench.matrix.runner import (
+    CellRunner,
+    MatrixOutcome,
+    SimulatedCells,
+    run_matrix,
+    write_baseline,
+)
 from ghbench.matrix.state import MatrixPlan
+from ghbench.runspec.cells import cell_from_id
 
 __all__ = ["cell_runner", "run_plan"]
 
@@ -67,6 +77,10 @@ def run_plan(
     """Run the plan's cells not yet done; whatever the runner started stops at the end."""
     runner = cell_runner(plan, out_dir, clock=clock, env=env, log=log)
     try:
-        return run_matrix(plan, runner, out_dir, clock=clock, operator=operator, log=log)
+        outcome = run_matrix(plan, runner, out_dir, clock=clock, operator=operator, log=log)
     finally:
         runner.close()
+    cells = [c for c in (cell_from_id(i) for i in plan.cells) if c is not None]
+    series_capacities(out_dir, plan.run_spec(), cells, log=log)
+    write_baseline(out_dir, cells, chart=False)
+    return outcome

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import msgspec
 
 from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
+from ghbench.analysis.capacity import POLL_CEILING_S, traced_probe
 from ghbench.analysis.load import load_trace
 from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
@@ -35,7 +36,14 @@ from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_l
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
 from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
 from ghbench.matrix.hygiene import CellTiming, Go, Refuse, Wait, decide, estimate_cost, run_timing
-from ghbench.matrix.runs import MatrixRun, RunStatus, load_runs, save_run
+from ghbench.matrix.runs import (
+    BudgetRecord,
+    MatrixRun,
+    RunStatus,
+    load_capacities,
+    load_runs,
+    save_run,
+)
 from ghbench.matrix.state import MatrixPlan
 from ghbench.ratelimit import Bucket
 from ghbench.runspec.cells import Cell, cell_from_id
@@ -44,6 +52,7 @@ from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.signals import uninterruptible
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
+from ghbench.trace.frame import TraceFrame
 
 __all__ = [
     "CellResult",
@@ -188,7 +197,15 @@ class _CellInterrupted(Exception):
         self.run, self.interrupt = run, interrupt
 
 
-def _analyse(result: CellResult, cell_dir: Path) -> dict[str, Any]:
+def _budgets(card: ScorecardArtifact, frame: TraceFrame, timing: CellTiming) -> list[BudgetRecord]:
+    """The run's budgets as the capacity engine judges a count (``traced_probe``: the
+    poll cycle read from the trace, as ``--verify`` reads a real run's)."""
+    poll = timing.tick_s or timing.poll_s
+    probe = traced_probe(card, frame, poll, POLL_CEILING_S)
+    return [BudgetRecord(name=u.name, used=u.used, limit=u.limit) for u in probe.uses]
+
+
+def _analyse(result: CellResult, cell_dir: Path, timing: CellTiming) -> dict[str, Any]:
     frame = load_trace(result.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
     s_text = "\n".join(summary_lines(summary)) + "\n"
@@ -205,6 +222,7 @@ def _analyse(result: CellResult, cell_dir: Path) -> dict[str, Any]:
         "analysis_text": a_text,
         "rows": analysis.rows,
         "attributed_rows": analysis.attributed_rows,
+        "budgets": _budgets(result.scorecard, frame, timing),
     }
 
 
@@ -258,7 +276,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
     extra: dict[str, Any] = {}
     notes = [*result.notes, *_agents_note(result.scorecard)]
     try:
-        extra = _analyse(result, cell_dir)
+        extra = _analyse(result, cell_dir, timing)
     except Exception as exc:  # optional: the cell's scorecard stands without them
         why = str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
         notes.append(f"no summary or analysis: {why}")
@@ -273,6 +291,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
         scorecard_path=_rel(result.scorecard_path, matrix_dir),
         rate_limit_snapshots=card.rate_limit_snapshots,
         scorecard=card.scorecard,
+        warnings=card.warnings,
         notes=notes,
         **base,
         **extra,
@@ -293,9 +312,14 @@ def write_baseline(
                 raise
             log(f"warning: {CHART_NAME} not written: {type(exc).__name__}: {exc}")
     has_chart = (matrix_dir / CHART_NAME).exists()
-    md = render_baseline(runs, planned, chart=CHART_NAME if has_chart else None)
+    capacities = load_capacities(matrix_dir)
+    md = render_baseline(
+        runs, planned, chart=CHART_NAME if has_chart else None, capacities=capacities
+    )
     replace_atomic(matrix_dir / "baseline.md", md.encode())
-    index = msgspec.json.format(msgspec.json.encode(baseline_json(runs, planned)), indent=2)
+    index = msgspec.json.format(
+        msgspec.json.encode(baseline_json(runs, planned, capacities)), indent=2
+    )
     replace_atomic(matrix_dir / "baseline.json", index + b"\n")
 
 
