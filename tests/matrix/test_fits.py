@@ -54,3 +54,19 @@ def test_capacity_the_baseline_and_the_docs_agree(tmp_path: Path) -> None:
         "docs/matrix.md's 'Sessions that fit' is not what capacity answers: run"
         " bench/bench_capacity.py and update it"
     )
+
+
+@pytest.mark.slow
+def test_capacity_from_a_workload_trace_agrees_with_the_model(tmp_path: Path) -> None:
+    """A recording of the workload model (``simulate``'s trace: S2-T1 at 5 sessions, the
+    default profile, the runbook's timing) replayed at each count answers within 10% of
+    ``capacity`` for the same cell and profile: the replay spends what the model spends,
+    and the poll cycle grows with the sessions' own calls."""
+    _ghbench("simulate", "--scenario", "S2", "--sessions", "5", "--out", str(tmp_path))
+    (trace,) = tmp_path.glob("gh-trace-sim-*.jsonl")
+    args = ("--json", "--no-plot", "--out", str(tmp_path))
+    replayed = json.loads(_ghbench("capacity", "--from-trace", str(trace), *args).stdout)
+    model = json.loads(_ghbench("capacity", "--scenario", "S2", *args).stdout)
+    assert replayed["fromTrace"]["recordedSessions"] == 5
+    assert abs(replayed["sessions"] - model["sessions"]) <= 0.1 * model["sessions"]
+    assert replayed["limitingResource"] == model["limitingResource"] == "pollCycle"

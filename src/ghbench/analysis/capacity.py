@@ -64,6 +64,7 @@ __all__ = [
     "budget_uses",
     "find_capacity",
     "longest_poll_cycle",
+    "poll_ticks",
     "traced_probe",
 ]
 
@@ -343,6 +344,8 @@ def longest_poll_cycle(
     *,
     window: tuple[int, int],
     poll_s: float,
+    scaled: npt.NDArray[np.bool_] | None = None,
+    factor: float = 1.0,
 ) -> float:
     """The longest poll cycle a trace shows, in seconds, for runs whose ticks are not
     recorded (a real orchestrator). AO's poller opens every tick with Guard 1 (one
@@ -350,25 +353,73 @@ def longest_poll_cycle(
     their starts less than half a poll interval apart are one tick's. A cycle runs from
     its tick's start to the end of the last call started before the next tick; the
     longest cycle that overlaps the window is the answer. Rows without a duration count
-    as instants. 0.0 when no row is a tick mark."""
+    as instants. 0.0 when no row is a tick mark.
+
+    ``scaled`` and ``factor``: the cycle of the same orchestrator with ``factor`` times the
+    sessions (a recording replayed at n of its k sessions, ``factor = n / k``): in each
+    tick, the calls ``scaled`` flags (a session's own: its PR's guards, its review
+    threads) take ``factor`` times what they took in an average tick of the window (the
+    time some of them were in flight: the sum over n sessions' calls varies less than
+    over k, so the average scales, not one tick's luck), the others (a repository's,
+    the orchestrator's) what they took."""
     ends = ts_ms.astype(np.float64)
     starts = ends - np.nan_to_num(np.maximum(duration_ms, 0.0))
-    marks = np.sort(starts[tick_marks])
-    if marks.size == 0:
+    tick_starts = poll_ticks(ts_ms, duration_ms, tick_marks, poll_s=poll_s)
+    if tick_starts.size == 0:
         return 0.0
-    ticks = [float(marks[0])]
-    for start in marks[1:]:
-        if start - ticks[-1] > 500.0 * poll_s:
-            ticks.append(float(start))
-    tick_starts = np.array(ticks)
     owner = np.searchsorted(tick_starts, starts, side="right") - 1
     known = owner >= 0
     cycle_end = tick_starts.copy()
     np.maximum.at(cycle_end, owner[known], ends[known])
     lo, hi = window
     overlaps = (tick_starts <= hi) & (cycle_end >= lo)
-    spans = (cycle_end - tick_starts)[overlaps]
-    return float(spans.max()) / 1000.0 if spans.size else 0.0
+    spans = cycle_end - tick_starts
+    if scaled is not None and factor != 1.0 and overlaps.any():
+        busy = _busy(starts, ends, owner, scaled & known, spans.size)
+        spans = spans - busy + factor * float(busy[overlaps].mean())
+    spans = spans[overlaps]
+    return float(max(spans.max(), 0.0)) / 1000.0 if spans.size else 0.0
+
+
+def poll_ticks(
+    ts_ms: npt.NDArray[np.int64],
+    duration_ms: npt.NDArray[np.float64],
+    tick_marks: npt.NDArray[np.bool_],
+    *,
+    poll_s: float,
+) -> npt.NDArray[np.float64]:
+    """When each tick began (epoch ms, in order): the starts of the ``tick_marks`` rows,
+    those less than half a poll interval apart one tick's (``longest_poll_cycle``)."""
+    starts = ts_ms.astype(np.float64) - np.nan_to_num(np.maximum(duration_ms, 0.0))
+    marks = np.sort(starts[tick_marks])
+    if marks.size == 0:
+        return marks
+    ticks = [float(marks[0])]
+    for start in marks[1:]:
+        if start - ticks[-1] > 500.0 * poll_s:
+            ticks.append(float(start))
+    return np.array(ticks)
+
+
+def _busy(
+    starts: npt.NDArray[np.float64],
+    ends: npt.NDArray[np.float64],
+    owner: npt.NDArray[np.intp],
+    chosen: npt.NDArray[np.bool_],
+    ticks: int,
+) -> npt.NDArray[np.float64]:
+    """Per tick, the time at least one ``chosen`` call of it was in flight (ms)."""
+    busy = np.zeros(ticks)
+    index = np.flatnonzero(chosen)
+    for tick in np.unique(owner[index]).tolist():
+        mine = index[owner[index] == tick]
+        order = np.argsort(starts[mine], kind="stable")
+        reach = -np.inf
+        for s, e in zip(starts[mine][order].tolist(), ends[mine][order].tolist(), strict=True):
+            if e > reach:
+                busy[tick] += e - max(s, reach)
+                reach = e
+    return busy
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     as_json: bool,
 ) -> None:
     """Run one runbook cell of the workload model against the in-process emulator."""
-    chosen, policy, session_ids = profile or DEFAULT_PROFILE, None, False
+    # the rows carry sessionId unless a config says otherwise: a replay needs them
+    chosen, policy, session_ids = profile or DEFAULT_PROFILE, None, True
     if config_path is not None:
         # the flow loads when the command runs, not for --help (see ghbench.commands)
         from ghbench.workload.config import load_workload_config  # noqa: PLC0415

@@ -37,6 +37,7 @@ from ghbench.analysis.capacity import (
     budget_uses,
     find_capacity,
     longest_poll_cycle,
+    poll_ticks,
     traced_probe,
 )
 from ghbench.analysis.capacity_render import capacity_json
@@ -58,7 +59,7 @@ from ghbench.simulation.simulate import cell_scorecard
 from ghbench.simulation.world import SIM_LATENCY
 from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
-from ghbench.trace.schema import TraceRow
+from ghbench.trace.schema import TraceRow, from_agent
 from ghbench.workload.profiles import ProfileName
 from ghbench.workload.replay import ReplayPlan, plan_replay, recorded_session_count
 
@@ -157,17 +158,34 @@ def trace_probe(
     """``probe(n)``: a recorded trace replayed at n sessions (``ghbench replay``), its
     budgets against one token's: the recording's hourly limits, not the replay's
     (which grow with the copies so that it measures what n sessions ask for). A replay
-    re-issues each call at its recorded time, so the poll cycle is the recording's,
-    read from its trace as ``--verify`` reads a real run's."""
+    re-issues each call at its recorded time, so it does not re-time a tick: the poll
+    cycle at n is the recording's, read from its trace as ``--verify`` reads a real
+    run's, with the time its sessions' own calls (rows with a ``sessionId``) took in each
+    tick scaled by n over the recorded sessions (``longest_poll_cycle``): a poller that
+    calls once per session takes that much longer (a recording without ``sessionId``s
+    keeps its cycle). The recording's first tick is its orchestrator's start, which reads
+    every PR cold; as the model's cycle is judged after its warmup, the cycles judged
+    here are the ticks after the first (all of them when there is one)."""
     limits = recorded_limits(rows)
-    frame = TraceFrame.from_rows(list(rows))
-    window = (round(plan.start * 1000), round(plan.end * 1000))
+    orchestrator = [r for r in rows if not from_agent(r)]
+    frame = TraceFrame.from_rows(orchestrator)
     marks = frame.operation.mask(TICK_MARK)
-    cycle = longest_poll_cycle(
-        frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=AO_POLL_S
-    )
+    ticks = poll_ticks(frame.ts_ms, frame.duration_ms, marks, poll_s=AO_POLL_S)
+    opens = float(ticks[1]) if ticks.size > 1 else plan.start * 1000
+    window = (round(opens), round(plan.end * 1000))
+    sessions_own = frame.session_id.codes >= 0
+    recorded = recorded_session_count(plan)
 
     def probe(sessions: int) -> Probe:
+        cycle = longest_poll_cycle(
+            frame.ts_ms,
+            frame.duration_ms,
+            marks,
+            window=window,
+            poll_s=AO_POLL_S,
+            scaled=sessions_own,
+            factor=sessions / recorded,
+        )
         result = replay_plan(rows, plan, ReplaySpec(sessions=sessions), seed=seed)
         card = replay_scorecard(result, scenario_id="capacity-from-trace")
         uses = budget_uses(card, cycle, ceiling_s, hourly_limits=limits)

@@ -24,6 +24,7 @@ from ghbench.simulation.replay_targets import (
     default_repo,
     entities,
     retarget_argv,
+    retarget_body,
     seed_copies,
     with_etag,
 )
@@ -50,6 +51,7 @@ __all__ = ["Part", "PartResult", "copies_for", "run_part"]
 
 _COMMIT = re.compile(r"repos/([^/?]+/[^/?]+)/commits/([0-9a-f]{40})")
 _RECORDED_ONLY = frozenset({"repo", "run_id"})  # values an argv names that a copy replaces
+NOT_MODIFIED = 304
 
 # (copy, share of its sessions): copy ``c`` runs against repositories ``NAME-c``
 Copies = Sequence[tuple[int, float]]
@@ -135,6 +137,7 @@ class _Job:
     invocation: str = ""
     argv: tuple[str, ...] = ()  # the call's argv in its copy
     session: str = ""  # the session id its rows carry
+    etag_key: tuple[int, str] | None = None  # a GET's (copy, path): its ETag is kept
 
 
 class _Replay:
@@ -247,11 +250,8 @@ class _Replay:
                 self.etags[tag] = row.etag
             self.sink(job).append(row)
             return
-        if call.kind == "rest":
-            endpoint = retarget_argv((call.endpoint or "",), self.repos, job.copy)[0]
-            endpoint = self._retarget_shas((endpoint,))[0]
-            headers = {"authorization": f"token {self.world.token}", "user-agent": "GitHub CLI"}
-            job.pending = HttpRequest("GET", "/" + endpoint.lstrip("/"), headers)
+        if call.kind in ("rest", "graphql"):
+            job.pending = self._request(call, job)
             job.times = [when]
             self._exchange(when, job)
             return
@@ -260,6 +260,24 @@ class _Replay:
         job.times = [t for t, _ in call.requests]
         job.requests = script(templates, values, self.world.token)
         self._next(when, job, None)
+
+    def _request(self, call: ReplayCall, job: _Job) -> HttpRequest:
+        """A row recorded without argv as the request it was: a GraphQL body POSTed again,
+        or a GET, conditional on the ETag this replay last got for its endpoint when the
+        recording's was conditional and answered 304 (one answered 200 saw its resource
+        change, which the replay's world does not: sent without its tag, it is charged
+        as it was then)."""
+        headers = {"authorization": f"token {self.world.token}", "user-agent": "GitHub CLI"}
+        if call.kind == "graphql":
+            body = retarget_body(call.body or "", self.repos, job.copy)
+            return HttpRequest("POST", "/graphql", headers, body.encode())
+        endpoint = retarget_argv((call.endpoint or "",), self.repos, job.copy)[0]
+        path = "/" + self._retarget_shas((endpoint,))[0].lstrip("/")
+        job.etag_key = (job.copy, path)
+        tag = self.etags.get(job.etag_key)
+        if call.conditional and call.recorded_status == NOT_MODIFIED and tag:
+            headers["if-none-match"] = tag
+        return HttpRequest("GET", path, headers)
 
     def _retarget_shas(self, argv: tuple[str, ...]) -> tuple[str, ...]:
         """A recorded commit sha names a commit of the recording: each becomes the head
@@ -338,6 +356,10 @@ class _Replay:
         request, job.pending = job.pending, None
         response = self.transport.exchange(request)
         end = when + (response.latency_s or 0.0)
+        if job.etag_key is not None:
+            etag = next((v for k, v in response.headers if k.lower() == "etag"), None)
+            if etag:
+                self.etags[job.etag_key] = etag
         self.sink(job).append(
             exchange_row(
                 request,

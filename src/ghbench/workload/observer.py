@@ -28,6 +28,7 @@ reviews, as a real window after ``ghbench setup`` shows.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -166,7 +167,11 @@ class Observer:
         report.calls["total"] = self.runner.calls_made - before
         return report
 
-    def _answer(self, call: GhCall) -> _Answer:
+    def _answer(self, call: GhCall, session: str | None = None) -> _Answer:
+        """The call's answer; ``session``: the session whose PR it is about (a trace that
+        attributes rows names it: what a replay of n sessions scales by)."""
+        if session is not None:
+            call = dataclasses.replace(call, session_id=session)
         out = parse_api_output(self.runner.call(call).stdout)
         return _Answer(out.status, out.headers, out.body)
 
@@ -243,7 +248,8 @@ class Observer:
             if pr.head_sha:
                 key = (pr.repo, pr.head_sha)
                 prev = self.commit_etags.get(key)
-                answer = self._answer(go.commit_checks_guard(pr.repo, pr.head_sha, prev))
+                request = go.commit_checks_guard(pr.repo, pr.head_sha, prev)
+                answer = self._answer(request, pr.session_id)
                 poll.count("guard-commit-status")
                 guard = _guard(answer, prev)
                 if guard.failed:
@@ -279,7 +285,7 @@ class Observer:
             if not isinstance(cursor, str) or not cursor:
                 return False
             call = go.check_contexts(pr.repo, pr.number, cursor, self.policy.batch_contexts_first)
-            answer = self._answer(call)
+            answer = self._answer(call, pr.session_id)
             poll.count("check-contexts")
             page = _contexts(_dig(_graphql_data(answer), "repo", "pullRequest"))
             if not isinstance(page, dict):
@@ -340,7 +346,7 @@ class Observer:
 
     def _review_threads(self, pr: TrackedPr, poll: _Poll) -> str | None:
         """The review decision read with the threads, or None when the fetch failed."""
-        answer = self._answer(go.review_threads(pr.repo, pr.number))
+        answer = self._answer(go.review_threads(pr.repo, pr.number), pr.session_id)
         poll.count("review-threads")
         node = _dig(_graphql_data(answer), "repo", "pullRequest")
         if not isinstance(node, dict):
@@ -350,7 +356,8 @@ class Observer:
         cursor = _dig(threads, "pageInfo", "startCursor")
         older = _dig(threads, "pageInfo", "hasPreviousPage")
         if older and (not nodes or not _dig(nodes[0], "isResolved")) and cursor:
-            answer = self._answer(go.review_threads(pr.repo, pr.number, before=cursor))
+            older = go.review_threads(pr.repo, pr.number, before=cursor)
+            answer = self._answer(older, pr.session_id)
             poll.count("review-threads")
             if not isinstance(_dig(_graphql_data(answer), "repo", "pullRequest"), dict):
                 return None
