@@ -133,9 +133,12 @@ def _run_section(run: MatrixRun, cell: Cell | None) -> list[str]:
     out += ["| Field | Value |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in fields]
     out.append("")
-    for w in run.warnings:
+    # the rate limits that answered first: every figure after one counts refused calls
+    for w in sorted(run.warnings, key=lambda w: w.kind != RATE_LIMITED):
         if w.kind == RATE_LIMITED:
             out += [f"> ⛔ **Rate limited ({w.budget}):** {w.message}.", ""]
+        else:
+            out += [f"> ⚠ **{w.kind}:** {w.message}.", ""]
     for note in run.notes:
         out += [f"> {note}", ""]
     if cell is not None and cell.needs_attribution and run.attribution_missing:

@@ -2,7 +2,9 @@
 
 A rate limit that answered in the window (a budget that ran out, a secondary limit that
 refused calls) is printed above the numbers, in red: every figure after it counts
-refused calls. Without one the spec's block is unchanged.
+refused calls; so is a window under 10 minutes, in yellow: every hourly figure is
+extrapolated from it. Without them the spec's block is unchanged. The insights say what
+their hourly figures are over.
 
 ``render_console`` is pure: it returns the text and never looks at the terminal. The
 caller decides ``color`` (ANSI only on a TTY, never with ``NO_COLOR``; see
@@ -24,6 +26,7 @@ from ghbench.artifacts.models import (
     ScorecardArtifact,
     SecondaryPeak,
 )
+from ghbench.scorecard.rates import span_note
 from ghbench.timefmt import iso_s, parse_iso
 
 __all__ = ["bar_color", "render_console", "use_color"]
@@ -42,6 +45,7 @@ RESET = "\x1b[0m"
 GREEN, YELLOW, RED = "\x1b[32m", "\x1b[33m", "\x1b[31m"
 WARN = YELLOW
 RATE_LIMITED = "rate-limited"  # ``scorecard.refusals``: a finding, shown above the numbers
+SHORT_WINDOW = "short-window"  # hourly figures extrapolated: said above the numbers too
 
 
 def use_color(is_tty: bool, environ: Mapping[str, str]) -> bool:
@@ -142,10 +146,11 @@ def _spec_block(a: ScorecardArtifact, color: bool, paths: Mapping[str, str | Pat
     return lines
 
 
-def _findings(a: ScorecardArtifact) -> list[str]:
-    """The rate limits that answered in the window: printed above the numbers, since
-    every figure after a budget ran out counts refused calls."""
-    return [w.message for w in a.warnings if w.kind == RATE_LIMITED]
+def _findings(a: ScorecardArtifact, kind: str) -> list[str]:
+    """The warnings of ``kind`` printed above the numbers: the rate limits that answered
+    (every figure after a budget ran out counts refused calls) and a short window
+    (every hourly figure is extrapolated from it)."""
+    return [w.message for w in a.warnings if w.kind == kind]
 
 
 def _warnings(a: ScorecardArtifact) -> list[str]:
@@ -154,9 +159,11 @@ def _warnings(a: ScorecardArtifact) -> list[str]:
     if a.incomplete:
         out.append(f"incomplete run: {a.incomplete_reason or 'stopped early'}")
     for w in a.warnings:
-        # a rate limit's message is above the numbers; its action is here
+        # a rate limit's (a short window's) message is above the numbers; its action here
         if w.kind == RATE_LIMITED:
             out.append(f"{w.kind} ({w.budget}): {w.action}")
+        elif w.kind == SHORT_WINDOW:
+            out.append(f"{w.kind}: {w.action}")
         else:
             out.append(f"{w.kind}: {w.message}; {w.action}")
     if a.window.start is not None and a.window.start == a.window.end:
@@ -183,6 +190,14 @@ def _warnings(a: ScorecardArtifact) -> list[str]:
     if a.skipped_lines:
         out.append(f"the trace reader skipped {a.skipped_lines:,} unreadable line(s)")
     return out
+
+
+def _span_line(a: ScorecardArtifact) -> list[str]:
+    """What every hourly figure is over (``scorecard.rates``)."""
+    if a.window.start is None or a.window.end is None:
+        return []
+    seconds = parse_iso(a.window.end) - parse_iso(a.window.start)
+    return [f"  {span_note(seconds)}"] if seconds > 0 else []
 
 
 def _budget_row(name: str, c: Consumption, at: Attribution) -> str:
@@ -220,6 +235,7 @@ def _insights(a: ScorecardArtifact) -> list[str]:
     lines = [
         RULE,
         "  Insights (ghbench; beside the spec's scorecard)",
+        *_span_line(a),
         "",
         f"  {'budget':<9}{'consumed/hr':>12}{'attributed/hr':>15}{'unattributed/hr':>17}",
         _budget_row("graphql", i.consumption.graphql, i.attributed_spend.graphql),
@@ -275,10 +291,10 @@ def render_console(
     if paths is None:
         paths = {"Trace": artifact.trace} if artifact.trace else {}
     lines = _header(artifact)
-    findings = _findings(artifact)
-    if findings:
+    limited, short = _findings(artifact, RATE_LIMITED), _findings(artifact, SHORT_WINDOW)
+    if limited or short:
         lines.append("")
-        lines.extend(_wrapped(findings, color, RED))
+        lines.extend(_wrapped(limited, color, RED) + _wrapped(short, color, WARN))
     lines += _spec_block(artifact, color, paths)
     warnings = _warnings(artifact)
     if warnings:
