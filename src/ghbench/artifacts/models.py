@@ -1,6 +1,8 @@
 """The versioned artifacts ghbench writes: the scorecard and the setup artifact.
 
-Both keep the spec's JSON keys and nesting (``benchmark-spec.txt``, "Artifacts");
+Both keep the spec's JSON keys and nesting (AO's ``experiments/benchmark-spec.md``,
+"Artifacts": docs/architecture.md says where it comes from; docs/scorecard.md defines
+every field);
 Python attributes are the snake_case of those camelCase keys. The scorecard
 carries ghbench's additions (``insights``, ``incomplete``, the run's ``warnings``, what
 the trace reader skipped) beside the spec's objects, never inside them.

@@ -29,6 +29,7 @@ from ghbench.simulation.replay_targets import (
     with_etag,
 )
 from ghbench.simulation.world import SimWorld
+from ghbench.timefmt import format_duration
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.agents.fixtures import ScriptOutcome, script
 from ghbench.workload.agents.rows import exchange_row
@@ -52,6 +53,7 @@ __all__ = ["Part", "PartResult", "copies_for", "run_part"]
 _COMMIT = re.compile(r"repos/([^/?]+/[^/?]+)/commits/([0-9a-f]{40})")
 _RECORDED_ONLY = frozenset({"repo", "run_id"})  # values an argv names that a copy replaces
 NOT_MODIFIED = 304
+PROGRESS_S = 15.0  # on the wall clock, off a terminal, a long run says how far it is
 
 # (copy, share of its sessions): copy ``c`` runs against repositories ``NAME-c``
 Copies = Sequence[tuple[int, float]]
@@ -78,6 +80,8 @@ class Part:
     policy: ReplayPolicy = field(default_factory=ReplayPolicy)
     speed: float | None = None  # None: virtual time
     name: str = ""  # tells its invocation ids from another part's
+    # on the wall clock: a line at least every ``PROGRESS_S`` seconds
+    progress: Callable[[str], None] | None = None
 
 
 @dataclass
@@ -167,6 +171,7 @@ class _Replay:
         self._seq = itertools.count()
         self._ids = itertools.count(1)
         self._wall0 = time.monotonic()
+        self._said = self._wall0
         # the ETag this replay last got per endpoint: a recorded conditional request is
         # re-issued with it (the recording's tags name the recording's resources)
         self.etags: dict[tuple[int, str], str] = {}
@@ -194,8 +199,23 @@ class _Replay:
     def _pace(self, when: float) -> None:
         if self.part.speed:
             wait = (when - self.plan.start) / self.part.speed - (time.monotonic() - self._wall0)
-            if wait > 0:
-                time.sleep(wait)
+            while wait > 0:  # in slices, each saying how far the replay is
+                time.sleep(min(wait, PROGRESS_S))
+                wait -= PROGRESS_S
+                self._report(when)
+
+    def _report(self, when: float) -> None:
+        """How far the replay is, at most every ``PROGRESS_S`` seconds of the wall clock."""
+        now = time.monotonic()
+        if self.part.progress is None or now - self._said < PROGRESS_S:
+            return
+        self._said = now
+        span = max(self.plan.end - self.plan.start, 1e-9)
+        done = min(1.0, max(0.0, (when - self.plan.start) / span))
+        self.part.progress(
+            f"replay: {done:.0%} of the recording's {format_duration(span)} re-issued"
+            f" ({self.calls:,} calls)"
+        )
 
     def run(
         self, calls: Iterator[tuple[float, _Job]], until: float, at_end: Callable[[], None]
