@@ -147,6 +147,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text  # noqa: PLC0415
     from ghbench.artifacts.io import unique_path, write_new  # noqa: PLC0415
     from ghbench.matrix.capacity import (  # noqa: PLC0415
+        capacity_cell,
         capacity_title,
         run_capacity,
         simulate_command,
@@ -228,15 +229,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         checked, checked_text = _verify(spec, result, out_dir, ceiling_s)
     if as_json:
         extra = {
-            "cell": {
-                "scenario": cell.scenario,
-                "topology": cell.topology,
-                "profile": spec.profile,
-                "agents": spec.agents if spec.runs_agents else None,
-                "seed": spec.seed,
-                "warmupSeconds": spec.warmup.seconds,
-                "windowSeconds": spec.duration.seconds,
-            },
+            "cell": capacity_cell(spec),
             "pollCeilingSeconds": ceiling_s,
             "maxSessions": max_sessions,
             "plot": paths.get("plot"),

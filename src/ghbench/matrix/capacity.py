@@ -64,6 +64,7 @@ from ghbench.workload.profiles import ProfileName
 from ghbench.workload.replay import ReplayPlan, plan_replay, recorded_session_count
 
 __all__ = [
+    "capacity_cell",
     "capacity_command",
     "capacity_spec",
     "capacity_title",
@@ -247,7 +248,7 @@ def series_capacities(
             spec, fraction=DEFAULT_FRACTION, maximum=MAX_SESSIONS, ceiling_s=POLL_CEILING_S
         )
         extra = {
-            "cell": _cell_json(spec),
+            "cell": capacity_cell(spec),
             "pollCeilingSeconds": POLL_CEILING_S,
             "maxSessions": MAX_SESSIONS,
             "command": command,
@@ -260,8 +261,8 @@ def series_capacities(
         replace_atomic(path, data + b"\n")
 
 
-def _cell_json(spec: RunSpec) -> dict[str, Any]:
-    """``capacity --json``'s ``cell``."""
+def capacity_cell(spec: RunSpec) -> dict[str, Any]:
+    """``capacity --json``'s ``cell``: what the search ran."""
     cell = spec.cell
     return {
         "scenario": cell.scenario,

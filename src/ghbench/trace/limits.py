@@ -97,7 +97,8 @@ def refusal_kind(
 
     ``headers``: the answer's, names lower-case; ``body``: the answer's (its head is
     enough), None when the writer did not keep it; ``graphql``: a ``POST /graphql``."""
-    data = body.encode("utf-8", "replace") if isinstance(body, str) else (body or b"")
+    text = body[:HEAD_BYTES] if body is not None else None
+    data = text.encode("utf-8", "replace") if isinstance(text, str) else (text or b"")
     named = _HEADER_KINDS.get(headers.get(LIMIT_HEADER, "").strip())
     if status == 200 and graphql:
         return "primary" if data and graphql_refused(data) else None
