@@ -24,7 +24,7 @@ from ghbench.analysis.analyze import ANALYSIS_COLUMNS
 from ghbench.analysis.summarize import SUMMARY_COLUMNS
 from ghbench.errors import TraceError
 from ghbench.scorecard import SCORECARD_COLUMNS
-from ghbench.trace.frame import COLUMNS, NA, TraceFrame, repo_of
+from ghbench.trace.frame import COLUMNS, NA, TraceFrame, is_rate_limit, repo_of
 from ghbench.trace.reader import read_rows, read_trace
 from ghbench.trace.rules import FIELD_KINDS, Kind, fields_for
 from ghbench.trace.schema import KNOWN_FIELDS
@@ -177,7 +177,9 @@ _row = st.fixed_dictionaries(
         "operation": st.one_of(_text, _value),
         "component": _text,
         "endpoint": st.one_of(
-            st.sampled_from(["repos/acme/todo/pulls", "/repos/a/b", "graphql", "repos//x"]),
+            st.sampled_from(
+                ["repos/acme/todo/pulls", "/repos/a/b", "graphql", "repos//x", "/rate_limit"]
+            ),
             _value,
         ),
         "method": _text,
@@ -259,6 +261,8 @@ def _expected_rows(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list
             elif column == "duration_ms":
                 d = row.get("durationMs")
                 got[column] = None if d is None else float(d)
+            elif column == "rate_limit_call":
+                got[column] = int(is_rate_limit(row.get("endpoint")))
             else:
                 got[column] = row.get(fields[column])
         out.append(got)

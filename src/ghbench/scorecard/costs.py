@@ -5,7 +5,9 @@ Primary (hourly) cost, counted only when the row proves it:
 - a call a rate limit refused (``rateLimited``, or what its fields prove:
   ``refusals``) costs 0: it ran nothing, and GitHub documents
   no charge for it (its headers, which feed ``consumption``, show what was taken);
-- a call GitHub does not charge (``FREE_ENDPOINTS``: ``GET /rate_limit``) costs 0;
+- a call GitHub does not charge costs 0: ``GET /rate_limit`` ("Calling this endpoint
+  does not count against your primary rate limit", GitHub's REST rate-limit docs; the
+  frame's ``rate_limit_call``);
 - a row with ``graphqlCost`` costs that many ``graphql`` points;
 - a REST row on the ``core`` budget with an HTTP status costs 1, or 0 for a 304
   (conditional requests that hit are free);
@@ -27,7 +29,6 @@ from ghbench.trace.frame import NA, Categorical, TraceFrame
 from ghbench.trace.limits import FORBIDDEN, KINDS, TOO_MANY
 
 __all__ = [
-    "FREE_ENDPOINTS",
     "GRAPHQL_MUTATION_OPERATIONS",
     "OPERATION_BUDGET",
     "WRITE_METHODS",
@@ -79,9 +80,6 @@ GRAPHQL_MUTATION_OPERATIONS: frozenset[str] = frozenset(
         "gh.issue.reopen",
     }
 )
-# Endpoints GitHub does not charge to the primary limit: "Calling this endpoint does not
-# count against your primary rate limit" (REST rate-limit docs, on GET /rate_limit)
-FREE_ENDPOINTS: frozenset[str] = frozenset({"rate_limit"})
 WRITE_METHODS: frozenset[str] = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 WRITE_POINTS = 5
 READ_POINTS = 1
@@ -134,10 +132,6 @@ def budget_of_rows(frame: TraceFrame) -> npt.NDArray[np.int8]:
     return np.where(header != Budget.UNKNOWN, header, by_operation)
 
 
-def _free_endpoint(endpoint: str) -> bool:
-    return endpoint.split("?", 1)[0].strip("/") in FREE_ENDPOINTS
-
-
 def refusals(frame: TraceFrame) -> npt.NDArray[np.int8]:
     """The limit that refused each row (an index into ``KINDS``, -1 for none): the row's
     ``rateLimited``, else what its other fields prove (AO's own rows, older traces):
@@ -161,9 +155,7 @@ def row_costs(frame: TraceFrame) -> RowCosts:
     """Every row's budget, known primary cost and secondary points."""
     budget = budget_of_rows(frame)
     refused = refusals(frame)
-    free = _per_label(
-        frame.endpoint, [int(_free_endpoint(e)) for e in frame.endpoint.labels], 0
-    ).astype(np.bool_) | (refused >= 0)
+    free = (frame.rate_limit_call == 1) | (refused >= 0)
     gql_priced = (frame.graphql_cost != NA) | (free & (budget == Budget.GRAPHQL))
     core_priced = (budget == Budget.CORE) & (frame.http_status != NA) & ~gql_priced
     core_points = (core_priced & (frame.http_status != NOT_MODIFIED) & ~free).view(np.int8)

@@ -56,7 +56,7 @@ SCORECARD_COLUMNS: tuple[str, ...] = (
     "resource",
     "session_id",
     "method",
-    "endpoint",
+    "rate_limit_call",
     "rate_limited",
 )
 
