@@ -35,7 +35,7 @@ GIVEN: dict[str, Any] = {
     "duration_scale": 1.0,
     "repos": [],
     "transport": "gh",
-    "profile": "ao-0.10.3",
+    "profile": "ao-0.12.6",
     "tick": None,
     "ao_command": None,
     "agents": "none",
@@ -179,7 +179,7 @@ def test_cli_conflicting_flag_is_one_line_and_changes_nothing(tmp_path: Path) ->
     proc = _cli("--resume", "--profile", "bench-era", "--out", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
-        "error: --resume: --profile bench-era conflicts with the stored ao-0.10.3 of"
+        "error: --resume: --profile bench-era conflicts with the stored ao-0.12.6 of"
         f" this matrix ({tmp_path / STATE_FILE}); drop --profile to resume with the stored"
         " settings, or start a new matrix in another --out"
     ]

@@ -86,9 +86,9 @@ def _duration(flag: str, text: str | None, runbook: float) -> Duration:
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("ghbench-out"),
     show_default=True,
-    help="Where the plot goes.",
+    help="Where the plot and the HTML page go.",
 )
-@click.option("--no-plot", is_flag=True, help="Do not write the PNG.")
+@click.option("--no-plot", is_flag=True, help="Do not write the PNG and the HTML page.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as a JSON object.")
 @click.option(
     "--verify",
@@ -144,8 +144,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     stays within --budget-fraction of every budget: GraphQL points/h, REST core
     requests/h, secondary points/min, concurrency and the poll cycle."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text  # noqa: PLC0415
-    from ghbench.artifacts.io import unique_path, write_new  # noqa: PLC0415
+    from ghbench.analysis.capacity_render import capacity_json, capacity_text  # noqa: PLC0415
     from ghbench.matrix.capacity import (  # noqa: PLC0415
         capacity_cell,
         capacity_title,
@@ -213,36 +212,58 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     if verify or not no_plot:
         hold_out(out_dir)
     result = run_capacity(spec, fraction=budget_fraction, maximum=max_sessions, ceiling_s=ceiling_s)
-    paths: dict[str, str] = {}
     cell = spec.cell
-    if not no_plot:
-        agents_part = f"-agents-{spec.agents}" if spec.runs_agents else ""
-        stem = (
-            f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents_part}-seed{spec.seed}"
-        )
-        png = capacity_png(result, title=capacity_title(spec))
-        paths["plot"] = str(write_new(unique_path(out_dir, stem, ".png"), png))
+    agents_part = f"-agents-{spec.agents}" if spec.runs_agents else ""
+    stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents_part}-seed{spec.seed}"
+    paths = _plot(result, capacity_title(spec), out_dir, stem) if not no_plot else {}
     reproduce = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
     checked: dict[str, Any] | None = None
     checked_text = ""
     if verify:
         checked, checked_text = _verify(spec, result, out_dir, ceiling_s)
+    extra = {
+        "cell": capacity_cell(spec),
+        "pollCeilingSeconds": ceiling_s,
+        "maxSessions": max_sessions,
+        "plot": paths.get("plot"),
+        "reproduce": reproduce,
+        "verify": checked,
+    }
+    doc = _with_page(capacity_json(result, extra), out_dir, stem, paths, write=not no_plot)
     if as_json:
-        extra = {
-            "cell": capacity_cell(spec),
-            "pollCeilingSeconds": ceiling_s,
-            "maxSessions": max_sessions,
-            "plot": paths.get("plot"),
-            "reproduce": reproduce,
-            "verify": checked,
-        }
-        click.echo(json.dumps(capacity_json(result, extra), indent=2))
+        click.echo(json.dumps(doc, indent=2))
         return
     notes = [f"reproduce: {line}" for line in reproduce]
     click.echo(
         capacity_text(result, title=capacity_title(spec), notes=notes, paths=paths), nl=False
     )
     click.echo(checked_text, nl=False)
+
+
+def _plot(result: Any, title: str, out_dir: Path, stem: str) -> dict[str, str]:
+    """The cost plot's PNG under ``out_dir``: ``{"plot": path}``."""
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.capacity_render import capacity_png  # noqa: PLC0415
+    from ghbench.artifacts.io import write_new  # noqa: PLC0415
+
+    png = capacity_png(result, title=title)
+    return {"plot": str(write_new(unique_path(out_dir, stem, ".png"), png))}
+
+
+def _with_page(
+    doc: dict[str, Any], out_dir: Path, stem: str, paths: dict[str, str], *, write: bool
+) -> dict[str, Any]:
+    """``doc`` with ``page``: the answer's HTML page, written beside the plot (added to
+    ``paths``) unless ``write`` is off (None then)."""
+    # the page loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.artifacts.io import write_new  # noqa: PLC0415
+    from ghbench.pages.capacity_page import capacity_page  # noqa: PLC0415
+
+    page = None
+    if write:
+        html = capacity_page(doc).encode()
+        page = paths["page"] = str(write_new(unique_path(out_dir, stem, ".html"), html))
+    return {**doc, "page": page}
 
 
 def _from_trace(
@@ -258,8 +279,7 @@ def _from_trace(
 ) -> None:
     """``--from-trace``: the search with the recording replayed as its probe."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text  # noqa: PLC0415
-    from ghbench.artifacts.io import write_new  # noqa: PLC0415
+    from ghbench.analysis.capacity_render import capacity_json, capacity_text  # noqa: PLC0415
     from ghbench.matrix.capacity import run_capacity_from_trace  # noqa: PLC0415
     from ghbench.simulation.replay import load_recording  # noqa: PLC0415
 
@@ -270,30 +290,28 @@ def _from_trace(
         rows, fraction=fraction, maximum=maximum, ceiling_s=ceiling_s, seed=seed
     )
     title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
-    paths: dict[str, str] = {}
-    if plot:
-        png = capacity_png(result, title=title)
-        stem = f"capacity-from-{trace.stem}-seed{seed}"
-        paths["plot"] = str(write_new(unique_path(out_dir, stem, ".png"), png))
+    stem = f"capacity-from-{trace.stem}-seed{seed}"
+    paths = _plot(result, title, out_dir, stem) if plot else {}
     reproduce = [
         f"ghbench replay --trace {trace} --sessions {p.sessions} --seed {seed}"
         for p in (result.at, result.next)
         if p
     ]
+    extra = {
+        "fromTrace": {
+            "trace": str(trace),
+            "agentTrace": None if agents_trace is None else str(agents_trace),
+            "recordedSessions": recorded,
+            "seed": seed,
+        },
+        "pollCeilingSeconds": ceiling_s,
+        "maxSessions": maximum,
+        "plot": paths.get("plot"),
+        "reproduce": reproduce,
+    }
+    doc = _with_page(capacity_json(result, extra), out_dir, stem, paths, write=plot)
     if as_json:
-        extra = {
-            "fromTrace": {
-                "trace": str(trace),
-                "agentTrace": None if agents_trace is None else str(agents_trace),
-                "recordedSessions": recorded,
-                "seed": seed,
-            },
-            "pollCeilingSeconds": ceiling_s,
-            "maxSessions": maximum,
-            "plot": paths.get("plot"),
-            "reproduce": reproduce,
-        }
-        click.echo(json.dumps(capacity_json(result, extra), indent=2))
+        click.echo(json.dumps(doc, indent=2))
         return
     notes = [f"reproduce: {line}" for line in reproduce]
     if agents_trace is not None:

@@ -81,4 +81,6 @@ def command(
     click.echo(result.measure.console)
     click.echo(f"  setup artifact:   {result.setup.path}")
     click.echo(f"  demo config:      {result.config_path}")
+    if "report" in result.measure.paths:
+        click.echo(f"  report page:      {result.measure.paths['report']}")
     result.measure.raise_for_outcome()

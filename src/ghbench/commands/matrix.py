@@ -8,7 +8,9 @@ from typing import Any
 
 import click
 
+from ghbench.blas import one_blas_thread
 from ghbench.clock import SystemClock
+from ghbench.commands.history import echo_matrix_history, format_option
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import AGENTS_HELP, AgentsChoice, FiniteFloatRange, ProfileChoice
 from ghbench.errors import UsageError
@@ -135,6 +137,7 @@ def command() -> None:
     show_default=True,
     help=AGENTS_HELP + " In the matrix: S3 and S4 cells (--backend simulated, or --driver ao).",
 )
+@format_option(["text"], "text")
 def run(  # noqa: PLR0917 - one parameter per click option
     cells: tuple[str, ...],
     priority: bool,
@@ -154,6 +157,7 @@ def run(  # noqa: PLR0917 - one parameter per click option
     tick: str | None,
     ao_command: str | None,
     agents: AgentsName,
+    fmt: str | None,
 ) -> None:
     """Run cells, rewriting OUT/baseline.md after each one."""
     clock = SystemClock()
@@ -204,7 +208,8 @@ def run(  # noqa: PLR0917 - one parameter per click option
         hold_out(out_dir)
         plan = new_plan(out_dir, chosen, given, clock)
     # the flags are checked; the matrix's flow loads now (see ghbench.commands)
-    from ghbench.matrix.invoke import run_plan  # noqa: PLC0415
+    with one_blas_thread():  # its figures need no BLAS threads
+        from ghbench.matrix.invoke import run_plan  # noqa: PLC0415
 
     who = operator or os.environ.get("USER") or "unknown"
     if plan.backend == "simulated":
@@ -217,8 +222,11 @@ def run(  # noqa: PLR0917 - one parameter per click option
     ok = sum(r.status == "ok" for r in outcome.ran)
     click.echo(
         f"{ok} cell(s) ok, {len(outcome.failed)} failed or refused, {len(outcome.skipped)}"
-        f" already done; {out_dir / 'baseline.md'}"
+        f" already done; {out_dir / 'baseline.md'}",
+        err=fmt is not None,
     )
+    if fmt is not None:
+        echo_matrix_history(out_dir, fmt)
     if outcome.failed:
         raise SystemExit(1)
 
@@ -249,7 +257,8 @@ def plan_cmd(
     default=_DEFAULT_OUT,
     show_default=True,
 )
-def merge(dirs: tuple[Path, ...], out_dir: Path) -> None:
+@format_option(["text"], "text")
+def merge(dirs: tuple[Path, ...], out_dir: Path, fmt: str | None) -> None:
     """Merge the matrix directories DIRS (e.g. CI job artifacts) into OUT/baseline.md."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.matrix.merge import merge_dirs  # noqa: PLC0415
@@ -257,5 +266,8 @@ def merge(dirs: tuple[Path, ...], out_dir: Path) -> None:
     report = merge_dirs(dirs, out_dir)
     click.echo(
         f"merged {len(report.added)} run(s), skipped {report.duplicates} already present;"
-        f" {out_dir / 'baseline.md'}"
+        f" {out_dir / 'baseline.md'}",
+        err=fmt is not None,
     )
+    if fmt is not None:
+        echo_matrix_history(out_dir, fmt)

@@ -58,6 +58,12 @@ def _rows(count: int, where: str) -> str:
     "[default: a temporary directory, removed at the end].",
 )
 @click.option(
+    "--keep-ca",
+    is_flag=True,
+    help="With --state: keep the front's CA and its key there for later runs "
+    "[default: no key outlives the run].",
+)
+@click.option(
     "--trace",
     "trace",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -77,6 +83,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     upstream: str | None,
     repos: tuple[str, ...],
     state: Path | None,
+    keep_ca: bool,
     trace: Path | None,
     component: str,
     command: tuple[str, ...],
@@ -86,12 +93,20 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     Without --github, a gh shim traces every gh the command runs, however deeply
     nested. With --github, COMMAND runs behind the GitHub front, a local proxy (its
     environment gets HTTPS_PROXY and the front's CA): gh with its default host, git
-    over https, curl, Go, Python and Node clients are all traced. COMMAND's output,
-    exit code and behaviour are unchanged, except that a COMMAND which succeeded while
-    trace rows were lost exits 1: the trace is incomplete. Put '--' before COMMAND.
+    over https, curl, Go, Python and Node clients (fetch, https, octokit) are all
+    traced; when none made an exchange, the last line says why it likely was. COMMAND's
+    output, exit code and behaviour are unchanged, except that a COMMAND which succeeded
+    while trace rows were lost, or while no client reached the front, exits 1. Put '--'
+    before COMMAND.
     """
     if github is None:
-        for flag, given in (("--upstream", upstream), ("--repo", repos), ("--state", state)):
+        flags = (
+            ("--upstream", upstream),
+            ("--repo", repos),
+            ("--state", state),
+            ("--keep-ca", keep_ca),
+        )
+        for flag, given in flags:
             if given:
                 raise click.UsageError(f"{flag} goes with --github emulator|github")
         return _record_gh(command, trace, component)
@@ -106,6 +121,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         state=state,
         trace=trace,
         component=component,
+        keep_ca=keep_ca,
     )
     counts = result.counts
     for warning in counts.warnings:
@@ -114,16 +130,17 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         f"{counts.exchanges} exchanges, {counts.refused} refused, {counts.tunnelled} tunnelled,"
         f" {counts.failed_handshakes} failed handshakes, {counts.rows_lost} rows lost"
     )
+    if counts.abandoned or counts.unauthorized:
+        seen += f", {counts.abandoned} abandoned tunnels, {counts.unauthorized} unauthorized"
     click.echo(f"ghbench record: {_rows(result.rows, _shown(result.trace))} ({seen})", err=True)
+    if result.returncode == 0 and not counts.reached and result.no_exchange:
+        raise GhbenchError(result.no_exchange)  # a success that traced nothing is not one
+    if result.no_exchange:  # whatever the exit code: the command's own error may not say
+        click.echo(f"ghbench record: no GitHub exchange: {result.no_exchange}", err=True)
     if result.returncode < 0:
         exit_like(result.returncode)
     if result.returncode == 0 and counts.rows_lost:
         raise _incomplete(f"{counts.rows_lost:,} trace row(s) could not be written", result.trace)
-    if result.returncode == 0 and not counts.reached:
-        raise GhbenchError(
-            "no client reached the GitHub front: COMMAND made no GitHub call, or its clients"
-            " ignore HTTPS_PROXY (Node's fetch does, without a proxy agent)"
-        )
     return result.returncode
 
 

@@ -111,7 +111,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         ReplaySpec(sessions=sessions, speed=speed, policy=policy, progress=said),
         seed=seed,
     )
-    trace, scorecard = write_replay(result, out_dir=out_dir, source=trace_path)
+    trace, scorecard, report = write_replay(result, out_dir=out_dir, source=trace_path)
     summary = result.summary()
     if as_json:
         doc = {
@@ -120,6 +120,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
             "agentSource": None if agents is None else str(agents),
             "trace": str(trace),
             "scorecard": str(scorecard),
+            "page": str(report),
             **summary,
         }
         click.echo(json.dumps(doc, indent=2))
@@ -131,7 +132,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         render_console(
             load_scorecard(scorecard),
             color=use_color(sys.stdout.isatty(), os.environ),
-            paths={"Trace": trace, "Scorecard": scorecard},
+            paths={"Trace": trace, "Scorecard": scorecard, "Report": report},
         ),
         nl=False,
     )

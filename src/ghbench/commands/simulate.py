@@ -1,7 +1,8 @@
 """``ghbench simulate``: runbook cells of the workload model in virtual time.
 
-Writes the same trace and scorecard artifact as ``measure`` and prints the
-console scorecard (or the artifact as JSON with ``--json``).
+Writes the same trace, scorecard artifact and report page as ``measure`` and prints
+the console scorecard (the artifact as JSON with ``--json``; ``--format bmf|gab``: its
+figures for a trend tracker).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from ghbench.blas import one_blas_thread
+from ghbench.commands.history import HISTORY_FORMATS, echo_history, format_option, resolve_format
 from ghbench.commands.params import (
     AGENTS_HELP,
     MAX_SESSIONS,
@@ -40,7 +43,7 @@ __all__ = ["command"]
     type=ProfileChoice(),
     default=None,
     help="AO version to model (head: ao-main-60e8c881, pre-b1: ao-bench-1e73a505)"
-    " [default: ao-main-60e8c881, or the config's].",
+    f" [default: {DEFAULT_PROFILE}, or the config's].",
 )
 @click.option("--agents", type=AgentsChoice(), default="none", show_default=True, help=AGENTS_HELP)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -59,6 +62,7 @@ __all__ = ["command"]
     help="Workload config whose profile, policy and trace options apply.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the scorecard artifact as JSON.")
+@format_option(["text", "json"], "text")
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     scenario: str | None,
     topology: str,
@@ -71,8 +75,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     out_dir: Path,
     config_path: Path | None,
     as_json: bool,
+    fmt: str | None,
 ) -> None:
     """Run one runbook cell of the workload model against the in-process emulator."""
+    output = resolve_format(fmt, "text", json=as_json)
     # the rows carry sessionId unless a config says otherwise: a replay needs them
     chosen, policy, session_ids = profile or DEFAULT_PROFILE, None, True
     if config_path is not None:
@@ -95,17 +101,26 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         session_ids=session_ids,
         agents=agents,
     )
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
+    # the flow loads when the command runs, not for --help (see ghbench.commands);
+    # its figures need no BLAS threads
+    with one_blas_thread():
+        from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
 
     result = simulate_cell(spec)
     from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
     from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
 
-    if as_json:
+    if output == "json":
         click.echo(encode_artifact(result.scorecard).decode(), nl=False)
+    elif output in HISTORY_FORMATS:
+        from ghbench.pages.history import scorecard_measurements  # noqa: PLC0415
+
+        echo_history(scorecard_measurements(result.scorecard), output)
+        click.echo(f"scorecard: {result.scorecard_path}", err=True)
     else:
         paths = {"Trace": result.trace_path, "Scorecard": result.scorecard_path}
+        if result.page_path is not None:
+            paths["Report"] = result.page_path
         click.echo(
             render_console(
                 result.scorecard, color=use_color(sys.stdout.isatty(), os.environ), paths=paths

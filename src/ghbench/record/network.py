@@ -13,6 +13,11 @@ two tracers would write each call twice.
   with it. ``--repo OWNER/NAME`` creates repositories first.
 - ``--github github``: the front forwards to GitHub, or to ``--upstream URL``; the
   command's own tokens and git credentials are used, untouched.
+
+Node clients (``fetch``, ``https``, octokit) get Node's own proxy support or the
+front's preload where the version lacks it (``ghbench.front.node``). A command none
+of whose clients made an exchange gets the likely cause (``diagnosis``), whatever its
+exit code.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from ghbench.emulator.process import start_emulator_process
 from ghbench.errors import UsageError
 from ghbench.front import FrontCounts, FrontSettings, start_front
 from ghbench.front.settings import parse_upstream
+from ghbench.record.diagnosis import no_exchange_cause
 from ghbench.record.runner import (
     check_command,
     check_runnable,
@@ -61,6 +67,8 @@ class NetworkRecordResult:
     trace: Path
     rows: int  # lines appended to the trace during the run
     counts: FrontCounts
+    # why no client made an exchange through the front (None: one did)
+    no_exchange: str | None = None
 
 
 def emulator_token_env(token: str, env: Mapping[str, str]) -> dict[str, str]:
@@ -94,15 +102,20 @@ def record_network(
     state: Path | None = None,
     trace: Path | None = None,
     component: str = "record",
+    keep_ca: bool = False,
     env: Mapping[str, str] | None = None,
     clock: Clock | None = None,
 ) -> NetworkRecordResult:
     """Run ``command`` behind a front (see the module docstring); rows go to ``trace``.
+    ``keep_ca``: keep the front's CA key under ``state`` for later runs (otherwise no
+    key outlives the run).
 
     UsageError for bad flags and ToolMissingError for a command that cannot be run,
     before anything starts; FrontError or EmulatorError if either cannot start."""
     check_command(command, component)
     _check_flags(github, upstream, repos)
+    if keep_ca and state is None:
+        raise UsageError("--keep-ca goes with --state DIR (where the CA is kept)")
     base_env = dict(os.environ if env is None else env)
     check_runnable(command[0], base_env.get("PATH", os.defpath))
     trace_path = resolve_trace(trace, clock or SystemClock())
@@ -111,6 +124,7 @@ def record_network(
     state_dir = Path(tempfile.mkdtemp(prefix="ghbench-record-")) if state is None else state
     emulator = None
     front = None
+    front_env: dict[str, str] = {}
     try:
         child_env = dict(base_env)
         if github == "emulator":
@@ -127,10 +141,12 @@ def record_network(
                 upstream=upstream,
                 trace=str(trace_path),
                 component=component,
+                keep_ca=keep_ca,
             ),
             env=base_env,
         )
-        child_env |= front.client_env(base_env)
+        front_env = front.client_env(base_env)
+        child_env |= front_env
         returncode = run_command(command, child_env)
     finally:
         with uninterruptible():
@@ -139,4 +155,6 @@ def record_network(
                 emulator.stop()
             if temporary:
                 shutil.rmtree(state_dir, ignore_errors=True)
-    return NetworkRecordResult(returncode, trace_path, count_lines(trace_path, start_size), counts)
+    rows = count_lines(trace_path, start_size)
+    cause = no_exchange_cause(counts, front_env)
+    return NetworkRecordResult(returncode, trace_path, rows, counts, cause)

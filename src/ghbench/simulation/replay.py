@@ -28,6 +28,7 @@ import msgspec
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
+from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
 from ghbench.scorecard.costs import row_costs
@@ -52,6 +53,7 @@ __all__ = [
     "ReplaySpec",
     "load_recording",
     "recorded_points",
+    "replay_frames",
     "replay_plan",
     "replay_scorecard",
     "replay_trace",
@@ -235,18 +237,26 @@ def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -
     return replay_plan(rows, plan_replay(rows), spec, seed=seed)
 
 
+def replay_frames(result: ReplayResult) -> tuple[TraceFrame, TraceFrame | None]:
+    """The replay's rows and its agents' (None when the recording had none) as frames."""
+    agents = None if result.agent_rows is None else TraceFrame.from_rows(result.agent_rows)
+    return TraceFrame.from_rows(result.rows), agents
+
+
 def replay_scorecard(
     result: ReplayResult,
     *,
     scenario_id: str,
     trace_path: str | None = None,
     agent_trace: str | None = None,
+    frames: tuple[TraceFrame, TraceFrame | None] | None = None,
 ) -> ScorecardArtifact:
     """The replay's scorecard, the agents' calls split from the orchestrator's when the
-    recording had both (``insights.spendSplit``)."""
-    agents = None if result.agent_rows is None else TraceFrame.from_rows(result.agent_rows)
+    recording had both (``insights.spendSplit``); ``frames``: ``replay_frames(result)``,
+    when the caller has them."""
+    frame, agents = frames or replay_frames(result)
     return build_scorecard_artifact(
-        TraceFrame.from_rows(result.rows),
+        frame,
         window_start_ms=round(result.window_start * 1000),
         window_end_ms=round(result.window_end * 1000),
         scenario_id=scenario_id,
@@ -267,19 +277,25 @@ def _write_rows(path: Path, rows: Sequence[TraceRow]) -> Path:
     return write_new(path, b"".join(encoder.encode(r) + b"\n" for r in rows))
 
 
-def write_replay(result: ReplayResult, *, out_dir: Path, source: Path) -> tuple[Path, Path]:
-    """The replay's trace (and the agents', beside it) and its scorecard under
-    ``out_dir``, as ``measure`` writes them: (trace, scorecard)."""
+def write_replay(result: ReplayResult, *, out_dir: Path, source: Path) -> tuple[Path, Path, Path]:
+    """The replay's trace (and the agents', beside it), its scorecard and the
+    scorecard's page under ``out_dir``, as ``measure`` writes them: (trace, scorecard,
+    page)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"gh-trace-replay-{source.stem}-{result.sessions}s-{int(result.window_end)}"
     trace_path = _write_rows(unique_path(out_dir, stem, ".jsonl"), result.rows)
     agents = None
     if result.agent_rows is not None:
         agents = _write_rows(agent_trace_path(trace_path), result.agent_rows)
+    frames = replay_frames(result)
     artifact = replay_scorecard(
         result,
         scenario_id=f"replay-{source.stem}",
         trace_path=str(trace_path),
         agent_trace=None if agents is None else str(agents),
+        frames=frames,
     )
-    return trace_path, write_scorecard(artifact, out_dir)
+    path = write_scorecard(artifact, out_dir)
+    snapshots = [result.snapshots.get("before"), result.snapshots.get("after")]
+    page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
+    return trace_path, path, write_new(unique_path(*report_path(path), ".html"), page.encode())

@@ -39,7 +39,13 @@ from graphql import (
     parse,
 )
 
-__all__ = ["MAX_QUERY_CHARS", "NOT_CONNECTIONS", "estimate_graphql_cost", "points_for"]
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "NOT_CONNECTIONS",
+    "estimate_graphql_cost",
+    "parsed_document",
+    "points_for",
+]
 
 MAX_QUERY_CHARS = 1_000_000  # beyond this, not worth parsing in a tracer: no estimate
 _PAGE_ARGS = ("first", "last")
@@ -62,7 +68,7 @@ def estimate_graphql_cost(
     tracer sees the same few queries with other ids over and over."""
     if not query or len(query) > MAX_QUERY_CHARS:
         return None
-    document = _parsed(query)
+    document = parsed_document(query)
     operation = None if document is None else _operation(document, operation_name)
     if operation is None:
         return None
@@ -73,7 +79,9 @@ def estimate_graphql_cost(
 
 
 @functools.lru_cache(maxsize=512)
-def _parsed(query: str) -> DocumentNode | None:
+def parsed_document(query: str) -> DocumentNode | None:
+    """``query``'s tree without locations, parsed once per text (None: not one); shared
+    with the GitHub front's reading of a request, which asks the same texts."""
     try:
         return parse(query, no_location=True)
     except (GraphQLError, RecursionError):
@@ -84,7 +92,7 @@ def _parsed(query: str) -> DocumentNode | None:
 def _cost(
     query: str, operation_name: str | None, values: tuple[tuple[str, int], ...]
 ) -> int | None:
-    document = _parsed(query)
+    document = parsed_document(query)
     operation = None if document is None else _operation(document, operation_name)
     if document is None or operation is None:
         return None

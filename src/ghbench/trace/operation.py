@@ -48,7 +48,9 @@ METHOD_FLAGS = ("--method", "-X")
 SECRET_ARG_PREFIXES = ("token=", "password=", "secret=", "authorization=")
 _AUTH_HEADER = re.compile(r"authorization\s*:", re.IGNORECASE)
 # Query parameters whose values are credentials on some GitHub endpoints.
-_SECRET_PARAM = re.compile(r"(?i)([?&](?:access_token|token|client_secret|password|secret)=)[^&#]*")
+_SECRET_PARAM = re.compile(
+    r"(?i)([?&](?:access_token|token|client_secret|password|secret|code|sig|jwt)=)[^&#]*"
+)
 # Path prefixes of the API on GitHub Enterprise Server hosts.
 _API_PREFIXES = ("/api/v3/", "/api/")
 

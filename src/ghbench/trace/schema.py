@@ -23,6 +23,8 @@ Extensions (never emitted by AO, always optional):
   ``etag`` (the answer's) it is the ETag state a replay re-creates.
 - ``requestBody``: a GraphQL request's JSON body (query, variables), for rows with no
   argv to carry it (``gh api graphql`` has it in ``args``): a replay sends it again.
+- ``clientClosed``: the front only: the client left before its whole answer reached
+  it (``responseBytes`` is then what the front had handed to its connection).
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True, gc=False):
     # what a replay needs to send the same request: the ETag sent back, a GraphQL body
     ifNoneMatch: str | None = None  # noqa: N815
     requestBody: str | None = None  # noqa: N815
+    clientClosed: bool | None = None  # noqa: N815
 
 
 KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__

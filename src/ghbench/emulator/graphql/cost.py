@@ -256,8 +256,10 @@ class _Walker:
 def _position(node: FieldNode) -> tuple[int, int]:
     if node.loc is None:
         return (0, 0)
-    location = node.loc.source.get_location(node.loc.start)
-    return (location.line, location.column)
+    # the first token's own line and column: what ``source.get_location`` counts again
+    # from the start of the text (a batch query's 250 fields took 50 ms)
+    token = node.loc.start_token
+    return (token.line, token.column)
 
 
 def _selects_items(
