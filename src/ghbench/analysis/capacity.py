@@ -328,6 +328,9 @@ def find_capacity(
         p = run(n)
         if not p.fits(fraction):
             hi = p
+            if n - lo.sessions > 1 and _extrapolate(lo, hi, fraction) >= n - 1:
+                q = run(n - 1)  # the crossing is predicted right below: check it directly
+                lo, hi = (q, hi) if q.fits(fraction) else (lo, q)
         else:
             lo = p
             if hi.sessions - n > 1 and _extrapolate(lo, hi, fraction) < n + 1:

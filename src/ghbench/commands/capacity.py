@@ -11,6 +11,7 @@ import click
 
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import SystemClock
+from ghbench.collector import batch_collection
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import (
     AGENTS_HELP,
@@ -211,7 +212,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         )
     if verify or not no_plot:
         hold_out(out_dir)
-    result = run_capacity(spec, fraction=budget_fraction, maximum=max_sessions, ceiling_s=ceiling_s)
+    with batch_collection():
+        result = run_capacity(
+            spec, fraction=budget_fraction, maximum=max_sessions, ceiling_s=ceiling_s
+        )
     cell = spec.cell
     agents_part = f"-agents-{spec.agents}" if spec.runs_agents else ""
     stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents_part}-seed{spec.seed}"
@@ -286,9 +290,10 @@ def _from_trace(
     rows, agents_trace = load_recording(trace)
     if plot:
         hold_out(out_dir)
-    result, recorded = run_capacity_from_trace(
-        rows, fraction=fraction, maximum=maximum, ceiling_s=ceiling_s, seed=seed
-    )
+    with batch_collection():
+        result, recorded = run_capacity_from_trace(
+            rows, fraction=fraction, maximum=maximum, ceiling_s=ceiling_s, seed=seed
+        )
     title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
     stem = f"capacity-from-{trace.stem}-seed{seed}"
     paths = _plot(result, title, out_dir, stem) if plot else {}

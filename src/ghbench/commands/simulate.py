@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from ghbench.blas import one_blas_thread
+from ghbench.collector import batch_collection
 from ghbench.commands.history import HISTORY_FORMATS, echo_history, format_option, resolve_format
 from ghbench.commands.params import (
     AGENTS_HELP,
@@ -106,7 +107,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     with one_blas_thread():
         from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
 
-    result = simulate_cell(spec)
+    with batch_collection():
+        result = simulate_cell(spec)
     from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
     from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
 

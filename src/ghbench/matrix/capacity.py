@@ -6,10 +6,13 @@ its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the lo
 poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines say,
 prints the same scorecard figures and poll cycle for any count tried.
 
-``series_capacities`` answers for each series (scenario, topology) of a matrix the same
-way, with the matrix's profile, agents and seed at the runbook's timing, into
-``capacity/{S}-{T}.json``: ``baseline.md``'s "Sessions that fit" is that answer, so
-``capacity`` and the baseline cannot give two numbers for one cell and profile.
+``series_search`` answers for each series (scenario, topology) of a matrix the same
+way, with the matrix's profile, agents and seed at the runbook's timing
+(``series_searches``: those not yet answered with these settings), and ``store_series``
+keeps it in ``capacity/{S}-{T}.json``: ``baseline.md``'s "Sessions that fit" is that
+answer, so ``capacity`` and the baseline cannot give two numbers for one cell and
+profile. A matrix runs the searches on both of its lanes once the cells are done
+(``ghbench.matrix.invoke``).
 
 ``verify_capacity`` runs each of the two counts as a real-time matrix cell (the harness's
 setup and measure, the chosen driver, the scenario's trigger) on an emulator of its own
@@ -71,9 +74,11 @@ __all__ = [
     "model_probe",
     "run_capacity",
     "run_capacity_from_trace",
-    "series_capacities",
+    "series_search",
+    "series_searches",
     "simulate_command",
     "smallest_sessions",
+    "store_series",
     "trace_probe",
     "verify_capacity",
 ]
@@ -219,6 +224,13 @@ def run_capacity(
     return find_capacity(probe, fraction=fraction, start=smallest_sessions(spec), maximum=maximum)
 
 
+def _settings(cell: Any, fraction: Any, ceiling: Any, maximum: Any) -> tuple[Any, ...]:
+    """What an answer depends on besides the model's code: the cell as searched (its
+    scenario, topology, profile, agents, seed, timing), the fraction, the poll ceiling and
+    the most sessions tried."""
+    return (cell, fraction, ceiling, maximum)
+
+
 def _stored(path: Path) -> dict[str, Any] | None:
     try:
         found = msgspec.json.decode(path.read_bytes())
@@ -227,38 +239,60 @@ def _stored(path: Path) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def series_capacities(
-    matrix_dir: Path, plan: RunSpec, cells: Sequence[Cell], *, log: Callable[[str], None]
-) -> None:
-    """The capacity engine's answer for each series of ``cells`` (at 80% of every
-    budget, a 60 s poll ceiling, up to 1,000 sessions: ``capacity``'s defaults) with
-    ``plan``'s profile, agents and seed, written to ``capacity/{S}-{T}.json`` unless one
-    with those settings is there."""
-    for scenario, topology in sorted({(c.scenario, c.topology) for c in cells}):
+def _busiest_first(series: tuple[str, str]) -> tuple[bool, bool, str]:
+    """The searches whose probes run the most calls first (the sessions' spawns and
+    bursts, S3 and S4; the spread topology's repos), so that two lanes end together."""
+    scenario, topology = series
+    return (not SCENARIOS[scenario].agents, topology != "T2", scenario)
+
+
+def series_searches(matrix_dir: Path, plan: RunSpec, cells: Sequence[Cell]) -> list[RunSpec]:
+    """What ``capacity`` searches for each series of ``cells`` (with ``plan``'s profile,
+    agents and seed, at capacity's defaults: 80% of every budget, a 60 s poll ceiling,
+    up to 1,000 sessions) whose answer with those settings is not yet in
+    ``capacity/{S}-{T}.json``; the busiest first."""
+    out = []
+    for scenario, topology in sorted({(c.scenario, c.topology) for c in cells}, key=_busiest_first):
         spec = capacity_spec(
             scenario, topology, profile=plan.profile, agents=plan.agents, seed=plan.seed
         )
-        path = capacity_path(matrix_dir, scenario, topology)
-        command = capacity_command(spec)
-        stored = _stored(path)
-        if stored is not None and stored.get("command") == command:
-            continue
-        log(f"capacity: {scenario}-{topology} with the model of {spec.profile} ({command})")
-        result = run_capacity(
-            spec, fraction=DEFAULT_FRACTION, maximum=MAX_SESSIONS, ceiling_s=POLL_CEILING_S
+        stored = _stored(capacity_path(matrix_dir, scenario, topology)) or {}
+        kept = _settings(
+            stored.get("cell"),
+            stored.get("budgetFraction"),
+            stored.get("pollCeilingSeconds"),
+            stored.get("maxSessions"),
         )
-        extra = {
-            "cell": capacity_cell(spec),
-            "pollCeilingSeconds": POLL_CEILING_S,
-            "maxSessions": MAX_SESSIONS,
-            "command": command,
-            "reproduce": [
-                simulate_command(spec, p.sessions) for p in (result.at, result.next) if p
-            ],
-        }
-        data = msgspec.json.format(msgspec.json.encode(capacity_json(result, extra)), indent=2)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        replace_atomic(path, data + b"\n")
+        if kept != _settings(capacity_cell(spec), DEFAULT_FRACTION, POLL_CEILING_S, MAX_SESSIONS):
+            out.append(spec)
+    return out
+
+
+def series_search(spec: RunSpec) -> CapacityResult:
+    """One series' answer: exactly ``ghbench capacity``'s search at its defaults."""
+    return run_capacity(
+        spec, fraction=DEFAULT_FRACTION, maximum=MAX_SESSIONS, ceiling_s=POLL_CEILING_S
+    )
+
+
+def _series_extra(spec: RunSpec) -> dict[str, Any]:
+    return {
+        "cell": capacity_cell(spec),
+        "pollCeilingSeconds": POLL_CEILING_S,
+        "maxSessions": MAX_SESSIONS,
+        "command": capacity_command(spec),
+    }
+
+
+def store_series(matrix_dir: Path, spec: RunSpec, result: CapacityResult) -> Path:
+    """``capacity/{S}-{T}.json``: ``capacity --json``'s object for the series, with the
+    command that gives it."""
+    extra = _series_extra(spec)
+    extra["reproduce"] = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
+    data = msgspec.json.format(msgspec.json.encode(capacity_json(result, extra)), indent=2)
+    path = capacity_path(matrix_dir, spec.cell.scenario, spec.cell.topology)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return replace_atomic(path, data + b"\n")
 
 
 def capacity_cell(spec: RunSpec) -> dict[str, Any]:

@@ -52,7 +52,7 @@ from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.signals import uninterruptible
-from ghbench.simulation.lanes import SideLane
+from ghbench.simulation.lanes import Job, SideLane
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
 from ghbench.trace.frame import TraceFrame
@@ -99,6 +99,13 @@ class CellRunner(Protocol):
         ``specs`` is not used, and real time's hygiene decides each cell's run)."""
         ...
 
+    def share(self, jobs: Sequence[Job]) -> Callable[[], list[Any]]:
+        """Jobs independent of the cells and of each other (a matrix's capacity
+        searches), given before the cells: a runner with a second lane runs them on
+        both once its cells are done. Call what it returns after the cells: the jobs'
+        results, in order."""
+        ...
+
     def close(self) -> None:
         """Stop what the runner started for its cells (an emulator, a lane)."""
         ...
@@ -134,19 +141,31 @@ def cores() -> int:
 @dataclass
 class SimulatedCells:
     """The workload model on the in-process emulator, in virtual time (``simulate``);
-    with two cores or more, every other cell in a second lane (``SideLane``): each cell
-    is its own world, so where it runs changes nothing it produces."""
+    with two cores or more, every other cell in a second lane (``SideLane``), then the
+    shared jobs on whichever lane is free: each cell and job is its own world, so where
+    it runs changes nothing it produces."""
 
     lanes: int = field(default_factory=cores)
     _side: SideLane | None = None
+    _jobs: Sequence[Job] = ()
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         return None
 
     def ahead(self, specs: Sequence[RunSpec]) -> bool:
-        if self.lanes > 1 and len(specs) > 1:
-            self._side = SideLane(specs[1::2])
+        if self.lanes > 1 and len(specs) + len(self._jobs) > 1:
+            self._side = SideLane(specs[1::2], self._jobs)
         return True
+
+    def share(self, jobs: Sequence[Job]) -> Callable[[], list[Any]]:
+        self._jobs = list(jobs)
+
+        def results() -> list[Any]:
+            if self._side is None:  # one lane (or the cells never started)
+                return [job() for job in self._jobs]
+            return self._side.job_results()
+
+        return results
 
     def run_cell(self, spec: RunSpec) -> CellResult:
         if self._side is not None and self._side.has(spec.cell.id):
