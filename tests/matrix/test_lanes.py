@@ -87,7 +87,7 @@ def test_a_job_that_fails_fails_the_results_whichever_lane_ran_it(tmp_path: Path
 
 
 @pytest.mark.slow
-def test_series_capacities_on_two_lanes_are_capacitys_own(tmp_path: Path) -> None:
+def test_series_searches_on_two_lanes_are_capacitys_own(tmp_path: Path) -> None:
     """A matrix's capacity searches, shared between two lanes, answer what ``ghbench
     capacity``'s search answers for the series in one process (the same engine); kept in
     ``capacity/``, they are not searched again unless a setting changes."""

@@ -9,7 +9,7 @@ refused calls), the ``/rate_limit`` bracket, each budget as the capacity engine 
 count, the summarize and analyze output and the scorecard. The file ends with a
 cross-run comparison, a scaling table (with the scaling chart), "Sessions that fit"
 (the capacity engine's answer per series, the one ``ghbench capacity`` gives:
-``ghbench.matrix.capacity.series_capacities``), the pruning decisions and the pending
+``ghbench.matrix.capacity.series_search``), the pruning decisions and the pending
 cells. Pure: text in, text out.
 """
 
@@ -257,7 +257,7 @@ def _budget_lines(run: MatrixRun) -> list[str]:
 def _capacity(
     capacities: Mapping[tuple[str, str], SeriesCapacity], series: list[tuple[str, str]]
 ) -> list[str]:
-    """Each series' capacity: ``ghbench capacity``'s own answer (``series_capacities``)."""
+    """Each series' capacity: ``ghbench capacity``'s own answer (``series_search``)."""
     out = [
         "## Sessions that fit",
         "",
