@@ -107,8 +107,8 @@ def _what(budget: str) -> str:
 
 def _fits(doc: Mapping[str, Any]) -> str:
     """Each series' capacity: the capacity engine's answer, ``ghbench capacity``'s own
-    (baseline.md's "Sessions that fit")."""
-    rows = []
+    (baseline.md's "Sessions that fit"), then the command that gives each."""
+    rows, commands = [], []
     for i, found in enumerate(doc.get("capacity") or []):
         cell = found.get("cell") or {}
         limiting = found.get("limitingResource") or "?"
@@ -122,15 +122,18 @@ def _fits(doc: Mapping[str, Any]) -> str:
                 esc(cell.get("topology")),
                 Markup(f"{esc(_what(limiting))} (<code>{esc(limiting)}</code>)"),
                 esc(f"{cell.get('profile')}{agents}, seed {cell.get('seed')}"),
-                Markup(f"<code>{esc(found.get('command'))}</code>"),
                 num(doc, f"capacity.{i}.budgetFraction", pct=True),
                 count,
             ]
         )
+        commands.append(f"<li><code>{esc(found.get('command'))}</code></li>")
     if not rows:
         return "<p class=note>No series' capacity yet: computed once the matrix ends.</p>"
-    headers = ["scenario", "topology", "binds first", "profile", "command", "fraction"]
-    return table([*headers, "sessions that fit"], rows, numeric_from=5, optional=(3, 4))
+    headers = ["scenario", "topology", "binds first", "profile", "fraction", "sessions that fit"]
+    return Markup(
+        table(headers, rows, numeric_from=4, optional=(3,))
+        + f"<p class=note>The command that gives each row:</p><ul>{''.join(commands)}</ul>"
+    )
 
 
 def _limited(doc: Mapping[str, Any]) -> list[str]:
