@@ -3,6 +3,7 @@
 import dataclasses
 from collections import Counter
 
+import msgspec
 import pytest
 
 from ghbench.ratelimit import Bucket, RateLimitSnapshot
@@ -206,13 +207,18 @@ def test_joined_parts_read_as_one_bucket() -> None:
     assert (after.limit, after.remaining, after.used) == (200, 180, 20)
 
 
-def test_ao_0_10s_graphql_is_counted_not_reissued() -> None:
-    """AO 0.10's rows are the front's: a GraphQL exchange keeps its operation, not its
-    query, so it is named under "GraphQL row without its query"; its REST calls replay."""
+def test_ao_0_10s_rows_replay_what_they_spent() -> None:
+    """AO 0.10's rows are the front's: a GraphQL exchange keeps its body (``requestBody``),
+    which is sent again, and a REST guard its ETag state (``ifNoneMatch``), so its 304s
+    come back as 304s: the replay spends what the recording spent. A row from before
+    that (no body) is named under "GraphQL row without its query"."""
     spec = model_spec("S2", sessions=2, warmup_s=60.0, duration_s=300.0, seed=2)
     rows = run_cell(spec).rows
     result = replay_trace(rows, ReplaySpec(), seed=1)
+    assert result.plan.skipped == {}
+    assert result.replayed == result.recorded
+    older = [msgspec.structs.replace(r, requestBody=None) for r in rows]
+    result = replay_trace(older, ReplaySpec(), seed=1)
     assert sum(result.plan.skipped[NO_QUERY].values()) == sum(
         1 for r in rows if r.endpoint == "graphql"
     )
-    assert result.replayed["core"] > 0

@@ -11,6 +11,7 @@ import click
 
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import SystemClock
+from ghbench.collector import batch_collection
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import (
     AGENTS_HELP,
@@ -146,6 +147,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.analysis.capacity_render import capacity_json, capacity_text  # noqa: PLC0415
     from ghbench.matrix.capacity import (  # noqa: PLC0415
+        capacity_cell,
         capacity_title,
         run_capacity,
         simulate_command,
@@ -210,7 +212,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         )
     if verify or not no_plot:
         hold_out(out_dir)
-    result = run_capacity(spec, fraction=budget_fraction, maximum=max_sessions, ceiling_s=ceiling_s)
+    with batch_collection():
+        result = run_capacity(
+            spec, fraction=budget_fraction, maximum=max_sessions, ceiling_s=ceiling_s
+        )
     cell = spec.cell
     agents_part = f"-agents-{spec.agents}" if spec.runs_agents else ""
     stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents_part}-seed{spec.seed}"
@@ -221,15 +226,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     if verify:
         checked, checked_text = _verify(spec, result, out_dir, ceiling_s)
     extra = {
-        "cell": {
-            "scenario": cell.scenario,
-            "topology": cell.topology,
-            "profile": spec.profile,
-            "agents": spec.agents if spec.runs_agents else None,
-            "seed": spec.seed,
-            "warmupSeconds": spec.warmup.seconds,
-            "windowSeconds": spec.duration.seconds,
-        },
+        "cell": capacity_cell(spec),
         "pollCeilingSeconds": ceiling_s,
         "maxSessions": max_sessions,
         "plot": paths.get("plot"),
@@ -293,9 +290,10 @@ def _from_trace(
     rows, agents_trace = load_recording(trace)
     if plot:
         hold_out(out_dir)
-    result, recorded = run_capacity_from_trace(
-        rows, fraction=fraction, maximum=maximum, ceiling_s=ceiling_s, seed=seed
-    )
+    with batch_collection():
+        result, recorded = run_capacity_from_trace(
+            rows, fraction=fraction, maximum=maximum, ceiling_s=ceiling_s, seed=seed
+        )
     title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
     stem = f"capacity-from-{trace.stem}-seed{seed}"
     paths = _plot(result, title, out_dir, stem) if plot else {}

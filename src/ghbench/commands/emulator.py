@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Literal
 
 import click
 
@@ -81,6 +82,14 @@ def command() -> None:
     help="Also listen on a unix socket at this path (gh's http_unix_socket reaches the "
     "emulator as a GitHub Enterprise host over it); removed at exit.",
 )
+@click.option(
+    "--secondary-message",
+    type=click.Choice(["secondary", "primary"]),
+    default=None,
+    help="How a secondary-limit refusal reads [the config's secondary.message: secondary]:"
+    " GitHub's own, or 'primary': the primary limit's message with budget left, as GitHub"
+    " answered in 2026 (a fault, to test a client's classifier).",
+)
 def serve(
     *,
     host: str,
@@ -92,6 +101,7 @@ def serve(
     seed: int,
     config_path: Path | None,
     uds: Path | None,
+    secondary_message: Literal["secondary", "primary"] | None,
 ) -> None:
     """Serve the emulator over HTTP until SIGTERM or Ctrl-C."""
     # the emulator loads when the command runs, not for --help (see ghbench.commands)
@@ -116,6 +126,8 @@ def serve(
             err=True,
         )
     config = load_config(config_path) if config_path else EmulatorConfig()
+    if secondary_message is not None:
+        config.secondary.message = secondary_message
     # Secrets come in the environment; taken out of ours so nothing we start (git
     # http-backend) inherits them.
     pairs = _parse_tokens(tokens, os.environ.pop(TOKENS_ENV, ""))

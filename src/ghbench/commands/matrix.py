@@ -10,6 +10,7 @@ import click
 
 from ghbench.blas import one_blas_thread
 from ghbench.clock import SystemClock
+from ghbench.collector import batch_collection
 from ghbench.commands.history import echo_matrix_history, format_option
 from ghbench.commands.outdir import hold_out
 from ghbench.commands.params import AGENTS_HELP, AgentsChoice, FiniteFloatRange, ProfileChoice
@@ -218,7 +219,8 @@ def run(  # noqa: PLR0917 - one parameter per click option
     def log(line: str) -> None:
         click.echo(line, err=True)
 
-    outcome = run_plan(plan, out_dir, clock=clock, env=env, operator=who, log=log)
+    with batch_collection():
+        outcome = run_plan(plan, out_dir, clock=clock, env=env, operator=who, log=log)
     ok = sum(r.status == "ok" for r in outcome.ran)
     click.echo(
         f"{ok} cell(s) ok, {len(outcome.failed)} failed or refused, {len(outcome.skipped)}"

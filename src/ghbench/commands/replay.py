@@ -104,8 +104,12 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         interval=_per_operation("--interval", interval),
     )
     rows, agents = load_recording(trace_path)
+    # on the wall clock a replay lasts as long as its recording: it says how far it is
+    said = None if speed is None else (lambda line: click.echo(line, err=True))
     result = replay_trace(
-        rows, ReplaySpec(sessions=sessions, speed=speed, policy=policy), seed=seed
+        rows,
+        ReplaySpec(sessions=sessions, speed=speed, policy=policy, progress=said),
+        seed=seed,
     )
     trace, scorecard, report = write_replay(result, out_dir=out_dir, source=trace_path)
     summary = result.summary()

@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from ghbench.blas import one_blas_thread
+from ghbench.collector import batch_collection
 from ghbench.commands.history import HISTORY_FORMATS, echo_history, format_option, resolve_format
 from ghbench.commands.params import (
     AGENTS_HELP,
@@ -79,7 +80,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
 ) -> None:
     """Run one runbook cell of the workload model against the in-process emulator."""
     output = resolve_format(fmt, "text", json=as_json)
-    chosen, policy, session_ids = profile or DEFAULT_PROFILE, None, False
+    # the rows carry sessionId unless a config says otherwise: a replay needs them
+    chosen, policy, session_ids = profile or DEFAULT_PROFILE, None, True
     if config_path is not None:
         # the flow loads when the command runs, not for --help (see ghbench.commands)
         from ghbench.workload.config import load_workload_config  # noqa: PLC0415
@@ -105,7 +107,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     with one_blas_thread():
         from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
 
-    result = simulate_cell(spec)
+    with batch_collection():
+        result = simulate_cell(spec)
     from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
     from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
 

@@ -6,6 +6,14 @@ its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the lo
 poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines say,
 prints the same scorecard figures and poll cycle for any count tried.
 
+``series_search`` answers for each series (scenario, topology) of a matrix the same
+way, with the matrix's profile, agents and seed at the runbook's timing
+(``series_searches``: those not yet answered with these settings), and ``store_series``
+keeps it in ``capacity/{S}-{T}.json``: ``baseline.md``'s "Sessions that fit" is that
+answer, so ``capacity`` and the baseline cannot give two numbers for one cell and
+profile. A matrix runs the searches on both of its lanes once the cells are done
+(``ghbench.matrix.invoke``).
+
 ``verify_capacity`` runs each of the two counts as a real-time matrix cell (the harness's
 setup and measure, the chosen driver, the scenario's trigger) on an emulator of its own
 whose calls take the model's latency once setup is done, and the model again at that
@@ -17,47 +25,91 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from ghbench.analysis.capacity import (
+    AO_POLL_S,
+    DEFAULT_FRACTION,
+    POLL_CEILING_S,
+    TICK_MARK,
     CapacityResult,
     Probe,
-    Spend,
     VerifiedCount,
     budget_uses,
     find_capacity,
     longest_poll_cycle,
+    poll_ticks,
+    traced_probe,
 )
+from ghbench.analysis.capacity_render import capacity_json
 from ghbench.analysis.load import load_trace
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
 from ghbench.errors import UsageError
 from ghbench.matrix.hygiene import CellTiming, cell_timing, run_timing
 from ghbench.matrix.realtime import RealtimeCells
 from ghbench.matrix.runner import cell_spec
-from ghbench.runspec.cells import Cell
+from ghbench.matrix.runs import capacity_path
+from ghbench.runspec.cells import SCENARIOS, TOPOLOGIES, Cell
+from ghbench.runspec.names import AgentsName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.simulation.cell import ScenarioPlay, run_cell
 from ghbench.simulation.replay import ReplaySpec, replay_plan, replay_scorecard
 from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.simulation.world import SIM_LATENCY
-from ghbench.timefmt import format_duration, parse_iso
+from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
-from ghbench.trace.schema import TraceRow
+from ghbench.trace.schema import TraceRow, from_agent
+from ghbench.workload.profiles import ProfileName
 from ghbench.workload.replay import ReplayPlan, plan_replay, recorded_session_count
 
 __all__ = [
+    "capacity_cell",
+    "capacity_command",
+    "capacity_spec",
     "capacity_title",
     "model_probe",
     "run_capacity",
     "run_capacity_from_trace",
+    "series_search",
+    "series_searches",
     "simulate_command",
     "smallest_sessions",
+    "store_series",
     "trace_probe",
     "verify_capacity",
 ]
+
+
+def capacity_spec(
+    scenario: str, topology: str, *, profile: ProfileName, agents: AgentsName, seed: int
+) -> RunSpec:
+    """What ``ghbench capacity --scenario S --topology T --profile P --agents A --seed N``
+    searches with: the cell at its smallest count, the runbook's warmup and window, the
+    model in virtual time (a test holds the command to it)."""
+    info, topo = SCENARIOS[scenario], TOPOLOGIES[topology]
+    return RunSpec(
+        backend="simulated",
+        cell=Cell(info.id, topo.id, topo.min_sessions),
+        warmup=Duration(info.warmup_s, f"{info.warmup_s:g}s"),
+        duration=Duration(info.duration_s, f"{info.duration_s:g}s"),
+        profile=profile,
+        seed=seed,
+        agents=agents if info.agents else "none",
+    )
+
+
+def capacity_command(spec: RunSpec) -> str:
+    """The ``ghbench capacity`` run that answers for ``spec``'s cell."""
+    cell = spec.cell
+    agents = f" --agents {spec.agents}" if spec.runs_agents else ""
+    return (
+        f"ghbench capacity --scenario {cell.scenario} --topology {cell.topology}"
+        f" --profile {spec.profile}{agents} --seed {spec.seed}"
+    )
 
 
 def smallest_sessions(spec: RunSpec) -> int:
@@ -101,7 +153,7 @@ def model_probe(spec: RunSpec, ceiling_s: float) -> Callable[[int], Probe]:
         run = run_cell(_at(spec, sessions))
         card = cell_scorecard(run)
         uses = budget_uses(card, run.longest_poll_cycle, ceiling_s)
-        return Probe(sessions, uses, Spend.of(card))
+        return Probe.of(sessions, card, uses)
 
     return probe
 
@@ -112,21 +164,38 @@ def trace_probe(
     """``probe(n)``: a recorded trace replayed at n sessions (``ghbench replay``), its
     budgets against one token's: the recording's hourly limits, not the replay's
     (which grow with the copies so that it measures what n sessions ask for). A replay
-    re-issues each call at its recorded time, so the poll cycle is the recording's,
-    read from its trace as ``--verify`` reads a real run's."""
+    re-issues each call at its recorded time, so it does not re-time a tick: the poll
+    cycle at n is the recording's, read from its trace as ``--verify`` reads a real
+    run's, with the time its sessions' own calls (rows with a ``sessionId``) took in each
+    tick scaled by n over the recorded sessions (``longest_poll_cycle``): a poller that
+    calls once per session takes that much longer (a recording without ``sessionId``s
+    keeps its cycle). The recording's first tick is its orchestrator's start, which reads
+    every PR cold; as the model's cycle is judged after its warmup, the cycles judged
+    here are the ticks after the first (all of them when there is one)."""
     limits = recorded_limits(rows)
-    frame = TraceFrame.from_rows(list(rows))
-    window = (round(plan.start * 1000), round(plan.end * 1000))
+    orchestrator = [r for r in rows if not from_agent(r)]
+    frame = TraceFrame.from_rows(orchestrator)
     marks = frame.operation.mask(TICK_MARK)
-    cycle = longest_poll_cycle(
-        frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=AO_POLL_S
-    )
+    ticks = poll_ticks(frame.ts_ms, frame.duration_ms, marks, poll_s=AO_POLL_S)
+    opens = float(ticks[1]) if ticks.size > 1 else plan.start * 1000
+    window = (round(opens), round(plan.end * 1000))
+    sessions_own = frame.session_id.codes >= 0
+    recorded = recorded_session_count(plan)
 
     def probe(sessions: int) -> Probe:
+        cycle = longest_poll_cycle(
+            frame.ts_ms,
+            frame.duration_ms,
+            marks,
+            window=window,
+            poll_s=AO_POLL_S,
+            scaled=sessions_own,
+            factor=sessions / recorded,
+        )
         result = replay_plan(rows, plan, ReplaySpec(sessions=sessions), seed=seed)
         card = replay_scorecard(result, scenario_id="capacity-from-trace")
         uses = budget_uses(card, cycle, ceiling_s, hourly_limits=limits)
-        return Probe(sessions, uses, Spend.of(card))
+        return Probe.of(sessions, card, uses)
 
     return probe
 
@@ -155,6 +224,94 @@ def run_capacity(
     return find_capacity(probe, fraction=fraction, start=smallest_sessions(spec), maximum=maximum)
 
 
+def _settings(cell: Any, fraction: Any, ceiling: Any, maximum: Any) -> tuple[Any, ...]:
+    """What an answer depends on besides the model's code: the cell as searched (its
+    scenario, topology, profile, agents, seed, timing), the fraction, the poll ceiling and
+    the most sessions tried."""
+    return (cell, fraction, ceiling, maximum)
+
+
+def _stored(path: Path) -> dict[str, Any] | None:
+    try:
+        found = msgspec.json.decode(path.read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _busiest_first(series: tuple[str, str]) -> tuple[bool, bool, str]:
+    """The searches whose probes run the most calls first (the sessions' spawns and
+    bursts, S3 and S4; the spread topology's repos), so that two lanes end together."""
+    scenario, topology = series
+    return (not SCENARIOS[scenario].agents, topology != "T2", scenario)
+
+
+def series_searches(matrix_dir: Path, plan: RunSpec, cells: Sequence[Cell]) -> list[RunSpec]:
+    """What ``capacity`` searches for each series of ``cells`` (with ``plan``'s profile,
+    agents and seed, at capacity's defaults: 80% of every budget, a 60 s poll ceiling,
+    up to 1,000 sessions) whose answer with those settings is not yet in
+    ``capacity/{S}-{T}.json``; the busiest first."""
+    out = []
+    for scenario, topology in sorted({(c.scenario, c.topology) for c in cells}, key=_busiest_first):
+        spec = capacity_spec(
+            scenario, topology, profile=plan.profile, agents=plan.agents, seed=plan.seed
+        )
+        stored = _stored(capacity_path(matrix_dir, scenario, topology)) or {}
+        kept = _settings(
+            stored.get("cell"),
+            stored.get("budgetFraction"),
+            stored.get("pollCeilingSeconds"),
+            stored.get("maxSessions"),
+        )
+        if kept != _settings(capacity_cell(spec), DEFAULT_FRACTION, POLL_CEILING_S, MAX_SESSIONS):
+            out.append(spec)
+    return out
+
+
+def series_search(spec: RunSpec) -> CapacityResult:
+    """One series' answer: exactly ``ghbench capacity``'s search at its defaults."""
+    return run_capacity(
+        spec, fraction=DEFAULT_FRACTION, maximum=MAX_SESSIONS, ceiling_s=POLL_CEILING_S
+    )
+
+
+def _series_extra(spec: RunSpec) -> dict[str, Any]:
+    return {
+        "cell": capacity_cell(spec),
+        "pollCeilingSeconds": POLL_CEILING_S,
+        "maxSessions": MAX_SESSIONS,
+        "command": capacity_command(spec),
+    }
+
+
+def store_series(matrix_dir: Path, spec: RunSpec, result: CapacityResult) -> Path:
+    """``capacity/{S}-{T}.json``: ``capacity --json``'s object for the series, with the
+    command that gives it."""
+    extra = _series_extra(spec)
+    extra["reproduce"] = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
+    data = msgspec.json.format(msgspec.json.encode(capacity_json(result, extra)), indent=2)
+    path = capacity_path(matrix_dir, spec.cell.scenario, spec.cell.topology)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return replace_atomic(path, data + b"\n")
+
+
+def capacity_cell(spec: RunSpec) -> dict[str, Any]:
+    """``capacity --json``'s ``cell``: what the search ran."""
+    cell = spec.cell
+    return {
+        "scenario": cell.scenario,
+        "topology": cell.topology,
+        "profile": spec.profile,
+        "agents": spec.agents if spec.runs_agents else None,
+        "seed": spec.seed,
+        "warmupSeconds": spec.warmup.seconds,
+        "windowSeconds": spec.duration.seconds,
+    }
+
+
+MAX_SESSIONS = 1000  # capacity's --max-sessions default
+
+
 def _timing(spec: RunSpec) -> CellTiming:
     """What the real run does (``cell_timing``, as the matrix's real-time cells use it)."""
     return cell_timing(
@@ -162,22 +319,6 @@ def _timing(spec: RunSpec) -> CellTiming:
         duration_scale=spec.duration_scale,
         scaled_poll=spec.traits.tick,
     )
-
-
-TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
-AO_POLL_S = 30.0  # AO's poll interval: a recording's ticks are read at it
-
-
-def _traced_probe(
-    artifact: ScorecardArtifact, frame: TraceFrame, poll_s: float, ceiling_s: float
-) -> Probe:
-    """A run's budgets, its poll cycle read from its trace over the scorecard's window."""
-    start, end = artifact.window.start, artifact.window.end
-    assert start is not None and end is not None and artifact.session_count is not None
-    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
-    marks = frame.operation.mask(TICK_MARK)
-    cycle = longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
-    return Probe(artifact.session_count, budget_uses(artifact, cycle, ceiling_s))
 
 
 def _model_at(spec: RunSpec, sessions: int, timing: CellTiming, ceiling_s: float) -> Probe:
@@ -198,7 +339,7 @@ def _model_at(spec: RunSpec, sessions: int, timing: CellTiming, ceiling_s: float
     )
     run = run_cell(model, play)
     frame = TraceFrame.from_rows(run.rows)
-    return _traced_probe(cell_scorecard(run), frame, poll, ceiling_s)
+    return traced_probe(cell_scorecard(run), frame, poll, ceiling_s)
 
 
 def _real_at(
@@ -230,7 +371,7 @@ def _real_at(
     finally:
         runner.close()
     frame = load_trace(result.trace_path, ("ts_ms", "duration_ms", "operation"))
-    return _traced_probe(result.scorecard, frame, timing.tick_s or timing.poll_s, ceiling_s)
+    return traced_probe(result.scorecard, frame, timing.tick_s or timing.poll_s, ceiling_s)
 
 
 def verify_capacity(

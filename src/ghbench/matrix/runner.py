@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import msgspec
 
 from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
+from ghbench.analysis.capacity import POLL_CEILING_S, traced_probe
 from ghbench.analysis.load import load_trace
 from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
@@ -36,7 +37,14 @@ from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_l
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
 from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
 from ghbench.matrix.hygiene import CellTiming, Go, Refuse, Wait, decide, estimate_cost, run_timing
-from ghbench.matrix.runs import MatrixRun, RunStatus, load_runs, save_run
+from ghbench.matrix.runs import (
+    BudgetRecord,
+    MatrixRun,
+    RunStatus,
+    load_capacities,
+    load_runs,
+    save_run,
+)
 from ghbench.matrix.state import MatrixPlan
 from ghbench.pages.matrix_page import matrix_page
 from ghbench.ratelimit import Bucket
@@ -44,9 +52,10 @@ from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.signals import uninterruptible
-from ghbench.simulation.lanes import SideLane
+from ghbench.simulation.lanes import Job, SideLane
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
+from ghbench.trace.frame import TraceFrame
 
 __all__ = [
     "CellResult",
@@ -90,6 +99,13 @@ class CellRunner(Protocol):
         ``specs`` is not used, and real time's hygiene decides each cell's run)."""
         ...
 
+    def share(self, jobs: Sequence[Job]) -> Callable[[], list[Any]]:
+        """Jobs independent of the cells and of each other (a matrix's capacity
+        searches), given before the cells: a runner with a second lane runs them on
+        both once its cells are done. Call what it returns after the cells: the jobs'
+        results, in order."""
+        ...
+
     def close(self) -> None:
         """Stop what the runner started for its cells (an emulator, a lane)."""
         ...
@@ -125,19 +141,31 @@ def cores() -> int:
 @dataclass
 class SimulatedCells:
     """The workload model on the in-process emulator, in virtual time (``simulate``);
-    with two cores or more, every other cell in a second lane (``SideLane``): each cell
-    is its own world, so where it runs changes nothing it produces."""
+    with two cores or more, every other cell in a second lane (``SideLane``), then the
+    shared jobs on whichever lane is free: each cell and job is its own world, so where
+    it runs changes nothing it produces."""
 
     lanes: int = field(default_factory=cores)
     _side: SideLane | None = None
+    _jobs: Sequence[Job] = ()
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         return None
 
     def ahead(self, specs: Sequence[RunSpec]) -> bool:
-        if self.lanes > 1 and len(specs) > 1:
-            self._side = SideLane(specs[1::2])
+        if self.lanes > 1 and len(specs) + len(self._jobs) > 1:
+            self._side = SideLane(specs[1::2], self._jobs)
         return True
+
+    def share(self, jobs: Sequence[Job]) -> Callable[[], list[Any]]:
+        self._jobs = list(jobs)
+
+        def results() -> list[Any]:
+            if self._side is None:  # one lane (or the cells never started)
+                return [job() for job in self._jobs]
+            return self._side.job_results()
+
+        return results
 
     def run_cell(self, spec: RunSpec) -> CellResult:
         if self._side is not None and self._side.has(spec.cell.id):
@@ -216,7 +244,15 @@ class _CellInterrupted(Exception):
         self.run, self.interrupt = run, interrupt
 
 
-def _analyse(result: CellResult, cell_dir: Path) -> dict[str, Any]:
+def _budgets(card: ScorecardArtifact, frame: TraceFrame, timing: CellTiming) -> list[BudgetRecord]:
+    """The run's budgets as the capacity engine judges a count (``traced_probe``: the
+    poll cycle read from the trace, as ``--verify`` reads a real run's)."""
+    poll = timing.tick_s or timing.poll_s
+    probe = traced_probe(card, frame, poll, POLL_CEILING_S)
+    return [BudgetRecord(name=u.name, used=u.used, limit=u.limit) for u in probe.uses]
+
+
+def _analyse(result: CellResult, cell_dir: Path, timing: CellTiming) -> dict[str, Any]:
     frame = load_trace(result.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
     s_text = "\n".join(summary_lines(summary)) + "\n"
@@ -233,6 +269,7 @@ def _analyse(result: CellResult, cell_dir: Path) -> dict[str, Any]:
         "analysis_text": a_text,
         "rows": analysis.rows,
         "attributed_rows": analysis.attributed_rows,
+        "budgets": _budgets(result.scorecard, frame, timing),
     }
 
 
@@ -287,7 +324,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
     extra: dict[str, Any] = {}
     notes = [*result.notes, *_agents_note(result.scorecard)]
     try:
-        extra = _analyse(result, cell_dir)
+        extra = _analyse(result, cell_dir, timing)
     except Exception as exc:  # optional: the cell's scorecard stands without them
         why = str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
         notes.append(f"no summary or analysis: {why}")
@@ -302,6 +339,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
         scorecard_path=_rel(result.scorecard_path, matrix_dir),
         rate_limit_snapshots=card.rate_limit_snapshots,
         scorecard=card.scorecard,
+        warnings=card.warnings,
         notes=notes,
         **base,
         **extra,
@@ -347,9 +385,12 @@ def write_baseline(
                 raise
             log(f"warning: {CHART_NAME} not written: {type(exc).__name__}: {exc}")
     has_chart = (matrix_dir / CHART_NAME).exists()
-    md = render_baseline(runs, planned, chart=CHART_NAME if has_chart else None)
+    capacities = load_capacities(matrix_dir)
+    md = render_baseline(
+        runs, planned, chart=CHART_NAME if has_chart else None, capacities=capacities
+    )
     replace_atomic(matrix_dir / "baseline.md", md.encode())
-    doc = baseline_json(runs, planned)
+    doc = baseline_json(runs, planned, capacities)
     index = msgspec.json.format(msgspec.json.encode(doc), indent=2)
     replace_atomic(matrix_dir / "baseline.json", index + b"\n")
     replace_atomic(matrix_dir / "baseline.html", matrix_page(doc).encode())

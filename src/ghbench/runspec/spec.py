@@ -79,7 +79,7 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     duration: Duration = Duration(_S2.duration_s, "15m")
     duration_scale: float = 1.0  # real time: the runbook's durations times this
     seed: int = 0
-    session_ids: bool = False  # the model's rows carry sessionId
+    session_ids: bool = True  # the model's rows carry sessionId (what a replay needs)
     # the setup
     project: str | None = None  # the AO project id (agent-orchestrator.yaml)
     ao_config: Path | None = None  # --config: that agent-orchestrator.yaml

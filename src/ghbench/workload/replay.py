@@ -11,7 +11,10 @@ the rows of one gh invocation, by ``invocationId``) becomes one ``ReplayCall``:
   whose requests the recorded rows are (their GraphQL operations; today's gh when they
   do not tell), with gh's cached feature detection when the recording sent it;
 - ``pr list``/``pr view``/``issue view`` with ``--repo`` (AO's calls): gh's query;
-- a row with no argv but a REST endpoint (the network front's): the GET it made.
+- a row with no argv but a REST endpoint (the network front's, AO 0.10's model's): the
+  GET it made, conditional when the recording's was (``ifNoneMatch``);
+- a GraphQL row with no argv but its body (``requestBody``: the front's, the model's):
+  that body, POSTed again.
 
 A row that cannot be re-issued is counted under its reason and named by operation,
 never dropped unseen: no request recorded (no argv, no endpoint), a GraphQL row without
@@ -31,6 +34,7 @@ most once per interval).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -55,6 +59,7 @@ __all__ = [
     "ReplayPolicy",
     "SessionTarget",
     "copy_repo",
+    "graphql_query",
     "plan_replay",
     "recorded_session_count",
     "recorded_sessions",
@@ -62,7 +67,7 @@ __all__ = [
 
 UNATTRIBUTED = ""
 NO_REQUEST = "no request recorded (no argv, no endpoint)"
-NO_QUERY = "GraphQL row without its query (no argv)"
+NO_QUERY = "GraphQL row without its query (no argv, no requestBody)"
 NO_BODY = "write without its recorded body"
 REDACTED = "redacted argument"
 UNKNOWN_COMMAND = "gh command with no captured requests"
@@ -114,6 +119,24 @@ class ReplayCall:
     recorded_status: int | None = None
     agent: bool = False  # a coding agent's call (``from_agent``), not the orchestrator's
     cached: int = 0
+    # "rest": the recording's GET sent an ETag back (``ifNoneMatch``); "graphql": its body
+    conditional: bool = False
+    body: str | None = None
+
+    @property
+    def query(self) -> str:
+        """A GraphQL call's document ("" for any other call)."""
+        return graphql_query(self.body) if self.body else ""
+
+
+def graphql_query(body: str) -> str:
+    """The ``query`` of a GraphQL request body ("" when it has none)."""
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return ""
+    query = doc.get("query") if isinstance(doc, dict) else None
+    return query if isinstance(query, str) else ""
 
 
 @dataclass
@@ -317,10 +340,30 @@ def _classify(group: list[TraceRow], session: str) -> ReplayCall | tuple[str, in
     if not first.endpoint:
         return NO_REQUEST, len(group)
     if first.endpoint == "graphql":
-        return NO_QUERY, len(group)
+        if not first.requestBody:
+            return NO_QUERY, len(group)
+        return ReplayCall(
+            at,
+            session,
+            operation,
+            kind="graphql",
+            endpoint="graphql",
+            recorded_status=first.httpStatus,
+            agent=agent,
+            body=first.requestBody,
+        )
     if (first.method or "GET").upper() != "GET":
         return NO_BODY, len(group)
-    return ReplayCall(at, session, operation, kind="rest", endpoint=first.endpoint, agent=agent)
+    return ReplayCall(
+        at,
+        session,
+        operation,
+        kind="rest",
+        endpoint=first.endpoint,
+        recorded_status=first.httpStatus,
+        agent=agent,
+        conditional=first.ifNoneMatch is not None,
+    )
 
 
 def plan_replay(rows: Sequence[TraceRow]) -> ReplayPlan:
@@ -383,7 +426,7 @@ class PolicyGate:
 
 _PR_REFS = (
     re.compile(r"pulls/(\d+)"),
-    re.compile(r"pullRequest\(number: (\d+)\)"),
+    re.compile(r"pullRequest\(\s*number:\s*(\d+)\s*\)"),
 )
 
 
@@ -394,7 +437,7 @@ def recorded_session_count(plan: ReplayPlan) -> int:
         return len(attributed)
     prs: set[str] = set()
     for call in plan.calls:
-        text = " ".join(call.argv) + " " + (call.endpoint or "")
+        text = " ".join(call.argv) + " " + (call.endpoint or "") + " " + call.query
         for pattern in _PR_REFS:
             prs.update(pattern.findall(text))
         if call.argv[:2] == ("pr", "view") and len(call.argv) > 2:
