@@ -16,6 +16,7 @@ from pathlib import Path
 
 import msgspec
 
+from ghbench.budgets import PAT, Budget
 from ghbench.errors import UsageError
 from ghbench.github.names import BackendName
 from ghbench.runspec.cells import SCENARIOS, Cell
@@ -72,6 +73,7 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     agents: AgentsName = "none"  # the agent model's profile: the coding agents' own calls
     # the GitHub
     backend: RunBackendName = "github"
+    budget: Budget = PAT  # the kind of token and what GitHub allows it (ghbench.budgets)
     repos: tuple[str, ...] = ()  # the matrix's --repos on real GitHub
     # what is measured
     cell: Cell = Cell("S2", "T1", 1)

@@ -130,9 +130,11 @@ class _Cell:
         self.scenario = spec.cell.info
         self.policy = spec.model_policy()
         self.clock = LaneClock(SIM_START)
-        self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31), latency=play.latency)
+        self.world = SimWorld(
+            self.clock, seed=self.rng.randrange(2**31), latency=play.latency, budget=spec.budget
+        )
         for resource, limit in play.limits:
-            self.world.emulator.set_limit(resource, limit)
+            self.world.set_limit(resource, limit)
         sessions = spec.cell.sessions
         self.repos = repos_for(spec.cell.topology, sessions)
         self.sessions = self.world.seed(self.repos, sessions, open_prs=self.scenario.prs_at_start)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ghbench.budgets import PAT, Budget
 from ghbench.clock import VirtualClock
 from ghbench.emulator.config import EmulatorConfig
-from ghbench.emulator.core import Emulator
+from ghbench.emulator.core import ACTIONS_BUCKET, Emulator
 from ghbench.emulator.http import EmuRequest
 from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 from ghbench.workload.config import SessionSpec
@@ -32,30 +33,58 @@ SIM_LATENCY: dict[str, object] = {
 }
 SIM_TOKEN = "ghp_simulated0000000000000000000000000000"
 SIM_LOGIN = "ao-bot"
+SIM_INSTALLATION = "ao-app"  # an App budget's installation
 
 
 class SimWorld:
     """One in-memory emulator on a virtual clock, seeded for a cell."""
 
     def __init__(
-        self, clock: VirtualClock, *, seed: int, latency: tuple[float, float] | None = None
+        self,
+        clock: VirtualClock,
+        *,
+        seed: int,
+        latency: tuple[float, float] | None = None,
+        budget: Budget = PAT,
     ) -> None:
         """``latency``: (median ms, sigma) of the lognormal call latency instead of
-        ``SIM_LATENCY`` (a calibration run uses the latency its real run measured)."""
+        ``SIM_LATENCY`` (a calibration run uses the latency its real run measured).
+        ``budget``: the kind of token the run's calls use (``ghbench.budgets``), issued
+        and limited by the emulator as GitHub limits that kind."""
         cfg = EmulatorConfig()
         cfg.faults.update(dict(SIM_LATENCY))
         if latency is not None:
             cfg.faults.update({"latency_ms": latency[0], "latency_sigma": latency[1]})
         self.clock = clock
+        self.budget = budget
         self.emulator = Emulator(config=cfg, clock=clock, seed=seed)
-        self.emulator.create_user(SIM_LOGIN, [SIM_TOKEN])
+        self.emulator.issue_token(SIM_LOGIN, SIM_TOKEN, budget, installation=SIM_INSTALLATION)
         self.token = SIM_TOKEN
+        self.home: str | None = None  # an Actions token's repository
+
+    def set_limit(self, resource: str, limit: int) -> None:
+        """``resource``'s hourly limit for the run's token, whatever its kind."""
+        if self.budget.kind == "pat":
+            self.emulator.set_limit(resource, limit)
+        else:
+            self.emulator.set_limit(resource, limit, owner=self.owner)
+
+    @property
+    def owner(self) -> str:
+        """The bucket the run's token draws on (an Actions token: its repository's)."""
+        kind = self.budget.kind
+        if kind in ("app", "app-enterprise"):
+            return f"installation:{SIM_INSTALLATION}"
+        if kind == "actions":
+            return f"{ACTIONS_BUCKET}{self.home or SIM_LOGIN}"
+        return SIM_LOGIN
 
     @classmethod
     def around(cls, emulator: Emulator, clock: VirtualClock, token: str) -> SimWorld:
         """A world over an emulator someone else built and seeded (tests)."""
         world = cls.__new__(cls)
         world.clock, world.emulator, world.token = clock, emulator, token
+        world.budget, world.home = PAT, None
         return world
 
     # -- requests ----------------------------------------------------------------
@@ -81,6 +110,9 @@ class SimWorld:
         api = self.emulator
         for full in repos:
             api.create_repo(full)
+        if self.budget.kind == "actions" and repos:  # its calls naming no repository
+            self.home = repos[0]
+            api.issue_token(SIM_LOGIN, SIM_TOKEN, self.budget, repository=self.home)
         specs: list[SessionSpec] = []
         for i in range(sessions):
             full = repos[i % len(repos)]
