@@ -40,6 +40,7 @@ __all__ = [
     "model_run",
     "refused",
     "relative_errors",
+    "spent_before",
     "window_digest",
 ]
 
@@ -193,11 +194,13 @@ def model_run(
     latency: tuple[float, float] | None = None,
     limits: Mapping[str, int] | None = None,
     limit_windows: Mapping[str, int] | None = None,
+    spent: Mapping[str, int] | None = None,
 ) -> tuple[dict[str, Any], WindowDigest, CellRun]:
     """The model's S2-T1 cell with the real run's sessions, warmup, window and (with
     ``latency``) call latency, and the budgets its emulator had (``limits``: points a
-    window; ``limit_windows``: a resource's window in seconds, else an hour): its
-    scorecard (as JSON) and window digest, reduced exactly as a real run's are."""
+    window; ``limit_windows``: a resource's window in seconds, else an hour; ``spent``:
+    what of them was gone when its window opened): its scorecard (as JSON) and window
+    digest, reduced exactly as a real run's are."""
     spec = RunSpec(
         backend="simulated",
         cell=Cell("S2", "T1", sessions),
@@ -210,10 +213,18 @@ def model_run(
         latency=latency,
         limits=tuple(sorted((limits or {}).items())),
         limit_windows=tuple(sorted((limit_windows or {}).items())),
+        spent=tuple(sorted((spent or {}).items())),
     )
     run = run_cell(spec, play)
     card = msgspec.to_builtins(cell_scorecard(run))
     return card, window_digest(run.rows, run.window_start, run.window_end), run
+
+
+def spent_before(run: RealRun) -> dict[str, int]:
+    """What of each budget a run limited was gone when its window opened (its harness
+    reads the open PRs first, on the same user's budget): its first snapshot's ``used``."""
+    before = (run.scorecard.get("rateLimitSnapshots") or {}).get("before") or {}
+    return {r: int(before[r]["used"]) for r in run.limits if (before.get(r) or {}).get("used")}
 
 
 RESULTS_VERSION = 1

@@ -26,6 +26,7 @@ from tooling.against_ao import (
     measured_latency,
     model_run,
     relative_errors,
+    spent_before,
 )
 
 __all__ = [
@@ -100,6 +101,7 @@ def model_side(profile: str, run: RealRun, seeds: int) -> Side:
             latency=measured_latency(run.scorecard),
             limits=run.limits,
             limit_windows=run.limit_windows,
+            spent=spent_before(run),
         )
         sides.append(Side(figures_of(card, digest), _calls(digest), (), (digest,)))
     return Side(

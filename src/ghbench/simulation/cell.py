@@ -64,6 +64,9 @@ class ScenarioPlay:
     # window is GitHub's hour unless ``limit_windows`` gives it another (seconds)
     limits: tuple[tuple[str, int], ...] = ()
     limit_windows: tuple[tuple[str, int], ...] = ()
+    # points of a budget already spent when the model starts (resource -> points): a
+    # real run's harness reads the open PRs before its window, on the same user's budget
+    spent: tuple[tuple[str, int], ...] = ()
 
 
 def repos_for(topology: str, sessions: int, owner: str = "acme") -> list[str]:
@@ -136,6 +139,8 @@ class _Cell:
         windows = dict(play.limit_windows)
         for resource, limit in play.limits:
             self.world.emulator.set_limit(resource, limit, windows.get(resource, 3600))
+        for resource, points in play.spent:
+            self.world.spend(resource, points)
         sessions = spec.cell.sessions
         self.repos = repos_for(spec.cell.topology, sessions)
         self.sessions = self.world.seed(self.repos, sessions, open_prs=self.scenario.prs_at_start)
