@@ -2,11 +2,13 @@
 
 ``calibration_section`` runs the model (seeds ``0..seeds-1``, each real run's sessions,
 warmup and window) for every profile and renders, for each family of profiles that
-poll alike (AO's TypeScript builds; AO 0.10's daemon) with real runs, three tables: the
-figures, each profile's relative error against the build it reproduces (``bench-era``,
-which reproduces none, against every build of its family), the calls per operation;
-then the real runs' wall times and machine load. Deterministic for the same results and
-model.
+poll alike (AO's TypeScript builds; AO's daemon, 0.10 and 0.12) with real runs, three
+tables: the figures, each profile's relative error against the build it reproduces
+(``bench-era``, which reproduces none, against every build of its family), the calls per
+operation; for a run whose budgets run out, its build's profile under the same budgets
+(and starting from what the run's harness spent of them before its window): the figures,
+the errors and the calls from the first refusal on; then the real runs' wall times and
+machine load. Deterministic for the same results and model.
 """
 
 from __future__ import annotations
