@@ -64,10 +64,15 @@ class WindowDigest(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 
 
 def refused(row: TraceRow) -> bool:
-    """A call its budget refused: a 403 or 429 with none of it left, or a GraphQL
-    answer with none left that the budget's rise does not price (GitHub's 200 with a
-    ``RATE_LIMITED`` error raises nothing, so the front, and the model as it, falls back
-    on the formula and marks the cost estimated)."""
+    """A call its budget refused: the row says so (``rateLimited``: the front and the
+    model classify every answer alike, ``ghbench.trace.limits``); a row written before
+    they did (the real runs kept in docs/calibration-ao.json) is judged from what it
+    holds: a 403 or 429 with none of the budget left, or a GraphQL answer with none left
+    that the budget's rise does not price (GitHub's 200 with a ``RATE_LIMITED`` error
+    raises nothing, so the front then fell back on the formula and marked the cost
+    estimated)."""
+    if row.rateLimited is not None:
+        return row.rateLimited == "primary"
     if row.rateLimitRemaining != 0:
         return False
     if row.httpStatus in (403, 429):
