@@ -77,7 +77,15 @@ def _act() -> str:
 
 def _shared_actions() -> Path:
     given = os.environ.get("GHBENCH_ACTIONS_SHARED")
-    places = [Path(given)] if given else [p / "shared" / "actions" for p in REPO.parents]
+    ao_shared = os.environ.get("GHBENCH_AO_SHARED")  # AO's shared directory's sibling
+    places = (
+        [Path(given)]
+        if given
+        else [
+            *(p / "shared" / "actions" for p in REPO.parents),
+            *([Path(ao_shared).parent / "actions"] if ao_shared else []),
+        ]
+    )
     for place in places:
         if all((place / tarball).is_file() for tarball in REAL_ACTIONS.values()):
             return place
