@@ -47,7 +47,7 @@ from tools import missing
 from .conftest import REPO
 from .test_actionlint import example_workflow
 
-pytestmark = [pytest.mark.slow, pytest.mark.needs("git", "node")]
+pytestmark = [pytest.mark.slow, pytest.mark.workflow, pytest.mark.needs("git", "node")]
 
 ACT_DIR = Path(__file__).resolve().parent / "act"
 CELLS = ("S2-T1-5", "S2-T1-50", "S1-T1-50")  # docs/ci.md's plan
