@@ -22,7 +22,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ghbench.record.debuglog import Exchange
+from ghbench.record.exchange import Exchange
 from ghbench.timefmt import iso_ms
 from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.headers import GraphqlRateLimit, parse_graphql_rate
