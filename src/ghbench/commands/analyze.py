@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ghbench.commands.options import flag_options
 from ghbench.commands.readwarnings import report_read_problems
 
 __all__ = ["command"]
@@ -13,7 +14,7 @@ __all__ = ["command"]
 
 @click.command(name="analyze")
 @click.argument("trace", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the analysis as a JSON object.")
+@flag_options("analyze")
 def command(trace: Path, as_json: bool) -> None:
     """Analyze the AO-schema JSONL trace TRACE in depth."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)

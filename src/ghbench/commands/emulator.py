@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ghbench.commands.options import flag_options
 from ghbench.emulator.control_access import CONTROL_KEY_ENV, is_loopback_host
 from ghbench.errors import UsageError
 
@@ -65,7 +66,6 @@ def command() -> None:
     help="Accept this token (repeatable): TOKEN (user octo) or LOGIN:TOKEN.",
 )
 @click.option("--repo", "repos", multiple=True, help="Create owner/name at start (repeatable).")
-@click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
 @click.option(
     "--config",
     "config_path",
@@ -81,6 +81,7 @@ def command() -> None:
     help="Also listen on a unix socket at this path (gh's http_unix_socket reaches the "
     "emulator as a GitHub Enterprise host over it); removed at exit.",
 )
+@flag_options("emulator serve")
 def serve(
     *,
     host: str,
@@ -127,8 +128,10 @@ def serve(
             raise UsageError(f"--repo {repo!r}: expected owner/name")
         config.repos.append(repo)
 
+    accepted = [token for owned in config.users.values() for token in owned]
+
     def ready(url: str) -> None:
-        click.echo(_ready_line(url, uds, pairs, control_key is not None))
+        click.echo(_ready_line(url, uds, accepted, state_dir, control_key is not None))
         sys.stdout.flush()
 
     try:
@@ -147,9 +150,20 @@ def serve(
         raise UsageError(f"--uds {uds}: {exc.reason}") from exc
 
 
-def _ready_line(url: str, uds: Path | None, pairs: list[tuple[str, str]], has_key: bool) -> str:
-    """The one line ``serve`` prints when it listens (never a token or the key)."""
-    token_hint = _redact(pairs[0][1]) if pairs else "<a token given with --token>"
+def _ready_line(
+    url: str, uds: Path | None, tokens: list[str], state: Path | None, has_key: bool
+) -> str:
+    """The one line ``serve`` prints when it listens: how calls authenticate (never a
+    token or the key)."""
+    if tokens:
+        token_hint = _redact(tokens[0])
+    elif state is not None:
+        token_hint = f"<a token kept in {state}, if any>"
+    else:
+        token_hint = (
+            "<none: no token was given with --token or in --config, so a call with a token"
+            " answers 401 and one without is anonymous, 60 an hour>"
+        )
     control = (
         f"control API: the key in {CONTROL_KEY_ENV}"
         if has_key

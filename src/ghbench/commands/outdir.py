@@ -1,7 +1,10 @@
-"""One run per output directory: ``--out`` is locked while a run uses it."""
+"""``--out``: refused before any work when it cannot be written, and locked while a run
+uses it (one run per output directory)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,9 +14,36 @@ import click
 from ghbench.errors import GhbenchError, UsageError
 from ghbench.locks import HeldLock, LockHeld, hold_lock
 
-__all__ = ["OUT_LOCK", "hold_out"]
+__all__ = ["OUT_LOCK", "check_out", "hold_out"]
 
 OUT_LOCK = "ghbench.lock"  # in --out: the pid of the run using it
+
+
+def check_out(path: Path, flag: str = "--out") -> None:
+    """UsageError unless ``path`` is, or can be made, a directory this process can write
+    in: not a file, not under one, not under /proc or /sys. It is tried (a file made in
+    it, or its first missing directory made) and left as it was."""
+    target = path.absolute()
+    existing = target
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        where = "is a file" if existing == target else f"is under {existing}, a file"
+        raise UsageError(f"{flag} {path}: {where}, not a directory; give a directory")
+    try:
+        if existing == target:
+            fd, probe = tempfile.mkstemp(dir=target, prefix=".ghbench-probe-")
+            os.close(fd)
+            os.unlink(probe)
+        else:
+            first = existing / target.relative_to(existing).parts[0]
+            first.mkdir()
+            first.rmdir()
+    except OSError as exc:
+        raise UsageError(
+            f"{flag} {path}: cannot write there ({exc.strerror or exc}); give a directory"
+            " you can write"
+        ) from exc
 
 
 def hold_out(out_dir: Path, flag: str = "--out") -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands import DEFAULT_OUT
+from ghbench.commands.options import flag_options
 from ghbench.commands.readwarnings import report_read_problems
 from ghbench.data import example_trace_path
 from ghbench.errors import UsageError
@@ -56,26 +56,13 @@ def _epoch_ms(flag: str, text: str | None) -> int | None:
     help="Rows completed after this time are left out (default: the last row).",
 )
 @click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_OUT,
-    show_default=True,
-    help="Directory for scorecard-{scenarioId}-{timestamp}.json.",
-)
-@click.option(
     "--agent-trace",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="The agents' own trace, split from the orchestrator's in the insights (default:"
     " gh-trace-agents-* beside --trace, when there is one).",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print the artifact JSON instead of the console scorecard (still writes the file).",
-)
+@flag_options("report")
 def command(
     *,
     trace: Path | None,

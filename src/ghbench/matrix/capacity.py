@@ -1,73 +1,105 @@
-"""``ghbench capacity``'s flow: the workload model in virtual time as the capacity search's
-probe, and ``--verify``: the answer and the next count in real time on the emulator.
+"""``ghbench capacity``'s flow: the search for the most sessions that fit, with the
+workload model in virtual time as its probe, or a recorded trace replayed at each count;
+then the answer's plot, how to reproduce it, and ``--verify`` (``capacity_verify``).
 
-Each count tried is one ``simulate`` run of the cell (same spec, same seed), reduced to
-its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the longest
-poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines say,
-prints the same scorecard figures and poll cycle for any count tried.
-
-``verify_capacity`` runs each of the two counts as a real-time matrix cell (the harness's
-setup and measure, the chosen driver, the scenario's trigger) on an emulator of its own
-whose calls take the model's latency once setup is done, and the model again at that
-run's timing, so the two are compared like for like; ``--verify-scale`` shortens both.
+Each count the model tries is one ``simulate`` run of the cell (same spec, same seed),
+reduced to its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the
+longest poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines
+say, prints the same scorecard figures and poll cycle for any count tried.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-
-import msgspec
+from typing import Any
 
 from ghbench.analysis.capacity import (
     CapacityResult,
     Probe,
     Spend,
-    VerifiedCount,
     budget_uses,
     find_capacity,
     longest_poll_cycle,
 )
-from ghbench.analysis.load import load_trace
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text
+from ghbench.artifacts.io import unique_path, write_new
 from ghbench.clock import Clock
 from ghbench.errors import UsageError
-from ghbench.matrix.hygiene import CellTiming, cell_timing, run_timing
-from ghbench.matrix.realtime import RealtimeCells
-from ghbench.matrix.runner import cell_spec
-from ghbench.runspec.cells import Cell
-from ghbench.runspec.spec import Duration, RunSpec
-from ghbench.simulation.cell import ScenarioPlay, run_cell
-from ghbench.simulation.replay import ReplaySpec, replay_plan, replay_scorecard
+from ghbench.matrix.capacity_verify import (
+    AO_POLL_S,
+    TICK_MARK,
+    Verification,
+    at_sessions,
+    smallest_sessions,
+    verify_capacity,
+)
+from ghbench.runspec.flags import flag_for
+from ghbench.runspec.spec import RunSpec
+from ghbench.simulation.cell import run_cell
+from ghbench.simulation.replay import ReplaySpec, load_recording, replay_plan, replay_scorecard
 from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import cell_scorecard
-from ghbench.simulation.world import SIM_LATENCY
-from ghbench.timefmt import format_duration, parse_iso
+from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.replay import ReplayPlan, plan_replay, recorded_session_count
 
 __all__ = [
+    "CapacityAnswer",
+    "CapacityQuery",
+    "answer_capacity",
     "capacity_title",
     "model_probe",
     "run_capacity",
     "run_capacity_from_trace",
     "simulate_command",
-    "smallest_sessions",
     "trace_probe",
-    "verify_capacity",
 ]
 
+Log = Callable[[str], None]
+# what a recording's own run fixed: the flags that describe the model's cell
+_MODEL_FLAGS = ("scenario", "topology", "profile", "agents", "warmup", "duration")
+_VERIFY_FLAGS = ("driver", "ao_command", "transport", "duration_scale")
 
-def smallest_sessions(spec: RunSpec) -> int:
-    """The fewest sessions the cell's topology holds (a spread needs two)."""
-    return spec.cell.layout.min_sessions
+
+@dataclass(frozen=True)
+class CapacityQuery:
+    """What the search is asked, beside the run it probes (``RunSpec``)."""
+
+    fraction: float
+    maximum: int
+    ceiling_s: float
+    plot: bool = True
+    verify: bool = False
+    from_trace: Path | None = None
 
 
-def _at(spec: RunSpec, sessions: int) -> RunSpec:
-    cell = spec.cell
-    return msgspec.structs.replace(spec, cell=Cell(cell.scenario, cell.topology, sessions))
+@dataclass(frozen=True)
+class CapacityAnswer:
+    """The search's result and what describes it: the console text and the JSON object
+    (``analysis.capacity_render``) are made from it alone."""
+
+    result: CapacityResult
+    title: str
+    extra: dict[str, Any]  # the JSON object's own keys: the cell, the plot, reproduce
+    notes: list[str] = field(default_factory=list)
+    paths: dict[str, str] = field(default_factory=dict)
+    runs: str = "model run(s)"
+    verification: Verification | None = None
+
+    def json(self) -> dict[str, Any]:
+        extra = dict(self.extra)
+        if self.verification is not None:
+            extra["verify"] = self.verification.json()
+        return capacity_json(self.result, extra)
+
+    def text(self) -> str:
+        text = capacity_text(
+            self.result, title=self.title, notes=self.notes, paths=self.paths, runs=self.runs
+        )
+        return text + ("" if self.verification is None else self.verification.text())
 
 
 def capacity_title(spec: RunSpec) -> str:
@@ -98,7 +130,7 @@ def model_probe(spec: RunSpec, ceiling_s: float) -> Callable[[int], Probe]:
     agents' calls in them when the cell runs agents)."""
 
     def probe(sessions: int) -> Probe:
-        run = run_cell(_at(spec, sessions))
+        run = run_cell(at_sessions(spec, sessions))
         card = cell_scorecard(run)
         uses = budget_uses(card, run.longest_poll_cycle, ceiling_s)
         return Probe(sessions, uses, Spend.of(card))
@@ -155,108 +187,116 @@ def run_capacity(
     return find_capacity(probe, fraction=fraction, start=smallest_sessions(spec), maximum=maximum)
 
 
-def _timing(spec: RunSpec) -> CellTiming:
-    """What the real run does (``cell_timing``, as the matrix's real-time cells use it)."""
-    return cell_timing(
-        _at(spec, smallest_sessions(spec)).cell,
-        duration_scale=spec.duration_scale,
-        scaled_poll=spec.traits.tick,
-    )
+def _check(spec: RunSpec, query: CapacityQuery, typed: Collection[str]) -> None:
+    """What the flags ask that the search cannot do, before anything runs."""
+    if query.from_trace is not None:
+        for dest in (*_MODEL_FLAGS, "verify", *_VERIFY_FLAGS):
+            if dest in typed:
+                flag = "--verify" if dest == "verify" else flag_for(dest).name
+                raise UsageError(f"{flag} does not apply to --from-trace (a recording's own run)")
+        return
+    smallest = smallest_sessions(spec)
+    if query.maximum < smallest:
+        raise UsageError(f"--max-sessions: {spec.cell.topology} needs at least {smallest}")
+    if query.verify and spec.driver == "ao" and spec.ao_command is None:
+        raise UsageError("--driver ao needs --ao CHECKOUT")
 
 
-TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
-AO_POLL_S = 30.0  # AO's poll interval: a recording's ticks are read at it
+def _plot(result: CapacityResult, title: str, out_dir: Path, stem: str) -> dict[str, str]:
+    png = capacity_png(result, title=title)
+    return {"plot": str(write_new(unique_path(out_dir, stem, ".png"), png))}
 
 
-def _traced_probe(
-    artifact: ScorecardArtifact, frame: TraceFrame, poll_s: float, ceiling_s: float
-) -> Probe:
-    """A run's budgets, its poll cycle read from its trace over the scorecard's window."""
-    start, end = artifact.window.start, artifact.window.end
-    assert start is not None and end is not None and artifact.session_count is not None
-    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
-    marks = frame.operation.mask(TICK_MARK)
-    cycle = longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
-    return Probe(artifact.session_count, budget_uses(artifact, cycle, ceiling_s))
-
-
-def _model_at(spec: RunSpec, sessions: int, timing: CellTiming, ceiling_s: float) -> Probe:
-    """The model at the real run's timing and triggers, its cycle read like the real one's."""
-    poll = timing.tick_s or timing.poll_s
-    scale = spec.duration_scale
-    model = msgspec.structs.replace(
-        _at(spec, sessions),
-        backend="simulated",
-        warmup=Duration.of(timing.warmup_s),
-        duration=Duration.of(timing.window_s),
-        tick=Duration(poll, f"{poll:g}s"),
-    )
-    play = ScenarioPlay(
-        burst_prs=math.ceil(sessions / 2),  # the real-time S4's M = ceil(N/2)
-        dashboard_refresh=max(1.0, 30.0 * scale),  # the real-time S6 reader's, scaled
-        dashboard_click=max(1.0, 10.0 * scale),
-    )
-    run = run_cell(model, play)
-    frame = TraceFrame.from_rows(run.rows)
-    return _traced_probe(cell_scorecard(run), frame, poll, ceiling_s)
-
-
-def _real_at(
+def answer_capacity(
     spec: RunSpec,
-    sessions: int,
-    root: Path,
+    query: CapacityQuery,
+    typed: Collection[str],
     *,
-    timing: CellTiming,
-    ceiling_s: float,
     clock: Clock,
     env: Mapping[str, str],
-    log: Callable[[str], None],
-) -> Probe:
-    """The count as a real-time matrix cell on its own emulator (fresh buckets), whose
-    latency is the model's (``SIM_LATENCY``), with the chosen driver."""
-    real = msgspec.structs.replace(spec, backend="emulator", poll_interval=Duration(1.0, "1s"))
-    cell = _at(spec, sessions).cell
-    runner = RealtimeCells(
-        spec=real,
-        state_dir=root / "state" / "emulator",
-        work_dir=root / "realtime",
-        clock=clock,
-        env=env,
-        log=log,
-        window_faults=SIM_LATENCY,
+    log: Log,
+    hold: Callable[[Path], None],
+) -> CapacityAnswer:
+    """The search ``query`` asks of ``spec``'s cell (or of ``query.from_trace``): checked
+    first, ``hold`` takes ``spec.out_dir`` before anything is written there, then the
+    answer, its plot and ``--verify``'s real runs."""
+    _check(spec, query, typed)
+    if query.from_trace is not None:
+        return _from_trace(query.from_trace, spec, query, hold)
+    if query.verify or query.plot:
+        hold(spec.out_dir)
+    result = run_capacity(
+        spec, fraction=query.fraction, maximum=query.maximum, ceiling_s=query.ceiling_s
     )
-    try:
-        result = runner.run_cell(cell_spec(real, cell, run_timing(real, cell), root / "cell"))
-    finally:
-        runner.close()
-    frame = load_trace(result.trace_path, ("ts_ms", "duration_ms", "operation"))
-    return _traced_probe(result.scorecard, frame, timing.tick_s or timing.poll_s, ceiling_s)
-
-
-def verify_capacity(
-    spec: RunSpec,
-    result: CapacityResult,
-    out_dir: Path,
-    *,
-    ceiling_s: float,
-    clock: Clock,
-    env: Mapping[str, str],
-    log: Callable[[str], None],
-) -> tuple[CellTiming, list[VerifiedCount]]:
-    """The answer and the next count, each run in real time (``spec``'s driver, its
-    ``duration_scale``) under ``out_dir`` and by the model at the same timing; both poll
-    cycles are read from the trace (``longest_poll_cycle``: from each tick's Guard 1
-    on), since a real orchestrator records no ticks."""
-    timing = _timing(spec)
-    out = []
-    for probe in (result.at, result.next):
-        if probe is None:
-            continue
-        n = probe.sessions
-        log(f"verify: {n} session(s) in real time on the emulator ({spec.driver} driver)")
-        root = out_dir / f"sessions-{n}"
-        real = _real_at(
-            spec, n, root, timing=timing, ceiling_s=ceiling_s, clock=clock, env=env, log=log
+    cell, title = spec.cell, capacity_title(spec)
+    paths: dict[str, str] = {}
+    if query.plot:
+        agents = f"-agents-{spec.agents}" if spec.runs_agents else ""
+        stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents}-seed{spec.seed}"
+        paths = _plot(result, title, spec.out_dir, stem)
+    reproduce = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
+    verification = None
+    if query.verify:
+        # absolute: the emulator and the orchestrator run in directories of their own
+        where = unique_path(spec.out_dir.resolve(), f"verify-{cell.scenario}-{cell.topology}", "")
+        verification = verify_capacity(
+            spec, result, where, ceiling_s=query.ceiling_s, clock=clock, env=env, log=log
         )
-        out.append(VerifiedCount(_model_at(spec, n, timing, ceiling_s), real))
-    return timing, out
+    extra = {
+        "cell": {
+            "scenario": cell.scenario,
+            "topology": cell.topology,
+            "profile": spec.profile,
+            "agents": spec.agents if spec.runs_agents else None,
+            "seed": spec.seed,
+            "warmupSeconds": spec.warmup.seconds,
+            "windowSeconds": spec.duration.seconds,
+        },
+        "pollCeilingSeconds": query.ceiling_s,
+        "maxSessions": query.maximum,
+        "plot": paths.get("plot"),
+        "reproduce": reproduce,
+        "verify": None,
+    }
+    notes = [f"reproduce: {line}" for line in reproduce]
+    return CapacityAnswer(result, title, extra, notes, paths, verification=verification)
+
+
+def _from_trace(
+    trace: Path, spec: RunSpec, query: CapacityQuery, hold: Callable[[Path], None]
+) -> CapacityAnswer:
+    """``--from-trace``: the search with the recording replayed as its probe."""
+    rows, agents_trace = load_recording(trace)
+    if query.plot:
+        hold(spec.out_dir)
+    seed = spec.seed
+    result, recorded = run_capacity_from_trace(
+        rows, fraction=query.fraction, maximum=query.maximum, ceiling_s=query.ceiling_s, seed=seed
+    )
+    title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
+    paths = (
+        _plot(result, title, spec.out_dir, f"capacity-from-{trace.stem}-seed{seed}")
+        if query.plot
+        else {}
+    )
+    reproduce = [
+        f"ghbench replay --trace {trace} --sessions {p.sessions} --seed {seed}"
+        for p in (result.at, result.next)
+        if p
+    ]
+    extra = {
+        "fromTrace": {
+            "trace": str(trace),
+            "agentTrace": None if agents_trace is None else str(agents_trace),
+            "recordedSessions": recorded,
+            "seed": seed,
+        },
+        "pollCeilingSeconds": query.ceiling_s,
+        "maxSessions": query.maximum,
+        "plot": paths.get("plot"),
+        "reproduce": reproduce,
+    }
+    notes = [f"reproduce: {line}" for line in reproduce]
+    if agents_trace is not None:
+        notes.insert(0, f"with the agents' trace beside it: {agents_trace}")
+    return CapacityAnswer(result, title, extra, notes, paths, runs="replay(s)")

@@ -218,12 +218,12 @@ def _run_one(  # noqa: PLR0917 - private, called once
     log: Log,
 ) -> MatrixRun:
     started = clock.now()
-    spec = plan.run_spec()
+    spec = plan.run
     timing = run_timing(spec, cell)
     base: dict[str, Any] = {
         "cell": cell.id,
-        "backend": plan.backend,
-        "driver": plan.driver,
+        "backend": spec.backend,
+        "driver": spec.driver,
         "operator": operator,
         "matrix_run": plan.matrix_run,
         "sessions": cell.sessions,

@@ -1,5 +1,6 @@
 """The names a run is made of that no part owns: its driver, AO's storage layout, the
-agents' model, and which of a run's settings each driver takes.
+agents' model (which driver takes which setting is the flag table's,
+``ghbench.runspec.flags``).
 
 The GitHub a run talks to (``ghbench.github.names``), the model's transports
 (``ghbench.workload.config``) and profiles (``ghbench.workload.profiles``) are named
@@ -8,7 +9,6 @@ where they are implemented.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, get_args
 
 from ghbench.workload.agents.profiles import AgentProfileName
@@ -16,13 +16,11 @@ from ghbench.workload.agents.profiles import AgentProfileName
 __all__ = [
     "AGENTS_NAMES",
     "AO_LAYOUT_NAMES",
-    "DRIVERS",
     "DRIVER_NAMES",
     "RUN_BACKEND_NAMES",
     "AgentsName",
     "AoLayoutName",
     "DriverName",
-    "DriverTraits",
     "RunBackendName",
 ]
 
@@ -45,24 +43,3 @@ AO_LAYOUT_NAMES: tuple[AoLayoutName, ...] = get_args(AoLayoutName)
 # agents; a real AO's are whatever it launches)
 AgentsName = Literal["none", AgentProfileName]
 AGENTS_NAMES: tuple[AgentsName, ...] = get_args(AgentsName)
-
-
-@dataclass(frozen=True)
-class DriverTraits:
-    """Which of a run's settings a driver takes; a flag for a setting the driver does
-    not take is refused (the user expects it to matter)."""
-
-    tick: bool  # told its poll interval (--tick; scaled with a run's durations); else AO's 30 s
-    profile: bool  # plays a --profile of the model
-    transport: bool  # calls GitHub through --transport
-    ao: bool  # runs the AO --ao names
-    # in real time, runs --agents: the agent model as each session's coding agent (AO
-    # launches it as its ``claude``); in virtual time the model's sessions always can
-    agents: bool
-
-
-DRIVERS: dict[DriverName, DriverTraits] = {
-    # in real time the model opens its sessions' PRs itself: no agent runs
-    "workload": DriverTraits(tick=True, profile=True, transport=True, ao=False, agents=False),
-    "ao": DriverTraits(tick=False, profile=False, transport=False, ao=True, agents=True),
-}
