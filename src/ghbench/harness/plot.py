@@ -2,19 +2,20 @@
 
 Points come from the trace (``rateLimitRemaining`` with its ``rateLimitResource``, and
 a GraphQL body's ``graphqlRemaining``) and from the two ``/rate_limit`` snapshots; the
-measurement window is shaded. ``burn_points`` is pure; ``render_burn_png`` draws it with
-matplotlib's Agg backend and returns PNG bytes (the caller writes them atomically).
+measurement window is shaded. ``burn_points`` is pure; ``render_burn_png`` draws it
+(``analysis.plots``: the one matplotlib setup) and returns PNG bytes (the caller writes
+them atomically).
 """
 
 from __future__ import annotations
 
-import io
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.trace.frame import NA, TraceFrame
 
@@ -74,13 +75,7 @@ def burn_points(
 def render_burn_png(
     series: Sequence[BurnSeries], *, window: tuple[float, float] | None, title: str
 ) -> bytes:
-    # matplotlib takes 0.5-1 s to import (docs/performance.md): only a run that draws pays it
-    import matplotlib  # noqa: PLC0415
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure  # noqa: PLC0415
-
-    fig = Figure(figsize=(9, 4.5), dpi=100)
+    fig = new_figure(9, 4.5)
     ax = fig.add_subplot(1, 1, 1)
     origin = min((s.times[0] for s in series), default=window[0] if window else 0.0)
     if window is not None:
@@ -102,6 +97,4 @@ def render_burn_png(
     ax.grid(True, alpha=0.3)
     if series or window is not None:
         ax.legend(loc="best")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    return png_bytes(fig)

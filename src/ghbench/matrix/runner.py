@@ -188,7 +188,17 @@ class _CellInterrupted(Exception):
         self.run, self.interrupt = run, interrupt
 
 
-def _analyse(result: CellResult, cell_dir: Path) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Analysed:
+    """What summarize and analyze said of a cell's trace (written beside it too)."""
+
+    summary_text: str | None = None
+    analysis_text: str | None = None
+    rows: int | None = None
+    attributed_rows: int | None = None
+
+
+def _analyse(result: CellResult, cell_dir: Path) -> _Analysed:
     frame = load_trace(result.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
     s_text = "\n".join(summary_lines(summary)) + "\n"
@@ -200,12 +210,7 @@ def _analyse(result: CellResult, cell_dir: Path) -> dict[str, Any]:
         ("analysis.json", msgspec.json.encode(analysis.to_json())),
     ):
         write_new(cell_dir / name, data)
-    return {
-        "summary_text": s_text,
-        "analysis_text": a_text,
-        "rows": analysis.rows,
-        "attributed_rows": analysis.attributed_rows,
-    }
+    return _Analysed(s_text, a_text, analysis.rows, analysis.attributed_rows)
 
 
 def _run_one(  # noqa: PLR0917 - private, called once
@@ -255,10 +260,10 @@ def _run_one(  # noqa: PLR0917 - private, called once
         return failed("failed", str(exc))
     except Exception as exc:  # a bug in one cell must not lose the rest of the matrix
         return failed("failed", f"internal error {type(exc).__name__}: {exc}")
-    extra: dict[str, Any] = {}
+    analysed = _Analysed()
     notes = [*result.notes, *_agents_note(result.scorecard)]
     try:
-        extra = _analyse(result, cell_dir)
+        analysed = _analyse(result, cell_dir)
     except Exception as exc:  # optional: the cell's scorecard stands without them
         why = str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
         notes.append(f"no summary or analysis: {why}")
@@ -274,8 +279,11 @@ def _run_one(  # noqa: PLR0917 - private, called once
         rate_limit_snapshots=card.rate_limit_snapshots,
         scorecard=card.scorecard,
         notes=notes,
+        summary_text=analysed.summary_text,
+        analysis_text=analysed.analysis_text,
+        rows=analysed.rows,
+        attributed_rows=analysed.attributed_rows,
         **base,
-        **extra,
     )
 
 
