@@ -12,41 +12,10 @@ from ghbench.commands.options import flag_options
 from ghbench.commands.outdir import hold_out
 from ghbench.errors import UsageError
 from ghbench.matrix.plan import render_plan
-from ghbench.matrix.selection import parse_scales, select_cells
-from ghbench.runspec.cells import Cell
+from ghbench.matrix.selection import choose_cells
 from ghbench.runspec.spec import RunSpec
 
 __all__ = ["command"]
-
-
-def _selection(
-    cells: tuple[str, ...], priority: bool, everything: bool, scales: str | None
-) -> list[Cell]:
-    if priority and everything:
-        raise UsageError("--priority and --all select different cells; give one of them")
-    return select_cells(
-        cells, priority=priority, everything=everything, scales=parse_scales(scales)
-    )
-
-
-def _select_options(func: click.decorators.FC) -> click.decorators.FC:
-    for opt in reversed(
-        (
-            click.option(
-                "--cells",
-                multiple=True,
-                metavar="IDS",
-                help="Cell ids such as S2-T1-50 (comma-separated or repeated).",
-            ),
-            click.option("--priority", is_flag=True, help="The runbook's priority cells."),
-            click.option("--all", "everything", is_flag=True, help="Every cell (the default)."),
-            click.option(
-                "--scales", default=None, metavar="LIST", help="Session counts [1,5,10,25,50]."
-            ),
-        )
-    ):
-        func = opt(func)
-    return func
 
 
 @click.group(name="matrix")
@@ -55,7 +24,6 @@ def command() -> None:
 
 
 @command.command(name="run")
-@_select_options
 @click.option(
     "--resume",
     is_flag=True,
@@ -85,7 +53,9 @@ def run(  # noqa: PLR0917 - one parameter per click option
     start = start_plan(
         spec,
         typed,
-        cells=None if resume else lambda: _selection(cells, priority, everything, scales),
+        cells=None
+        if resume
+        else lambda: choose_cells(cells, priority=priority, everything=everything, scales=scales),
         env=env,
         clock=clock,
         hold=hold_out,
@@ -111,7 +81,6 @@ def run(  # noqa: PLR0917 - one parameter per click option
 
 
 @command.command(name="plan")
-@_select_options
 @click.option(
     "--format",
     "fmt",
@@ -119,11 +88,12 @@ def run(  # noqa: PLR0917 - one parameter per click option
     default="text",
     show_default=True,
 )
+@flag_options("matrix plan")
 def plan_cmd(
     cells: tuple[str, ...], priority: bool, everything: bool, scales: str | None, fmt: str
 ) -> None:
     """Print the selected cells in run order (github-actions: one job per cell)."""
-    chosen = _selection(cells, priority, everything, scales)
+    chosen = choose_cells(cells, priority=priority, everything=everything, scales=scales)
     click.echo(render_plan(chosen, fmt), nl=False)
 
 

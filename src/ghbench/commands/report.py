@@ -17,21 +17,9 @@ from ghbench.commands.options import flag_options
 from ghbench.commands.readwarnings import report_read_problems
 from ghbench.data import example_trace_path
 from ghbench.errors import UsageError
-from ghbench.timefmt import parse_iso
+from ghbench.timefmt import instant_flag
 
 __all__ = ["command"]
-
-
-def _epoch_ms(flag: str, text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return round(parse_iso(text) * 1000)
-    except ValueError:
-        raise UsageError(
-            f"{flag}: {text!r} is not an ISO-8601 timestamp in years 1 to 9999 (UTC); use a"
-            " form like 2026-04-16T14:17:02Z"
-        ) from None
 
 
 @click.command(name="report")
@@ -79,8 +67,8 @@ def command(
     if trace is None and not example:
         raise UsageError("--trace is required; pass the trace file to score (or --example)")
     trace_path = example_trace_path() if trace is None else trace
-    start_ms = _epoch_ms("--warmup-end", warmup_end)
-    end_ms = _epoch_ms("--window-end", window_end)
+    start_ms = None if warmup_end is None else instant_flag("--warmup-end", warmup_end)
+    end_ms = None if window_end is None else instant_flag("--window-end", window_end)
     if start_ms is not None and end_ms is not None and end_ms < start_ms:
         raise UsageError("--window-end is before --warmup-end; the window would run backwards")
     # the flags are checked; the flow loads now, not for --help (see ghbench.commands)

@@ -30,14 +30,16 @@ from typing import Literal
 from ghbench.clock import Clock, SystemClock
 from ghbench.emulator.client_env import credential_entries, git_config_environment
 from ghbench.emulator.process import start_emulator_process
-from ghbench.errors import UsageError
+from ghbench.errors import GhbenchError, UsageError
 from ghbench.front import FrontCounts, FrontSettings, start_front
 from ghbench.front.settings import parse_upstream
 from ghbench.record.runner import (
+    appended,
     check_command,
     check_runnable,
     count_lines,
     file_size,
+    incomplete,
     resolve_trace,
     run_command,
 )
@@ -61,6 +63,32 @@ class NetworkRecordResult:
     trace: Path
     rows: int  # lines appended to the trace during the run
     counts: FrontCounts
+
+    def lines(self) -> list[str]:
+        """What ``record --github`` says on stderr when the command ends."""
+        counts = self.counts
+        seen = (
+            f"{counts.exchanges} exchanges, {counts.refused} refused, {counts.tunnelled}"
+            f" tunnelled, {counts.failed_handshakes} failed handshakes,"
+            f" {counts.rows_lost} rows lost"
+        )
+        warnings = [f"warning: {warning}" for warning in counts.warnings]
+        return [*warnings, f"ghbench record: {appended(self.rows, self.trace)} ({seen})"]
+
+    def raise_for_trace(self) -> None:
+        """A command that succeeded fails when rows were lost, or when no client reached
+        the front (nothing was traced, and nothing says why)."""
+        if self.returncode != 0:
+            return
+        if self.counts.rows_lost:
+            raise incomplete(
+                f"{self.counts.rows_lost:,} trace row(s) could not be written", self.trace
+            )
+        if not self.counts.reached:
+            raise GhbenchError(
+                "no client reached the GitHub front: COMMAND made no GitHub call, or its clients"
+                " ignore HTTPS_PROXY (Node's fetch does, without a proxy agent)"
+            )
 
 
 def emulator_token_env(token: str, env: Mapping[str, str]) -> dict[str, str]:

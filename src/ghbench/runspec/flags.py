@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from ghbench.runspec.cells import DEFAULT_SCALES
 from ghbench.runspec.names import (
     AGENTS_NAMES,
     AO_LAYOUT_NAMES,
@@ -261,6 +262,16 @@ FLAGS: tuple[Flag, ...] = (
                         "workload agents", "emulator serve"), 0)),
     Flag(("--session-ids",), "session_ids", "switch", "The model's rows carry sessionId.",
          {"matrix run": False}, takes={"workload": frozenset({"simulated"})}),
+    # -- which cells (the matrix) ----------------------------------------------------
+    Flag(("--cells",), "cells", "many", "Cell ids such as S2-T1-50 (comma-separated or repeated).",
+         dict.fromkeys(("matrix run", "matrix plan"), ()), metavar="IDS"),
+    Flag(("--priority",), "priority", "switch", "The runbook's priority cells.",
+         dict.fromkeys(("matrix run", "matrix plan"), False)),
+    Flag(("--all",), "everything", "switch", "Every cell (the default).",
+         dict.fromkeys(("matrix run", "matrix plan"), False)),
+    Flag(("--scales",), "scales", "text", "Session counts, comma-separated.",
+         dict.fromkeys(("matrix run", "matrix plan")), metavar="LIST",
+         unset=",".join(map(str, DEFAULT_SCALES))),
     # -- the setup -------------------------------------------------------------------
     Flag(("--project",), "project", "text",
          "Project id: in agent-orchestrator.yaml (AO's TypeScript builds, the model), or"
