@@ -32,7 +32,7 @@ from ghbench.scorecard.metrics import (
 )
 from ghbench.scorecard.window import MeasureWindow, window_rows
 from ghbench.timefmt import format_duration, iso_ms, iso_s
-from ghbench.trace.frame import TraceFrame
+from ghbench.trace.frame import CALL_COLUMNS, TraceFrame
 
 __all__ = ["MAX_READ_WARNINGS", "build_scorecard_artifact"]
 
@@ -40,20 +40,7 @@ MAX_READ_WARNINGS = 50  # the artifact keeps the first ones; skippedLines has th
 RESOURCES = ("graphql", "core")
 # The trace frame columns the scorecard and its insights compute over: ``report`` reads
 # only these (tests hold the list to what the code uses).
-SCORECARD_COLUMNS: tuple[str, ...] = (
-    "ts_ms",
-    "duration_ms",
-    "ok",
-    "http_status",
-    "rate_limit_remaining",
-    "rate_limit_reset",
-    "graphql_cost",
-    "operation",
-    "component",
-    "resource",
-    "session_id",
-    "method",
-)
+SCORECARD_COLUMNS: tuple[str, ...] = (*CALL_COLUMNS, "session_id", "method")
 
 
 def _burns(rows: TraceFrame, costs: RowCosts) -> dict[str, ResourceBurn]:
