@@ -285,4 +285,3 @@ def waiting_on_a_child(pid: int) -> bool:
     with contextlib.suppress(OSError):
         return Path(f"/proc/{pid}/wchan").read_text().strip() == "do_wait"
     return False
-
