@@ -93,12 +93,16 @@ def ab_builds(
         choice = choices[label]
         wanted, unwanted = (choice.ao, choice.profile) if ao else (choice.profile, choice.ao)
         flag, other = ("ao", "profile") if ao else ("profile", "ao")
+        if unwanted is not None:
+            driver = "ao" if other == "ao" else "workload"
+            raise UsageError(
+                f"--{label}-{other} does not apply to --driver {spec.driver}; add --driver"
+                f" {driver}, or drop it"
+            )
         if wanted is None:
             raise UsageError(
                 f"--driver {spec.driver} needs --{label}-{flag} (build {label.upper()})"
             )
-        if unwanted is not None:
-            raise UsageError(f"--{label}-{other} does not apply to --driver {spec.driver}")
         build = msgspec.structs.replace(
             spec,
             ao_command=choice.ao,

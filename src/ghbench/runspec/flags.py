@@ -107,7 +107,8 @@ class Flag:
     commands: Mapping[str, Any]
     choices: tuple[str, ...] = ()
     choices_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # narrower
-    bounds: tuple[float | None, float | None] = (None, None)  # inclusive
+    # int: at least the first, at most the second; number: above the first, at most the second
+    bounds: tuple[float | None, float | None] = (None, None)
     zero: bool = True  # a duration may be 0
     metavar: str | None = None
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # a command's old names
