@@ -80,7 +80,7 @@ def get_tree(call: Call) -> Reply:
 
 
 def git_commit_json(call: Call, repo: Repo, commit: Commit) -> Json:
-    """A commit as git has it (`git-commit`): tree, parents, author and committer."""
+    """``commit`` as the git data API shows it (the timeline's ``committed`` too)."""
     api = f"{call.render.api}/repos/{repo.full_name}/git"
     html = f"{call.render.web}/{repo.full_name}/commit"
     return {
@@ -115,7 +115,7 @@ def git_commit_json(call: Call, repo: Repo, commit: Commit) -> Json:
 
 
 def get_git_commit(call: Call) -> Reply:
-    """``GET /repos/{owner}/{repo}/git/commits/{sha}``."""
+    """A commit as git has it (`git-commit`): tree, parents, author and committer."""
     repo = repo_of(call)
     commit = call.store.commit(repo, call.params["commit_sha"])
     if commit is None:
