@@ -24,8 +24,12 @@ $(STAMP): pyproject.toml
 system-deps:
 	bash scripts/install-system-deps
 
+# the demo, then a screenshot of each page type into docs/pages/ (scripts/page_screenshots.py
+# runs quick virtual-time cells for the compare, capacity and matrix pages); ends by
+# naming the demo's report page
 demo: $(STAMP)
 	$(BIN)/ghbench demo
+	$(BIN)/python scripts/page_screenshots.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts tooling
@@ -55,8 +59,9 @@ node-deps: $(NODE_STAMP)
 pytest: $(STAMP) system-deps node-deps
 	$(BIN)/pytest -q -n 3 --dist worksteal -m "not realao" --cov --cov-report= --cov-fail-under=0
 
-# The real agent-orchestrator: AO 0.10, the Go daemon its users run, from
-# ../shared/ao/fetch-ao-go, and both TypeScript builds from AO's tarballs (../shared/ao,
+# The real agent-orchestrator: AO's Go daemon, 0.12.6 (the desktop line its users run,
+# ../shared/ao/ao-go-0.12.6-linux-x64, sha256-checked) and 0.10.3 (npm's last release, from
+# ../shared/ao/fetch-ao-go), and both TypeScript builds from AO's tarballs (../shared/ao,
 # or $GHBENCH_AO_SHARED), built once per machine by ../shared/ao/build-ao, then
 # tests/realao on 3 workers (they wait on AO's 30 s polling far more than they compute).
 test-realao: $(STAMP) system-deps node-deps

@@ -2,6 +2,7 @@
 
     python bench/bench_calibration_ao.py                 # real runs of every build, then render
     python bench/bench_calibration_ao.py real --builds 0.10.3 --sizes 3,10,25
+    python bench/bench_calibration_ao.py real --builds 0.12.6 --sizes 10 --limits graphql=40
     python bench/bench_calibration_ao.py render          # the model and the doc, from the results
 
 ``real`` runs each AO build as a user runs it, with the stand-in agent
@@ -15,10 +16,16 @@ a checkout whose ``origin`` is https://github.com/acme/todo.git; then ``ghbench 
   steady state, S2 on one repo: the default warmup, 95 s, lets AO reach it (it ticks
   every 30 s from its start; main is steady from its third tick, at 60 s, and the third
   tick of 25 sessions is over by 95 s); the 5-minute window holds ten ticks.
-- AO 0.10.3, the Go daemon (``0.10.3``: ``../shared/ao/fetch-ao-go``, or ``--ao-go``),
-  run from the checkout with no config. No warmup: the window opens before the daemon
-  starts and holds its cold start, then 22 polls in 11 minutes, past its 2-minute review
-  cadence and five minutes beyond.
+- AO's Go daemon, run from the checkout with no config: 0.10.3 (``0.10.3``:
+  ``../shared/ao/fetch-ao-go``, or ``--ao-go``) and 0.12.6 (``0.12.6``: the binary
+  ``../shared/ao/ao-go-0.12.6-linux-x64``, its sha256 checked, or ``--ao-go-0-12``). No
+  warmup: the window opens before the daemon starts and holds its cold start, then 22
+  polls in 11 minutes, past its 2-minute review cadence and 5-minute refetch.
+
+``--limits RESOURCE=POINTS,…`` gives the run's emulator those budgets an hour instead of
+GitHub's (``GHBENCH_EMULATOR_CONFIG``, for setup and measure alike), so that one runs out:
+what the daemon asks once it has, beside the model with the same budgets. Such a run is
+kept beside the build's run of the same size, not in its place.
 
 Each run's scorecard, window digest, wall times and machine load go to ``--results``
 (docs/calibration-ao.json), replacing an earlier run of the same build and size.
@@ -31,6 +38,7 @@ part of docs/calibration.md between its ``generated`` markers.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -52,6 +60,7 @@ from tooling.against_ao import (
 from tooling.against_ao_doc import REAL_AO_SECTION, calibration_section, with_section
 
 from ghbench.artifacts.io import replace_atomic
+from ghbench.github.backend import EMULATOR_CONFIG_ENV
 from ghbench.timefmt import parse_duration, parse_iso
 from ghbench.trace.reader import read_rows
 from ghbench.workload.profiles import PROFILE_BUILDS
@@ -68,27 +77,36 @@ USER_REPO = "acme/todo"
 # (S2 runs --no-dashboard)
 COMMITS = {b[0]: b[1] for b in PROFILE_BUILDS.values() if b}
 BUILD_ARGS = {"main": ["main", "--web"], "bench": ["bench"]}
-# AO 0.10, the Go daemon: a binary (fetch-ao-go), run from the checkout with no config
-DAEMON = "0.10.3"
+# AO's Go daemon: a binary, run from the checkout with no config; how each is found
+# (../shared/ao: fetch-ao-go prints 0.10.3's path; 0.12.6 is built there, with its sha256)
+DAEMONS = {"0.10.3": "fetch-ao-go", "0.12.6": "ao-go-0.12.6-linux-x64"}
 # each build's override flag (a built checkout, or the daemon's binary)
-OVERRIDES = {"main": "ao_main", "bench": "ao_bench", DAEMON: "ao_go"}
+OVERRIDES = {"main": "ao_main", "bench": "ao_bench", "0.10.3": "ao_go", "0.12.6": "ao_go_0_12"}
 # (warmup, duration) by kind of build. The TypeScript builds: the quiet steady state
 # after their third tick, ten ticks. The daemon: its cold start (a window with no warmup
 # opens before it starts) and 22 ticks, beyond its 2- and 5-minute cadences.
-WINDOWS = {"typescript": ("95s", "5m"), DAEMON: ("0s", "11m")}
+DAEMON_WINDOW = ("0s", "11m")
+TYPESCRIPT_WINDOW = ("95s", "5m")
 
 
 # -- the real runs ----------------------------------------------------------------------
 
 
 def build_checkout(build: str, override: str | None) -> Path:
-    """The build's checkout (the TypeScript builds, ``build-ao``) or binary (the daemon,
-    ``fetch-ao-go``)."""
+    """The build's checkout (the TypeScript builds, ``build-ao``) or binary (the
+    daemon: ``fetch-ao-go``, or the 0.12.6 binary beside it, checked against its
+    sha256)."""
     if override:
         return Path(override)
-    command = ["fetch-ao-go"] if build == DAEMON else ["build-ao", *BUILD_ARGS[build]]
-    script = _shared_ao() / command[0]
-    out = subprocess.run([str(script), *command[1:]], capture_output=True, text=True)
+    shared = _shared_ao()
+    if DAEMONS.get(build, "").startswith("ao-go-"):
+        binary = shared / DAEMONS[build]
+        want = (shared / f"{binary.name}.sha256").read_text().split()[0]
+        if hashlib.sha256(binary.read_bytes()).hexdigest() != want:
+            raise SystemExit(f"{binary}: its sha256 is not {want}")
+        return binary
+    command = [DAEMONS[build]] if build in DAEMONS else ["build-ao", *BUILD_ARGS[build]]
+    out = subprocess.run([str(shared / command[0]), *command[1:]], capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{command[0]} {build} failed: {out.stderr.strip()[-400:]}")
     return Path(out.stdout.strip())
@@ -159,11 +177,17 @@ def ghbench(env: dict[str, str], cwd: Path, *args: str) -> float:
 
 
 def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace) -> RealRun:
-    root = Path(args.work) / f"{build}-{sessions}"
+    limits = _limits(args.limits)
+    budgets = "".join(f"-{k}{v}" for k, v in limits.items())
+    root = Path(args.work) / f"{build}-{sessions}{budgets}"
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
-    daemon = build == DAEMON
+    daemon = build in DAEMONS
     checkout_dir, env = user_world(root, ao_config=not daemon)
+    if limits:
+        config = root / "emulator.yaml"
+        config.write_text(yaml.safe_dump({"limits": {k: [v, 3600] for k, v in limits.items()}}))
+        env[EMULATOR_CONFIG_ENV] = str(config)
     common = [
         "--project", PROJECT, "--sessions", str(sessions), "--driver", "ao",
         "--github", "emulator", "--ao", str(checkout), "--out", str(root / "out"),
@@ -200,12 +224,25 @@ def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace
         load_after=load(),
         scorecard=card,
         digest=window_digest(read_rows(card["trace"]), start, end),
+        limits=limits,
     )
+
+
+def _limits(text: str | None) -> dict[str, int]:
+    """``--limits graphql=40,core=100``: resource -> points an hour."""
+    out: dict[str, int] = {}
+    for part in (text or "").split(","):
+        if part.strip():
+            name, _, value = part.partition("=")
+            if not value.strip().isdigit():
+                raise SystemExit(f"--limits: {part!r} is not RESOURCE=POINTS")
+            out[name.strip()] = int(value)
+    return out
 
 
 def _window(build: str, args: argparse.Namespace) -> tuple[str, str]:
     """(warmup, duration): the flags', or the build's own default."""
-    warm, long = WINDOWS[DAEMON if build == DAEMON else "typescript"]
+    warm, long = DAEMON_WINDOW if build in DAEMONS else TYPESCRIPT_WINDOW
     return args.warmup or warm, args.duration or long
 
 
@@ -219,9 +256,14 @@ def read_results(path: Path) -> list[RealRun]:
 
 
 def save_result(path: Path, run: RealRun) -> None:
-    """Add ``run`` to the results, in place of an earlier run of its build and size."""
-    runs = [r for r in read_results(path) if (r.build, r.sessions) != (run.build, run.sessions)]
-    runs = sorted([*runs, run], key=lambda r: (r.build, r.sessions))
+    """Add ``run`` to the results, in place of an earlier run of its build, size and
+    budgets."""
+
+    def key(r: RealRun) -> tuple[str, int, list[tuple[str, int]]]:
+        return (r.build, r.sessions, sorted(r.limits.items()))
+
+    runs = [r for r in read_results(path) if key(r) != key(run)]
+    runs = sorted([*runs, run], key=key)
     data = msgspec.json.encode(CalibrationResults(runs=runs))
     replace_atomic(path, msgspec.json.format(data, indent=1) + b"\n")
 
@@ -268,13 +310,17 @@ def main() -> int:
     parser.add_argument("--results", default=str(RESULTS))
     sub = parser.add_subparsers(dest="command")
     run = sub.add_parser("real", help="run the real AO builds")
-    run.add_argument("--builds", default=f"main,bench,{DAEMON}")
+    run.add_argument("--builds", default="main,bench,0.10.3,0.12.6")
     run.add_argument("--sizes", default="3,10,25")
     run.add_argument("--warmup", help="default: 95s for the TypeScript builds, 0s for the daemon")
     run.add_argument("--duration", help="default: 5m for the TypeScript builds, 11m for the daemon")
     run.add_argument("--ao-main", help="a built AO main checkout (default: build-ao main --web)")
     run.add_argument("--ao-bench", help="a built AO bench checkout (default: build-ao bench)")
-    run.add_argument("--ao-go", help="AO 0.10's binary (default: fetch-ao-go)")
+    run.add_argument("--ao-go", help="AO 0.10.3's binary (default: fetch-ao-go)")
+    run.add_argument(
+        "--ao-go-0-12", help="AO 0.12.6's binary (default: ../shared/ao's, sha256-checked)"
+    )
+    run.add_argument("--limits", help="RESOURCE=POINTS,...: budgets an hour for the run's emulator")
     run.add_argument("--work", default=str(Path(tempfile.gettempdir()) / "ghbench-calibration"))
     draw = sub.add_parser("render", help="run the model and rewrite the doc's generated section")
     for p in (parser, draw):

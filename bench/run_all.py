@@ -34,6 +34,7 @@ def _scripts(work: Path) -> dict[str, list[str]]:
         "report": ["bench_report.py", "--rows", QUICK_ROWS, "--repeat", "1"],
         "memory": ["bench_memory.py", "--rows", QUICK_ROWS],
         "simulate": ["bench_simulate.py", "--repeat", "1"],
+        "pages": ["bench_pages.py", "--rows", QUICK_ROWS, "--repeat", "1"],
         "matrix": ["bench_matrix.py", "--cells", "S2-T1-1,S2-T1-5", "--out", str(work / "m")],
         "capacity": ["bench_capacity.py", "--profiles", "head", "--scenarios", "S2"],
         "emulator": ["bench_emulator.py", "--quick"],
@@ -42,6 +43,7 @@ def _scripts(work: Path) -> dict[str, list[str]]:
         "git": ["bench_git.py", "--repeat", "1"],
         "agents": ["bench_agents.py", "--speed", "--quick"],
         "replay": ["bench_replay.py", "--agents", "5", "--hours", "0.25", "--factor", "2"],
+        "node_preload": ["bench_node_preload.py", "--rounds", "3"],
         "calibration_ao": ["bench_calibration_ao.py", "render", "--doc", str(doc), "--seeds", "1"],
     }
 

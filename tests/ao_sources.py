@@ -1,8 +1,10 @@
 """Where the real agent-orchestrator (AO) lives for the tests, and what happens without it.
 
-``../shared/ao`` beside the repository holds AO's source tarballs and ``build-ao``
-(``GHBENCH_AO_SHARED`` overrides it). The real-AO tests get built checkouts through
-``GHBENCH_AO_MAIN`` and ``GHBENCH_AO_BENCH`` (``.ci/run`` sets them from ``build-ao``).
+``../shared/ao`` beside the repository holds AO's source tarballs, ``build-ao``,
+``fetch-ao-go`` and the 0.12.6 binary (``GHBENCH_AO_SHARED`` overrides it). The real-AO
+tests get built checkouts through ``GHBENCH_AO_MAIN`` and ``GHBENCH_AO_BENCH``, and the
+daemon builds through ``GHBENCH_AO_GO`` (0.10.3) and ``GHBENCH_AO_GO012`` (0.12.6)
+(``scripts/test-realao`` sets them).
 A developer without them gets a skip that says how to get them; CI (``CI=true``)
 fails instead, so a missing AO can never pass as green.
 """
@@ -21,6 +23,7 @@ __all__ = [
     "REPO",
     "ao_checkout",
     "ao_go",
+    "ao_go012",
     "ao_shared_dir",
     "extract_from_tarball",
     "missing",
@@ -66,8 +69,8 @@ def ao_checkout(version: str) -> Path:
 
 
 def ao_go() -> Path:
-    """AO 0.10, the Go daemon its users run today (``GHBENCH_AO_GO``; ``.ci/run`` fetches
-    it with ``../shared/ao/fetch-ao-go``)."""
+    """AO 0.10.3, the Go daemon's last npm release (``GHBENCH_AO_GO``;
+    ``scripts/test-realao`` fetches it with ``../shared/ao/fetch-ao-go``)."""
     value = os.environ.get("GHBENCH_AO_GO")
     if not value:
         missing(
@@ -77,6 +80,23 @@ def ao_go() -> Path:
     path = Path(str(value))
     if not (path.is_file() and os.access(path, os.X_OK)):
         missing(f"an ao executable at GHBENCH_AO_GO={path}", "run ../shared/ao/fetch-ao-go")
+    return path
+
+
+def ao_go012() -> Path:
+    """AO 0.12.6, the Go daemon of the desktop line its users run today
+    (``GHBENCH_AO_GO012``; ``scripts/test-realao`` takes ``../shared/ao/ao-go-0.12.6-linux-x64``,
+    checked against the sha256 beside it)."""
+    value = os.environ.get("GHBENCH_AO_GO012")
+    if not value:
+        missing(
+            "AO 0.12.6 (the Go daemon)",
+            "put ao-go-0.12.6-linux-x64 in ../shared/ao and run scripts/test-realao, or export"
+            " GHBENCH_AO_GO012=<its path>",
+        )
+    path = Path(str(value))
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        missing(f"an ao executable at GHBENCH_AO_GO012={path}", "check ../shared/ao")
     return path
 
 

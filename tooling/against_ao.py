@@ -160,10 +160,11 @@ def model_run(
     duration_s: float,
     seed: int = 0,
     latency: tuple[float, float] | None = None,
+    limits: Mapping[str, int] | None = None,
 ) -> tuple[dict[str, Any], WindowDigest, CellRun]:
     """The model's S2-T1 cell with the real run's sessions, warmup, window and (with
-    ``latency``) call latency: its scorecard (as JSON) and window digest, reduced
-    exactly as a real run's are."""
+    ``latency``) call latency, and the budgets (``limits``, points an hour) its emulator
+    had: its scorecard (as JSON) and window digest, reduced exactly as a real run's are."""
     spec = RunSpec(
         backend="simulated",
         cell=Cell("S2", "T1", sessions),
@@ -172,7 +173,8 @@ def model_run(
         profile=canonical_profile(profile),
         seed=seed,
     )
-    run = run_cell(spec, ScenarioPlay(latency=latency))
+    play = ScenarioPlay(latency=latency, limits=tuple(sorted((limits or {}).items())))
+    run = run_cell(spec, play)
     card = msgspec.to_builtins(cell_scorecard(run))
     return card, window_digest(run.rows, run.window_start, run.window_end), run
 
@@ -198,6 +200,9 @@ class RealRun(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     load_after: str
     scorecard: dict[str, Any]
     digest: WindowDigest
+    # budgets the run's emulator had instead of GitHub's (resource -> points an hour):
+    # a run in which one runs out; empty for GitHub's
+    limits: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class CalibrationResults(msgspec.Struct, frozen=True, kw_only=True):

@@ -96,6 +96,7 @@ def model_side(profile: str, run: RealRun, seeds: int) -> Side:
             duration_s=run.duration_seconds,
             seed=seed,
             latency=measured_latency(run.scorecard),
+            limits=run.limits,
         )
         sides.append(Side(figures_of(card, digest), _calls(digest)))
     return Side(
@@ -187,14 +188,21 @@ class Family:
 # each family's heading, by the way its profiles poll (PolicyParams.poller)
 FAMILY_TITLES = {
     "lifecycle": "AO's TypeScript builds",
-    "scm-observer": "AO 0.10, the Go daemon",
+    "scm-observer": "AO's Go daemon",
 }
 
 
 def families(runs: Sequence[RealRun]) -> list[Family]:
+    """Each family with real runs: its profiles held to a build that ran (or to none),
+    and those builds."""
+    ran = {r.build for r in runs}
     out = []
     for kind, title in FAMILY_TITLES.items():
-        profiles = tuple(p for p in PROFILE_NAMES if _family(p) == kind)
+        profiles = tuple(
+            p
+            for p in PROFILE_NAMES
+            if _family(p) == kind and (PROFILE_BUILDS[p] is None or PROFILE_BUILDS[p][0] in ran)  # type: ignore[index]
+        )
         builds = tuple(dict.fromkeys(b for p in profiles for b in builds_of(p, runs)))
         if any(r.build in builds for r in runs):
             out.append(Family(title, profiles, tuple(sorted(builds))))
@@ -205,18 +213,21 @@ def calibration_section(runs: Sequence[RealRun], *, seeds: int) -> str:
     """The Markdown of the generated section (without its markers): for each family of
     profiles with real runs, its figures, errors and calls per operation; then the runs."""
     out: list[str] = []
-    for family in families(runs):
-        out += _family_tables(family, [r for r in runs if r.build in family.builds], seeds)
+    plain = [r for r in runs if not r.limits]
+    for family in families(plain):
+        out += _family_tables(family, [r for r in plain if r.build in family.builds], seeds)
+    out += _limited_tables([r for r in runs if r.limits], seeds)
     out += [
         "### The real runs",
         "",
         *_head(["build", "N", "warmup + window", "setup", "measure",
                 "load before setup / measure / after", "measured at"], 7),
     ]  # fmt: skip
-    for r in sorted(runs, key=lambda r: (r.build, r.sessions)):
+    for r in sorted(runs, key=lambda r: (r.build, r.sessions, _budgets(r))):
         loads = f"{r.load_before_setup} / {r.load_before_measure} / {r.load_after}"
         out.append(
-            _row([f"{r.build} ({r.ao_commit})", r.sessions, f"{r.warmup} + {r.duration}",
+            _row([f"{r.build} ({r.ao_commit}){_budgets(r)}", r.sessions,
+                  f"{r.warmup} + {r.duration}",
                   f"{r.setup_seconds:.0f} s", f"{r.measure_seconds:.0f} s", loads,
                   r.scorecard.get("measuredAt", "—")])
         )  # fmt: skip
@@ -292,3 +303,54 @@ def _family_tables(family: Family, runs: Sequence[RealRun], seeds: int) -> list[
             cells = [_num(tables[c].get(op, 0.0), 1 if c[0] == "model" else 0) for c in columns]
             out.append(_row([n, f"`{op}`", *cells]))
     return [*out, ""]
+
+
+def _budgets(run: RealRun) -> str:
+    """A run's own budgets, as its label says them (nothing for GitHub's)."""
+    return "".join(f", {k} {v}/hr" for k, v in sorted(run.limits.items()))
+
+
+def own_profile(build: str) -> str | None:
+    """The profile that reproduces ``build``."""
+    return next((p for p, b in PROFILE_BUILDS.items() if b and b[0] == build), None)
+
+
+def _limited_tables(runs: Sequence[RealRun], seeds: int) -> list[str]:
+    """Runs whose emulator had a budget that runs out: each beside its build's profile
+    under the same budgets, the figures and the calls per operation and status (what the
+    daemon asks once the budget is gone)."""
+    if not runs:
+        return []
+    out = [
+        "### Budgets that run out: figures in the window",
+        "",
+        f"Model rows: the build's own profile with the run's budgets, mean of seeds"
+        f" 0–{seeds - 1}.",
+        "",
+        *_head(["N", "run", "calls/min", "GraphQL pts/hr", "core req/hr", "pr-list 304 rate",
+                "batches", "cycle s"], 2),
+    ]  # fmt: skip
+    calls: list[str] = []
+    for run in sorted(runs, key=lambda r: (r.build, r.sessions, _budgets(r))):
+        profile = own_profile(run.build)
+        if profile is None:
+            continue
+        label = f"**AO {run.build} ({run.ao_commit}){_budgets(run)}**"
+        model = model_side(profile, run, seeds)
+        out.append(_row([run.sessions, label, *_figure_cells(real_side(run).figures)]))
+        out.append(_row([run.sessions, f"model `{profile}`",
+                         *_figure_cells(model.figures, model.spread)]))  # fmt: skip
+        real_ops = run.digest.operations
+        for op in sorted(set(real_ops) | set(model.operations)):
+            statuses = ", ".join(f"{k}: {v}" for k, v in sorted(real_ops.get(op, {}).items()))
+            calls.append(_row([run.sessions, f"`{op}`", statuses or "—",
+                               _num(model.operations.get(op, 0.0), 1)]))  # fmt: skip
+    return [
+        *out,
+        "",
+        "### Budgets that run out: calls per operation in the window",
+        "",
+        *_head(["N", "operation", "AO (by status)", "model (all statuses)"], 2),
+        *calls,
+        "",
+    ]

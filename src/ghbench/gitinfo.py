@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 from ghbench.errors import ToolMissingError
@@ -28,13 +29,18 @@ def git_head(path: Path) -> tuple[str | None, str | None]:
 
 
 def run_git(
-    *args: str, cwd: Path | None = None, timeout: float = 600
+    *args: str,
+    cwd: Path | None = None,
+    timeout: float = 600,
+    env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``git ARGS`` with its output captured; ToolMissingError when git is not installed."""
+    """``git ARGS`` with its output captured (``env``: the whole environment, else
+    ghbench's); ToolMissingError when git is not installed."""
     try:
         return subprocess.run(
             ["git", *args],
             cwd=cwd,
+            env=None if env is None else dict(env),
             capture_output=True,
             text=True,
             timeout=timeout,

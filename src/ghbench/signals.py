@@ -32,6 +32,7 @@ from ghbench.errors import StopSignal
 __all__ = [
     "FORWARDED_SIGNALS",
     "STOP_SIGNALS",
+    "SignalForwarder",
     "exit_like",
     "forward_signals",
     "signal_name",
@@ -65,23 +66,49 @@ def _terminal_delivers_to_us() -> bool:
         os.close(fd)
 
 
-def forward_signals(proc: subprocess.Popen[bytes]) -> Callable[[], None]:
-    """Forward FORWARDED_SIGNALS to ``proc`` until the returned restore function is called."""
+class SignalForwarder:
+    """Forwards FORWARDED_SIGNALS to a child from the moment it is made: a signal that
+    arrives before the child is ``attach``ed (while it starts) is kept and sent to it
+    then. With ``group`` a signal goes to the child's whole process group (it leads
+    one). ``arrived``: every signal forwarded; ``restore`` puts the handlers back."""
 
-    def handler(signum: int, _frame: FrameType | None) -> None:
+    def __init__(self, *, group: bool = False) -> None:
+        self.group = group
+        self.arrived: list[int] = []
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._previous = {sig: signal.signal(sig, self._handle) for sig in FORWARDED_SIGNALS}
+
+    def _handle(self, signum: int, _frame: FrameType | None) -> None:
         if signum in _TERMINAL_SIGNALS and _terminal_delivers_to_us():
             return
-        if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
+        self.arrived.append(signum)
+        self._send(signum)
+
+    def _send(self, signum: int) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if self.group:
+                os.killpg(proc.pid, signum)
+            elif proc.returncode is None:
                 proc.send_signal(signum)
 
-    previous = {sig: signal.signal(sig, handler) for sig in FORWARDED_SIGNALS}
+    def attach(self, proc: subprocess.Popen[bytes]) -> None:
+        self._proc = proc
+        for signum in self.arrived:
+            self._send(signum)
 
-    def restore() -> None:
-        for sig, old in previous.items():
+    def restore(self) -> None:
+        for sig, old in self._previous.items():
             signal.signal(sig, old)
 
-    return restore
+
+def forward_signals(proc: subprocess.Popen[bytes]) -> Callable[[], None]:
+    """Forward FORWARDED_SIGNALS to ``proc`` until the returned restore function is called."""
+    forwarder = SignalForwarder()
+    forwarder.attach(proc)
+    return forwarder.restore
 
 
 def _raise_stop(signum: int, _frame: FrameType | None) -> None:

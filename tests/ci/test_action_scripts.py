@@ -1,11 +1,13 @@
 """The composite action's own scripts, run with bash as a GitHub runner runs them.
 
 Each ``run:`` step of ``action.yml`` gets the environment the runner would give it:
-its ``env:`` with ``${{ inputs.* }}`` filled in, ``GITHUB_OUTPUT``,
-``GITHUB_STEP_SUMMARY`` and ``GITHUB_ACTION_PATH``, and runs under ``bash -e -o
-pipefail``. The ``uses:`` step (setup-python) and the install step are the runner's
-business: ghbench is already installed in this venv. Everything else is real: the cell
-runs with ``ghbench matrix run`` and the comparison is ``ghbench compare``.
+its ``env:`` with its expressions filled in (inputs, the event, earlier steps'
+outputs), ``GITHUB_OUTPUT``, ``GITHUB_STEP_SUMMARY`` and ``GITHUB_ACTION_PATH``, and
+runs under ``bash -e -o pipefail`` when its ``if:`` holds. The ``uses:`` steps
+(setup-python, the upload) and the install step are the runner's business: ghbench is
+already installed in this venv. Everything else is real: the cell runs with ``ghbench
+matrix run`` and the comparison is ``ghbench compare``. tests/ci/test_act.py runs the
+whole action, its ``uses:`` steps included, in a workflow under ``act``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from .conftest import REPO
 
 ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
 STEP_NAMES = [s.get("name") for s in ACTION["runs"]["steps"]]
-_INPUT = re.compile(r"\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}")
+_EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+_COMPARISON = re.compile(r"^([\w.-]+) (==|!=) '([^']*)'$")
 
 
 def _inputs(given: dict[str, str]) -> dict[str, str]:
@@ -33,54 +36,92 @@ def _inputs(given: dict[str, str]) -> dict[str, str]:
     return {name: given.get(name, str(spec.get("default", ""))) for name, spec in declared.items()}
 
 
-def _condition(expr: str | None, inputs: dict[str, str]) -> bool:
+def _value(expr: str, context: dict[str, str]) -> str:
+    """A context value (``inputs.cell``, ``steps.compare.outputs.markdown``), or the first
+    non-empty of ``a || b``: the expressions the action uses, no more."""
+    for name in expr.split(" || "):
+        assert name in context or name.startswith(("inputs.", "steps.")), (
+            f"this test knows no expression like {expr!r}"
+        )
+        if context.get(name, ""):
+            return context[name]
+    return ""
+
+
+def _condition(expr: str | None, context: dict[str, str]) -> bool:
+    """``a == 'x' && b != ''``: the conditions the action uses, no more."""
     if expr is None:
         return True
-    m = re.fullmatch(r"inputs\.([a-z-]+) == ''", expr.strip())
-    assert m is not None, f"this test knows no condition like {expr!r}"
-    return inputs[m.group(1)] == ""
+    for part in expr.split(" && "):
+        m = _COMPARISON.match(part.strip())
+        assert m is not None, f"this test knows no condition like {expr!r}"
+        name, op, literal = m.groups()
+        if (_value(name, context) == literal) != (op == "=="):
+            return False
+    return True
 
 
-def run_action(workdir: Path, **given: str) -> tuple[int, dict[str, str], str]:
-    """Run the action's steps in ``workdir``; (exit code, outputs, job summary)."""
+def run_action(workdir: Path, event: str = "push", **given: str) -> tuple[int, dict[str, str], str]:
+    """Run the action's steps in ``workdir`` as a runner would on ``event``; (exit code,
+    outputs, job summary). ``uses:`` steps (setup-python, the upload) and the install are
+    the runner's business: ghbench is already installed in this venv."""
     inputs = _inputs({k.replace("_", "-"): v for k, v in given.items()})
-    output, summary = workdir / "github-output", workdir / "step-summary"
-    output.write_text("")
+    context = {f"inputs.{k}": v for k, v in inputs.items()}
+    context |= {"github.event_name": event, "github.event.pull_request.number": ""}
+    summary = workdir / "step-summary"
     summary.write_text("")
     base = {
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "HOME": str(workdir),
         "LANG": "C.UTF-8",
-        "GITHUB_OUTPUT": str(output),
         "GITHUB_STEP_SUMMARY": str(summary),
         "GITHUB_ACTION_PATH": str(REPO),
     }
     code = 0
-    for step in ACTION["runs"]["steps"]:
+    outputs: dict[str, str] = {}
+    for i, step in enumerate(ACTION["runs"]["steps"]):
         if "run" not in step or step.get("name") == "Install ghbench":
             continue
-        if not _condition(step.get("if"), inputs):
+        if not _condition(step.get("if"), context):
             continue
         assert step["shell"] == "bash"
-        env = {k: _INPUT.sub(lambda m: inputs[m.group(1)], v) for k, v in step["env"].items()}
-        assert not _INPUT.search(step["run"]), "inputs reach scripts through env only"
+        env = {
+            k: _EXPR.sub(lambda m, known=dict(context): _value(m.group(1), known), v)
+            for k, v in step.get("env", {}).items()
+        }
+        assert not _EXPR.search(step["run"]), "inputs reach scripts through env only"
+        output = workdir / f"github-output-{i}"
+        output.write_text("")
         proc = subprocess.run(
             ["bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", step["run"]],
             cwd=workdir,
-            env={**base, **env},
+            env={**base, **env, "GITHUB_OUTPUT": str(output)},
             capture_output=True,
             text=True,
             stdin=subprocess.DEVNULL,
         )
+        written = dict(
+            line.split("=", 1) for line in output.read_text().splitlines() if "=" in line
+        )
+        if "id" in step:
+            outputs |= written
+            context |= {f"steps.{step['id']}.outputs.{k}": v for k, v in written.items()}
         code = proc.returncode
         if code != 0:
             break
-    outputs = dict(line.split("=", 1) for line in output.read_text().splitlines() if "=" in line)
     return code, outputs, summary.read_text()
 
 
 def test_steps_are_the_ones_this_test_runs() -> None:
-    assert STEP_NAMES == [None, "Install ghbench", "Run the cell", "Compare with the baseline"]
+    assert STEP_NAMES == [
+        None,
+        "Install ghbench",
+        "Run the cell",
+        "Compare with the baseline",
+        "Comment on the pull request",
+        "Upload the HTML pages",
+        "Fail when a threshold failed",
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +133,7 @@ def head_baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert code == 0 and outputs["passed"] == "true"
     assert "No baseline at `none-yet`" in summary
+    assert (work / outputs["markdown"]).read_text() == summary
     cards = list((work / "ghbench-compare" / "candidate").rglob("scorecard-*.json"))
     assert len(cards) == 1
     return cards[0].parent
@@ -115,6 +157,8 @@ def test_a_regression_fails_the_job_with_exit_3_and_fills_the_summary(
     assert "| ✅ pass | `opaqueCallPct > 0.99` |" in summary
     assert Path(tmp_path / outputs["json"]).read_text().count('"failed": true') == 1
     assert Path(tmp_path / outputs["markdown"]).read_text() == summary
+    page = Path(tmp_path / outputs["html"]).read_text()
+    assert 'data-page="compare"' in page and "1 of 2 threshold(s) failed" in page
 
 
 @pytest.mark.slow  # head_baseline runs a real-time matrix cell

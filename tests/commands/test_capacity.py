@@ -112,7 +112,7 @@ def test_console_names_the_count_the_binding_budget_and_both_margins(
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith(
-        "capacity: S2-T1 (quiet steady state, concentrated), profile ao-0.10.3"
+        "capacity: S2-T1 (quiet steady state, concentrated), profile ao-0.12.6"
     )
     m = re.match(
         r"  (\d+) session\(s\) fit within 10% of every budget; at (\d+) (\w+) binds", lines[1]

@@ -11,8 +11,6 @@ import click
 import pytest
 
 from ghbench.cli import cli, main
-from ghbench.commands.outdir import check_out
-from ghbench.errors import UsageError
 
 
 def _commands(
@@ -68,12 +66,3 @@ def test_a_bad_out_is_one_line_before_any_work(
     assert len(lines) == 1 and lines[0].startswith(f"error: --out {out}: "), lines
     assert needle in lines[0]
     assert _tree(tmp_path) == before
-
-
-def test_a_writable_out_is_left_as_it_was(tmp_path: Path) -> None:
-    check_out(tmp_path / "new" / "deeper")
-    check_out(tmp_path)
-    assert list(tmp_path.iterdir()) == []
-    with pytest.raises(UsageError, match="is a file"):
-        (tmp_path / "f").write_text("")
-        check_out(tmp_path / "f")

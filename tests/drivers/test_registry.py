@@ -10,8 +10,8 @@ import msgspec
 import pytest
 
 from ghbench.clock import VirtualClock
-from ghbench.drivers.ao import AoDriver
-from ghbench.drivers.ao_spread import AoSpreadDriver
+from ghbench.drivers.ao_typescript.driver import AoDriver
+from ghbench.drivers.ao_typescript.spread import AoSpreadDriver
 from ghbench.drivers.base import Driver
 from ghbench.drivers.project import Project
 from ghbench.drivers.registry import (
@@ -22,7 +22,7 @@ from ghbench.drivers.registry import (
     cell_projects,
     driver_kind,
 )
-from ghbench.drivers.workload import WorkloadDriver, WorkloadFleet
+from ghbench.drivers.workload.driver import WorkloadDriver, WorkloadFleet
 from ghbench.errors import UsageError
 from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.runspec.cells import Cell
@@ -66,7 +66,7 @@ def test_a_build_told_apart_by_what_it_runs_is_a_row_ahead_of_the_one_it_refines
     tmp_path: Path,
 ) -> None:
     """Another AO build behind the same --ao (no new flag): detected, not named."""
-    ao = next(k for k in DRIVER_KINDS if k.name == "ao")
+    ao = next(k for k in DRIVER_KINDS if k.name == "ao-typescript")
     built: list[str] = []
 
     def detect(spec: RunSpec, env: object) -> bool:

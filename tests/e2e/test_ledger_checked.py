@@ -30,7 +30,7 @@ import pytest
 
 from ghbench.clock import SystemClock
 from ghbench.drivers.project import Project
-from ghbench.drivers.workload import WorkloadDriver
+from ghbench.drivers.workload.driver import WorkloadDriver
 from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.github.seed import EmulatorControl
 from ghbench.harness.measure import run_measure

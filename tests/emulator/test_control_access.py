@@ -154,7 +154,7 @@ def page_elsewhere(emulator_server: Any) -> Iterator[str]:
 def test_a_web_page_in_chromium_cannot_use_the_control_api(
     emulator_server: Any, page_elsewhere: str, tmp_path: Path
 ) -> None:
-    from ghbench.drivers.chromium import Chromium
+    from ghbench.drivers.common.chromium import Chromium
 
     emulator = emulator_server.emulator
     browser = Chromium("chromium", tmp_path / "chromium.log", timeout=20.0)

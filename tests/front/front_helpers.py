@@ -27,6 +27,7 @@ __all__ = [
     "rows",
     "run",
     "running_front",
+    "traced",
 ]
 
 SYSTEM_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
@@ -35,19 +36,37 @@ TIMEOUT_S = 120
 
 @contextmanager
 def running_front(
-    state: Path, upstream: str | None, *, mode: str = "emulate", trace: Path | None = None
+    state: Path,
+    upstream: str | None,
+    *,
+    mode: str = "emulate",
+    trace: Path | None = None,
+    **more: Any,
 ) -> Iterator[Front]:
+    """A front for a test (``more``: other ``FrontSettings``), stopped at the end."""
     settings = FrontSettings(
         mode="emulate" if mode == "emulate" else "forward",
         state_dir=str(state),
         upstream=upstream,
         trace=None if trace is None else str(trace),
+        **more,
     )
     front = start_front(settings)
     try:
         yield front
     finally:
         front.stop()
+
+
+@contextmanager
+def traced(front: Front, where: Path) -> Iterator[Path]:
+    """The front's rows (and counts) go to a trace of their own under ``where``."""
+    path = where / "trace.jsonl"
+    front.switch_trace(path)
+    try:
+        yield path
+    finally:
+        front.switch_trace(None)
 
 
 def client_env(front: Front, root: Path, token: str, session: str | None = None) -> dict[str, str]:

@@ -1,11 +1,13 @@
 """Real clients through the front in emulate mode, each with the variable it reads:
 gh with its default host (SSL_CERT_FILE), git over https (GIT_SSL_CAINFO), curl
 (CURL_CA_BUNDLE), httpx and urllib (SSL_CERT_FILE), PyGithub (REQUESTS_CA_BUNDLE),
-octokit (NODE_EXTRA_CA_CERTS). One front serves the module (its trace switched per
-test); the emulator behind it is each test's own, plugged into the session's server."""
+octokit (NODE_EXTRA_CA_CERTS), Node's fetch and https (the preload in NODE_OPTIONS).
+One front serves the module (its trace switched per test); the emulator behind it is
+each test's own, plugged into the session's server."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from front_helpers import (
     rows,
     run,
     running_front,
+    traced,
 )
 
 from ghbench.emulator.core import Emulator
@@ -41,13 +44,9 @@ def front(
 
 @pytest.fixture
 def trace(front: Front, emulator_server: Any, tmp_path: Path) -> Iterator[Path]:
-    """This test's trace (the front switched to it), its emulator plugged in."""
-    path = tmp_path / "trace.jsonl"
-    front.switch_trace(path)
-    try:
+    """This test's trace and counts (the front switched to it), its emulator plugged in."""
+    with traced(front, tmp_path) as path:
         yield path
-    finally:
-        front.switch_trace(None)
 
 
 def _no_secret(trace: Path) -> None:
@@ -123,10 +122,13 @@ def test_curl_with_its_bundle_and_without(front: Front, trace: Path, tmp_path: P
     counts = front.status()
     assert counts.exchanges == 1 and counts.failed_handshakes == 1
     (warning,) = counts.warnings
-    assert warning.startswith("curl/") and f"CURL_CA_BUNDLE={front.bundle}" in warning
+    assert warning.startswith("TLS with the front for api.github.com ended in the client's alert")
+    assert f"CURL_CA_BUNDLE={front.bundle}" in warning and re.search(r"\(curl/[\w.-]+\)$", warning)
     got = rows(trace)
     assert [r["operation"] for r in got] == ["rest.repos", "front.tls-handshake"]
     assert got[1]["ok"] is False and got[1]["endpoint"] == "api.github.com:443"
+    # the CONNECT's own answer: not a call of unknown outcome
+    assert got[1]["httpStatus"] == 200
     assert got[0]["component"] == got[1]["component"] == "curl"
     _no_secret(trace)
 
@@ -205,6 +207,25 @@ def test_each_session_is_told_apart_by_its_credential(
         proc = run(["curl", "-sS", "-o", "/dev/null", "https://api.github.com/rate_limit"], env)
         assert proc.returncode == 0, proc.stderr
     assert [r["sessionId"] for r in rows(trace)] == ["alpha", "beta"]
+
+
+@pytest.mark.needs("node")
+def test_node_fetch_and_https_carry_their_session(
+    front: Front, trace: Path, tmp_path: Path
+) -> None:
+    # Debian's Node 20 through the preload client_env puts in NODE_OPTIONS: the proxy
+    # credential's user name (an agent's session) goes with each CONNECT
+    code = (
+        "const get = () => new Promise(ok => require('https').get("
+        "'https://api.github.com/rate_limit', r => r.resume().on('end', ok)));"
+        "fetch('https://api.github.com/rate_limit').then(get)"
+    )
+    proc = run(["node", "-e", code], client_env(front, tmp_path, TOKEN, session="s-7"))
+    assert proc.returncode == 0, proc.stderr
+    assert [(r["sessionId"], r["operation"]) for r in rows(trace)] == [
+        ("s-7", "rest.rate_limit"),
+        ("s-7", "rest.rate_limit"),
+    ]
 
 
 @pytest.mark.needs("curl")

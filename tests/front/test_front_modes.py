@@ -4,6 +4,7 @@ untouched), an upstream that does not answer, where a GraphQL cost comes from.""
 
 from __future__ import annotations
 
+import base64
 import socket
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from front_helpers import client_env, rows, run, running_front
 
 from ghbench.emulator.core import Emulator
-from ghbench.front import FrontError
+from ghbench.front import Front, FrontError
 from ghbench.trace.writer import TraceLoss
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
@@ -44,30 +45,53 @@ def test_forward_sends_github_requests_on_unchanged(
     assert emulator.ledger_count() == 1  # the one API call, charged by the upstream
 
 
-def _http_through_tunnel(proxy_port: int, host: str, port: int) -> bytes:
-    """CONNECT host:port through the front, then a plain GET inside the tunnel."""
-    with socket.create_connection(("127.0.0.1", proxy_port), timeout=30) as sock:
-        sock.sendall(f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
-        assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+def _http_through_tunnel(front: Front, host: str, port: int, *, secret: bool = True) -> bytes:
+    """CONNECT host:port through the front (with its credential), then a plain GET
+    inside the tunnel; everything the front answered."""
+    credential = base64.b64encode(f"-:{front.settings.secret}".encode()).decode()
+    auth = f"Proxy-Authorization: Basic {credential}\r\n" if secret else ""
+    with socket.create_connection(("127.0.0.1", front.port), timeout=30) as sock:
         sock.sendall(
-            f"GET /rate_limit HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
+            f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n{auth}\r\n".encode()
         )
-        answer = b""
+        answer = sock.recv(4096)
+        if answer.startswith(b"HTTP/1.1 200"):
+            sock.sendall(
+                f"GET /rate_limit HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
+            )
         while chunk := sock.recv(65536):
             answer += chunk
     return answer
 
 
 @pytest.mark.slow
-def test_forward_tunnels_other_hosts_untouched(emulator_server: Any, tmp_path: Path) -> None:
+def test_forward_tunnels_only_githubs_hosts_and_the_upstream(
+    emulator_server: Any, tmp_path: Path
+) -> None:
     trace = tmp_path / "trace.jsonl"
-    with running_front(tmp_path / "front", None, mode="forward", trace=trace) as front:
-        answer = _http_through_tunnel(front.port, "127.0.0.1", emulator_server.port)
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        elsewhere = closed.getsockname()[1]
+    with running_front(
+        tmp_path / "front", emulator_server.url, mode="forward", trace=trace
+    ) as front:
+        upstream = _http_through_tunnel(front, "127.0.0.1", emulator_server.port)
+        other = _http_through_tunnel(front, "127.0.0.1", elsewhere)
+        stranger = _http_through_tunnel(front, "127.0.0.1", emulator_server.port, secret=False)
         counts = front.stop()
-    assert answer.startswith(b"HTTP/1.1 200")
-    assert b'"resources"' in answer
-    assert (counts.tunnelled, counts.exchanges, counts.rows_written) == (1, 0, 0)
-    assert rows(trace) == []
+    assert upstream.startswith(b"HTTP/1.1 200")
+    assert b'"resources"' in upstream
+    assert other.startswith(
+        b"HTTP/1.1 403 ghbench front (forward) passes only GitHub's hosts and the upstream,"
+    )
+    assert stranger.startswith(b"HTTP/1.1 407 ")
+    assert b'proxy-authenticate: Basic realm="ghbench front"' in stranger
+    assert (counts.tunnelled, counts.refused, counts.unauthorized) == (1, 1, 1)
+    (refusal,) = rows(trace)  # the stranger left no row
+    assert (refusal["operation"], refusal["endpoint"]) == (
+        "front.refused",
+        f"127.0.0.1:{elsewhere}",
+    )
 
 
 @pytest.mark.slow
@@ -130,9 +154,11 @@ def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_
     assert (counts.exchanges, counts.rows_written, counts.rows_lost) == (2, 0, 2)
     # typed, for the window's scorecard: which trace, how many, why
     assert counts.losses == [TraceLoss(trace=str(full), rows=2, reason="No space left on device")]
-    assert counts.warnings == [
+    # one line, however many of the front's workers failed to write (each says so once)
+    [warning] = counts.warnings
+    assert warning.startswith(
         "cannot write the trace /dev/full (No space left on device); rows are being lost"
-    ]
+    )
 
 
 @pytest.mark.slow

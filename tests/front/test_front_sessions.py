@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import client_env, rows, run
+from front_helpers import client_env, rows, run, running_front
 
 from ghbench.emulator.thread_server import EmulatorServer
-from ghbench.front import Front, FrontSettings, start_front
+from ghbench.front import Front
 from ghbench.front.rows import ao_operation
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
@@ -27,17 +27,9 @@ def front(
     _shared_server: tuple[EmulatorServer, Any], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Front]:
     server, _ = _shared_server
-    settings = FrontSettings(
-        mode="emulate",
-        state_dir=str(tmp_path_factory.mktemp("front")),
-        upstream=server.url,
-        session_from=("AO_SESSION_ID",),
-    )
-    front = start_front(settings)
-    try:
-        yield front
-    finally:
-        front.stop()
+    state = tmp_path_factory.mktemp("front")
+    with running_front(state, server.url, session_from=("AO_SESSION_ID",)) as running:
+        yield running
 
 
 @pytest.mark.gh
@@ -99,6 +91,18 @@ def test_a_credential_names_the_session_before_the_environment(
             "/repos/acme/todo/commits/0123abcd/check-runs?per_page=1",
             "rest.repos.commits",
             "gh.api.guard-commit-status",
+        ),
+        (  # AO 0.12: the guard reads the first page of 100 runs
+            "GET",
+            "/repos/acme/todo/commits/0123abcd/check-runs?per_page=100",
+            "rest.repos.commits",
+            "gh.api.guard-commit-status",
+        ),
+        (  # and the later pages unconditionally
+            "GET",
+            "/repos/acme/todo/commits/0123abcd/check-runs?page=2&per_page=100",
+            "rest.repos.commits",
+            None,
         ),
         ("POST", "/graphql", "graphql.batch.repository", "gh.api.graphql-batch"),
         ("POST", "/graphql", "graphql.repository", None),

@@ -19,7 +19,7 @@ import pytest
 
 from ghbench.clock import SystemClock
 from ghbench.drivers.project import Project
-from ghbench.drivers.workload import WorkloadDriver
+from ghbench.drivers.workload.driver import WorkloadDriver
 from ghbench.emulator import start_emulator_process
 from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.harness.measure import run_measure

@@ -24,7 +24,7 @@ from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import parse_iso
 
-LIMIT = 24 * 1024  # bytes: above a scorecard and the summaries, below a burn PNG
+LIMIT = 24 * 1024  # bytes: above a scorecard and the summaries, below its page and a burn PNG
 
 
 @contextmanager
@@ -81,12 +81,14 @@ def test_a_plot_that_cannot_be_written_is_a_warning_and_the_scorecard_stands(
         result = _write(tmp_path, setup, record)
     card = json.loads(result.scorecard_path.read_text())
     assert card["scorecard"]["totalCalls"] > 0
-    assert "burn" not in result.paths
-    assert not list(tmp_path.glob("burn-*.png"))
-    (warning,) = record.warnings
-    assert warning.startswith("no burn curve written: cannot write ")
-    assert "File too large" in warning
-    assert f"warning: {warning}" in result.console
+    assert "burn" not in result.paths and "report" not in result.paths
+    assert not list(tmp_path.glob("burn-*.png")) and not list(tmp_path.glob("report-*.html"))
+    page, plot = record.warnings  # the page, then the plot: each optional
+    assert page.startswith("no report page written: cannot write ")
+    assert plot.startswith("no burn curve written: cannot write ")
+    for warning in (page, plot):
+        assert "File too large" in warning
+        assert f"warning: {warning}" in result.console
     for key in ("summarizerOutput", "analyzerOutput"):
         assert Path(card["supplemental"][key]).read_text().strip()
     result.raise_for_outcome()

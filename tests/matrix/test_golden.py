@@ -31,7 +31,7 @@ def test_a_simulated_matrix_writes_the_same_files(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     check_golden("matrix-stdout.txt", proc.stdout.replace(str(out), "OUT"))
     check_golden("matrix-stderr.txt", proc.stderr)
-    for name in ("matrix-state.json", "baseline.md", "baseline.json"):
+    for name in ("matrix-state.json", "baseline.md", "baseline.json", "baseline.html"):
         check_golden(f"matrix-{name}", normalized((out / name).read_text(), [MATRIX_RUN]))
     for cell in CELLS:
         record = (out / "runs" / cell / "run-001.json").read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,9 @@ class FakeBackend:
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         return self.buckets
+
+    def ahead(self, specs: Sequence[RunSpec]) -> bool:
+        return False  # each cell as it comes, with its hygiene
 
     def close(self) -> None:
         return None

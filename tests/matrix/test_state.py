@@ -201,7 +201,7 @@ def test_cli_conflicting_flag_is_one_line_and_changes_nothing(tmp_path: Path) ->
     proc = _cli("--resume", "--profile", "bench-era", "--out", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
-        "error: --resume: --profile bench-era conflicts with the stored ao-0.10.3 of"
+        "error: --resume: --profile bench-era conflicts with the stored ao-0.12.6 of"
         f" this matrix ({tmp_path / STATE_FILE}); drop --profile to resume with the stored"
         " settings, or start a new matrix in another --out"
     ]

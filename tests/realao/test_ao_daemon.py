@@ -1,12 +1,16 @@
-"""AO 0.10, the Go daemon its users run today, measured at the network, out of the box.
+"""AO's Go daemon, measured at the network, out of the box: 0.12.6 (the desktop line its
+users run today) and 0.10.3 (npm's last release).
 
-As a new AO 0.10 user: their checkout (origin on github.com), no agent-orchestrator.yaml,
-a coding agent on PATH that only commits, pushes and runs ``gh pr create --fill``, and
-nothing ghbench-specific anywhere. ``ghbench setup`` and two ``ghbench measure`` runs,
+As a new user of either: their checkout (origin on github.com), no
+agent-orchestrator.yaml, the daemon's binary as AO ships it (0.12.6 under its release
+file's name, not ``ao``), a coding agent on PATH that only commits, pushes and runs gh
+(``pr create --fill``, ``pr view --json``, ``pr checks``, ``pr edit --add-label``), and
+nothing that names ghbench anywhere. ``ghbench setup`` and two ``ghbench measure`` runs,
 from the checkout, on the embedded emulator. Then what must hold:
 
 - setup reaches ``ready: true``: the daemon spawned the agents, whose gh and git went
-  through the GitHub front with their default host;
+  through the GitHub front with their default host, and every gh command they ran
+  worked; the setup names the AO release it ran (its commit and tag);
 - both measures are complete; every row of the window's trace is the daemon's own
   (``scm-github``), named as AO's TypeScript builds named the same requests; none is
   opaque; the first window (no warmup) shows the daemon's GraphQL batch at start, and
@@ -38,6 +42,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "harness"))
 from helpers import Family
 
 SESSIONS = 2
+# each daemon build as AO ships it: (its fixture, its AO commit, its tag)
+BUILDS = {
+    "0.10.3": ("ao_daemon", "c89414ddb8cf4dc35e77417907e1ea663b79cf6b", "desktop-v0.10.3"),
+    "0.12.6": ("ao_daemon_012", "075de7a0195d84f1de8d8eaef03ad3b98871bee1", "v0.12.6"),
+}
+
+
+@pytest.fixture(params=list(BUILDS))
+def daemon(request: pytest.FixtureRequest) -> Path:
+    """Each daemon build in turn."""
+    path: Path = request.getfixturevalue(BUILDS[request.param][0])
+    return path
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
@@ -55,13 +71,16 @@ def _home(world: UserWorld) -> Path:
     return world.root / "out" / "state" / "ao-daemon" / PROJECT / "home"
 
 
-@pytest.fixture(scope="module")
-def runs(ao_daemon: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """One setup and two measures with AO 0.10; what they left behind."""
+@pytest.fixture(scope="module", params=list(BUILDS))
+def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One setup and two measures with each daemon build; what they left behind."""
+    fixture, commit, tag = BUILDS[request.param]
+    ao: Path = request.getfixturevalue(fixture)
     world = make_user_world(tmp_path_factory.mktemp("user-go"), ao_config=False)
+    assert not [k for k in world.env if "GHBENCH" in k.upper()]  # nothing names ghbench
     try:
         before = world.snapshot()
-        common = _common(ao_daemon)
+        common = _common(ao)
         setup = world.ghbench(
             "setup", *common, "--issues", "1,2", "--poll-interval", "2s", "--timeout", "4m",
             cwd=world.checkout,
@@ -71,6 +90,7 @@ def runs(ao_daemon: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
             world.ghbench("measure", *common, *window, cwd=world.checkout) for window in windows
         ]
         yield {
+            "build": (request.param, commit, tag),
             "world": world,
             "before": before,
             "after": world.snapshot(),
@@ -87,12 +107,15 @@ def test_setup_is_ready_with_prs_the_agents_opened_through_the_front(runs: dict[
     (artifact,) = runs["out"].glob("setup-*.json")
     setup = json.loads(artifact.read_text())
     assert setup["ready"] is True
+    _, commit, tag = runs["build"]
+    assert (setup["gitSha"], setup["branch"]) == (commit, tag)  # the release AO ran
     assert [s["issue"] for s in setup["sessions"]] == [1, 2]
     assert {s["branch"] for s in setup["sessions"]} == {
         f"ao/{s['sessionId']}/root" for s in setup["sessions"]
     }
     log = runs["world"].agent_log.read_text()
     assert log.count("pr created") == SESSIONS, log
+    assert "failed" not in log, log  # pr view, pr checks, pr edit --add-label worked
     assert set(re.findall(r" start session=(\S+)", log)) == {
         s["sessionId"] for s in setup["sessions"]
     }
@@ -158,16 +181,16 @@ def _start_measure(world: UserWorld, ao: Path) -> subprocess.Popen[str]:
     raise AssertionError("the daemon made no call through the front within 2 minutes")
 
 
-def test_sigterm_and_kill_9_leave_nothing_running(user_world: UserWorld, ao_daemon: Path) -> None:
+def test_sigterm_and_kill_9_leave_nothing_running(user_world: UserWorld, daemon: Path) -> None:
     (user_world.config).unlink(missing_ok=True)
     setup = user_world.ghbench(
-        "setup", *_common(ao_daemon), "--issues", "1,2", "--poll-interval", "2s",
+        "setup", *_common(daemon), "--issues", "1,2", "--poll-interval", "2s",
         cwd=user_world.checkout,
     )  # fmt: skip
     assert setup.returncode == 0, setup.stderr
     home = _home(user_world)
 
-    proc = _start_measure(user_world, ao_daemon)
+    proc = _start_measure(user_world, daemon)
     family = Family(proc.pid)
     assert processes_with_home(home)  # the daemon, its tmux server, placeholders
     proc.send_signal(signal.SIGTERM)
@@ -179,7 +202,7 @@ def test_sigterm_and_kill_9_leave_nothing_running(user_world: UserWorld, ao_daem
     assert family.left_after(30) == []
     assert processes_with_home(home) == []
 
-    proc = _start_measure(user_world, ao_daemon)
+    proc = _start_measure(user_world, daemon)
     family = Family(proc.pid)
     proc.kill()
     proc.communicate(timeout=30)
@@ -196,7 +219,7 @@ def test_sigterm_and_kill_9_leave_nothing_running(user_world: UserWorld, ao_daem
     old = {s["sessionId"] for s in json.loads(artifact.read_text())["sessions"]}
     artifact.unlink()
     again = user_world.ghbench(
-        "setup", *_common(ao_daemon), "--issues", "1,2", "--poll-interval", "2s",
+        "setup", *_common(daemon), "--issues", "1,2", "--poll-interval", "2s",
         cwd=user_world.checkout,
     )  # fmt: skip
     assert again.returncode == 0, again.stderr
@@ -207,13 +230,13 @@ def test_sigterm_and_kill_9_leave_nothing_running(user_world: UserWorld, ao_daem
 
 
 def test_the_spawn_storm_cell_attributes_the_agents_calls(
-    user_world: UserWorld, ao_daemon: Path
+    user_world: UserWorld, daemon: Path
 ) -> None:
     """S3 with the daemon: sessions spawned in the window; their agents' gh and git calls
     are rows of their own trace, each with its session, and the daemon finds their PRs."""
     proc = user_world.ghbench(
         "matrix", "run", "--cells", "S3-T1-2", "--scales", "2", "--backend", "emulator",
-        "--driver", "ao", "--ao", str(ao_daemon), "--duration-scale", "0.1", "--out", "mx",
+        "--driver", "ao", "--ao", str(daemon), "--duration-scale", "0.1", "--out", "mx",
         timeout=900,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -227,7 +250,11 @@ def test_the_spawn_storm_cell_attributes_the_agents_calls(
     assert {"gh", "git"} <= {r["component"] for r in agents}
     assert {"graphql.PullRequestCreate", "git.receive-pack"} <= {r["operation"] for r in agents}
     own = _rows(trace)
-    assert {r["component"] for r in own} == {"scm-github"}
+    assert not [r for r in own if r.get("sessionId")]  # no agent's call among the daemon's
+    # the daemon's own calls: its observer, and from 0.12, as it spawns, the issue read
+    # by its tracker and the default branch asked of the remote (git ls-remote)
+    components = {r["component"] for r in own}
+    assert "scm-github" in components and components <= {"scm-github", "tracker-github", "git"}
 
 
 def test_record_traces_the_daemons_client_in_both_modes(tmp_path: Path, ao_daemon: Path) -> None:

@@ -33,7 +33,7 @@ from conftest import (
     make_user_world,
     processes_with_home,
 )
-from ghbench.drivers.ao_layout import layout_of_checkout
+from ghbench.drivers.ao_typescript.layout import layout_of_checkout
 
 SESSIONS = 2
 AO_COMPONENTS = {"scm-github", "scm-github-batch", "tracker-github"}

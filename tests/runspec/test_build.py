@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ghbench.errors import UsageError
-from ghbench.runspec.build import build_spec, parse_issue_list
+from ghbench.runspec.build import build_spec, check_kind, parse_issue_list
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import Duration, RunSpec
 
@@ -92,3 +92,15 @@ def test_auto_transport_is_gh_when_gh_is_on_path(tmp_path: Path) -> None:
     gh.write_text("#!/bin/sh\n")
     gh.chmod(0o755)
     assert build_spec("demo", {"transport": "auto"}, env=empty).transport == "gh"
+
+
+def test_a_setting_only_the_other_kind_of_ao_acts_on_is_refused_by_kind() -> None:
+    """--ao-layout kv passes the flags (a TypeScript build takes it); once the run knows
+    its AO is the daemon, it is refused. Left at its default, nothing is refused."""
+    spec = RunSpec(driver="ao", ao_layout="kv")
+    check_kind(spec, "ao-typescript")
+    with pytest.raises(UsageError, match=r"^--ao-layout applies only with a TypeScript build"):
+        check_kind(spec, "ao-daemon")
+    check_kind(RunSpec(driver="ao"), "ao-daemon")
+    # a setting every kind of a driver agrees on was checked as the flags were parsed
+    check_kind(RunSpec(driver="ao", transport="http"), "ao-daemon")

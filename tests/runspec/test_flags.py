@@ -5,9 +5,18 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from ghbench.pages.history import FORMATS
 from ghbench.runspec.build import SETTINGS
-from ghbench.runspec.flags import DRIVER_BACKENDS, FLAGS, flag_for, flags_of, takes
-from ghbench.runspec.names import DRIVER_NAMES
+from ghbench.runspec.flags import (
+    FLAGS,
+    HISTORY_FORMATS,
+    KIND_BACKENDS,
+    REQUIRED,
+    flag_for,
+    flags_of,
+    takes,
+)
+from ghbench.runspec.names import DRIVER_KIND_NAMES, KINDS_OF
 from ghbench.runspec.spec import RunSpec
 from ghbench.workload.profiles import DEFAULT_PROFILE
 
@@ -16,10 +25,11 @@ def test_one_row_per_name_and_per_setting() -> None:
     names = [name for f in FLAGS for name in f.names]
     assert len(names) == len(set(names))
     assert len({f.dest for f in FLAGS}) == len(FLAGS)
-    assert set(DRIVER_BACKENDS) == set(DRIVER_NAMES)
+    assert set(KIND_BACKENDS) == set(DRIVER_KIND_NAMES)
+    assert sorted(k for kinds in KINDS_OF.values() for k in kinds) == sorted(DRIVER_KIND_NAMES)
 
 
-@pytest.mark.parametrize("name", ["--driver", "--tick", "--agents", "--out"])
+@pytest.mark.parametrize("name", ["--driver", "--tick", "--agents", "--out", "--format"])
 def test_the_shared_flags_are_declared_once_with_one_meaning(name: str) -> None:
     (row,) = [f for f in FLAGS if name in f.names]
     assert len(row.commands) >= 3
@@ -52,6 +62,34 @@ def test_which_driver_takes_what() -> None:
     assert takes("seed", "ao", "github")  # no driver column: every run takes it
 
 
+def test_what_only_one_kind_of_ao_acts_on() -> None:
+    """AO's daemon and its TypeScript builds are one --driver ao, told apart by what --ao
+    names: the table says what each acts on."""
+    layout, config = flag_for("ao_layout"), flag_for("ao_config")
+    assert layout.taken("ao", "github") and layout.split("ao", "github")
+    assert layout.taken_by("ao-typescript", "github") and not layout.taken_by("ao-daemon", "github")
+    assert config.taken_by("workload", "emulator") and not config.taken_by("ao-daemon", "emulator")
+    for dest in ("ao_command", "agents", "duration_scale", "repos", "tick"):
+        assert not flag_for(dest).split("ao", "github"), dest
+
+
+def test_a_row_told_apart_by_kind_defaults_to_the_specs_default_in_every_command() -> None:
+    """``check_kind`` reads a setting that is not RunSpec's default as given."""
+    split = [f for f in FLAGS if f.takes is not None and f.split("ao", "github")]
+    assert {f.dest for f in split} == {"ao_layout", "ao_config"}
+    for row in split:
+        for command in row.commands:
+            assert row.commands[command] in (REQUIRED, getattr(RunSpec(), row.dest)), command
+
+
+def test_the_trackers_formats_are_the_pages_own() -> None:
+    assert HISTORY_FORMATS == FORMATS
+    fmt = flag_for("fmt")
+    assert set(fmt.choices_for("matrix plan")) == {"text", "json", "github-actions"}
+    assert set(HISTORY_FORMATS) <= set(fmt.choices_for("report"))
+    assert fmt.help_for("matrix plan") != fmt.help
+
+
 @pytest.mark.parametrize(
     ("dest", "needs"),
     [
@@ -62,6 +100,11 @@ def test_which_driver_takes_what() -> None:
         ("repos", "--backend github"),
         ("session_ids", "--backend simulated"),
         ("duration_scale", "--backend emulator|github"),
+        ("ao_layout", "a TypeScript build of AO (--driver ao, --ao a checkout)"),
+        (
+            "ao_config",
+            "--driver workload or a TypeScript build of AO (--driver ao, --ao a checkout)",
+        ),
     ],
 )
 def test_a_refusal_names_what_the_flag_needs(dest: str, needs: str) -> None:

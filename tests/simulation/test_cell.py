@@ -106,12 +106,13 @@ def test_simulate_writes_the_agents_trace_beside_the_orchestrators(tmp_path: Pat
     assert len(rows) == card.insights.spend_split.agents.calls
 
 
-def test_ao_0_10s_meter_reads_the_agents_answers_too() -> None:
-    """AO 0.10's model prices its GraphQL by the budget's rise, as the front does; the
+def test_ao_daemons_meter_reads_the_agents_answers_too() -> None:
+    """AO's daemon (the default, 0.12.6) prices its GraphQL by the budget's rise, as the
+    front does; the
     agents' answers on the same budget are readings too, so each side's points are its
     own and together they are the ledger's."""
     run = run_cell(model_spec("S3", sessions=2, agents="claude-code", seed=4, **S3))
-    assert run.spec.profile == "ao-0.10.3" and run.agent_rows is not None
+    assert run.spec.profile == "ao-0.12.6" and run.agent_rows is not None
     points = _points(run.rows)["graphql"], _points(run.agent_rows)["graphql"]
     assert sum(points) == run.ledger.points["graphql"]
     assert points[0] < points[1] / 10

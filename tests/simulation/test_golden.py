@@ -47,6 +47,8 @@ def test_simulate_writes_the_same_trace_and_scorecard(tmp_path: Path) -> None:
     check_golden("simulate-trace.jsonl", trace.read_bytes())
     (card,) = out.glob("scorecard-*.json")
     assert card.read_text() == proc.stdout
+    (page,) = out.glob("report-*.html")
+    check_golden("simulate-report.html", page.read_text().replace(str(out), "OUT"))
 
 
 @pytest.mark.slow

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import msgspec
@@ -10,6 +11,7 @@ import pytest
 from tooling.against_ao import (
     CalibrationResults,
     Figures,
+    RealRun,
     figures_of,
     measured_latency,
     model_run,
@@ -133,6 +135,31 @@ def test_a_profile_is_held_to_the_builds_that_poll_as_it_does() -> None:
     assert conditions is not None and conditions.build == "bench"
     assert conditions_of("ao-0.10.3", 4, runs) is None  # no run of that size
     titles = [f.title for f in families(runs)]
-    assert titles == ["AO's TypeScript builds", "AO 0.10, the Go daemon"]
+    assert titles == ["AO's TypeScript builds", "AO's Go daemon"]
     section = calibration_section([r for r in runs if r.build == "0.10.3"], seeds=1)
     assert "TypeScript" not in section and "| `ao-0.10.3` | AO 0.10.3 | 3 |" in section
+
+
+def _as_real(profile: str, build: str, limits: dict[str, int]) -> RealRun:
+    """A model run under ``limits`` standing in as a real run of ``build``."""
+    card, digest, _ = model_run(
+        profile, 3, warmup_s=0.0, duration_s=300.0, latency=(5.0, 0.1), limits=limits
+    )
+    return RealRun(
+        build=build, ao_commit="075de7a0", sessions=3, warmup="0s", duration="5m",
+        warmup_seconds=0.0, duration_seconds=300.0, setup_seconds=1.0, measure_seconds=1.0,
+        load_before_setup="0 0 0", load_before_measure="0 0 0", load_after="0 0 0",
+        scorecard=card, digest=digest, limits=limits,
+    )  # fmt: skip
+
+
+def test_a_run_whose_budget_runs_out_is_held_to_its_profile_under_the_same_budget() -> None:
+    # the model played as the "real" run: its own profile, with its budgets, agrees
+    real = _as_real("ao-0.12.6", "0.12.6", {"graphql": 2})
+    section = calibration_section([real], seeds=1)
+    assert "### Budgets that run out" in section and "AO's Go daemon" not in section
+    rows = [line for line in section.splitlines() if line.startswith("| 3 | ")]
+    figures = [row.split(" | ", 2)[2] for row in rows[:2]]
+    assert "graphql 2/hr" in rows[0] and figures[0] == re.sub(r" \[[^]]*\]", "", figures[1])
+    # what its daemon asked once the budget was gone: 403s or errors, as the model says
+    assert real.digest != _as_real("ao-0.12.6", "0.12.6", {}).digest

@@ -17,7 +17,7 @@ from ghbench.workload.config import SessionSpec
 from ghbench.workload.ghmap import HttpRequest
 from ghbench.workload.observer import Observer
 from ghbench.workload.pollers import make_poller
-from ghbench.workload.profiles import PROFILES
+from ghbench.workload.profiles import PROFILES, PolicyParams
 from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import CallRunner, LaneClock
 from ghbench.workload.transport.inprocess import InProcessTransport
@@ -33,7 +33,10 @@ REVIEWER_TOKEN = "ghp_reviewer000000000000000000000000000000"
 class Daemon:
     """One emulator, the observer over it, and the rows it wrote."""
 
-    def __init__(self, sessions: int, *, open_prs: bool = True) -> None:
+    def __init__(
+        self, sessions: int, *, open_prs: bool = True, policy: PolicyParams = POLICY
+    ) -> None:
+        self.policy = policy
         self.clock = LaneClock(SIM_START)
         self.world = SimWorld(self.clock, seed=0, latency=(5.0, 0.1))
         self.specs = self.world.seed([REPO], sessions, open_prs=open_prs)
@@ -43,7 +46,7 @@ class Daemon:
         )
         options = RowSettings(secrets=(self.world.token,))
         self.runner = CallRunner(transport, self.clock, self.rows.append, options)
-        self.observer = make_poller(POLICY, self.runner, repos=(REPO,), sessions=tuple(self.specs))
+        self.observer = make_poller(policy, self.runner, repos=(REPO,), sessions=tuple(self.specs))
         assert isinstance(self.observer, Observer)
         self.at = SIM_START
 
@@ -52,7 +55,7 @@ class Daemon:
         mark = len(self.rows)
         self.runner.start_at(self.at)
         self.observer.tick()
-        self.at += POLICY.tick
+        self.at += self.policy.tick
         return Counter((r.operation, r.httpStatus) for r in self.rows[mark:])
 
     def rest(self, method: str, path: str, body: object, token: str | None = None) -> int:

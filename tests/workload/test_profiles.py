@@ -26,7 +26,7 @@ def test_every_profile_has_parameters_and_every_alias_a_profile() -> None:
     assert canonical_profile("pre-b1") == "ao-bench-1e73a505"
     assert canonical_profile("bench-era") == "bench-era"
     with pytest.raises(
-        ValueError, match=r"unknown profile 'nope'; use one of ao-0\.10\.3, ao-main-60e8c881"
+        ValueError, match=r"unknown profile 'nope'; use one of ao-0\.12\.6, ao-0\.10\.3, ao-main"
     ):
         canonical_profile("nope")
 

@@ -16,8 +16,7 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.comparison import print_report
-from ghbench.commands.options import flag_options, row_type
-from ghbench.commands.outdir import hold_out
+from ghbench.commands.options import flag_options, hold_out, row_type
 from ghbench.runspec.flags import flag_for
 from ghbench.runspec.spec import Duration, RunSpec
 
@@ -31,14 +30,14 @@ def _build_options(func: F) -> F:
     of the flag table once per build."""
     for label in ("b", "a"):
         build = f"build {label.upper()} ({'baseline' if label == 'a' else 'candidate'})"
-        for dest, default in (("profile", None), ("ao_layout", "auto"), ("ao_command", None)):
+        for dest, shown in (("profile", False), ("ao_layout", "auto"), ("ao_command", False)):
             row = flag_for(dest)
             func = click.option(
                 f"--{label}-{row.name.removeprefix('--')}",
                 f"{label}_{dest}",
                 type=row_type(row, "ab"),
-                default=default,
-                show_default=default is not None,
+                default=None,
+                show_default=shown,
                 metavar=row.metavar,
                 help=f"{row.help} ({build}; {row.needs()})",
             )(func)

@@ -11,8 +11,7 @@ from typing import Any
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import FiniteFloatRange, flag_options
-from ghbench.commands.outdir import hold_out
+from ghbench.commands.options import FiniteFloatRange, flag_options, hold_out
 from ghbench.runspec.flags import MAX_VIRTUAL_S
 from ghbench.runspec.names import RunBackendName
 from ghbench.runspec.spec import RunSpec

@@ -13,10 +13,11 @@ if TYPE_CHECKING:
 __all__ = ["print_report"]
 
 
-def print_report(report: ComparisonReport, output: str, saved: tuple[Path, ...] = ()) -> int:
-    """Print ``output`` (console, json or markdown) and where the comparison was
-    ``saved``; the exit code: 3 when a threshold failed."""
-    click.echo(report.texts[output], nl=False)
+def print_report(report: ComparisonReport, output: str | None, saved: tuple[Path, ...] = ()) -> int:
+    """Print ``output`` (console, json or markdown; None: the caller printed stdout)
+    and where the comparison was ``saved``; the exit code: 3 when a threshold failed."""
+    if output is not None:
+        click.echo(report.texts[output], nl=False)
     for path in saved:
         click.echo(f"comparison saved: {path}", err=True)
     if report.failed:

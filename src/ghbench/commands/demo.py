@@ -11,8 +11,7 @@ from typing import Any
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import flag_options
-from ghbench.commands.outdir import hold_out
+from ghbench.commands.options import flag_options, hold_out
 from ghbench.runspec.flags import DEFAULT_OUT
 from ghbench.runspec.spec import RunSpec
 
@@ -44,4 +43,6 @@ def command(*, spec: RunSpec) -> None:
     click.echo(result.measure.console)
     click.echo(f"  setup artifact:   {result.setup.path}")
     click.echo(f"  demo config:      {result.config_path}")
+    if "report" in result.measure.paths:
+        click.echo(f"  report page:      {result.measure.paths['report']}")
     result.measure.raise_for_outcome()

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import click
 
+from ghbench.blas import one_blas_thread
 from ghbench.clock import SystemClock
-from ghbench.commands.options import flag_options
-from ghbench.commands.outdir import hold_out
+from ghbench.commands.history import echo_history
+from ghbench.commands.options import flag_options, hold_out
 from ghbench.errors import UsageError
 from ghbench.matrix.plan import render_plan
 from ghbench.matrix.selection import choose_cells
@@ -40,6 +41,7 @@ def run(  # noqa: PLR0917 - one parameter per click option
     scales: str | None,
     resume: bool,
     operator: str | None,
+    fmt: str | None,
 ) -> None:
     """Run cells, rewriting OUT/baseline.md after each one."""
     if resume and (cells or priority or everything or scales):
@@ -47,7 +49,9 @@ def run(  # noqa: PLR0917 - one parameter per click option
             "--resume continues the stored selection; drop --cells/--priority/--all/--scales"
         )
     # the flags are checked; the matrix's flow loads now (see ghbench.commands)
-    from ghbench.matrix.invoke import run_plan, start_plan  # noqa: PLC0415
+    with one_blas_thread():  # its figures need no BLAS threads
+        from ghbench.matrix.invoke import run_plan, start_plan  # noqa: PLC0415
+        from ghbench.matrix.runner import latest_measurements  # noqa: PLC0415
 
     clock, env = SystemClock(), dict(os.environ)
     start = start_plan(
@@ -74,20 +78,16 @@ def run(  # noqa: PLR0917 - one parameter per click option
     ok = sum(r.status == "ok" for r in outcome.ran)
     click.echo(
         f"{ok} cell(s) ok, {len(outcome.failed)} failed or refused, {len(outcome.skipped)}"
-        f" already done; {out_dir / 'baseline.md'}"
+        f" already done; {out_dir / 'baseline.md'}",
+        err=fmt is not None,
     )
+    if fmt is not None:
+        echo_history(latest_measurements(out_dir), fmt)
     if outcome.failed:
         raise SystemExit(1)
 
 
 @command.command(name="plan")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "github-actions"]),
-    default="text",
-    show_default=True,
-)
 @flag_options("matrix plan")
 def plan_cmd(
     cells: tuple[str, ...], priority: bool, everything: bool, scales: str | None, fmt: str
@@ -100,13 +100,17 @@ def plan_cmd(
 @command.command(name="merge")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path))
 @flag_options("matrix merge")
-def merge(dirs: tuple[Path, ...], out_dir: Path) -> None:
+def merge(dirs: tuple[Path, ...], out_dir: Path, fmt: str | None) -> None:
     """Merge the matrix directories DIRS (e.g. CI job artifacts) into OUT/baseline.md."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.matrix.merge import merge_dirs  # noqa: PLC0415
+    from ghbench.matrix.runner import latest_measurements  # noqa: PLC0415
 
     report = merge_dirs(dirs, out_dir)
     click.echo(
         f"merged {len(report.added)} run(s), skipped {report.duplicates} already present;"
-        f" {out_dir / 'baseline.md'}"
+        f" {out_dir / 'baseline.md'}",
+        err=fmt is not None,
     )
+    if fmt is not None:
+        echo_history(latest_measurements(out_dir), fmt)

@@ -11,8 +11,7 @@ import sys
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import flag_options
-from ghbench.commands.outdir import hold_out
+from ghbench.commands.options import flag_options, hold_out
 from ghbench.runspec.spec import RunSpec
 
 __all__ = ["command"]

@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 import click
 from click.core import ParameterSource
 
-from ghbench.commands.outdir import check_out
+from ghbench.artifacts.outdir import check_out_dir, held_out_dir
 from ghbench.runspec.build import SETTINGS, build_spec
 from ghbench.runspec.flags import Flag, flags_of
 from ghbench.runspec.names import RunBackendName
@@ -28,7 +28,7 @@ from ghbench.runspec.spec import RunSpec
 from ghbench.workload.agents.profiles import canonical_agent_profile
 from ghbench.workload.profiles import canonical_profile
 
-__all__ = ["FiniteFloatRange", "flag_options", "given_flags", "row_type"]
+__all__ = ["FiniteFloatRange", "flag_options", "given_flags", "hold_out", "row_type"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 Base = RunSpec | Callable[[Mapping[str, Any]], RunSpec] | None
@@ -66,7 +66,7 @@ class _OutDir(click.ParamType):  # type: ignore[type-arg]
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         path = Path(value)
-        check_out(path, param.opts[0] if param is not None else "--out")
+        check_out_dir(path, param.opts[0] if param is not None else "--out")
         return path
 
 
@@ -113,8 +113,14 @@ def _option(row: Flag, command: str) -> Callable[[F], F]:
         multiple=row.kind == "many",
         show_default=shown,
         metavar=row.metavar or ("DURATION" if row.kind == "duration" else None),
-        help=row.help,
+        help=row.help_for(command),
     )
+
+
+def hold_out(out_dir: Path, flag: str = "--out") -> None:
+    """``out_dir`` held by this run until the command ends (``held_out_dir``): taken
+    after the flags are checked and before anything is written there."""
+    click.get_current_context().with_resource(held_out_dir(out_dir, flag))
 
 
 def given_flags() -> frozenset[str]:

@@ -45,6 +45,12 @@ __all__ = ["command"]
     "[default: a temporary directory, removed at the end].",
 )
 @click.option(
+    "--keep-ca",
+    is_flag=True,
+    help="With --state: keep the front's CA and its key there for later runs "
+    "[default: no key outlives the run].",
+)
+@click.option(
     "--trace",
     "trace",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -64,6 +70,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     upstream: str | None,
     repos: tuple[str, ...],
     state: Path | None,
+    keep_ca: bool,
     trace: Path | None,
     component: str,
     command: tuple[str, ...],
@@ -73,30 +80,24 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     Without --github, a gh shim traces every gh the command runs, however deeply
     nested. With --github, COMMAND runs behind the GitHub front, a local proxy (its
     environment gets HTTPS_PROXY and the front's CA): gh with its default host, git
-    over https, curl, Go, Python and Node clients are all traced. COMMAND's output,
-    exit code and behaviour are unchanged, except that a COMMAND which succeeded while
-    trace rows were lost exits 1: the trace is incomplete. Put '--' before COMMAND.
+    over https, curl, Go, Python and Node clients (fetch, https, octokit) are all
+    traced; when none made an exchange, the last line says why it likely was. COMMAND's
+    output, exit code and behaviour are unchanged, except that a COMMAND which succeeded
+    while trace rows were lost, or while no client reached the front, exits 1. Put '--'
+    before COMMAND.
     """
-    if github is None:
-        for flag, given in (("--upstream", upstream), ("--repo", repos), ("--state", state)):
-            if given:
-                raise click.UsageError(f"{flag} goes with --github emulator|github")
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.record.network import record_network  # noqa: PLC0415
-    from ghbench.record.runner import record  # noqa: PLC0415
+    from ghbench.record.network import record_command  # noqa: PLC0415
 
-    result = (
-        record(list(command), trace=trace, component=component)
-        if github is None
-        else record_network(
-            list(command),
-            github="emulator" if github == "emulator" else "github",
-            upstream=upstream,
-            repos=repos,
-            state=state,
-            trace=trace,
-            component=component,
-        )
+    result = record_command(
+        list(command),
+        github=None if github is None else "emulator" if github == "emulator" else "github",
+        upstream=upstream,
+        repos=repos,
+        state=state,
+        keep_ca=keep_ca,
+        trace=trace,
+        component=component,
     )
     for line in result.lines():
         click.echo(line, err=True)

@@ -1,8 +1,8 @@
 """``ghbench replay``: a recorded trace's calls re-issued against the emulator.
 
-Writes a trace of the re-issued calls and its scorecard (as ``measure`` does) and
-prints how the replay's spend compares with the recording's, what could not be
-re-issued and why, and what the counterfactual policies held back.
+Writes a trace of the re-issued calls, its scorecard and the scorecard's page (as
+``measure`` does) and prints how the replay's spend compares with the recording's,
+what could not be re-issued and why, and what the counterfactual policies held back.
 """
 
 from __future__ import annotations
@@ -88,7 +88,11 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     if as_json:
         click.echo(json.dumps(written.json(), indent=2))
         return
-    paths = {"Trace": written.trace_path, "Scorecard": written.scorecard_path}
+    paths = {
+        "Trace": written.trace_path,
+        "Scorecard": written.scorecard_path,
+        "Report": written.page_path,
+    }
     color = use_color(sys.stdout.isatty(), os.environ)
     click.echo(render_console(written.scorecard, color=color, paths=paths), nl=False)
     for line in written.summary.lines():

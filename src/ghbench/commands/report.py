@@ -1,7 +1,8 @@
 """``ghbench report``: recompute a scorecard from an existing trace (the spec's report mode).
 
 The flow is ``ghbench.harness.report``: the console scorecard, or with ``--json`` the
-artifact, goes to stdout; what the trace reader skipped goes to stderr.
+artifact (``--format bmf|gab``: its figures for a trend tracker), goes to stdout; what
+the trace reader skipped goes to stderr. The scorecard's HTML page is written beside it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import click
 
 from ghbench.clock import SystemClock
+from ghbench.commands.history import echo_history, resolve_format
 from ghbench.commands.options import flag_options
 from ghbench.commands.readwarnings import report_read_problems
 from ghbench.data import example_trace_path
@@ -60,8 +62,10 @@ def command(
     window_end: str | None,
     out_dir: Path,
     as_json: bool,
+    fmt: str | None,
 ) -> None:
     """Recompute a scorecard from an existing trace file."""
+    output = resolve_format(fmt, "text", json=as_json)
     if example and trace is not None:
         raise UsageError("--example and --trace are exclusive; pass one of them")
     if trace is None and not example:
@@ -74,6 +78,7 @@ def command(
     # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
     from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
     from ghbench.harness.report import TimeBound, report_trace  # noqa: PLC0415
+    from ghbench.pages.history import scorecard_measurements  # noqa: PLC0415
     from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
     from ghbench.trace.frame import TraceFrame  # noqa: PLC0415
 
@@ -91,11 +96,19 @@ def command(
         clock=SystemClock(),
         read_problems=read_problems,
     )
-    if as_json:
-        sys.stdout.buffer.write(encode_artifact(result.scorecard))
-        sys.stdout.flush()
+    if output != "text":
+        if output == "json":
+            sys.stdout.buffer.write(encode_artifact(result.scorecard))
+            sys.stdout.flush()
+        else:
+            echo_history(scorecard_measurements(result.scorecard), output)
         click.echo(f"scorecard: {result.path}", err=True)
+        click.echo(f"report page: {result.page}", err=True)
         return
     color = use_color(sys.stdout.isatty(), os.environ)
-    paths = {"Trace": str(trace_path), "Scorecard": str(result.path)}
+    paths = {
+        "Trace": str(trace_path),
+        "Scorecard": str(result.path),
+        "Report": str(result.page),
+    }
     click.echo(render_console(result.scorecard, color=color, paths=paths), nl=False, color=color)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import flag_options
-from ghbench.commands.outdir import hold_out
+from ghbench.commands.options import flag_options, hold_out
 from ghbench.errors import GhbenchError
 from ghbench.runspec.spec import RunSpec
 

@@ -1,7 +1,8 @@
 """``ghbench simulate``: runbook cells of the workload model in virtual time.
 
-Writes the same trace and scorecard artifact as ``measure`` and prints the
-console scorecard (or the artifact as JSON with ``--json``).
+Writes the same trace, scorecard artifact and report page as ``measure`` and prints
+the console scorecard (the artifact as JSON with ``--json``; ``--format bmf|gab``: its
+figures for a trend tracker).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from pathlib import Path
 import click
 import msgspec
 
+from ghbench.blas import one_blas_thread
+from ghbench.commands.history import HISTORY_FORMATS, echo_history, resolve_format
 from ghbench.commands.options import flag_options
 from ghbench.runspec.spec import RunSpec
 
@@ -29,12 +32,20 @@ __all__ = ["command"]
 )
 @flag_options("simulate", base=RunSpec(backend="simulated"))
 def command(
-    *, spec: RunSpec, typed: frozenset[str], config_path: Path | None, as_json: bool
+    *,
+    spec: RunSpec,
+    typed: frozenset[str],
+    config_path: Path | None,
+    as_json: bool,
+    fmt: str | None,
 ) -> None:
     """Run one runbook cell of the workload model against the in-process emulator."""
-    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    output = resolve_format(fmt, "text", json=as_json)
+    # the flow loads when the command runs, not for --help (see ghbench.commands); its
+    # figures need no BLAS threads
+    with one_blas_thread():
+        from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
     from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
-    from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
     from ghbench.workload.config import load_workload_config  # noqa: PLC0415
 
     if config_path is not None:
@@ -46,10 +57,17 @@ def command(
             session_ids=cfg.trace.session_ids,
         )
     result = simulate_cell(spec)
-    if as_json:
+    if output == "json":
         click.echo(result.scorecard_json(), nl=False)
+    elif output in HISTORY_FORMATS:
+        from ghbench.pages.history import scorecard_measurements  # noqa: PLC0415
+
+        echo_history(scorecard_measurements(result.scorecard), output)
+        click.echo(f"scorecard: {result.scorecard_path}", err=True)
     else:
         paths = {"Trace": result.trace_path, "Scorecard": result.scorecard_path}
+        if result.page_path is not None:
+            paths["Report"] = result.page_path
         color = use_color(sys.stdout.isatty(), os.environ)
         click.echo(render_console(result.scorecard, color=color, paths=paths), nl=False)
     click.echo(result.summary(), err=True)

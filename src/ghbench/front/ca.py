@@ -1,5 +1,11 @@
 """The front's certificates: a CA minted per run, and one leaf for GitHub's hosts.
 
+The CA can vouch for nothing else: it is name-constrained to the hosts the front
+serves (critical ``NameConstraints``: those DNS names, no IP address), valid from a few
+minutes before the run for its expected length plus an hour, and its key stays in the
+front's memory: it is written (0600) only when the caller asks to keep the CA for
+later runs. The leaf's key is on disk only while the TLS context loads it.
+
 Keys are ECDSA P-256: minting one takes about 0.06 ms against about 120 ms for RSA
 2048 (measured here with ``cryptography``), and every client the front serves (Go,
 OpenSSL, GnuTLS, Node, Python) accepts them. The leaf names every host the front
@@ -8,11 +14,13 @@ the others check; it is minted afresh at every start, even when the CA is reused
 
 Files, under the run's state directory (written atomically, mode 0600):
 
-- ``front-ca.pem`` / ``front-ca.key``: the CA; the key is never printed and is
-  replaced at every start unless the caller asks to reuse it;
-- ``front-bundle.pem``: the system's bundle followed by the CA, for variables that
-  replace a client's trust store (``SSL_CERT_FILE``, ``GIT_SSL_CAINFO``, ...);
-- ``front-leaf.pem`` / ``front-leaf.key``: what the TLS server loads.
+- ``front-ca.pem``: the CA; ``front-ca.key`` its key, only when kept;
+- ``front-bundle.pem``: for variables that replace a client's trust store
+  (``SSL_CERT_FILE``, ``GIT_SSL_CAINFO``, ...): the CA alone when clients need trust
+  nothing else (emulate: every other host is refused; curl parses a 220 KB system
+  bundle in about 40 ms), else the system's bundle followed by the CA;
+- ``front-leaf.pem`` / ``front-leaf.key``: what the TLS server loads (``forget``
+  removes the key once it is loaded).
 
 ``mint_ca`` and ``mint_leaf`` are pure (the time is passed in); ``prepare_ca`` writes.
 """
@@ -20,6 +28,7 @@ Files, under the run's state directory (written atomically, mode 0600):
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 import ssl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,10 +42,10 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from ghbench.artifacts.io import replace_atomic
 from ghbench.errors import GhbenchError
 
-__all__ = ["CA_DAYS", "Minted", "RunCA", "mint_ca", "mint_leaf", "prepare_ca", "system_bundle"]
+__all__ = ["CA_MARGIN", "Minted", "RunCA", "mint_ca", "mint_leaf", "prepare_ca", "system_bundle"]
 
-CA_DAYS = 30  # a run's CA outlives any run; a reused one is re-minted once expired
-_BACKDATE = dt.timedelta(hours=1)  # tolerate a client clock slightly behind ours
+CA_MARGIN = dt.timedelta(hours=1)  # past the run's expected length
+_BACKDATE = dt.timedelta(minutes=10)  # tolerate a client clock slightly behind ours
 # where distributions keep the system bundle, when OpenSSL's default names none
 _KNOWN_BUNDLES = (
     "/etc/ssl/certs/ca-certificates.crt",  # Debian, Ubuntu, Alpine
@@ -73,6 +82,11 @@ class RunCA:
     leaf_cert: Path
     leaf_key: Path
 
+    def forget(self, *, keep: bool) -> None:
+        """Remove the keys from disk: the leaf's (once loaded), the CA's unless ``keep``."""
+        for path in (self.leaf_key,) if keep else (self.leaf_key, self.key):
+            path.unlink(missing_ok=True)
+
 
 def _name(common_name: str) -> x509.Name:
     return x509.Name(
@@ -83,8 +97,9 @@ def _name(common_name: str) -> x509.Name:
     )
 
 
-def mint_ca(now: dt.datetime, label: str) -> Minted:
-    """A self-signed CA valid from an hour before ``now`` for ``CA_DAYS`` days."""
+def mint_ca(now: dt.datetime, label: str, hosts: Sequence[str], lifetime: dt.timedelta) -> Minted:
+    """A self-signed CA for ``hosts`` alone, valid from shortly before ``now`` for
+    ``lifetime`` and ``CA_MARGIN``."""
     key = ec.generate_private_key(ec.SECP256R1())
     name = _name(f"ghbench front CA {label}")
     public = key.public_key()
@@ -95,8 +110,18 @@ def mint_ca(now: dt.datetime, label: str) -> Minted:
         .public_key(public)
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - _BACKDATE)
-        .not_valid_after(now + dt.timedelta(days=CA_DAYS))
+        .not_valid_after(now + lifetime + CA_MARGIN)
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.NameConstraints(
+                permitted_subtrees=[x509.DNSName(h) for h in hosts],
+                excluded_subtrees=[
+                    x509.IPAddress(ipaddress.ip_network("0.0.0.0/0")),
+                    x509.IPAddress(ipaddress.ip_network("::/0")),
+                ],
+            ),
+            critical=True,
+        )
         .add_extension(_key_usage(signs_certificates=True), critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
         .sign(key, hashes.SHA256())
@@ -152,8 +177,11 @@ def system_bundle(env: Mapping[str, str]) -> Path | None:
     return None
 
 
-def _load_ca(cert_path: Path, key_path: Path, now: dt.datetime) -> Minted | None:
-    """The CA in these files if both are readable and it is still valid for a day."""
+def _load_ca(
+    cert_path: Path, key_path: Path, now: dt.datetime, lifetime: dt.timedelta
+) -> Minted | None:
+    """The CA in these files if both are readable, it is name-constrained (a CA kept by
+    an older ghbench is not) and it is still valid for ``lifetime``."""
     try:
         cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
         key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
@@ -161,7 +189,11 @@ def _load_ca(cert_path: Path, key_path: Path, now: dt.datetime) -> Minted | None
         return None
     if not isinstance(key, ec.EllipticCurvePrivateKey):
         return None
-    if cert.not_valid_after_utc < now + dt.timedelta(days=1):
+    try:
+        cert.extensions.get_extension_for_class(x509.NameConstraints)
+    except x509.ExtensionNotFound:
+        return None
+    if cert.not_valid_after_utc < now + lifetime:
         return None
     return Minted(cert, key)
 
@@ -172,10 +204,12 @@ def prepare_ca(
     now: dt.datetime,
     *,
     base_bundle: Path | None,
-    reuse: bool = False,
+    keep: bool = False,
+    lifetime: dt.timedelta = dt.timedelta(days=1),
 ) -> RunCA:
-    """Mint (or, with ``reuse``, keep a still-valid) CA and a fresh leaf under
-    ``state_dir``; write the bundle as ``base_bundle`` followed by the CA."""
+    """Mint (or, with ``keep``, reuse a kept and still valid) CA and a fresh leaf under
+    ``state_dir``; write the bundle as ``base_bundle`` (None: none) followed by the CA.
+    Without ``keep`` no CA key is written, and one an earlier run kept is removed."""
     files = RunCA(
         cert=state_dir / "front-ca.pem",
         key=state_dir / "front-ca.key",
@@ -189,10 +223,13 @@ def prepare_ca(
     except OSError as exc:
         where = state_dir if base_bundle is None else base_bundle
         raise GhbenchError(f"cannot prepare the front's CA: {where}: {exc.strerror}") from exc
-    ca = _load_ca(files.cert, files.key, now) if reuse else None
+    ca = _load_ca(files.cert, files.key, now, lifetime) if keep else None
     if ca is None:
-        ca = mint_ca(now, label=now.strftime("%Y-%m-%dT%H:%M:%SZ"))
-        replace_atomic(files.key, ca.key_pem())  # 0600: mkstemp's mode
+        ca = mint_ca(now, now.strftime("%Y-%m-%dT%H:%M:%SZ"), hosts, lifetime)
+        if keep:
+            replace_atomic(files.key, ca.key_pem())  # 0600: mkstemp's mode
+        else:
+            files.key.unlink(missing_ok=True)
         replace_atomic(files.cert, ca.cert_pem())
     leaf = mint_leaf(ca, hosts, now)
     replace_atomic(files.leaf_key, leaf.key_pem())

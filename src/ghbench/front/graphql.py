@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from graphql import FieldNode, GraphQLError, OperationDefinitionNode, parse
+from graphql import FieldNode, OperationDefinitionNode
 
-from ghbench.trace.graphql_cost import MAX_QUERY_CHARS, estimate_graphql_cost
+from ghbench.trace.graphql_cost import MAX_QUERY_CHARS, estimate_graphql_cost, parsed_document
+from ghbench.trace.graphql_shape import structure_key
 
 __all__ = ["GraphqlMeter", "GraphqlRequest", "read_graphql_request"]
 
@@ -75,13 +76,33 @@ def _estimate(query: str, variables: bytes, name: str | None) -> int | None:
     return estimate_graphql_cost(query, decoded if isinstance(decoded, dict) else None, name)
 
 
+_Shape = tuple[str | None, str, tuple[str, ...]]
+# shapes by the document's structure (ghbench.trace.graphql_shape): the same query for
+# another PR number has the same operation and fields, and is not parsed again
+_STRUCTURES: dict[tuple[str, str | None], _Shape] = {}
+_STRUCTURES_MAX = 256
+
+
 @functools.lru_cache(maxsize=256)
-def _shape(query: str, wanted: str | None) -> tuple[str | None, str, tuple[str, ...]] | None:
+def _shape(query: str, wanted: str | None) -> _Shape | None:
     """(name, kind, top-level fields) of the operation to run; parsed once per text
-    (a poller sends the same few queries over and over)."""
-    try:
-        document = parse(query, no_location=True)
-    except (GraphQLError, RecursionError):
+    (a poller sends the same few queries over and over), and once per structure."""
+    found_key = structure_key(query)  # the shape holds whatever the integers
+    key = found_key.text if found_key is not None else None
+    known = _STRUCTURES.get((key, wanted)) if key is not None else None
+    if known is not None:
+        return known
+    found = _parse_shape(query, wanted)
+    if key is not None and found is not None:
+        if len(_STRUCTURES) >= _STRUCTURES_MAX:
+            _STRUCTURES.clear()
+        _STRUCTURES[(key, wanted)] = found
+    return found
+
+
+def _parse_shape(query: str, wanted: str | None) -> _Shape | None:
+    document = parsed_document(query)  # the cost formula reads the same tree
+    if document is None:
         return None
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     if wanted:

@@ -7,6 +7,8 @@
   ``component`` and, when it does not trust the front's CA, the variable it reads
   its trust from (the warning names it).
 - ``CA_VARIABLES``: every variable through which a client may be given the CA bundle.
+- ``GITHUB_DOMAINS``: GitHub's other hosts (release assets, raw files, avatars), which
+  forward mode tunnels untouched; it tunnels nothing else but the upstream.
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ from dataclasses import dataclass
 __all__ = [
     "CA_VARIABLES",
     "CLIENTS",
+    "GITHUB_DOMAINS",
     "GITHUB_HOSTS",
     "Client",
     "client_of",
+    "github_domain",
     "host_kind",
+    "printable",
     "split_authority",
 ]
 
@@ -31,6 +36,15 @@ GITHUB_HOSTS: dict[str, str] = {
     "uploads.github.com": "uploads",  # release assets
     "codeload.github.com": "codeload",  # archives
 }
+
+# forward mode tunnels these (and their subdomains) untouched: where GitHub's answers
+# send clients (release assets and archives redirect to objects.githubusercontent.com)
+GITHUB_DOMAINS = ("github.com", "githubusercontent.com", "githubassets.com", "ghcr.io")
+_HOST = re.compile(
+    r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*"
+)
+_IPV6 = re.compile(r"[0-9a-f:.]{2,45}")
+_UNPRINTABLE = re.compile(r"[^\x20-\x7e]")
 
 # variable -> the clients that read it; SSL_CERT_FILE is a whole bundle (it replaces
 # the system's), the others add to or replace theirs
@@ -84,18 +98,34 @@ def host_kind(host: str) -> str | None:
     return GITHUB_HOSTS.get(host.lower().rstrip("."))
 
 
+def github_domain(host: str) -> bool:
+    """One of GitHub's hosts (``GITHUB_DOMAINS`` or a subdomain of one)."""
+    name = host.lower().rstrip(".")
+    return any(name == d or name.endswith("." + d) for d in GITHUB_DOMAINS)
+
+
+def printable(text: str | None, limit: int = 80) -> str:
+    """What a client sent, fit to echo in a warning: printable ASCII, at most ``limit``
+    characters (a User-Agent is the client's to choose)."""
+    clean = _UNPRINTABLE.sub("?", text or "")
+    return clean if len(clean) <= limit else clean[: limit - 1] + "…"
+
+
 def split_authority(authority: str, default_port: int) -> tuple[str, int] | None:
-    """``host[:port]`` (``[v6]:port`` too) as (host, port); None when it is not one."""
-    text = authority.strip()
+    """``host[:port]`` (``[v6]:port`` too) as (host, port); None when it is not one (a
+    host name must be one: it is echoed in answers and rows)."""
+    text = authority.strip().lower()
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
         port_text = rest[1:] if rest.startswith(":") else ""
         if rest and not rest.startswith(":"):
             return None
+        if not _IPV6.fullmatch(host):
+            return None
     else:
         host, _, port_text = text.partition(":")
-    if not host:
-        return None
+        if len(host) > 253 or not _HOST.fullmatch(host.rstrip(".")):
+            return None
     if not port_text:
         return host.lower(), default_port
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:

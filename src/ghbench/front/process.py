@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import secrets
 import subprocess
 import sys
 import threading
@@ -29,6 +30,7 @@ import msgspec
 from ghbench.credentials import without_tokens
 from ghbench.errors import GhbenchError
 from ghbench.front.env import client_environment, proxy_url
+from ghbench.front.node import preload_file
 from ghbench.front.settings import Command, FrontCounts, FrontSettings, Ready, Reply
 from ghbench.procs import popen_guarded, stop_group
 
@@ -94,6 +96,7 @@ class Front:
         self.port = ready.port
         self.ca_cert = Path(ready.ca_cert)
         self.bundle = Path(ready.bundle)
+        self.node_preload = preload_file(Path(settings.state_dir))
         self._lines = lines
         self._lock = threading.Lock()
         self._final: FrontCounts | None = None
@@ -103,8 +106,9 @@ class Front:
         return self.process.pid
 
     def proxy_url(self, session: str | None = None) -> str:
-        """``http://127.0.0.1:PORT``, or with ``session`` as the credential's user."""
-        return proxy_url(self.port, session)
+        """``http://SESSION:SECRET@127.0.0.1:PORT``: the front's secret as the
+        credential's password, ``session`` (or ``-``) as its user."""
+        return proxy_url(self.port, self.settings.secret, session)
 
     def client_env(
         self, base: Mapping[str, str] | None = None, *, session: str | None = None
@@ -112,7 +116,13 @@ class Front:
         """The variables a client needs to go through the front (``env.client_environment``);
         ``base`` is the environment they will be added to."""
         return client_environment(
-            self.port, bundle=self.bundle, ca_cert=self.ca_cert, session=session, base=base
+            self.port,
+            secret=self.settings.secret,
+            bundle=self.bundle,
+            ca_cert=self.ca_cert,
+            session=session,
+            base=base,
+            node_preload=self.node_preload,
         )
 
     def _ask(self, command: Command) -> FrontCounts:
@@ -180,7 +190,11 @@ def start_front(
 
     ``env``: the process's environment (default: ours); its ``SSL_CERT_FILE``, when
     set, is the bundle the CA is appended to and the trust the front's own HTTPS
-    requests (forward mode) use."""
+    requests (forward mode) use. Without a ``secret`` in ``settings`` the front gets
+    one of its own: it reaches the front's process over its private stdin, and
+    clients through ``Front.client_env``, never argv."""
+    if settings.secret is None:
+        settings = msgspec.structs.replace(settings, secret=secrets.token_hex(16))
     argv = [sys.executable, "-m", "ghbench.front.serve"]
     try:  # guarded: stopped by the lifeline if we die
         process = popen_guarded(

@@ -8,8 +8,11 @@ standing in for GitHub), ``X-Forwarded-Proto: https``: the emulator then writes 
 both ways; a body up to 1 MiB is read whole first, so an exchange sent on a
 kept-alive connection the server has just closed can be sent again.
 
-When the answer is complete its row is built and written (``rows.exchange_row``):
-after the last byte went to the client, so a row costs the client no latency.
+The row is written when the answer is complete, before its last bytes go to the
+client: a client that has its whole answer finds its row in the trace. A client that
+leaves before the whole answer reached it still gets its row (the request reached
+GitHub, and GitHub charged for it), marked ``clientClosed`` with the bytes the front
+had handed to its connection.
 """
 
 from __future__ import annotations
@@ -17,12 +20,21 @@ from __future__ import annotations
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import h11
+from typing import Protocol
 
 from ghbench.clock import Clock
 from ghbench.front.downstream import Caller, Downstream, header
 from ghbench.front.graphql import GraphqlMeter, read_graphql_request
+from ghbench.front.http1 import (
+    END,
+    Body,
+    Framing,
+    Head,
+    ProtocolError,
+    declared_length,
+    request_head,
+    response_head,
+)
 from ghbench.front.rows import Exchange, exchange_row
 from ghbench.front.settings import Upstream
 from ghbench.front.sink import TraceSink
@@ -44,6 +56,7 @@ _HOP_BY_HOP = frozenset(
         b"expect",
     }
 )
+_FRAMING = frozenset({b"content-length", b"transfer-encoding"})
 # the answer's headers a row reads (``rows.exchange_row``, ``GraphqlMeter``)
 _ROW_HEADERS = frozenset(
     {
@@ -55,7 +68,22 @@ _ROW_HEADERS = frozenset(
         b"x-ratelimit-resource",
     }
 )
-_FAILURES = (OSError, TimeoutError, h11.ProtocolError, ssl.SSLError)
+_FAILURES = (OSError, TimeoutError, ProtocolError, ssl.SSLError)
+_CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+class Meter(Protocol):
+    """What reads GraphQL charges (``graphql.GraphqlMeter``, ``workers.SharedMeter``)."""
+
+    def begin(self) -> int: ...
+
+    def end(
+        self, ticket: int, limit: int | None, reset: int | None, used: int | None
+    ) -> int | None: ...
+
+
+class ClientGone(Exception):
+    """The client's connection broke while its answer was on its way."""
 
 
 @dataclass(frozen=True)
@@ -102,13 +130,14 @@ class Relay:
         sink: TraceSink,
         clock: Clock,
         component: str,
+        meter: Meter | None = None,
     ) -> None:
         self.upstream = upstream
         self.pool = pool
         self.sink = sink
         self.clock = clock
         self.component = component
-        self.meter = GraphqlMeter()
+        self.meter: Meter = meter or GraphqlMeter()
 
     def destination(self, origin: Origin) -> Upstream:
         """GitHub's hosts go to the upstream when there is one; anything else (and
@@ -118,7 +147,7 @@ class Relay:
         return Upstream(origin.scheme, origin.host, origin.port)
 
     async def exchange(
-        self, down: Downstream, request: h11.Request, *, origin: Origin, target: str, caller: Caller
+        self, down: Downstream, request: Head, *, origin: Origin, target: str, caller: Caller
     ) -> bool:
         """Relay one request and its answer; False when the client connection must close."""
         started = self.clock.now()
@@ -126,13 +155,13 @@ class Relay:
         headers = [(k, v) for k, v in request.headers if k not in _HOP_BY_HOP]
         if destination.scheme != origin.scheme:
             headers.append((b"x-forwarded-proto", origin.scheme.encode()))
-        outgoing = h11.Request(method=request.method, target=target, headers=headers)
-        if down.conn.they_are_waiting_for_100_continue:
-            down.send(h11.InformationalResponse(status_code=100, headers=[]))
+        expect = header(request.headers, b"expect")
+        if expect is not None and expect.lower() == "100-continue":
+            down.send(_CONTINUE)
         body = await _read_body(down)
         ex = Exchange(
             kind=origin.kind or "",
-            method=request.method.decode(),
+            method=request.method.decode("latin-1"),
             target=target,
             started_at=started,
             user_agent=caller.user_agent,
@@ -152,9 +181,21 @@ class Relay:
 
         try:
             keep_answer = graphql and b"rateLimit" in body.first
+            outgoing = _outgoing(request.method, target.encode("latin-1"), headers, body)
             return await self._relay(
-                down, destination, outgoing, body, ex, keep_answer=keep_answer, record=record
+                down,
+                destination,
+                outgoing,
+                body,
+                ex,
+                keep_answer=keep_answer,
+                keep_alive=request.keep_alive,  # known once the body has come
+                record=record,
             )
+        except ClientGone:
+            ex.client_closed = not recorded  # a row already written had its answer whole
+            self.sink.counts.client_aborts += 1
+            return False
         finally:
             record()
 
@@ -172,7 +213,7 @@ class Relay:
         if graphql_body is not None and self.sink.traced:
             ex.graphql = read_graphql_request(graphql_body)
         self.sink.counts.exchanges += 1
-        # status None: the client left before any answer came
+        # status None: the client left before the request was sent on
         if ex.status is not None and self.sink.traced:
             self.sink.write(exchange_row(ex, self.component, charged))
 
@@ -180,11 +221,12 @@ class Relay:
         self,
         down: Downstream,
         destination: Upstream,
-        outgoing: h11.Request,
+        outgoing: bytes,
         body: _Body,
         ex: Exchange,
         *,
         keep_answer: bool,
+        keep_alive: bool,
         record: Callable[[], None],
     ) -> bool:
         """Relay the answer; ``record`` writes the exchange's row before the answer's last
@@ -195,70 +237,71 @@ class Relay:
         except _FAILURES as exc:
             self.sink.counts.upstream_errors += 1
             reason = f"ghbench front: no answer from {destination.describe()} ({_why(exc)})"
-            self.sink.warn(f"{reason}; such requests were answered 502")
+            self.sink.warn(("upstream", reason), f"{reason}; such requests were answered 502")
             ex.status, ex.reason = 502, reason
             record()
             await down.answer(502, reason)
             return False
-        ex.status = response.status_code
+        ex.status = response.status
         ex.reason = response.reason.decode("latin-1")
         ex.headers = {
             k.decode(): v.decode("latin-1") for k, v in response.headers if k in _ROW_HEADERS
         }
+        bodyless = ex.method == "HEAD" or response.status in (204, 304)
+        kept_headers = [(k, v) for k, v in response.headers if k not in _HOP_BY_HOP]
+        framing = Framing(kept_headers, declared_length(response.headers), bodyless=bodyless)
+        if not keep_alive:  # the client asked to close (or spoke HTTP/1.0)
+            framing.headers.append((b"connection", b"close"))
         kept: list[bytes] = []
-        down.send(
-            h11.Response(
-                status_code=response.status_code,
-                headers=[(k, v) for k, v in response.headers if k not in _HOP_BY_HOP],
-                reason=response.reason,
-            )
-        )
-        held: bytes | None = None  # the last chunk, sent once the row is written
+        delivered = 0  # body bytes the client's connection took
         try:
+            await _deliver(down, response_head(response.status, response.reason, framing.headers))
+            held = b""  # the last chunk, sent once the row is written
             async for chunk in upstream.body():
                 ex.response_bytes += len(chunk)
                 if keep_answer:
                     kept.append(chunk)
-                if held is not None:
-                    down.send(h11.Data(data=held))
-                    await down.writer.drain()
+                if held:
+                    await _deliver(down, framing.data(held))
+                    delivered += len(held)
                 held = chunk
             if keep_answer:
                 ex.response_body = b"".join(kept)
+            upstream.finished(response)
+            if down.reader.at_eof() or down.writer.is_closing():
+                raise ClientGone  # it closed its side before its answer was whole
             record()
-            if held is not None:
-                down.send(h11.Data(data=held))
-            down.send(h11.EndOfMessage())
-            await down.writer.drain()
+            await _deliver(down, framing.data(held) + framing.end())
+        except ClientGone:
+            upstream.close()
+            ex.response_bytes = delivered
+            raise
         except BaseException:
             upstream.close()  # half an answer: neither side can carry on
             raise
         self.pool.release(upstream)
-        return True
+        return keep_alive
 
     async def _send(
         self,
         down: Downstream,
         destination: Upstream,
-        outgoing: h11.Request,
+        outgoing: bytes,
         body: _Body,
         ex: Exchange,
-    ) -> tuple[UpstreamConnection, h11.Response]:
+    ) -> tuple[UpstreamConnection, Head]:
         """Send the request and read the answer's head; a kept-alive connection the
         server had closed meanwhile is retried once on a new one (the body is whole)."""
         fresh = False
         while True:
             upstream = await self.pool.acquire(destination, fresh=fresh)
             try:
-                upstream.send(outgoing)
-                if body.first:
-                    upstream.send(h11.Data(data=body.first))
+                upstream.write(outgoing)
                 if body.rest:
                     await _stream_rest(down, upstream, ex)
-                upstream.send(h11.EndOfMessage())
                 await upstream.drain()
-                return upstream, await upstream.response()
-            except (OSError, h11.ProtocolError):
+                return upstream, await upstream.response(bodyless=ex.method == "HEAD")
+            except (OSError, ProtocolError):
                 upstream.close()
                 if not upstream.reused or body.rest:
                     raise
@@ -268,31 +311,57 @@ class Relay:
                 raise
 
 
+async def _deliver(down: Downstream, data: bytes) -> None:
+    """Hand ``data`` to the client and wait until its connection takes it."""
+    try:
+        down.send(data)
+        await down.drain()
+    except (OSError, ssl.SSLError) as exc:
+        raise ClientGone from exc
+    if down.writer.is_closing():
+        raise ClientGone
+
+
+def _outgoing(
+    method: bytes, target: bytes, headers: list[tuple[bytes, bytes]], body: _Body
+) -> bytes:
+    """The request's head (and its whole body, when it has come whole)."""
+    framed = any(k in _FRAMING for k, _ in headers)
+    if body.rest:
+        framing = Framing(headers, None)
+        return request_head(method, target, framing.headers) + framing.data(body.first)
+    if not framed and not body.first:
+        return request_head(method, target, headers)  # a GET: no framing to add
+    framing = Framing(headers, len(body.first))
+    return request_head(method, target, framing.headers) + body.first
+
+
 async def _read_body(down: Downstream) -> _Body:
     """The request body, whole when it is at most ``_BUFFERED_BODY`` bytes; otherwise
     what came so far, the rest to be streamed (``_stream_rest``)."""
     chunks: list[bytes] = []
     size = 0
     while True:
-        event = await down.event()
-        if isinstance(event, h11.EndOfMessage):
+        event = await down.event(idle=down.head_timeout * 6)
+        if event is END:
             return _Body(b"".join(chunks), rest=False)
-        if not isinstance(event, h11.Data):
-            raise h11.RemoteProtocolError(f"unexpected {type(event).__name__} in a request body")
-        chunks.append(bytes(event.data))
+        if not isinstance(event, Body):
+            raise ConnectionResetError("the client left in the middle of its request")
+        chunks.append(event.data)
         size += len(event.data)
         if size > _BUFFERED_BODY:
             return _Body(b"".join(chunks), rest=True)
 
 
 async def _stream_rest(down: Downstream, upstream: UpstreamConnection, ex: Exchange) -> None:
-    """Send the rest of a big request body as it arrives."""
+    """Send the rest of a big request body as it arrives, chunked."""
     while True:
-        event = await down.event()
-        if isinstance(event, h11.EndOfMessage):
+        event = await down.event(idle=down.head_timeout * 6)
+        if event is END:
+            upstream.write(b"0\r\n\r\n")
             return
-        if not isinstance(event, h11.Data):
-            raise h11.RemoteProtocolError(f"unexpected {type(event).__name__} in a request body")
+        if not isinstance(event, Body):
+            raise ConnectionResetError("the client left in the middle of its request")
         ex.request_bytes += len(event.data)
-        upstream.send(h11.Data(data=event.data))
+        upstream.write(b"%x\r\n%s\r\n" % (len(event.data), event.data))
         await upstream.drain()

@@ -9,13 +9,19 @@ A row names its operation from what was asked (``operation_of``):
 - github.com: ``git.info-refs``, ``git.upload-pack``, ``git.receive-pack``; any
   other path ``web.<first segment>``;
 - uploads.github.com: ``uploads.…`` as REST; codeload.github.com: ``codeload.archive``;
-- the front's own answers: ``front.refused``, ``front.tls-handshake``.
+- the front's own answers: ``front.refused``; after a CONNECT the front answered 200
+  but no HTTP exchange followed: ``front.tls-handshake`` (the client's TLS alert, or
+  bytes that were not TLS), ``front.tunnel-abandoned`` (it closed, or went idle, first).
+  These rows carry the CONNECT's own status (200): they are what the front answered,
+  not calls of unknown outcome.
 
-AO's Go daemon (0.10) sends the requests AO's TypeScript builds sent through gh, under
-the names those builds gave them (``AO_OPERATIONS``): its ETag guard on a repository's
-open PRs is ``gh.api.guard-pr-list``, on a head commit's check runs
-``gh.api.guard-commit-status``, its batched PR query ``gh.api.graphql-batch``, so the
-scorecard's guard and batch figures mean the same for every AO.
+AO's Go daemon (0.10, 0.12) sends the requests AO's TypeScript builds sent through gh,
+under the names those builds gave them (``AO_OPERATIONS``): its ETag guard on a
+repository's open PRs is ``gh.api.guard-pr-list``, on a head commit's check runs
+``gh.api.guard-commit-status`` (0.10 reads one run, 0.12 the first page of 100; the
+later pages 0.12 reads unconditionally are no guard), its batched PR query
+``gh.api.graphql-batch``, so the scorecard's guard and batch figures mean the same for
+every AO.
 
 ``component`` comes from the client's User-Agent (``hosts.client_of``), ``sessionId``
 from the user name of the proxy credential (``http://SESSION@127.0.0.1:PORT``). No
@@ -29,6 +35,7 @@ import base64
 import binascii
 import contextlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ghbench.front.graphql import GraphqlRequest
@@ -46,10 +53,10 @@ __all__ = [
     "GraphqlCost",
     "ao_operation",
     "exchange_row",
-    "handshake_row",
     "operation_of",
     "refusal_row",
     "secrets_of",
+    "tunnel_row",
 ]
 
 ORIGIN = "front"
@@ -61,6 +68,9 @@ _GIT_OPERATION = {
 }
 _SEGMENT = re.compile(r"[^\w.-]")
 _SHORTEST_SECRET = 8  # shorter parts (a user name "x") would blank ordinary words
+_LONGEST_ENDPOINT = 2048  # a request line is the client's to make as long as it likes
+_CONNECTED = "HTTP/1.1 200 Connection Established"
+TUNNEL_OPERATIONS = {"handshake": "front.tls-handshake", "abandoned": "front.tunnel-abandoned"}
 
 
 @dataclass
@@ -83,6 +93,7 @@ class Exchange:
     response_bytes: int = 0
     graphql: GraphqlRequest | None = None
     response_body: bytes | None = None  # kept only when the query asked for rateLimit
+    client_closed: bool = False  # the client left before its whole answer reached it
 
 
 @dataclass(frozen=True)
@@ -122,14 +133,27 @@ AO_OPERATIONS: tuple[tuple[str, re.Pattern[str] | None, str | None, str | None, 
         None,
         "gh.api.guard-commit-status",
     ),
+    # AO 0.12 reads the check runs 100 a page: the first page is its guard (a later page,
+    # with its page=N, matches no row here)
+    (
+        "GET",
+        re.compile(_REPO + r"/commits/[^/]+/check-runs/?"),
+        "per_page=100",
+        None,
+        "gh.api.guard-commit-status",
+    ),
     ("POST", None, None, "graphql.batch.repository", "gh.api.graphql-batch"),
 )
+_LATER_PAGE = re.compile(r"page=(?!1$)\d+")
 
 
 def ao_operation(method: str, target: str, operation: str) -> str | None:
-    """AO's own name for a request of its daemon (``AO_OPERATIONS``), or None."""
+    """AO's own name for a request of its daemon (``AO_OPERATIONS``), or None. A later
+    page of a list is never a guard (a guard asks for the first)."""
     path, _, query = target.partition("?")
     params = set(query.split("&")) if query else set()
+    if any(_LATER_PAGE.fullmatch(p) for p in params):
+        return None
     for want_method, want_path, want_param, want_operation, name in AO_OPERATIONS:
         if (
             method == want_method
@@ -187,8 +211,21 @@ def _identity(user_agent: str | None, default_component: str) -> str:
     return client.component if client is not None else default_component
 
 
-def exchange_row(ex: Exchange, default_component: str, charged: int | None = None) -> TraceRow:
-    """The row of one answered exchange; ``charged``: the meter's reading for GraphQL."""
+def _endpoint(target: str) -> str | None:
+    endpoint = endpoint_of(target)
+    if endpoint is not None and len(endpoint) > _LONGEST_ENDPOINT:
+        return endpoint[: _LONGEST_ENDPOINT - 1] + "…"
+    return endpoint
+
+
+def exchange_row(
+    ex: Exchange,
+    default_component: str,
+    charged: int | None = None,
+    secrets: Iterable[str] = (),
+) -> TraceRow:
+    """The row of one answered exchange; ``charged``: the meter's reading for GraphQL;
+    ``secrets``: more values to scrub besides the exchange's own credential."""
     path = ex.target.split("?", 1)[0]
     headers = ex.headers
     cost = graphql_cost(ex, charged)
@@ -201,9 +238,9 @@ def exchange_row(ex: Exchange, default_component: str, charged: int | None = Non
         component=_identity(ex.user_agent, default_component),
         operation=operation,
         sessionId=ex.session,
-        endpoint=endpoint_of(ex.target),
+        endpoint=_endpoint(ex.target),
         method=ex.method,
-        ok=status is not None and status < 400,
+        ok=status is not None and status < 400 and not ex.client_closed,
         durationMs=round(max(0.0, ex.finished_at - ex.started_at) * 1000, 3),
         statusLine=f"HTTP/1.1 {status} {ex.reason}".rstrip() if status is not None else None,
         httpStatus=status,
@@ -220,8 +257,9 @@ def exchange_row(ex: Exchange, default_component: str, charged: int | None = Non
         origin=ORIGIN,
         requestBytes=ex.request_bytes,
         responseBytes=ex.response_bytes,
+        clientClosed=True if ex.client_closed else None,
     )
-    return scrub_row(row, secrets_of(ex.credential))
+    return scrub_row(row, [*secrets_of(ex.credential), *secrets])
 
 
 def refusal_row(
@@ -242,7 +280,7 @@ def refusal_row(
         component=_identity(user_agent, default_component),
         operation="front.refused",
         sessionId=session,
-        endpoint=target,
+        endpoint=target[:_LONGEST_ENDPOINT],
         method=method,
         ok=False,
         durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
@@ -252,8 +290,9 @@ def refusal_row(
     )
 
 
-def handshake_row(
+def tunnel_row(
     *,
+    outcome: str,
     authority: str,
     started_at: float,
     finished_at: float,
@@ -261,16 +300,19 @@ def handshake_row(
     session: str | None,
     default_component: str,
 ) -> TraceRow:
-    """The row of a client that did not finish TLS with the front: no HTTP exchange
-    happened, so it has no status (the warning says why)."""
+    """The row of a tunnel the front opened (its CONNECT answered 200) in which no HTTP
+    exchange happened: ``outcome`` ``handshake`` (TLS failed: the warning says why) or
+    ``abandoned`` (the client closed or went idle before TLS)."""
     return TraceRow(
         timestamp=iso_ms(finished_at),
         component=_identity(user_agent, default_component),
-        operation="front.tls-handshake",
+        operation=TUNNEL_OPERATIONS[outcome],
         sessionId=session,
         endpoint=authority,
         method="CONNECT",
         ok=False,
         durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
+        statusLine=_CONNECTED,
+        httpStatus=200,
         origin=ORIGIN,
     )

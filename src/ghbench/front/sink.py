@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from ghbench.front.settings import FrontCounts
+from collections.abc import Hashable
+
+import msgspec
+
+from ghbench.front.settings import Cause, FrontCounts, Reply
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceWriter
 
@@ -17,10 +21,12 @@ class TraceSink:
     scorecard reads them), else to the trace. Rows go through the project's
     ``TraceWriter``: one ``O_APPEND`` write per row, every string scrubbed of token
     shapes. A row that cannot be written is counted lost, and the first failure becomes
-    a warning."""
+    a warning. Warnings are kept per cause, with how often each was seen: 300 clients
+    failing alike are one line."""
 
     def __init__(self, path: str | None, agent_path: str | None = None) -> None:
         self.counts = FrontCounts()
+        self._causes: dict[str, Cause] = {}
         self._writer: TraceWriter | None = None
         self._agents: TraceWriter | None = None
         self._open(path, agent_path)
@@ -37,7 +43,8 @@ class TraceSink:
     def _failed(self, exc: OSError) -> None:
         failed = [str(w.path) for w in self._writers() if w.error is exc] or ["the trace"]
         self.warn(
-            f"cannot write the trace {failed[0]} ({exc.strerror or exc}); rows are being lost"
+            ("trace", failed[0]),
+            f"cannot write the trace {failed[0]} ({exc.strerror or exc}); rows are being lost",
         )
 
     @property
@@ -53,10 +60,20 @@ class TraceSink:
                 return f"cannot write the trace {writer.path}: {exc.strerror or exc}"
         return None
 
-    def warn(self, message: str) -> None:
-        """Add a warning once (the same problem seen again adds nothing)."""
-        if message not in self.counts.warnings:
-            self.counts.warnings.append(message)
+    def warn(self, cause: Hashable, message: str, example: str | None = None) -> None:
+        """Count one more sighting of ``cause``: its line is ``message`` (the first
+        one's), ``example`` names the client (a few are kept)."""
+        key = repr(cause)
+        found = self._causes.get(key)
+        if found is None:
+            found = self._causes[key] = Cause(key=key, message=message)
+        found.add(1, [example] if example else [])
+
+    def report(self, error: str | None = None) -> Reply:
+        """The counts so far, each warning one line, and the causes behind them."""
+        causes = list(self._causes.values())
+        counts = msgspec.structs.replace(self.counts, warnings=[c.line() for c in causes])
+        return Reply(counts=counts, error=error, causes=causes)
 
     def write(self, row: TraceRow) -> None:
         writer = self._agents if row.sessionId is not None and self._agents else self._writer
@@ -68,13 +85,14 @@ class TraceSink:
             self.counts.rows_lost += 1
             self.counts.losses = [loss for w in self._writers() if (loss := w.loss())]
 
-    def switch(self, path: str | None, agent_path: str | None = None) -> FrontCounts:
+    def switch(self, path: str | None, agent_path: str | None = None) -> Reply:
         """Close the current traces, open ``path`` and ``agent_path`` (None: untraced);
-        the ended counts."""
+        the ended segment's report (its ``error``: the new trace cannot be written)."""
         self.close()
-        ended, self.counts = self.counts, FrontCounts()
+        ended = self.report()
+        self.counts, self._causes = FrontCounts(), {}
         self._open(path, agent_path)
-        return ended
+        return msgspec.structs.replace(ended, error=self.error)
 
     def close(self) -> None:
         for writer in self._writers():

@@ -1,11 +1,13 @@
-"""The front's HTTP/1.1 client: h11 over asyncio streams, kept-alive connections
-pooled per destination (a TCP address, with or without TLS, or a unix socket).
+"""The front's HTTP/1.1 client: kept-alive connections pooled per destination (a TCP
+address, with or without TLS, or a unix socket), messages parsed by llhttp
+(``http1.MessageReader``).
 
 Why not httpx or httpcore: on this machine a keep-alive GET to the emulator costs
 the client 135–196 µs of CPU with h11 on a stream, 586–712 µs through httpcore's pool
-and 840–949 µs through httpx (``bench/bench_front.py --libraries``, docs/performance.md);
-the front pays it on every exchange, on the same two cores as the emulator. A plain connection also
-streams both bodies as they come (git's packs), which is all the front needs.
+and 840–949 µs through httpx (``bench/bench_front.py --libraries``, docs/performance.md),
+and llhttp less than h11; the front pays it on every exchange, on the same two cores as
+the emulator. A plain connection also streams both bodies as they come (git's packs),
+which is all the front needs.
 """
 
 from __future__ import annotations
@@ -17,8 +19,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
-import h11
-
+from ghbench.front.http1 import END, Body, Head, MessageReader, ProtocolError
 from ghbench.front.settings import Upstream
 
 __all__ = ["CONNECT_TIMEOUT_S", "READ_TIMEOUT_S", "UpstreamConnection", "UpstreamPool"]
@@ -27,6 +28,7 @@ CONNECT_TIMEOUT_S = 15.0
 READ_TIMEOUT_S = 300.0  # GitHub answers a slow GraphQL query within 10 s; git packs stream
 _READ_SIZE = 65536
 _IDLE_PER_DESTINATION = 64
+_MAX_HEAD = 1 << 20
 
 
 @dataclass(eq=False)
@@ -36,54 +38,58 @@ class UpstreamConnection:
     destination: Upstream
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
-    conn: h11.Connection = field(default_factory=lambda: h11.Connection(h11.CLIENT))
+    answers: MessageReader = field(
+        default_factory=lambda: MessageReader(response=True, max_head=_MAX_HEAD)
+    )
     reused: bool = False
+    keep: bool = True  # the server will take another exchange on this connection
 
-    def send(self, event: h11.Event) -> None:
-        data = self.conn.send(event)
+    def write(self, data: bytes) -> None:
         if data:
             self.writer.write(data)
 
     async def drain(self) -> None:
         await self.writer.drain()
 
-    async def _event(self) -> h11.Event:
-        while True:
-            event = self.conn.next_event()
-            if event is not h11.NEED_DATA:
-                assert not isinstance(event, type)  # h11.PAUSED: never, one cycle at a time
-                return event
+    async def _event(self) -> Head | Body | object:
+        events = self.answers.events
+        while not events:
             data = await asyncio.wait_for(self.reader.read(_READ_SIZE), READ_TIMEOUT_S)
-            self.conn.receive_data(data)
+            self.answers.feed(data)
+            if not data and not events:
+                raise ConnectionResetError("the server closed the connection")
+        return events.popleft()
 
-    async def response(self) -> h11.Response:
-        """The final response's head (1xx answers are skipped)."""
-        while True:
+    async def response(self, *, bodyless: bool = False) -> Head:
+        """The final response's head (interim 1xx answers are skipped by the reader);
+        ``bodyless``: the answer to a HEAD, whose body is never sent."""
+        try:
             event = await self._event()
-            if isinstance(event, h11.Response):
-                return event
-            if isinstance(event, h11.ConnectionClosed):
-                raise ConnectionResetError("the server closed the connection before answering")
-            if not isinstance(event, h11.InformationalResponse):
-                raise h11.RemoteProtocolError(f"unexpected {type(event).__name__}")
+        except ConnectionResetError:
+            raise ConnectionResetError(
+                "the server closed the connection before answering"
+            ) from None
+        if not isinstance(event, Head):
+            raise ProtocolError(f"unexpected {type(event).__name__} before a response")
+        if bodyless:
+            self.answers.cut_body()
+        return event
 
     async def body(self) -> AsyncIterator[bytes]:
         """The response body's chunks, until its end."""
         while True:
-            event = await self._event()
-            if isinstance(event, h11.Data):
-                yield bytes(event.data)
-            elif isinstance(event, h11.EndOfMessage):
+            try:
+                event = await self._event()
+            except ConnectionResetError:
+                raise ConnectionResetError("the server closed the connection mid-answer") from None
+            if isinstance(event, Body):
+                yield event.data
+            elif event is END:
                 return
-            elif isinstance(event, h11.ConnectionClosed):
-                raise ConnectionResetError("the server closed the connection mid-answer")
 
-    def reusable(self) -> bool:
-        """After a whole exchange: ready for the next one (and the server has not closed)."""
-        if self.conn.our_state is not h11.DONE or self.conn.their_state is not h11.DONE:
-            return False
-        self.conn.start_next_cycle()
-        return not self.reader.at_eof() and not self.writer.is_closing()
+    def finished(self, head: Head) -> None:
+        """The exchange is over: whether the connection may carry another."""
+        self.keep = head.keep_alive and not self.answers.events
 
     def close(self) -> None:
         self.writer.close()
@@ -126,7 +132,8 @@ class UpstreamPool:
     def release(self, connection: UpstreamConnection) -> None:
         """Back to the pool if it can carry another exchange; closed otherwise."""
         idle = self._idle[connection.destination]
-        if connection.reusable() and len(idle) < _IDLE_PER_DESTINATION:
+        usable = not connection.reader.at_eof() and not connection.writer.is_closing()
+        if connection.keep and usable and len(idle) < _IDLE_PER_DESTINATION:
             connection.reused = False
             idle.append(connection)
         else:

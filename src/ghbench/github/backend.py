@@ -31,7 +31,14 @@ from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.github.front_route import FrontRoute, forward_route
 from ghbench.github.names import BackendName
 
-__all__ = ["Backend", "BackendName", "RealGitHubBackend", "explained", "make_backend"]
+__all__ = [
+    "EMULATOR_CONFIG_ENV",
+    "Backend",
+    "BackendName",
+    "RealGitHubBackend",
+    "explained",
+    "make_backend",
+]
 
 
 class Backend(Protocol):
@@ -258,9 +265,18 @@ def make_backend(
     return _BACKENDS[name](env, clock, state_dir)
 
 
+# an emulator config (``emulator serve --config``: its budgets, faults) for the emulator
+# a run starts; what the calibration's run with a budget that runs out gives it
+EMULATOR_CONFIG_ENV = "GHBENCH_EMULATOR_CONFIG"
+
+
 def _emulator(env: Mapping[str, str], clock: Clock, state_dir: Path) -> Backend:
+    config = env.get(EMULATOR_CONFIG_ENV)
     return EmulatorBackend(
-        state_dir=state_dir, clock=clock, control_key=env.get(CONTROL_KEY_ENV) or None
+        state_dir=state_dir,
+        clock=clock,
+        control_key=env.get(CONTROL_KEY_ENV) or None,
+        config=Path(config) if config else None,
     )
 
 

@@ -45,6 +45,7 @@ from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import run_setup, validate_setup
 from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
+from ghbench.runspec.flags import flag_for, takes
 from ghbench.runspec.names import AoLayoutName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import format_duration
@@ -77,36 +78,38 @@ class BuildChoice:
     model (``--a-profile``)."""
 
     ao: str | None = None
-    layout: AoLayoutName = "auto"
+    layout: AoLayoutName | None = None  # None: RunSpec's (auto)
     profile: ProfileName | None = None
 
 
 def ab_builds(
     spec: RunSpec, choices: Mapping[str, BuildChoice], env: Mapping[str, str]
 ) -> tuple[Build, Build]:
-    """Build A and build B: ``spec`` with each one's AO or model profile, as the driver
-    takes it (``--driver ao``: an AO each; ``workload``: a profile each). Both must run
-    on one setup."""
+    """Build A and build B: ``spec`` with each one's AO or model profile, as the flag
+    table says the driver takes them (``--driver ao``: an AO each; ``workload``: a
+    profile each). Both must run on one setup."""
     builds = []
-    ao = spec.driver == "ao"
+    # the flag that names a build: the one of --ao and --profile the driver takes
+    naming = next(d for d in ("ao_command", "profile") if takes(d, spec.driver, spec.backend))
     for label in ("a", "b"):
         choice = choices[label]
-        wanted, unwanted = (choice.ao, choice.profile) if ao else (choice.profile, choice.ao)
-        flag, other = ("ao", "profile") if ao else ("profile", "ao")
-        if unwanted is not None:
-            driver = "ao" if other == "ao" else "workload"
-            raise UsageError(
-                f"--{label}-{other} does not apply to --driver {spec.driver}; add --driver"
-                f" {driver}, or drop it"
-            )
+        given = {"ao_command": choice.ao, "profile": choice.profile, "ao_layout": choice.layout}
+        for dest, value in given.items():
+            row = flag_for(dest)
+            if value is not None and not row.taken(spec.driver, spec.backend):
+                raise UsageError(
+                    f"--{label}-{row.name[2:]} applies only with {row.needs()}; drop it"
+                )
+        wanted = given[naming]
         if wanted is None:
+            flag = flag_for(naming).name[2:]
             raise UsageError(
                 f"--driver {spec.driver} needs --{label}-{flag} (build {label.upper()})"
             )
         build = msgspec.structs.replace(
             spec,
             ao_command=choice.ao,
-            ao_layout=choice.layout,
+            ao_layout=choice.layout or spec.ao_layout,
             profile=choice.profile or DEFAULT_PROFILE,
         )
         builds.append(Build(label, Path(wanted).name or wanted, build))
@@ -114,7 +117,7 @@ def ab_builds(
     if a.name != b.name:
         raise UsageError(
             f"build A runs as {a.name} and build B as {b.name}: one setup cannot serve both"
-            " (AO 0.10 keeps its sessions in its own data directory); measure each with"
+            " (AO's daemon keeps its sessions in its own database); measure each with"
             " 'ghbench setup' and 'ghbench measure' in its own --out, then 'ghbench compare'"
         )
     return builds[0], builds[1]

@@ -6,7 +6,8 @@ into the engine's inputs, and adds any run events below the engine's console tex
 
 File names (never overwritten; a ``-2`` suffix is added if one is taken):
 ``scorecard-{scenarioId}-{ts}.json``, ``summary-bench-{ts}.txt``,
-``analysis-bench-{ts}.txt``, ``burn-{scenarioId}-{ts}.png``, beside the trace
+``analysis-bench-{ts}.txt``, ``burn-{scenarioId}-{ts}.png`` and the HTML page
+``report-{scenarioId}-{ts}.html`` (``ghbench.pages``), beside the trace
 ``gh-trace-bench-{ts}.jsonl``.
 """
 
@@ -21,8 +22,10 @@ from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact, SetupArtifact
 from ghbench.errors import ArtifactError, GhbenchError
-from ghbench.harness.plot import burn_points, render_burn_png
+from ghbench.harness.plot import render_burn_png
 from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
+from ghbench.pages.burn import BurnSeries, burn_points
+from ghbench.pages.scorecard_page import report_path, scorecard_page
 from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, render_console, write_scorecard
 from ghbench.scorecard.health import HealthBounds, RunHealth
@@ -42,6 +45,7 @@ __all__ = [
 CONSOLE_LABELS = {
     "trace": "Trace",
     "scorecard": "Scorecard",
+    "report": "Report",
     "burn": "Burn curve",
     "summarizerOutput": "Summary",
     "analyzerOutput": "Analysis",
@@ -85,12 +89,12 @@ def _why(exc: Exception) -> str:
     return str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
 
 
-def _plot(frame: TraceFrame, measured: Measurement, scenario: str, out_dir: Path) -> Path:
+def _plot(burn: list[BurnSeries], measured: Measurement, scenario: str, out_dir: Path) -> Path:
     window = None
     if measured.start is not None and measured.end is not None:
         window = (measured.start, measured.end)
     png = render_burn_png(
-        burn_points(frame, [measured.before, measured.after]),
+        burn,
         window=window,
         title=f"{scenario}: rate-limit remaining",
     )
@@ -109,9 +113,11 @@ def build_artifact(
     branch: str | None,
     supplemental: Mapping[str, str],
     bounds: HealthBounds,
+    agents: tuple[TraceFrame | None, Path],
 ) -> ScorecardArtifact:
+    """``agents``: the agents' trace beside the run's (``load_agent_frame``)."""
     assert measured.start is not None and measured.end is not None
-    agents, agent_path = load_agent_frame(measured.trace_path, measured.events)
+    agents_frame, agent_path = agents
     warmup_end = measured.warmup_end
     return build_scorecard_artifact(
         frame,
@@ -130,8 +136,8 @@ def build_artifact(
         trace_path=str(measured.trace_path),
         supplemental=dict(supplemental),
         incomplete_reason=measured.incomplete_reason,
-        agent_frame=agents,
-        agent_trace_path=None if agents is None else str(agent_path),
+        agent_frame=agents_frame,
+        agent_trace_path=None if agents_frame is None else str(agent_path),
         agent_model=spec.agent_model,  # the driver ran the agent model as the agents
         health=RunHealth(
             # the model's tick: the orchestrator's poll interval (AO's 30 s unless set)
@@ -176,12 +182,13 @@ def write_outputs(
     out_dir, stamp, warnings = spec.out_dir, measured.stamp, measured.warnings
     frame = load_frame(measured.trace_path)
     texts = _supplemental_texts(frame, warnings) if plan.supplemental else {}
-    # --out is locked for the run (ghbench.commands.outdir.hold_out): a free name stays free
+    # --out is locked for the run (ghbench.commands.options.hold_out): a free name stays free
     supplemental = {
         key: unique_path(out_dir, f"{stem}-bench-{stamp}", ".txt")
         for key, (stem, _) in texts.items()
     }
     sha, branch = version  # the orchestrator's checkout: git sha and branch
+    agents = load_agent_frame(measured.trace_path, measured.events)
     artifact = build_artifact(
         frame,
         measured=measured,
@@ -191,6 +198,7 @@ def write_outputs(
         branch=branch,
         supplemental={k: str(v) for k, v in supplemental.items()},
         bounds=plan.health,
+        agents=agents,
     )
     scorecard_path = unique_path(out_dir, f"scorecard-{setup.scenario_id}-{stamp}", ".json")
     paths: dict[str, Path] = {"trace": measured.trace_path}
@@ -201,9 +209,17 @@ def write_outputs(
     except ArtifactError as exc:
         scorecard_error = str(exc)
     if scorecard_error is None:
+        burn: list[BurnSeries] = []
+        agent_frames = [] if agents[0] is None else [agents[0]]
+        try:
+            burn = burn_points(frame, [measured.before, measured.after], also=agent_frames)
+            page = scorecard_page(artifact, burn).encode()
+            paths["report"] = write_new(unique_path(*report_path(scorecard_path), ".html"), page)
+        except Exception as exc:  # optional, as the plot: the scorecard stands without it
+            warnings.append(f"no report page written: {_why(exc)}")
         if plan.plot:
             try:
-                paths["burn"] = _plot(frame, measured, setup.scenario_id, out_dir)
+                paths["burn"] = _plot(burn, measured, setup.scenario_id, out_dir)
             except Exception as exc:  # optional, as the summaries
                 warnings.append(f"no burn curve written: {_why(exc)}")
         for key, path in supplemental.items():

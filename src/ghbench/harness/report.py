@@ -3,8 +3,9 @@
 The window runs from ``warmup_end`` (else the earliest row) to ``window_end`` (else the
 latest row). Snapshot fields and ``benchmarkControlCalls`` are null: a trace alone
 cannot know them. The agents' trace, given or left beside the trace by a run, splits
-their spend from the orchestrator's. The artifact is written under ``out_dir`` (never
-over a file); what the trace readers skipped goes to ``read_problems`` as it is read.
+their spend from the orchestrator's. The artifact and its HTML page are written under
+``out_dir`` (never over a file); what the trace readers skipped goes to
+``read_problems`` as it is read.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.clock import Clock
 from ghbench.errors import ArtifactError, TraceError, UsageError
+from ghbench.pages.burn import BURN_COLUMNS
+from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact, write_scorecard
 from ghbench.scorecard.window import resolve_report_window
 from ghbench.trace.files import agents_beside
@@ -44,6 +48,7 @@ class ReportResult:
     scorecard: ScorecardArtifact
     path: Path
     agent_trace: Path | None  # the agents' trace that split the spend
+    page: Path  # the scorecard's HTML page
 
 
 def report_scenario_id(trace: Path) -> str:
@@ -82,7 +87,8 @@ def report_trace(
     read_problems: ReadProblems,
 ) -> ReportResult:
     """Score ``trace`` over the window from ``start`` to ``end`` and write the artifact."""
-    frame = read_trace(trace, columns=SCORECARD_COLUMNS)
+    columns = (*SCORECARD_COLUMNS, *BURN_COLUMNS)  # the scorecard's, and the page's curves
+    frame = read_trace(trace, columns=columns)
     read_problems(frame, trace, "; the artifact's readWarnings lists them")
     start_ms, end_ms = (None if b is None else b.ms for b in (start, end))
     try:
@@ -106,7 +112,7 @@ def report_trace(
     agents = _agent_trace(agent_trace, trace)
     agent_frame = None
     if agents is not None:
-        agent_frame = read_trace(agents, columns=SCORECARD_COLUMNS)
+        agent_frame = read_trace(agents, columns=columns)
         read_problems(agent_frame, agents, "")
     artifact = build_scorecard_artifact(
         frame,
@@ -120,4 +126,7 @@ def report_trace(
         agent_trace_path=None if agents is None else str(agents),
     )
     path = write_scorecard(artifact, _ensure_dir(out_dir))
-    return ReportResult(artifact, path, agents)
+    page = scorecard_report(artifact, frame, agents=agent_frame).encode()
+    return ReportResult(
+        artifact, path, agents, write_new(unique_path(*report_path(path), ".html"), page)
+    )

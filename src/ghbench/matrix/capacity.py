@@ -1,6 +1,7 @@
 """``ghbench capacity``'s flow: the search for the most sessions that fit, with the
 workload model in virtual time as its probe, or a recorded trace replayed at each count;
-then the answer's plot, how to reproduce it, and ``--verify`` (``capacity_verify``).
+then the answer's plot and HTML page, how to reproduce it, and ``--verify``
+(``capacity_verify``).
 
 Each count the model tries is one ``simulate`` run of the cell (same spec, same seed),
 reduced to its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the
@@ -10,6 +11,7 @@ say, prints the same scorecard figures and poll cycle for any count tried.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +37,7 @@ from ghbench.matrix.capacity_verify import (
     smallest_sessions,
     verify_capacity,
 )
+from ghbench.pages.capacity_page import capacity_page
 from ghbench.runspec.flags import flag_for
 from ghbench.runspec.spec import RunSpec
 from ghbench.simulation.cell import run_cell
@@ -88,12 +91,22 @@ class CapacityAnswer:
     paths: dict[str, str] = field(default_factory=dict)
     runs: str = "model run(s)"
     verification: Verification | None = None
+    page: str | None = None  # the answer's HTML page (``ghbench.pages``), when written
 
-    def json(self) -> dict[str, Any]:
+    def _doc(self) -> dict[str, Any]:
         extra = dict(self.extra)
         if self.verification is not None:
             extra["verify"] = self.verification.json()
         return capacity_json(self.result, extra)
+
+    def json(self) -> dict[str, Any]:
+        return {**self._doc(), "page": self.page}
+
+    def with_page(self, out_dir: Path, stem: str) -> CapacityAnswer:
+        """This answer with its HTML page written under ``out_dir``, beside the plot."""
+        html = capacity_page(self._doc()).encode()
+        page = str(write_new(unique_path(out_dir, stem, ".html"), html))
+        return dataclasses.replace(self, page=page, paths={**self.paths, "page": page})
 
     def text(self) -> str:
         text = capacity_text(
@@ -229,11 +242,9 @@ def answer_capacity(
         spec, fraction=query.fraction, maximum=query.maximum, ceiling_s=query.ceiling_s
     )
     cell, title = spec.cell, capacity_title(spec)
-    paths: dict[str, str] = {}
-    if query.plot:
-        agents = f"-agents-{spec.agents}" if spec.runs_agents else ""
-        stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents}-seed{spec.seed}"
-        paths = _plot(result, title, spec.out_dir, stem)
+    agents = f"-agents-{spec.agents}" if spec.runs_agents else ""
+    stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents}-seed{spec.seed}"
+    paths = _plot(result, title, spec.out_dir, stem) if query.plot else {}
     reproduce = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
     verification = None
     if query.verify:
@@ -259,7 +270,8 @@ def answer_capacity(
         "verify": None,
     }
     notes = [f"reproduce: {line}" for line in reproduce]
-    return CapacityAnswer(result, title, extra, notes, paths, verification=verification)
+    answer = CapacityAnswer(result, title, extra, notes, paths, verification=verification)
+    return answer.with_page(spec.out_dir, stem) if query.plot else answer
 
 
 def _from_trace(
@@ -274,11 +286,8 @@ def _from_trace(
         rows, fraction=query.fraction, maximum=query.maximum, ceiling_s=query.ceiling_s, seed=seed
     )
     title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
-    paths = (
-        _plot(result, title, spec.out_dir, f"capacity-from-{trace.stem}-seed{seed}")
-        if query.plot
-        else {}
-    )
+    stem = f"capacity-from-{trace.stem}-seed{seed}"
+    paths = _plot(result, title, spec.out_dir, stem) if query.plot else {}
     reproduce = [
         f"ghbench replay --trace {trace} --sessions {p.sessions} --seed {seed}"
         for p in (result.at, result.next)
@@ -299,4 +308,5 @@ def _from_trace(
     notes = [f"reproduce: {line}" for line in reproduce]
     if agents_trace is not None:
         notes.insert(0, f"with the agents' trace beside it: {agents_trace}")
-    return CapacityAnswer(result, title, extra, notes, paths, runs="replay(s)")
+    answer = CapacityAnswer(result, title, extra, notes, paths, runs="replay(s)")
+    return answer.with_page(spec.out_dir, stem) if query.plot else answer

@@ -9,7 +9,7 @@ serves every cell: started with the first, stopped by ``close``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +53,10 @@ class RealtimeCells:
         if self._github is not None:
             self._github.stop()
             self._github = None
+
+    def ahead(self, specs: Sequence[RunSpec]) -> bool:
+        """Each cell as it comes: its hygiene first."""
+        return False
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         with self._backend().benchmark_client() as client:

@@ -16,6 +16,7 @@ cell.
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from ghbench.analysis.load import load_trace
 from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import replace_atomic, unique_path, write_new
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.artifacts.models import ScorecardArtifact, load_scorecard
 from ghbench.clock import Clock
 from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_label
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
@@ -37,11 +38,14 @@ from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
 from ghbench.matrix.hygiene import CellTiming, Go, Refuse, Wait, decide, estimate_cost, run_timing
 from ghbench.matrix.runs import MatrixRun, RunStatus, load_runs, save_run
 from ghbench.matrix.state import MatrixPlan
+from ghbench.pages.history import Measurement, scorecard_measurements, spec_measurements
+from ghbench.pages.matrix_page import matrix_page
 from ghbench.ratelimit import Bucket
 from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.signals import uninterruptible
+from ghbench.simulation.lanes import SideLane
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
 
@@ -81,8 +85,14 @@ class CellRunner(Protocol):
         (``cell_spec``)."""
         ...
 
+    def ahead(self, specs: Sequence[RunSpec]) -> bool:
+        """The cells it will be asked for, in order, before the first (a runner in
+        virtual time may start some early); False when it takes each as it comes (then
+        ``specs`` is not used, and real time's hygiene decides each cell's run)."""
+        ...
+
     def close(self) -> None:
-        """Stop what the runner started for its cells (an emulator)."""
+        """Stop what the runner started for its cells (an emulator, a lane)."""
         ...
 
 
@@ -108,19 +118,38 @@ def cell_spec(spec: RunSpec, cell: Cell, timing: CellTiming, cell_dir: Path) -> 
     )
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+
+
 @dataclass
 class SimulatedCells:
-    """The workload model on the in-process emulator, in virtual time (``simulate``)."""
+    """The workload model on the in-process emulator, in virtual time (``simulate``);
+    with two cores or more, every other cell in a second lane (``SideLane``): each cell
+    is its own world, so where it runs changes nothing it produces."""
+
+    lanes: int = field(default_factory=cores)
+    _side: SideLane | None = None
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         return None
 
+    def ahead(self, specs: Sequence[RunSpec]) -> bool:
+        if self.lanes > 1 and len(specs) > 1:
+            self._side = SideLane(specs[1::2])
+        return True
+
     def run_cell(self, spec: RunSpec) -> CellResult:
-        result = simulate_cell(spec)
+        if self._side is not None and self._side.has(spec.cell.id):
+            result = self._side.result(spec.cell.id)
+        else:
+            result = simulate_cell(spec)
         return CellResult(result.trace_path, result.scorecard_path, result.scorecard, result.repos)
 
     def close(self) -> None:
-        return None
+        if self._side is not None:
+            self._side.stop()
 
 
 def _agents_note(card: ScorecardArtifact) -> list[str]:
@@ -221,6 +250,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
     clock: Clock,
     operator: str,
     log: Log,
+    planned: Path | None = None,
 ) -> MatrixRun:
     started = clock.now()
     spec = plan.run
@@ -242,11 +272,11 @@ def _run_one(  # noqa: PLR0917 - private, called once
             status=status, reason=reason, started_at=iso_s(started), ended_at=now, **base
         )
 
-    refusal = _hygiene(cell, timing, runner, clock, log)
-    if refusal is not None:
-        return failed("refused", refusal)
-    cell_dir = unique_path(matrix_dir / "artifacts", f"{cell.id}-{plan.matrix_run}", "")
-    cell_dir.mkdir(parents=True)
+    if planned is None:
+        refusal = _hygiene(cell, timing, runner, clock, log)
+        if refusal is not None:
+            return failed("refused", refusal)
+    cell_dir = planned or _cell_dir(matrix_dir, cell, plan)
     run_spec = cell_spec(spec, cell, timing, cell_dir)
     try:
         result = runner.run_cell(run_spec)
@@ -287,11 +317,36 @@ def _run_one(  # noqa: PLR0917 - private, called once
     )
 
 
+def _cell_dir(matrix_dir: Path, cell: Cell, plan: MatrixPlan) -> Path:
+    cell_dir = unique_path(matrix_dir / "artifacts", f"{cell.id}-{plan.matrix_run}", "")
+    cell_dir.mkdir(parents=True)
+    return cell_dir
+
+
+def _planned(
+    cells: Sequence[Cell], runner: CellRunner, matrix_dir: Path, plan: MatrixPlan
+) -> dict[str, Path]:
+    """Each cell's directory, made now, when the runner takes its cells ahead (virtual
+    time: no hygiene, every cell runs as planned); else none."""
+    spec = plan.run
+    dirs: dict[str, Path] = {}
+    specs = []
+    for cell in cells:
+        dirs[cell.id] = _cell_dir(matrix_dir, cell, plan)
+        specs.append(cell_spec(spec, cell, run_timing(spec, cell), dirs[cell.id]))
+    if not runner.ahead(specs):
+        for path in dirs.values():
+            path.rmdir()
+        return {}
+    return dirs
+
+
 def write_baseline(
     matrix_dir: Path, planned: Sequence[Cell], *, chart: bool, log: Log | None = None
 ) -> None:
-    """Re-render ``baseline.md`` and ``baseline.json`` (and ``scaling.png`` when asked;
-    a chart that cannot be drawn or written is a warning in ``log``, the runs stand)."""
+    """Re-render ``baseline.md``, ``baseline.json`` and its page ``baseline.html`` (and
+    ``scaling.png`` when asked; a chart that cannot be drawn or written is a warning in
+    ``log``, the runs stand)."""
     runs = load_runs(matrix_dir)
     if chart:
         try:
@@ -303,8 +358,25 @@ def write_baseline(
     has_chart = (matrix_dir / CHART_NAME).exists()
     md = render_baseline(runs, planned, chart=CHART_NAME if has_chart else None)
     replace_atomic(matrix_dir / "baseline.md", md.encode())
-    index = msgspec.json.format(msgspec.json.encode(baseline_json(runs, planned)), indent=2)
+    doc = baseline_json(runs, planned)
+    index = msgspec.json.format(msgspec.json.encode(doc), indent=2)
     replace_atomic(matrix_dir / "baseline.json", index + b"\n")
+    replace_atomic(matrix_dir / "baseline.html", matrix_page(doc).encode())
+
+
+def latest_measurements(matrix_dir: Path) -> list[Measurement]:
+    """The latest successful run of each cell under ``matrix_dir`` as the trend
+    trackers' figures (``--format bmf|gab``): its whole scorecard's when the file is
+    there, else the spec's figures the run record keeps."""
+    measurements = []
+    for cell, run in sorted(latest_ok(load_runs(matrix_dir)).items(), key=lambda c: c[0].id):
+        path = None if run.scorecard_path is None else matrix_dir / run.scorecard_path
+        if path is not None and path.is_file():
+            artifact = load_scorecard(path)
+            measurements += scorecard_measurements(artifact, benchmark=cell.scenario_id)
+        elif run.scorecard is not None:
+            measurements += spec_measurements(cell.scenario_id, run.scorecard)
+    return measurements
 
 
 def done_cells(matrix_dir: Path, matrix_run: str) -> set[str]:
@@ -323,18 +395,23 @@ def run_matrix(
     operator: str,
     log: Log,
 ) -> MatrixOutcome:
-    """Run the plan's cells not yet done, rewriting ``baseline.md`` after every cell."""
+    """Run the plan's cells not yet done, rewriting ``baseline.md`` after every cell (in
+    virtual time, where the whole matrix takes seconds, at the end; and when a signal
+    cuts it short); every cell's run is saved as it ends."""
     matrix_dir = Path(matrix_dir)
     cells = [c for c in (cell_from_id(i) for i in plan.cells) if c is not None]
     done = done_cells(matrix_dir, plan.matrix_run)
     outcome = MatrixOutcome()
+    planned = _planned([c for c in cells if c.id not in done], runner, matrix_dir, plan)
     for n, cell in enumerate(cells, start=1):
         if cell.id in done:
             outcome.skipped.append(cell.id)
             continue
         log(f"[{n}/{len(cells)}] {cell.id}: {cell.title}")
         try:
-            run = _run_one(cell, runner, matrix_dir, plan, clock, operator, log)
+            run = _run_one(
+                cell, runner, matrix_dir, plan, clock, operator, log, planned.get(cell.id)
+            )
         except _CellInterrupted as cut:
             with uninterruptible(defer=False):  # a second signal is ignored while saving
                 saved, _ = save_run(matrix_dir, cut.run)
@@ -345,6 +422,7 @@ def run_matrix(
         outcome.ran.append(saved)
         if saved.status != "ok":
             log(f"{cell.id}: {saved.status}: {saved.reason}")
-        write_baseline(matrix_dir, cells, chart=False)
+        if not planned:  # real time: baseline.md follows the run; virtual time: seconds
+            write_baseline(matrix_dir, cells, chart=False)
     write_baseline(matrix_dir, cells, chart=True, log=log)
     return outcome

@@ -13,6 +13,11 @@ two tracers would write each call twice.
   with it. ``--repo OWNER/NAME`` creates repositories first.
 - ``--github github``: the front forwards to GitHub, or to ``--upstream URL``; the
   command's own tokens and git credentials are used, untouched.
+
+Node clients (``fetch``, ``https``, octokit) get Node's own proxy support or the
+front's preload where the version lacks it (``ghbench.front.node``). A command none
+of whose clients made an exchange gets the likely cause (``diagnosis``), whatever its
+exit code.
 """
 
 from __future__ import annotations
@@ -33,19 +38,28 @@ from ghbench.emulator.process import start_emulator_process
 from ghbench.errors import GhbenchError, UsageError
 from ghbench.front import FrontCounts, FrontSettings, start_front
 from ghbench.front.settings import parse_upstream
+from ghbench.record.diagnosis import no_exchange_cause
 from ghbench.record.runner import (
+    RecordResult,
     appended,
     check_command,
     check_runnable,
     count_lines,
     file_size,
     incomplete,
+    record,
     resolve_trace,
     run_command,
 )
 from ghbench.signals import uninterruptible
 
-__all__ = ["GitHubChoice", "NetworkRecordResult", "emulator_token_env", "record_network"]
+__all__ = [
+    "GitHubChoice",
+    "NetworkRecordResult",
+    "emulator_token_env",
+    "record_command",
+    "record_network",
+]
 
 GitHubChoice = Literal["emulator", "github"]
 # token variables the command's clients read: set to the emulator's token
@@ -63,6 +77,8 @@ class NetworkRecordResult:
     trace: Path
     rows: int  # lines appended to the trace during the run
     counts: FrontCounts
+    # why no client made an exchange through the front (None: one did)
+    no_exchange: str | None = None
 
     def lines(self) -> list[str]:
         """What ``record --github`` says on stderr when the command ends."""
@@ -72,22 +88,28 @@ class NetworkRecordResult:
             f" tunnelled, {counts.failed_handshakes} failed handshakes,"
             f" {counts.rows_lost} rows lost"
         )
+        if counts.abandoned or counts.unauthorized:
+            seen += f", {counts.abandoned} abandoned tunnels, {counts.unauthorized} unauthorized"
         warnings = [f"warning: {warning}" for warning in counts.warnings]
-        return [*warnings, f"ghbench record: {appended(self.rows, self.trace)} ({seen})"]
+        lines = [*warnings, f"ghbench record: {appended(self.rows, self.trace)} ({seen})"]
+        if self.no_exchange and not self._traced_nothing:
+            # whatever the exit code: the command's own error may not say
+            lines.append(f"ghbench record: no GitHub exchange: {self.no_exchange}")
+        return lines
+
+    @property
+    def _traced_nothing(self) -> bool:
+        """A success that no client reached the front in: it traced nothing."""
+        return self.returncode == 0 and not self.counts.reached and bool(self.no_exchange)
 
     def raise_for_trace(self) -> None:
-        """A command that succeeded fails when rows were lost, or when no client reached
-        the front (nothing was traced, and nothing says why)."""
-        if self.returncode != 0:
-            return
-        if self.counts.rows_lost:
+        """A command that succeeded fails when no client reached the front (the error
+        says the likely cause) or when rows were lost."""
+        if self._traced_nothing:
+            raise GhbenchError(str(self.no_exchange))  # a success that traced nothing is not one
+        if self.returncode == 0 and self.counts.rows_lost:
             raise incomplete(
                 f"{self.counts.rows_lost:,} trace row(s) could not be written", self.trace
-            )
-        if not self.counts.reached:
-            raise GhbenchError(
-                "no client reached the GitHub front: COMMAND made no GitHub call, or its clients"
-                " ignore HTTPS_PROXY (Node's fetch does, without a proxy agent)"
             )
 
 
@@ -122,15 +144,20 @@ def record_network(
     state: Path | None = None,
     trace: Path | None = None,
     component: str = "record",
+    keep_ca: bool = False,
     env: Mapping[str, str] | None = None,
     clock: Clock | None = None,
 ) -> NetworkRecordResult:
     """Run ``command`` behind a front (see the module docstring); rows go to ``trace``.
+    ``keep_ca``: keep the front's CA key under ``state`` for later runs (otherwise no
+    key outlives the run).
 
     UsageError for bad flags and ToolMissingError for a command that cannot be run,
     before anything starts; FrontError or EmulatorError if either cannot start."""
     check_command(command, component)
     _check_flags(github, upstream, repos)
+    if keep_ca and state is None:
+        raise UsageError("--keep-ca goes with --state DIR (where the CA is kept)")
     base_env = dict(os.environ if env is None else env)
     check_runnable(command[0], base_env.get("PATH", os.defpath))
     trace_path = resolve_trace(trace, clock or SystemClock())
@@ -139,6 +166,7 @@ def record_network(
     state_dir = Path(tempfile.mkdtemp(prefix="ghbench-record-")) if state is None else state
     emulator = None
     front = None
+    front_env: dict[str, str] = {}
     try:
         child_env = dict(base_env)
         if github == "emulator":
@@ -155,10 +183,12 @@ def record_network(
                 upstream=upstream,
                 trace=str(trace_path),
                 component=component,
+                keep_ca=keep_ca,
             ),
             env=base_env,
         )
-        child_env |= front.client_env(base_env)
+        front_env = front.client_env(base_env)
+        child_env |= front_env
         returncode = run_command(command, child_env)
     finally:
         with uninterruptible():
@@ -167,4 +197,37 @@ def record_network(
                 emulator.stop()
             if temporary:
                 shutil.rmtree(state_dir, ignore_errors=True)
-    return NetworkRecordResult(returncode, trace_path, count_lines(trace_path, start_size), counts)
+    rows = count_lines(trace_path, start_size)
+    cause = no_exchange_cause(counts, front_env)
+    return NetworkRecordResult(returncode, trace_path, rows, counts, cause)
+
+
+def record_command(
+    command: Sequence[str],
+    *,
+    github: GitHubChoice | None,
+    upstream: str | None = None,
+    repos: Sequence[str] = (),
+    state: Path | None = None,
+    keep_ca: bool = False,
+    trace: Path | None = None,
+    component: str = "record",
+) -> RecordResult | NetworkRecordResult:
+    """``ghbench record``: ``command`` traced by the gh shim (``github`` None: the
+    front's flags are refused) or behind the front (``record_network``)."""
+    if github is None:
+        front = (("--upstream", upstream), ("--repo", repos), ("--state", state))
+        for flag, given in (*front, ("--keep-ca", keep_ca)):
+            if given:
+                raise UsageError(f"{flag} goes with --github emulator|github")
+        return record(command, trace=trace, component=component)
+    return record_network(
+        command,
+        github=github,
+        upstream=upstream,
+        repos=repos,
+        state=state,
+        trace=trace,
+        component=component,
+        keep_ca=keep_ca,
+    )

@@ -4,8 +4,14 @@ The run gets a temporary directory holding ``bin/gh`` (a two-line shell script t
 execs ``ghbench.record.shim`` with the real gh's path and the sinks baked in) and
 ``state/`` (the once-only warning markers). Every process of the command's tree
 inherits ``PATH``, so each ``gh`` it runs, however deep, is traced. The command's
-exit code or fatal signal becomes ours; signals sent to us are forwarded to it, and
-if we are killed (SIGKILL) the lifeline stops it (``ghbench.procs.guard``).
+exit code or fatal signal becomes ours.
+
+The command runs in a process group of its own (given the terminal when ours had it,
+as a shell gives a job), so what it starts under ``sh -c`` is stopped with it:
+signals sent to us are forwarded to the whole group, and after a signal that stops
+(SIGINT, SIGTERM, SIGHUP, SIGQUIT) whatever of the group outlives the command gets
+SIGTERM, a deadline, then SIGKILL. If we are killed (SIGKILL) the lifeline stops the
+group (``ghbench.procs.guard``).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import contextlib
 import os
 import shlex
 import shutil
+import signal
 import stat
 import sys
 import tempfile
@@ -25,7 +32,7 @@ import ghbench
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import Clock, SystemClock
 from ghbench.errors import GhbenchError, ToolMissingError, UsageError
-from ghbench.procs import popen_guarded, unguard
+from ghbench.procs import guard, popen_guarded, stop_group, unguard
 from ghbench.record.contract import (
     ENV_PROJECT,
     ENV_REAL_GH,
@@ -36,7 +43,7 @@ from ghbench.record.contract import (
     decode_sinks,
     encode_sinks,
 )
-from ghbench.signals import forward_signals
+from ghbench.signals import SignalForwarder
 
 __all__ = [
     "DEFAULT_COMPONENT",
@@ -61,6 +68,8 @@ GH_INSTALL_HINT = (
     "others: https://cli.github.com) and run ghbench record again"
 )
 _COUNT_CHUNK = 1 << 20
+_STOPPING = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT})
+_LEFTOVER_GRACE_S = 5.0  # what the command left in its group, after a stop signal
 _HEAD_BYTES = 4096  # read of an existing --trace to tell a trace from another file
 
 
@@ -306,17 +315,58 @@ def record(
     return RecordResult(returncode, trace_path, rows, write_failed)
 
 
-def run_command(command: Sequence[str], env: dict[str, str]) -> int:
-    program = command[0]
+def _foreground_terminal() -> int | None:
+    """A descriptor of our controlling terminal when our group is its foreground."""
     try:
-        # the command shares our process group (it is the terminal's job as we are), so
-        # only it, not the group, is stopped if we are killed
-        proc = popen_guarded(command, group=False, env=env, close_fds=False)
-    except OSError as exc:
-        raise ToolMissingError(f"cannot run {program!r}: {exc.strerror}") from exc
-    restore = forward_signals(proc)
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return None
     try:
-        return proc.wait()
+        if os.tcgetpgrp(fd) == os.getpgrp():
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _hand_terminal(fd: int, pgid: int) -> None:
+    """Make ``pgid`` the terminal's foreground group (from the background too)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTTOU})
+    try:
+        with contextlib.suppress(OSError):
+            os.tcsetpgrp(fd, pgid)
     finally:
-        restore()
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def run_command(command: Sequence[str], env: dict[str, str]) -> int:
+    """Run ``command`` in a process group of its own (see the module docstring)."""
+    program = command[0]
+    terminal = _foreground_terminal()
+    forwarder = SignalForwarder(group=True)  # a signal while it starts is kept for it
+    try:
+        try:
+            # not a new session: the command keeps our terminal, and takes its foreground
+            proc = popen_guarded(command, group=False, env=env, close_fds=False, process_group=0)
+        except OSError as exc:
+            raise ToolMissingError(f"cannot run {program!r}: {exc.strerror}") from exc
+        guard(proc.pid, group=True)
+        if terminal is not None:
+            _hand_terminal(terminal, proc.pid)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGCONT)  # had it read the terminal too early
+        forwarder.attach(proc)
+        returncode = proc.wait()
+        stopped = bool(_STOPPING.intersection(forwarder.arrived))
+        if stopped:
+            stop_group(proc, _LEFTOVER_GRACE_S)
         unguard(proc.pid, group=False)
+        if not stopped:
+            unguard(proc.pid, group=True)  # what it left behind is the user's, as in a shell
+        return returncode
+    finally:
+        forwarder.restore()
+        if terminal is not None:
+            _hand_terminal(terminal, os.getpgrp())
+            os.close(terminal)

@@ -3,7 +3,9 @@
 The values come parsed by the flags' types (``ghbench.commands.options``); here each
 setting's row of the flag table (``ghbench.runspec.flags``) says what its text becomes
 (a ``Duration``, a list of issues, a cell), and a run whose driver would not act on a
-typed flag is refused, naming what the flag needs.
+typed flag is refused, naming what the flag needs; ``check_kind`` refuses, once a run
+knows which kind of driver it runs (AO's daemon or a TypeScript build), a setting that
+kind would not act on.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ import msgspec
 from ghbench.errors import UsageError
 from ghbench.runspec.cells import SCENARIOS, TOPOLOGIES, Cell, parse_topology, scenario_for
 from ghbench.runspec.flags import (
+    FLAGS,
+    KIND_NOTES,
+    KIND_NOUNS,
     MAX_ISSUE_NUMBER,
     MAX_SESSIONS,
     MAX_VIRTUAL_S,
@@ -28,7 +33,7 @@ from ghbench.runspec.flags import (
     backend_words,
     flags_of,
 )
-from ghbench.runspec.names import RunBackendName
+from ghbench.runspec.names import KINDS_OF, DriverKindName, RunBackendName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import MAX_DURATION_S
 
@@ -36,6 +41,7 @@ __all__ = [
     "CELL_PARTS",
     "SETTINGS",
     "build_spec",
+    "check_kind",
     "check_taken",
     "parse_issue_list",
     "pick_transport",
@@ -141,11 +147,30 @@ def check_taken(
             continue
         if values.get(flag.dest) == flag.default(command):
             continue
-        if flag.dest == "driver" and spec.backend not in flag.takes[spec.driver]:
-            runs_on = backend_words(flag.takes[spec.driver], words)
+        if flag.dest == "driver" and not flag.taken(spec.driver, spec.backend):
+            kinds = KINDS_OF[spec.driver]
+            runs_on = backend_words(frozenset().union(*(flag.takes[k] for k in kinds)), words)
             raise UsageError(f"{flag.name} {spec.driver} applies only with {runs_on}; drop it")
         if not flag.taken(spec.driver, spec.backend):
             raise UsageError(f"{flag.name} applies only with {flag.needs(words)}; drop it")
+
+
+def check_kind(spec: RunSpec, driver_kind: DriverKindName) -> None:
+    """A setting only the other kind of ``spec``'s driver acts on (``--ao-layout`` with
+    AO's daemon), set in ``spec`` (not ``RunSpec``'s default), is an error: the flags
+    alone could not tell, what ``--ao`` names does."""
+    default = RunSpec()
+    for flag in FLAGS:
+        if flag.takes is None or not flag.split(spec.driver, spec.backend):
+            continue  # every kind agrees: the flags were checked as they were parsed
+        if flag.taken_by(driver_kind, spec.backend):
+            continue
+        if getattr(spec, flag.dest) == getattr(default, flag.dest):
+            continue
+        raise UsageError(
+            f"{flag.name} applies only with {flag.needs()}; the AO this run drives is"
+            f" {KIND_NOUNS[driver_kind]}{KIND_NOTES.get(driver_kind, '')}: drop it"
+        )
 
 
 def pick_transport(env: Mapping[str, str] | None) -> str:

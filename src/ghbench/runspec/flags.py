@@ -2,12 +2,16 @@
 
 A row (``Flag``) says a flag's names, what its text is (``kind``), its help, which
 commands take it and with what default, and, for a setting an orchestrator acts on,
-which drivers take it and on which GitHubs (``takes``). ``ghbench.commands.options``
-turns the rows a command names into its click options (one decorator); the rows whose
-``dest`` is a setting of ``RunSpec`` become the command's spec in one function
-(``ghbench.runspec.build.build_spec``). A flag that a run's driver would ignore is
-refused from this table, in every command; the flows ask it too (``takes``: is a
-driver told its poll interval?).
+which kinds of driver take it and on which GitHubs (``takes``: the workload model,
+AO's daemon, AO's TypeScript builds; ``runspec.names.DriverKindName``).
+``ghbench.commands.options`` turns the rows a command names into its click options (one
+decorator); the rows whose ``dest`` is a setting of ``RunSpec`` become the command's
+spec in one function (``ghbench.runspec.build.build_spec``). A flag that a run's driver
+would ignore is refused from this table, in every command: while the flags are parsed
+when no kind of ``--driver`` acts on it, and once the run knows which kind it drives
+when only the other kind would (``--ao-layout`` with AO's daemon:
+``ghbench.runspec.build.check_kind``). The flows ask it too (``takes``: is a driver told
+its poll interval?).
 
 Pure data and pure functions: the CLI reads it while it parses flags.
 """
@@ -23,8 +27,11 @@ from ghbench.runspec.cells import DEFAULT_SCALES
 from ghbench.runspec.names import (
     AGENTS_NAMES,
     AO_LAYOUT_NAMES,
+    DRIVER_KIND_NAMES,
     DRIVER_NAMES,
+    KINDS_OF,
     RUN_BACKEND_NAMES,
+    DriverKindName,
     DriverName,
     RunBackendName,
 )
@@ -34,6 +41,10 @@ from ghbench.workload.profiles import DEFAULT_PROFILE, PROFILE_CHOICES
 __all__ = [
     "DEFAULT_OUT",
     "FLAGS",
+    "HISTORY_FORMATS",
+    "KIND_BACKENDS",
+    "KIND_NOTES",
+    "KIND_NOUNS",
     "MAX_ISSUE_NUMBER",
     "MAX_SESSIONS",
     "MAX_VIRTUAL_S",
@@ -58,6 +69,25 @@ MAX_VIRTUAL_S = 24 * 3600.0
 DEFAULT_OUT = Path("ghbench-out")
 # how the model (or an agent) calls GitHub; auto: the real gh when it is installed
 TRANSPORT_CHOICES = ("gh", "http", "auto")
+# --format's trend trackers' formats (``ghbench.pages.history.FORMATS``; a test holds
+# them equal): Bencher's BMF, github-action-benchmark's customSmallerIsBetter
+HISTORY_FORMATS = ("bmf", "gab")
+# the kinds of driver as a refusal names them, and the flags that choose each
+KIND_NOUNS: Mapping[DriverKindName, str] = {
+    "workload": "the workload model",
+    "ao-daemon": "AO's daemon",
+    "ao-typescript": "a TypeScript build of AO",
+}
+# what a refusal adds when a run's kind turns out not to take a flag
+KIND_NOTES: Mapping[DriverKindName, str] = {
+    "ao-daemon": ", which has no agent-orchestrator.yaml (its project is the checkout ghbench"
+    " runs in) and a session store of its own",
+}
+_CHOSEN_BY: Mapping[DriverKindName, str] = {
+    "workload": "--driver workload",
+    "ao-daemon": "--driver ao, --ao a 0.10 or 0.12 build",
+    "ao-typescript": "--driver ao, --ao a checkout",
+}
 
 # What a flag's text is; ``ghbench.commands.options`` has the click type of each.
 #   text      as typed              choice    one of ``choices``
@@ -96,7 +126,7 @@ _EVERY: frozenset[RunBackendName] = frozenset(RUN_BACKEND_NAMES)
 @dataclass(frozen=True)
 class Flag:
     """One flag: its names (the first is its name; after it, an old spelling still
-    accepted), where its value goes, what it is, and who takes it."""
+    accepted), where its value goes, what it is (``kind``), and who takes it."""
 
     names: tuple[str, ...]
     # a RunSpec setting (``build.SETTINGS``) or the command's own parameter
@@ -112,11 +142,12 @@ class Flag:
     zero: bool = True  # a duration may be 0
     metavar: str | None = None
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # a command's old names
+    help_in: Mapping[str, str] = field(default_factory=dict)  # a command's own help
     unset: str = ""  # what a command's default of None means, shown as its default
-    # the drivers that act on it, each on the GitHubs it does so for; None: every run.
-    # A typed value a run's driver would not act on is refused (the user expects it to
-    # matter); virtual time (``simulated``) always runs the model.
-    takes: Mapping[DriverName, frozenset[RunBackendName]] | None = None
+    # the kinds of driver that act on it, each on the GitHubs it does so for; None: every
+    # run. A typed value a run's driver would not act on is refused (the user expects it
+    # to matter); virtual time (``simulated``) always runs the model.
+    takes: Mapping[DriverKindName, frozenset[RunBackendName]] | None = None
 
     @property
     def name(self) -> str:
@@ -124,6 +155,9 @@ class Flag:
 
     def names_in(self, command: str) -> tuple[str, ...]:
         return (*self.names, *self.aliases.get(command, ()))
+
+    def help_for(self, command: str) -> str:
+        return self.help_in.get(command, self.help)
 
     def default(self, command: str) -> Any:
         value = self.commands[command]
@@ -135,35 +169,58 @@ class Flag:
     def choices_for(self, command: str) -> tuple[str, ...]:
         return self.choices_in.get(command, self.choices)
 
+    def taken_by(self, driver_kind: DriverKindName, backend: RunBackendName) -> bool:
+        """Whether a run of ``driver_kind`` on ``backend`` acts on it."""
+        return self.takes is None or backend in self.takes.get(driver_kind, frozenset())
+
     def taken(self, driver: DriverName, backend: RunBackendName) -> bool:
-        return self.takes is None or backend in self.takes.get(driver, frozenset())
+        """Whether a run of ``driver`` on ``backend`` may act on it: one of its kinds does."""
+        return any(self.taken_by(kind, backend) for kind in KINDS_OF[driver])
+
+    def split(self, driver: DriverName, backend: RunBackendName) -> bool:
+        """Whether the kinds of ``driver`` disagree on it: only the run's kind can say."""
+        return len({self.taken_by(kind, backend) for kind in KINDS_OF[driver]}) > 1
 
     def needs(self, words: Mapping[frozenset[RunBackendName], str] | None = None) -> str:
         """What a run needs for this flag to be taken, in flags: ``--driver workload``,
-        ``--backend simulated or --driver ao``."""
+        ``--backend simulated or --driver ao``, ``a TypeScript build of AO (...)``."""
         assert self.takes is not None
         ways = _ways(self.takes)
         reached = {backend for _, backend in ways}
-        if ways == {way for way in _ways(DRIVER_BACKENDS) if way[1] in reached}:
+        if ways == {way for way in _ways(KIND_BACKENDS) if way[1] in reached}:
             return backend_words(reached, words)
         parts = []
-        for driver, backends in self.takes.items():
-            alone = all(
-                {d for d, b in _ways(DRIVER_BACKENDS) if b == x} == {driver} for x in backends
-            )
-            if backends == DRIVER_BACKENDS[driver]:
-                parts.append(f"--driver {driver}")
-            elif alone:
-                parts.append(backend_words(backends, words))
-            else:
-                parts.append(f"{backend_words(backends, words)} with --driver {driver}")
+        for driver in DRIVER_NAMES:
+            for subject, kinds in _subjects(self.takes, driver):
+                backends = self.takes[kinds[0]]
+                alone = all(
+                    {k for k, b in _ways(KIND_BACKENDS) if b == x} <= set(kinds) for x in backends
+                )
+                if all(backends == KIND_BACKENDS[k] for k in kinds):
+                    parts.append(subject)
+                elif alone:
+                    parts.append(backend_words(backends, words))
+                else:
+                    parts.append(f"{backend_words(backends, words)} with {subject}")
         return " or ".join(sorted(parts))
 
 
+def _subjects(
+    takes: Mapping[DriverKindName, frozenset[RunBackendName]], driver: DriverName
+) -> list[tuple[str, tuple[DriverKindName, ...]]]:
+    """Who takes a flag among ``driver``'s kinds, as a refusal says it: the driver, when
+    every kind of it takes it alike; else each kind that does."""
+    kinds = KINDS_OF[driver]
+    taking = tuple(k for k in kinds if k in takes)
+    if taking == kinds and len({takes[k] for k in kinds}) == 1:
+        return [(f"--driver {driver}", kinds)]
+    return [(f"{KIND_NOUNS[k]} ({_CHOSEN_BY[k]})", (k,)) for k in taking]
+
+
 def _ways(
-    takes: Mapping[DriverName, frozenset[RunBackendName]],
-) -> set[tuple[DriverName, RunBackendName]]:
-    return {(driver, backend) for driver, backends in takes.items() for backend in backends}
+    takes: Mapping[DriverKindName, frozenset[RunBackendName]],
+) -> set[tuple[DriverKindName, RunBackendName]]:
+    return {(kind, backend) for kind, backends in takes.items() for backend in backends}
 
 
 def backend_words(
@@ -187,23 +244,29 @@ FLAGS: tuple[Flag, ...] = (
          " ghbench's model of AO.",
          dict.fromkeys(("setup", "measure", "ab", "matrix run", "capacity"), "workload"),
          choices=DRIVER_NAMES,
-         # the GitHubs each driver runs on: virtual time has no orchestrator process
-         takes={"ao": _REAL, "workload": _EVERY}),
+         # the GitHubs each kind of driver runs on: virtual time has no orchestrator process
+         takes={"ao-daemon": _REAL, "ao-typescript": _REAL, "workload": _EVERY}),
     Flag(("--ao",), "ao_command", "text",
-         "An AO checkout (its CLI: node packages/cli/dist/index.js) or an ao executable.",
+         "An ao executable: AO's daemon, 0.12.6 (the desktop line) or 0.10.3 (npm's last),"
+         " told apart by the binary itself; or a TypeScript build's checkout (its CLI: node"
+         " packages/cli/dist/index.js).",
          dict.fromkeys(("setup", "measure", "matrix run", "capacity")),
-         metavar="CHECKOUT", unset="$GHBENCH_AO, else 'ao' on PATH", takes={"ao": _REAL}),
+         metavar="PATH", unset="$GHBENCH_AO, else 'ao' on PATH",
+         takes={"ao-daemon": _REAL, "ao-typescript": _REAL}),
     Flag(("--ao-layout",), "ao_layout", "choice",
-         "AO's session storage: json (current) or kv (bench-era key=value files).",
+         "AO's TypeScript builds' session storage: json (current) or kv (bench-era"
+         " key=value files).",
          dict.fromkeys(("setup", "measure"), "auto"),
-         choices=AO_LAYOUT_NAMES, takes={"ao": _REAL}),
+         choices=AO_LAYOUT_NAMES, takes={"ao-typescript": _REAL}),
     Flag(("--transport",), "transport", "choice",
          "How the model calls GitHub: the real gh CLI, or HTTP (auto: gh when installed).",
          {**dict.fromkeys(("setup", "measure", "ab", "matrix run"), "gh"),
           "demo": "auto", "capacity": "http", "workload agent": "http"},
          choices=TRANSPORT_CHOICES, takes={"workload": _REAL}),
     Flag(("--profile",), "profile", "profile",
-         "The AO build the model plays (old names: head, pre-b1).",
+         "The AO build the model plays: ao-0.12.6, the daemon AO's users run today;"
+         " ao-0.10.3, npm's last release; the others AO's TypeScript builds (old names:"
+         " head, pre-b1).",
          dict.fromkeys(("setup", "measure", "matrix run", "capacity", "demo", "simulate"),
                        DEFAULT_PROFILE),
          choices=PROFILE_CHOICES, takes={"workload": _EVERY}),
@@ -219,9 +282,10 @@ FLAGS: tuple[Flag, ...] = (
           "workload agent": "default", "workload agents": "default"},
          choices=AGENTS_NAMES[:1] + AGENT_PROFILE_CHOICES,
          aliases=dict.fromkeys(("workload agent", "workload agents"), ("--profile",)),
-         # in real time AO launches the model as its agents' claude; in virtual time the
-         # model's sessions run them
-         takes={"ao": _REAL, "workload": frozenset({"simulated"})}),
+         # in real time AO (its daemon, or a TypeScript build) launches the model as its
+         # agents' claude; in virtual time the model's sessions run them
+         takes={"ao-daemon": _REAL, "ao-typescript": _REAL,
+                "workload": frozenset({"simulated"})}),
     # -- the GitHub ------------------------------------------------------------------
     Flag(("--backend", "--github"), "backend", "choice",
          "The GitHub: github, the real one as gh reaches it (GH_HOST, GITHUB_API_URL; a"
@@ -233,7 +297,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(("--repos",), "repos", "text",
          "owner/name repos on GitHub to use, comma-separated (T2 cells need N/5, at least 2).",
          {"matrix run": None}, metavar="LIST", unset="none",
-         takes={"ao": frozenset({"github"}), "workload": frozenset({"github"})}),
+         takes=dict.fromkeys(DRIVER_KIND_NAMES, frozenset({"github"}))),
     # -- what is measured ------------------------------------------------------------
     Flag(("--scenario",), "scenario", "text",
          "S1..S6 or a scenario's name.",
@@ -257,7 +321,7 @@ FLAGS: tuple[Flag, ...] = (
          "Real time: the runbook's warmup and window (and the model's poll) times this,"
          " e.g. 0.01 for a smoke run.",
          dict.fromkeys(("matrix run", "capacity"), 1.0), bounds=(0.0, 1.0),
-         takes={"ao": _REAL, "workload": _REAL}),
+         takes=dict.fromkeys(DRIVER_KIND_NAMES, _REAL)),
     Flag(("--seed",), "seed", "int", "The random source's seed.",
          dict.fromkeys(("matrix run", "capacity", "simulate", "replay", "workload agent",
                         "workload agents", "emulator serve"), 0)),
@@ -276,10 +340,12 @@ FLAGS: tuple[Flag, ...] = (
     # -- the setup -------------------------------------------------------------------
     Flag(("--project",), "project", "text",
          "Project id: in agent-orchestrator.yaml (AO's TypeScript builds, the model), or"
-         " the id AO 0.10 registers the checkout ghbench runs in under.", _RUNS),
+         " the id AO's daemon registers the checkout ghbench runs in under.", _RUNS),
     Flag(("--config",), "ao_config", "file",
-         "agent-orchestrator.yaml to use.",
-         dict.fromkeys(("setup", "measure", "ab")), unset="AO's own search order"),
+         "agent-orchestrator.yaml to use (AO's daemon has none: run ghbench from the"
+         " project's checkout).",
+         dict.fromkeys(("setup", "measure", "ab")), unset="AO's own search order",
+         takes={"ao-typescript": _REAL, "workload": _EVERY}),
     Flag(("--issues",), "issues", "text",
          "Issues to spawn sessions for, one per session, e.g. 1,2,5-9.",
          {"setup": REQUIRED, "ab": None}, unset="1-SESSIONS"),
@@ -294,12 +360,28 @@ FLAGS: tuple[Flag, ...] = (
                            "workload agents"), DEFAULT_OUT),
           "ab": Path("ghbench-ab"), "matrix run": Path("ghbench-matrix"),
           "matrix merge": Path("ghbench-matrix"), "demo": None},
-         unset=f"{DEFAULT_OUT}/demo-TIME"),
+         unset=f"{DEFAULT_OUT}/demo-TIME",
+         help_in={"capacity": "Where the plot and the HTML page go."}),
     Flag(("--no-plot",), "no_plot", "switch", "Do not draw the PNG.",
-         dict.fromkeys(("measure", "capacity"), False)),
+         dict.fromkeys(("measure", "capacity"), False),
+         help_in={"capacity": "Do not write the PNG and the HTML page."}),
     Flag(("--json",), "as_json", "switch", "Print the result as JSON.",
          dict.fromkeys(("report", "simulate", "capacity", "replay", "workload agents",
                         "summarize", "analyze", "compare"), False)),
+    Flag(("--format",), "fmt", "choice",
+         "What to print; bmf: Bencher Metric Format, gab: github-action-benchmark's"
+         " customSmallerIsBetter JSON, the other lines then on stderr (docs/ci.md).",
+         {**dict.fromkeys(("report", "simulate", "compare", "matrix run", "matrix merge")),
+          "matrix plan": "text"},
+         choices=("text", "json", "markdown", "github-actions", *HISTORY_FORMATS),
+         choices_in={
+             **dict.fromkeys(("report", "simulate"), ("text", "json", *HISTORY_FORMATS)),
+             "compare": ("text", "json", "markdown", *HISTORY_FORMATS),
+             **dict.fromkeys(("matrix run", "matrix merge"), ("text", *HISTORY_FORMATS)),
+             "matrix plan": ("text", "json", "github-actions"),
+         },
+         help_in={"matrix plan": "What to print (github-actions: one job per cell)."},
+         unset="text"),
     Flag(("--fail",), "fail", "many",
          "Fail (exit 3) when EXPR holds: 'graphqlPointsPerHr>+10%' (change from the"
          " baseline) or 'opaqueCallPct>0.05' (the candidate's value). Repeatable.",
@@ -310,11 +392,12 @@ FLAGS: tuple[Flag, ...] = (
 # the commands whose run has an orchestrator, so what its driver takes is checked (a
 # coding agent's process, a replay and a reader of files run none)
 ORCHESTRATED = frozenset({"setup", "measure", "ab", "demo", "matrix run", "capacity", "simulate"})
-# the GitHubs each driver runs on: the --driver row's
-DRIVER_BACKENDS: Mapping[DriverName, frozenset[RunBackendName]] = next(
+# the GitHubs each kind of driver runs on: the --driver row's
+KIND_BACKENDS: Mapping[DriverKindName, frozenset[RunBackendName]] = next(
     f.takes for f in FLAGS if f.dest == "driver" and f.takes is not None
 )
-assert set(DRIVER_BACKENDS) == set(DRIVER_NAMES)
+assert set(KIND_BACKENDS) == set(DRIVER_KIND_NAMES)
+assert {k for kinds in KINDS_OF.values() for k in kinds} == set(DRIVER_KIND_NAMES)
 
 _BY_DEST = {f.dest: f for f in FLAGS}
 assert len(_BY_DEST) == len(FLAGS), "one row per setting"

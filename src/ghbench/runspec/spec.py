@@ -5,7 +5,7 @@ flag table ``ghbench.runspec.flags``); the flows (harness, simulation,
 matrix) and the drivers read it and never re-wrap it. A flow that runs several things
 derives each one's spec with ``msgspec.structs.replace`` (a matrix cell, an A/B build, a
 capacity probe). The workload driver serialises it, with the sessions, as the model's
-config (``ghbench.drivers.workload``).
+config (``ghbench.drivers.workload.driver``).
 
 Durations keep the text they were given (``2m``), which the scorecard records as
 requested, beside their seconds.

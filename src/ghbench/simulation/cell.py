@@ -58,6 +58,9 @@ class ScenarioPlay:
     # (median ms, sigma) of the calls' lognormal latency; None: the simulation's default
     # (ghbench.simulation.world.SIM_LATENCY, AO's against github.com)
     latency: tuple[float, float] | None = None
+    # primary limits other than GitHub's (resource -> points an hour), from the start:
+    # a budget that runs out, as a real run's emulator was given
+    limits: tuple[tuple[str, int], ...] = ()
 
 
 def repos_for(topology: str, sessions: int, owner: str = "acme") -> list[str]:
@@ -127,6 +130,8 @@ class _Cell:
         self.policy = spec.model_policy()
         self.clock = LaneClock(SIM_START)
         self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31), latency=play.latency)
+        for resource, limit in play.limits:
+            self.world.emulator.set_limit(resource, limit)
         sessions = spec.cell.sessions
         self.repos = repos_for(spec.cell.topology, sessions)
         self.sessions = self.world.seed(self.repos, sessions, open_prs=self.scenario.prs_at_start)

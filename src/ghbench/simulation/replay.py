@@ -24,9 +24,10 @@ from pathlib import Path
 
 import msgspec
 
-from ghbench.artifacts.io import unique_path
+from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
+from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
@@ -57,6 +58,7 @@ __all__ = [
     "ReplayWritten",
     "load_recording",
     "recorded_points",
+    "replay_frames",
     "replay_plan",
     "replay_recording",
     "replay_scorecard",
@@ -286,18 +288,26 @@ def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -
     return replay_plan(rows, plan_replay(rows), spec, seed=seed)
 
 
+def replay_frames(result: ReplayResult) -> tuple[TraceFrame, TraceFrame | None]:
+    """The replay's rows and its agents' (None when the recording had none) as frames."""
+    agents = None if result.agent_rows is None else TraceFrame.from_rows(result.agent_rows)
+    return TraceFrame.from_rows(result.rows), agents
+
+
 def replay_scorecard(
     result: ReplayResult,
     *,
     scenario_id: str,
     trace_path: str | None = None,
     agent_trace: str | None = None,
+    frames: tuple[TraceFrame, TraceFrame | None] | None = None,
 ) -> ScorecardArtifact:
     """The replay's scorecard, the agents' calls split from the orchestrator's when the
-    recording had both (``insights.spendSplit``)."""
-    agents = None if result.agent_rows is None else TraceFrame.from_rows(result.agent_rows)
+    recording had both (``insights.spendSplit``); ``frames``: ``replay_frames(result)``,
+    when the caller has them."""
+    frame, agents = frames or replay_frames(result)
     return build_scorecard_artifact(
-        TraceFrame.from_rows(result.rows),
+        frame,
         window_start_ms=round(result.window_start * 1000),
         window_end_ms=round(result.window_end * 1000),
         scenario_id=scenario_id,
@@ -315,11 +325,12 @@ def replay_scorecard(
 
 @dataclass(frozen=True)
 class ReplayWritten(RunResult):
-    """A replay's trace and scorecard as written, the recording it re-issued, and its
-    summary."""
+    """A replay's trace, scorecard and page as written, the recording it re-issued,
+    and its summary."""
 
     source: Path
     agent_source: Path | None
+    page_path: Path  # the scorecard's HTML page (``ghbench.pages``)
     summary: ReplaySummary
 
     def json(self) -> dict[str, object]:
@@ -330,6 +341,7 @@ class ReplayWritten(RunResult):
             "agentSource": None if self.agent_source is None else str(self.agent_source),
             "trace": str(self.trace_path),
             "scorecard": str(self.scorecard_path),
+            "page": str(self.page_path),
             **msgspec.to_builtins(self.summary),
         }
 
@@ -337,22 +349,29 @@ class ReplayWritten(RunResult):
 def write_replay(
     result: ReplayResult, *, out_dir: Path, source: Path, agent_source: Path | None = None
 ) -> ReplayWritten:
-    """The replay's trace (and the agents', beside it) and its scorecard under
-    ``out_dir``, as ``measure`` writes them."""
+    """The replay's trace (and the agents', beside it), its scorecard and the
+    scorecard's page under ``out_dir``, as ``measure`` writes them."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"gh-trace-replay-{source.stem}-{result.sessions}s-{int(result.window_end)}"
     trace_path = write_rows(unique_path(out_dir, stem, ".jsonl"), result.rows)
     agents = None
     if result.agent_rows is not None:
         agents = write_rows(agent_trace_path(trace_path), result.agent_rows)
+    frames = replay_frames(result)
     artifact = replay_scorecard(
         result,
         scenario_id=f"replay-{source.stem}",
         trace_path=str(trace_path),
         agent_trace=None if agents is None else str(agents),
+        frames=frames,
     )
     path = write_scorecard(artifact, out_dir)
-    return ReplayWritten(trace_path, path, artifact, source, agent_source, result.summary())
+    snapshots = [result.snapshots.get("before"), result.snapshots.get("after")]
+    page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
+    page_path = write_new(unique_path(*report_path(path), ".html"), page.encode())
+    return ReplayWritten(
+        trace_path, path, artifact, source, agent_source, page_path, result.summary()
+    )
 
 
 def replay_recording(spec: ReplaySpec, source: Path) -> ReplayWritten:

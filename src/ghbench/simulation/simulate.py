@@ -1,4 +1,5 @@
-"""``simulate_cell``: run a cell and write its trace and scorecard artifact, as ``measure`` does.
+"""``simulate_cell``: run a cell and write its trace, scorecard artifact and report page,
+as ``measure`` does.
 
 With agents, their rows go beside the trace (``gh-trace-agents-*``, as a real run's
 agents' trace) and the scorecard's ``insights.spendSplit`` splits the spend.
@@ -9,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ghbench.artifacts.io import unique_path
+from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
@@ -20,7 +22,13 @@ from ghbench.timefmt import format_duration
 from ghbench.trace.files import agent_trace_path, write_rows
 from ghbench.trace.frame import TraceFrame
 
-__all__ = ["SimulationResult", "cell_scorecard", "simulate_cell", "write_cell_artifacts"]
+__all__ = [
+    "SimulationResult",
+    "cell_frames",
+    "cell_scorecard",
+    "simulate_cell",
+    "write_cell_artifacts",
+]
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,7 @@ class SimulationResult(RunResult):
     skipped_ticks: int
     longest_poll_cycle: float = 0.0
     agent_trace_path: Path | None = None  # the agents' rows, when agents ran
+    page_path: Path | None = None  # the scorecard's HTML page (``ghbench.pages``)
 
     def summary(self) -> str:
         """One line: the cell, its ticks and longest poll cycle, the ledger's points."""
@@ -46,14 +55,25 @@ class SimulationResult(RunResult):
         )
 
 
-def cell_scorecard(
-    run: CellRun, *, trace_path: str | None = None, agent_trace: str | None = None
-) -> ScorecardArtifact:
-    """The scorecard of a cell run in memory, as ``write_cell_artifacts`` writes it."""
-    spec = run.spec
+def cell_frames(run: CellRun) -> tuple[TraceFrame, TraceFrame | None]:
+    """The run's rows and its agents' (None without agents) as frames."""
     agents = None if run.agent_rows is None else TraceFrame.from_rows(run.agent_rows)
+    return TraceFrame.from_rows(run.rows), agents
+
+
+def cell_scorecard(
+    run: CellRun,
+    *,
+    trace_path: str | None = None,
+    agent_trace: str | None = None,
+    frames: tuple[TraceFrame, TraceFrame | None] | None = None,
+) -> ScorecardArtifact:
+    """The scorecard of a cell run in memory, as ``write_cell_artifacts`` writes it
+    (``frames``: ``cell_frames(run)``, when the caller has them)."""
+    spec = run.spec
+    frame, agents = frames or cell_frames(run)
     return build_scorecard_artifact(
-        TraceFrame.from_rows(run.rows),
+        frame,
         window_start_ms=round(run.window_start * 1000),
         window_end_ms=round(run.window_end * 1000),
         scenario_id=spec.cell.scenario_id,
@@ -79,10 +99,17 @@ def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
     agents = None
     if run.agent_rows is not None:
         agents = write_rows(agent_trace_path(trace_path), run.agent_rows)
+    frames = cell_frames(run)
     artifact = cell_scorecard(
-        run, trace_path=str(trace_path), agent_trace=None if agents is None else str(agents)
+        run,
+        trace_path=str(trace_path),
+        agent_trace=None if agents is None else str(agents),
+        frames=frames,
     )
     path = write_scorecard(artifact, out_dir)
+    snapshots = [run.snapshots.get("before"), run.snapshots.get("after")]
+    page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
+    page_path = write_new(unique_path(*report_path(path), ".html"), page.encode())
     return SimulationResult(
         trace_path=trace_path,
         scorecard_path=path,
@@ -94,6 +121,7 @@ def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
         skipped_ticks=run.skipped_ticks,
         longest_poll_cycle=run.longest_poll_cycle,
         agent_trace_path=agents,
+        page_path=page_path,
     )
 
 

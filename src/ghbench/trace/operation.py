@@ -47,7 +47,9 @@ METHOD_FLAGS = ("--method", "-X")
 # An argument starting with one of these (any case) keeps the prefix and loses the value.
 SECRET_ARG_PREFIXES = ("token=", "password=", "secret=", "authorization=")
 # Query parameters whose values are credentials on some GitHub endpoints.
-_SECRET_PARAM = re.compile(r"(?i)([?&](?:access_token|token|client_secret|password|secret)=)[^&#]*")
+_SECRET_PARAM = re.compile(
+    r"(?i)([?&](?:access_token|token|client_secret|password|secret|code|sig|jwt)=)[^&#]*"
+)
 # Path prefixes of the API on GitHub Enterprise Server hosts.
 _API_PREFIXES = ("/api/v3/", "/api/")
 

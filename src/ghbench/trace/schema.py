@@ -16,6 +16,8 @@ Extensions (never emitted by AO, always optional):
 - ``cacheHit``: ``ghbench record`` only: gh answered this request from its disk cache,
   so no request reached the server and the row carries no rate-limit fields.
 - ``requestBytes``/``responseBytes``: the front only: the bodies' sizes on the wire.
+- ``clientClosed``: the front only: the client left before its whole answer reached
+  it (``responseBytes`` is then what the front had handed to its connection).
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True, gc=False):
     # front: body sizes of the exchange as they crossed the front
     requestBytes: int | None = None  # noqa: N815
     responseBytes: int | None = None  # noqa: N815
+    clientClosed: bool | None = None  # noqa: N815
 
 
 KNOWN_FIELDS: tuple[str, ...] = TraceRow.__struct_fields__

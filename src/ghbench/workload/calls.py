@@ -92,8 +92,22 @@ class ApiOutput:
         return json.loads(self.body) if self.body.strip() else None
 
 
+# the last output split: a call's row and its poller read the same output one after
+# the other (the same object), and need not split it twice
+_last: list[tuple[bytes, ApiOutput]] = []
+
+
 def parse_api_output(stdout: bytes) -> ApiOutput:
-    """Split ``gh api -i`` output; the last ``HTTP/`` block wins (redirects print several)."""
+    """Split ``gh api -i`` output; the last ``HTTP/`` block wins (redirects print several).
+    Its headers are shared with the next reader of the same output: do not change them."""
+    if _last and _last[0][0] is stdout:
+        return _last[0][1]
+    out = _split_api_output(stdout)
+    _last[:] = [(stdout, out)]
+    return out
+
+
+def _split_api_output(stdout: bytes) -> ApiOutput:
     status: int | None = None
     headers: dict[str, str] = {}
     rest = stdout

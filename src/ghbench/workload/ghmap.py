@@ -10,6 +10,7 @@ for GraphQL errors, ``--json`` output as compact JSON with sorted keys.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ class GhRequestPlan:
     render: Render
 
 
+@functools.lru_cache(maxsize=256)
 def _canonical(name: str) -> str:
     # Go's textproto.CanonicalMIMEHeaderKey, which gh's -i output shows
     return "-".join(part[:1].upper() + part[1:].lower() for part in name.split("-"))

@@ -1,22 +1,26 @@
-"""The requests AO 0.10's daemon sends to GitHub, as data.
+"""The requests AO 0.10's and 0.12's daemons send to GitHub, as data.
 
 The daemon calls GitHub's API itself (Go's net/http, no gh), with its own User-Agent,
 ``Accept`` and API version; its SCM observer's requests are reproduced here byte for
 byte in path, query (Go's ``url.Values.Encode``: keys sorted) and GraphQL text, from
 0.10.3's ``adapters/scm/github`` (``observer_provider.go``, ``client.go``,
-``provider.go``). Each is written as the ``gh api`` invocation that sends the same
-request, so every transport runs it (``ghbench.workload.ghmap``), and carries the
-daemon's User-Agent as its ``client``: its row is the GitHub front's row of that
-exchange, as a real run's is. The query shapes' page sizes are AO's constants; the
-check contexts per PR come from the policy (``batch_contexts_first``).
+``provider.go``) and 0.12.6's (the same files: ``since`` on the open-PR list, the
+check-runs pages, ``GET /user``, the queries' added fields). Each is written as the
+``gh api`` invocation that sends the same request, so every transport runs it
+(``ghbench.workload.ghmap``), and carries the daemon's User-Agent as its ``client``:
+its row is the GitHub front's row of that exchange, as a real run's is. The query
+shapes' page sizes are AO's constants; the check contexts per PR come from the policy
+(``batch_contexts_first``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from urllib.parse import quote
 
 from ghbench.workload.calls import BatchTarget, GhCall
+from ghbench.workload.profiles import ObserverQueries
 
 __all__ = [
     "COMPONENT",
@@ -26,7 +30,9 @@ __all__ = [
     "check_contexts",
     "commit_checks_guard",
     "failed_job_log",
+    "identity",
     "open_prs_page",
+    "post_review",
     "pr_list_guard",
     "review_threads",
 ]
@@ -76,21 +82,46 @@ def pr_list_guard(repo: str, etag: str | None) -> GhCall:
     return _rest(f"repos/{repo}/pulls?{query}", etag)
 
 
-def open_prs_page(repo: str, page: int, per_page: int, etag: str | None) -> GhCall:
-    """``ListOpenPRsByRepo``: one page of every open PR (its client's ETag cache
-    revalidates a page it fetched before)."""
-    query = f"direction=desc&page={page}&per_page={per_page}&sort=updated&state=open"
+def open_prs_page(
+    repo: str, page: int, per_page: int, etag: str | None, since: str | None = None
+) -> GhCall:
+    """``ListOpenPRsByRepo`` (0.12: ``ListPRsByRepo``, ``since`` the repo's last sync):
+    one page of every open PR (its client's ETag cache revalidates a URL it fetched
+    before). Go's ``url.Values.Encode``: keys sorted, ``:`` escaped."""
+    since_q = f"&since={quote(since, safe='')}" if since else ""
+    query = f"direction=desc&page={page}&per_page={per_page}{since_q}&sort=updated&state=open"
     return _rest(f"repos/{repo}/pulls?{query}", etag)
 
 
-def commit_checks_guard(repo: str, sha: str, etag: str | None) -> GhCall:
-    """``CommitChecksGuard``: a head commit's newest check run, with its last ETag."""
-    return _rest(f"repos/{repo}/commits/{sha}/check-runs?per_page=1", etag)
+def commit_checks_guard(
+    repo: str, sha: str, per_page: int, etag: str | None, page: int | None = None
+) -> GhCall:
+    """``CommitChecksGuard``: a head commit's check runs, with its last ETag; ``page``:
+    a later page of a commit with more runs than one holds (0.12)."""
+    query = f"page={page}&per_page={per_page}" if page else f"per_page={per_page}"
+    return _rest(f"repos/{repo}/commits/{sha}/check-runs?{query}", etag)
 
 
-def _pr_fields(contexts_first: int) -> str:
+def identity() -> GhCall:
+    """``AuthenticatedIdentity`` (0.12): the token's user, once per process."""
+    return _rest("user", None)
+
+
+# the PR fields each build's batch asks: 0.12.6 adds the node id
+_PR_FIELDS_HEAD: dict[ObserverQueries, str] = {
+    "0.10.3": "\nnumber url state isDraft merged closed title ",
+    "0.12.6": "\nnumber id url state isDraft merged closed title ",
+}
+# the decisive reviews' fields each build's review query asks: 0.12.6 adds body and commit
+_REVIEW_SUMMARY_FIELDS: dict[ObserverQueries, str] = {
+    "0.10.3": "id state url submittedAt author{ login __typename }",
+    "0.12.6": "id state url submittedAt body commit{ oid } author{ login __typename }",
+}
+
+
+def _pr_fields(contexts_first: int, queries: ObserverQueries) -> str:
     return (
-        "\nnumber url state isDraft merged closed title additions deletions changedFiles\n"
+        _PR_FIELDS_HEAD[queries] + "additions deletions changedFiles\n"
         "mergeable mergeStateStatus reviewDecision headRefName headRefOid baseRefName "
         "baseRefOid\ncreatedAt updatedAt mergedAt closedAt\nauthor{ login }\n"
         "mergeCommit{ oid }\n"
@@ -103,9 +134,11 @@ def _pr_fields(contexts_first: int) -> str:
     )
 
 
-def batch_query(targets: Sequence[BatchTarget], contexts_first: int) -> str:
+def batch_query(
+    targets: Sequence[BatchTarget], contexts_first: int, queries: ObserverQueries = "0.10.3"
+) -> str:
     """``buildSCMBatchQuery``: ``prN: repository(...)`` per PR, anonymous."""
-    fields = _pr_fields(contexts_first)
+    fields = _pr_fields(contexts_first, queries)
     parts = ["query{\n"]
     for i, t in enumerate(targets):
         owner, name = _owner_name(t.repo)
@@ -117,9 +150,11 @@ def batch_query(targets: Sequence[BatchTarget], contexts_first: int) -> str:
     return "".join(parts)
 
 
-def batch(targets: Sequence[BatchTarget], contexts_first: int) -> GhCall:
+def batch(
+    targets: Sequence[BatchTarget], contexts_first: int, queries: ObserverQueries = "0.10.3"
+) -> GhCall:
     """``FetchPullRequests``: at most the batch size of PRs in one query."""
-    return _graphql(batch_query(targets, contexts_first))
+    return _graphql(batch_query(targets, contexts_first, queries))
 
 
 def check_contexts(repo: str, number: int, cursor: str, contexts_first: int) -> GhCall:
@@ -141,7 +176,9 @@ def check_contexts(repo: str, number: int, cursor: str, contexts_first: int) -> 
     return _graphql(query)
 
 
-def review_threads(repo: str, number: int, before: str | None = None) -> GhCall:
+def review_threads(
+    repo: str, number: int, before: str | None = None, queries: ObserverQueries = "0.10.3"
+) -> GhCall:
     """``fetchReviewThreadPage``: the latest review threads (the first page also asks
     the decisive reviews); ``before``: the older page's cursor."""
     owner, name = _owner_name(repo)
@@ -149,8 +186,7 @@ def review_threads(repo: str, number: int, before: str | None = None) -> GhCall:
         ""
         if before
         else f" reviewSummaries: reviews(last:{REVIEW_SUMMARIES}, "
-        "states:[APPROVED,CHANGES_REQUESTED]){ nodes{ id state url submittedAt "
-        "author{ login __typename } } }"
+        f"states:[APPROVED,CHANGES_REQUESTED]){{ nodes{{ {_REVIEW_SUMMARY_FIELDS[queries]} }} }}"
     )
     cursor = _gql_string(before) if before else "null"
     query = (
@@ -176,3 +212,18 @@ def blob_download(location: str) -> GhCall:
     """The redirect's target (Go's client follows it with the same headers)."""
     path = location.split("://", 1)[-1].partition("/")[2]
     return _rest(path, None, _PLAIN_HEADERS)
+
+
+REVIEWER_COMPONENT = "agent"  # a reviewer is a coding agent: its gh calls are an agent's
+
+
+def post_review(repo: str, number: int, session_id: str) -> GhCall:
+    """What AO 0.12's reviewer agent is told to run (``review/prompt.go``): one review
+    of the PR's head, ``event`` COMMENT (the PR's author may not approve its own), as
+    ``gh api --method POST …/reviews``; its fields here as ``-f`` (the prompt pipes the
+    same JSON in with ``--input -`` and keeps ``--jq .id`` of the answer)."""
+    argv = (
+        "api", "--method", "POST", f"repos/{repo}/pulls/{number}/reviews",
+        "-f", "event=COMMENT", "-f", "body=Reviewed by AO's reviewer agent.",
+    )  # fmt: skip
+    return GhCall(argv, REVIEWER_COMPONENT, session_id=session_id)

@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ghbench.timefmt import parse_iso
+
 __all__ = [
     "CHANGES_REQUESTED",
     "Check",
@@ -126,6 +128,7 @@ class Observation:
     failing: bool
     checks: tuple[Check, ...]
     metadata_hash: str
+    updated_at: float | None = None  # GitHub's updatedAt
     log_tails: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -168,6 +171,10 @@ def observation_of(repo: str, number: int, node: dict[str, Any]) -> Observation:
     checks = tuple(c for c in (_check(n) for n in contexts if isinstance(n, dict)) if c)
     merged = bool(node.get("merged"))
     metadata = {k: v for k, v in node.items() if k != "commits"}
+    try:
+        updated_at: float | None = parse_iso(_text(node.get("updatedAt")))
+    except ValueError:
+        updated_at = None
     return Observation(
         repo=repo,
         number=number,
@@ -178,6 +185,7 @@ def observation_of(repo: str, number: int, node: dict[str, Any]) -> Observation:
         failing=_text(rollup.get("state")).upper() in _FAILING_ROLLUPS,
         checks=checks,
         metadata_hash=_digest(metadata),
+        updated_at=updated_at,
     )
 
 
@@ -197,6 +205,9 @@ class TrackedPr:
     terminal: bool = False
     tails: dict[str, str] = field(default_factory=dict)  # failed check -> its log's tail
     tails_head: str | None = None
+    # when its reviews were last written (0.12's ReviewObservedAt): a write that read
+    # them, or the first write
+    review_observed_at: float | None = None
 
     @property
     def key(self) -> tuple[str, int]:
@@ -217,9 +228,13 @@ class TrackedPr:
         tails = tuple((c.name, self.tails.get(c.name, "")) for c in obs.failed_checks)
         return tails if all(tail for _, tail in tails) else None
 
-    def observe(self, obs: Observation, reviewed: str | None, *, keep_review: bool) -> None:
+    def observe(
+        self, obs: Observation, reviewed: str | None, *, keep_review: bool, now: float
+    ) -> bool:
         """Store a refresh and the review decision read with the threads, if any (or
-        the batch's); ``keep_review``: the threads failed, the stored review stays."""
+        the batch's); ``keep_review``: the threads failed, the stored review stays.
+        True when it changed what the store held (AO writes only then)."""
+        before = (self.metadata_hash, self.ci_hash, self.review_hash)
         self.head_sha = obs.head or self.head_sha
         self.metadata_hash = obs.metadata_hash
         self.ci_hash = obs.ci_hash
@@ -228,6 +243,10 @@ class TrackedPr:
             self.tails, self.tails_head = dict(obs.log_tails), obs.head
         if not keep_review:
             self.review_only(reviewed or obs.decision)
+        changed = before != (self.metadata_hash, self.ci_hash, self.review_hash)
+        if changed and (reviewed is not None or self.review_observed_at is None):
+            self.review_observed_at = now
+        return changed
 
     def review_only(self, decision: str) -> None:
         self.review = decision

@@ -8,8 +8,19 @@ the TypeScript builds, and 0.10.3's source for the daemon (named at its profile)
 Profiles are named after the AO build each reproduces (docs/calibration.md holds each
 one's error against its build, measured with ``bench/bench_calibration_ao.py``):
 
-``ao-0.10.3`` (the default)
-    AO 0.10.3, the Go daemon its users run: its SCM observer (``poller: scm-observer``),
+``ao-0.12.6`` (the default)
+    AO 0.12.6, the desktop line's daemon its users run today: 0.10.3's observer with
+    0.12.6's changes (docs/calibration.md names each and its source): the check-runs
+    guard reads ``per_page=100`` and pages past 100 runs, the open-PR list carries a
+    ``since`` cursor and refreshes only the PRs it lists (a listed PR not seen for
+    5 minutes is refetched; a tracked one it no longer lists is reconciled), the
+    token's user is read once and only its PRs are attributed, review threads are
+    read again when a PR was updated after its reviews were, and the batch and review
+    queries ask 0.12.6's fields. Its rate-limit cooldown never starts for GitHub
+    (``rate_limit_cooldown``); its auto-review agents are off, as they are per session
+    by default (``auto_review``).
+``ao-0.10.3``
+    AO 0.10.3, the Go daemon npm shipped last: its SCM observer (``poller: scm-observer``),
     one call at a time on a Go ticker: an ETag guard per repo on its open PRs and per PR
     on its head's check runs, the open-PR list and GraphQL batches only for what
     changed, review threads when the review state calls for them, failed jobs' log
@@ -49,6 +60,7 @@ __all__ = [
     "PROFILE_CHOICES",
     "PROFILE_NAMES",
     "GuardCommit",
+    "ObserverQueries",
     "PolicyParams",
     "PollerKind",
     "ProfileName",
@@ -59,7 +71,9 @@ __all__ = [
 
 # The one list of profile names: flags' choices and config validation come from it.
 # A profile's name is the AO build it reproduces; bench-era reproduces none we have.
-ProfileName = Literal["ao-0.10.3", "ao-main-60e8c881", "ao-bench-1e73a505", "bench-era"]
+ProfileName = Literal[
+    "ao-0.12.6", "ao-0.10.3", "ao-main-60e8c881", "ao-bench-1e73a505", "bench-era"
+]  # fmt: skip
 # The old names, accepted wherever a profile is (flags, configs, matrix plans) and read
 # as the profile they stand for: HEAD was main when main was 60e8c881, and pre-B1 is
 # what the 1e73a505 build does (docs/calibration.md).
@@ -69,15 +83,18 @@ PROFILE_ALIASES: dict[str, ProfileName] = {
     "pre-b1": "ao-bench-1e73a505",
 }
 PROFILE_CHOICES: tuple[str, ...] = (*PROFILE_NAMES, *PROFILE_ALIASES)
-DEFAULT_PROFILE: ProfileName = "ao-0.10.3"
+DEFAULT_PROFILE: ProfileName = "ao-0.12.6"
 # The AO build (as ../shared/ao's build-ao names it) and commit each profile reproduces.
 PROFILE_BUILDS: dict[ProfileName, tuple[str, str] | None] = {
+    "ao-0.12.6": ("0.12.6", "075de7a0"),
     "ao-0.10.3": ("0.10.3", "c89414dd"),
     "ao-main-60e8c881": ("main", "60e8c881"),
     "ao-bench-1e73a505": ("bench", "1e73a505"),
     "bench-era": None,
 }
 GuardCommit = Literal["check-runs", "status", "none"]
+# the GraphQL the scm-observer sends (ghbench.workload.observer_calls): its build's fields
+ObserverQueries = Literal["0.10.3", "0.12.6"]
 ReviewThreads = Literal["on-change", "always", "never"]
 # How a tick runs (``ghbench.workload.pollers``): AO's TypeScript lifecycle manager, or
 # AO 0.10's SCM observer
@@ -94,9 +111,9 @@ class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
     # what a tick does (ghbench.workload.pollers). The scm-observer reads tick,
     # batch_max_prs, batch_contexts_first, review_interval, issue_cache_ttl, the cache
-    # sizes but enrichment_cache_size, and list_per_page; the lifecycle poller every other
-    # field but etag_cache_requests. The flows that drive either read tick, ticker,
-    # skip_overlapping_ticks and dashboard_reads_github.
+    # sizes but enrichment_cache_size, and the fields from list_per_page on; the
+    # lifecycle poller every other field but etag_cache_requests. The flows that drive
+    # either read tick, ticker, skip_overlapping_ticks and dashboard_reads_github.
     poller: PollerKind = "lifecycle"
     # tick
     tick: Annotated[float, msgspec.Meta(gt=0, extra={"duration": True})] = 30.0  # AO's setInterval
@@ -142,6 +159,31 @@ class PolicyParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     etag_cache_requests: Count = 512
     # scm-observer: the open-PR list's page size, when the repo's guard saw a change
     list_per_page: Annotated[int, msgspec.Meta(gt=0, le=100)] = 100
+    # scm-observer: the check-runs guard's page size, and how many pages it reads when a
+    # commit has more runs than one page (1: the guard page alone; then the runs'
+    # fingerprint stands in for the ETag)
+    check_runs_per_page: Annotated[int, msgspec.Meta(gt=0, le=100)] = 1
+    check_runs_pages: Annotated[int, msgspec.Meta(gt=0)] = 1
+    # scm-observer: the open-PR list asked ``since`` the repo's last sync (less 5 min):
+    # after the first listing only listed PRs are refreshed, and a tracked open PR the
+    # list no longer holds is fetched to see whether it closed
+    incremental_listing: bool = False
+    # scm-observer: a PR not fetched for this long is fetched again (0: never); with an
+    # incremental listing, only a listed PR or one of a repo with no sync yet
+    pr_max_age: Seconds = 0.0
+    # scm-observer: read the token's user once and attribute only its PRs
+    identity_filter: bool = False
+    # scm-observer: read review threads again when the PR was updated after its reviews
+    # were observed (and when they never were)
+    review_on_update: bool = False
+    # scm-observer: a rate-limited batch stops batches for a cooldown (Retry-After, else
+    # the reset, else 60 s with AO's clock jitter; within 30 s to 10 min)
+    rate_limit_cooldown: bool = False
+    # scm-observer: the fields its GraphQL asks (the batch, the review threads)
+    observer_queries: ObserverQueries = "0.10.3"
+    # scm-observer: AO 0.12's auto-review agents, opted in for every session: once a
+    # session's PR head has waited a minute, a reviewer agent posts one review of it
+    auto_review: bool = False
     # S6: a dashboard that reads GitHub (AO 0.10's desktop app reads the daemon's API)
     dashboard_reads_github: bool = True
 
@@ -155,28 +197,49 @@ DURATION_FIELDS: frozenset[str] = frozenset(
 
 _HEAD = PolicyParams()
 
+# AO 0.10.3, backend/internal: observe/scm/observer.go (DefaultTickInterval 30 s,
+# DefaultReviewInterval 2 min, BatchSize 25, DefaultCacheMax 512), observe/observer.go
+# (StartPollLoop: a Go ticker), adapters/scm/github (scmBatchCheckContextLimit 20; the
+# open-PR list's perPage 100; client.go's cacheMaxEntries 512). Its spawns read no
+# issue (the agent does) and its desktop app reads the daemon, not GitHub.
+_AO_0_10_3 = msgspec.structs.replace(
+    _HEAD,
+    poller="scm-observer",
+    ticker="go-ticker",
+    tick=30.0,
+    review_interval=120.0,
+    batch_max_prs=25,
+    batch_contexts_first=20,
+    etag_cache_repos=512,
+    etag_cache_commits=512,
+    etag_cache_prs=512,
+    etag_cache_requests=512,
+    list_per_page=100,
+    issue_view_on_spawn=False,
+    dashboard_reads_github=False,
+)
+
 PROFILES: dict[ProfileName, PolicyParams] = {
-    # AO 0.10.3, backend/internal: observe/scm/observer.go (DefaultTickInterval 30 s,
-    # DefaultReviewInterval 2 min, BatchSize 25, DefaultCacheMax 512), observe/observer.go
-    # (StartPollLoop: a Go ticker), adapters/scm/github (scmBatchCheckContextLimit 20; the
-    # open-PR list's perPage 100; client.go's cacheMaxEntries 512). Its spawns read no
-    # issue (the agent does) and its desktop app reads the daemon, not GitHub.
-    "ao-0.10.3": msgspec.structs.replace(
-        _HEAD,
-        poller="scm-observer",
-        ticker="go-ticker",
-        tick=30.0,
-        review_interval=120.0,
-        batch_max_prs=25,
-        batch_contexts_first=20,
-        etag_cache_repos=512,
-        etag_cache_commits=512,
-        etag_cache_prs=512,
-        etag_cache_requests=512,
-        list_per_page=100,
-        issue_view_on_spawn=False,
-        dashboard_reads_github=False,
+    # AO 0.12.6, backend/internal: adapters/scm/github/observer_provider.go
+    # (githubCheckRunsPageSize 100, githubCheckRunsMaxPages 10, ListPRsByRepo's since,
+    # the batch's id and the review summaries' body and commit), provider.go
+    # (AuthenticatedIdentity: GET /user, kept for the process), observe/scm/observer.go
+    # (DefaultPRMaxAge 5 min, incrementalDiscoveryOverlap 5 min, the terminal
+    # reconciliation, needsReviewRefresh's ReviewObservedAt, the rate-limit cooldown:
+    # a GitHub error has no retry hints the observer can read, so it never starts),
+    # autoreview/coordinator.go (per session, off unless enabled)
+    "ao-0.12.6": msgspec.structs.replace(
+        _AO_0_10_3,
+        check_runs_per_page=100,
+        check_runs_pages=10,
+        incremental_listing=True,
+        pr_max_age=300.0,
+        identity_filter=True,
+        review_on_update=True,
+        rate_limit_cooldown=False,
+        observer_queries="0.12.6",
     ),
+    "ao-0.10.3": _AO_0_10_3,
     "ao-main-60e8c881": _HEAD,
     "bench-era": msgspec.structs.replace(
         _HEAD,

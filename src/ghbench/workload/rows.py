@@ -10,6 +10,7 @@ as the front reads it), and a model run and a real run compare row for row.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import TYPE_CHECKING
@@ -17,9 +18,9 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from ghbench.trace.schema import TraceRow
-from ghbench.trace.writer import build_row, scrub_row
+from ghbench.trace.writer import build_row, scrub_text
 from ghbench.workload.calls import GhCall, GhResult, parse_api_output
-from ghbench.workload.ghmap import plan_call
+from ghbench.workload.ghmap import HttpRequest, plan_call
 
 if TYPE_CHECKING:
     from ghbench.front.graphql import GraphqlMeter
@@ -94,7 +95,7 @@ class RowBuilder:
 
         if self._meter is None:
             self._meter = GraphqlMeter()
-        request = plan_call(call.argv, None).request
+        request = _request_of(call.argv)
         answer = parse_api_output(result.stdout)
         body = request.body or b""
         graphql = request.path.split("?", 1)[0] == "/graphql"
@@ -123,15 +124,29 @@ class RowBuilder:
                 _int(h.get("x-ratelimit-reset")),
                 _int(h.get("x-ratelimit-used")),
             )
-        row = exchange_row(ex, call.component, charged)
+        # one scrub, the front's, with the model's secrets too; then the model's own
+        # fields, each scrubbed as it goes in
+        secrets = self.options.secrets
+        row = exchange_row(ex, call.component, charged, secrets)
         attribute = self.options.session_ids and call.session_id is not None
-        row = msgspec.structs.replace(
+        keep = tuple(s for s in secrets if s)
+        return msgspec.structs.replace(
             row,
-            origin=self.options.origin,
-            projectId=self.options.project_id if attribute else None,
-            sessionId=call.session_id if attribute else None,
+            origin=_scrubbed(self.options.origin, keep),
+            projectId=_scrubbed(self.options.project_id if attribute else None, keep),
+            sessionId=_scrubbed(call.session_id if attribute else None, keep),
         )
-        return scrub_row(row, self.options.secrets)
+
+
+def _scrubbed(value: str | None, secrets: tuple[str, ...]) -> str | None:
+    return scrub_text(value, secrets) if value is not None else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _request_of(argv: tuple[str, ...]) -> HttpRequest:
+    """The request an argv sends (a poller sends the same few over and over); its
+    headers are shared: do not change them."""
+    return plan_call(argv, None).request
 
 
 def _reason(status: int | None) -> str:

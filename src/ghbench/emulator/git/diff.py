@@ -5,16 +5,22 @@ One run lists the changed files with git's status letters and line counts (``--r
 diff (``-p``), in the same order: each file's part is its ``patch`` field and all of
 them are the ``diff`` media type. A binary file has no line counts (GitHub reports 0)
 and no hunk.
+
+A diff that only adds text files (what a seeded or simulated PR's head does) is written
+here as git writes it (``added_files``), with no repository on disk and no git run: a
+simulation in virtual time needs none; anything else goes to git.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ghbench.emulator.git.command import run_git
 
-__all__ = ["EMPTY_TREE", "FileChange", "split_patch", "tree_changes"]
+__all__ = ["EMPTY_TREE", "FileChange", "added_files", "split_patch", "tree_changes"]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git knows it without storing it
 _STATUS = {
@@ -108,3 +114,51 @@ def _path(token: bytes) -> str:
 
 def _count(value: bytes) -> int:
     return int(value) if value.isdigit() else 0  # "-" for a binary file
+
+
+# git writes a path as it is when it is plain: no control character, quote, backslash
+# or byte above 0x7e (core.quotePath); a name with a space is plain too
+_PLAIN_PATH = re.compile(r"[\x20\x21\x23-\x5b\x5d-\x7e]+")
+_REGULAR = frozenset({"100644", "100755"})
+_BINARY_PROBE = 8000  # git's FIRST_FEW_BYTES: a NUL among them makes a file binary
+
+
+def added_files(
+    old: Mapping[str, tuple[str, str]],
+    new: Mapping[str, tuple[str, str]],
+    blob: Callable[[str], bytes | None],
+) -> list[FileChange] | None:
+    """``tree_changes`` of two flat trees (path -> (mode, blob id)) when ``new`` only
+    adds plain-named regular text files to ``old``, as git would write it; None for any
+    other diff (git then runs)."""
+    if any(new.get(path) != entry for path, entry in old.items()):
+        return None  # a file removed or changed: renames and line diffs are git's
+    changes = []
+    for path in sorted(set(new) - set(old)):
+        mode, sha = new[path]
+        data = blob(sha)
+        if mode not in _REGULAR or data is None or not _PLAIN_PATH.fullmatch(path):
+            return None
+        if b"\0" in data[:_BINARY_PROBE]:
+            return None
+        changes.append(_added(path, mode, sha, data))
+    return changes
+
+
+def _added(path: str, mode: str, sha: str, data: bytes) -> FileChange:
+    head = f"diff --git a/{path} b/{path}\nnew file mode {mode}\nindex {'0' * 7}..{sha[:7]}\n"
+    if not data:
+        return FileChange(path, "added", sha, 0, 0, None, head)
+    text = data.decode("utf-8", "replace")
+    lines = text.split("\n")
+    complete = text.endswith("\n")
+    if complete:
+        lines.pop()
+    count = len(lines)
+    span = "1" if count == 1 else f"1,{count}"
+    body = "".join(f"+{line}\n" for line in lines)
+    if not complete:
+        body += "\\ No newline at end of file\n"
+    tab = "\t" if " " in path else ""  # git ends a file line with a space in it so
+    hunk = f"--- /dev/null\n+++ b/{path}{tab}\n@@ -0,0 +{span} @@\n{body}"
+    return FileChange(path, "added", sha, count, 0, None, head + hunk)

@@ -51,7 +51,7 @@ from graphql import (
 )
 from graphql.pyutils import Undefined
 
-__all__ = ["CompiledExecutor", "can_compile"]
+__all__ = ["CompiledExecutor", "Plans", "can_compile"]
 
 _INTROSPECTION_ROOTS = frozenset({"__schema", "__type"})
 _MISSING = object()
@@ -111,10 +111,18 @@ class _FieldPlan:
 
 
 @dataclass
-class _Plans:
-    """Plans of one operation, built lazily per (selection sets, concrete type)."""
+class Plans:
+    """Plans of one operation, built lazily per (selection sets, concrete type). The
+    operations of documents that share subtrees (``request``'s templates) may share
+    them: a plan is found by its selection sets' identity, and keeps them, so an id is
+    never another's."""
 
-    by_key: dict[tuple[tuple[int, ...], str], list[_FieldPlan]] = field(default_factory=dict)
+    by_key: dict[
+        tuple[tuple[int, ...], str], tuple[tuple[SelectionSetNode, ...], list[_FieldPlan]]
+    ] = field(default_factory=dict)
+
+
+_PLANS_MAX = 4096  # plans one shared set keeps (a template's many documents)
 
 
 class CompiledExecutor:
@@ -126,12 +134,13 @@ class CompiledExecutor:
         operation: OperationDefinitionNode,
         fragments: Mapping[str, FragmentDefinitionNode],
         resolve_type: Callable[[Any], str | None],
+        plans: Plans | None = None,
     ) -> None:
         self.schema = schema
         self.operation = operation
         self.fragments = fragments
         self.resolve_type = resolve_type
-        self.plans = _Plans()
+        self.plans = plans if plans is not None else Plans()
         root = schema.get_root_type(operation.operation)
         if root is None:
             raise ValueError(f"schema has no {operation.operation.value} type")
@@ -163,10 +172,13 @@ class CompiledExecutor:
     ) -> list[_FieldPlan]:
         key = (tuple(id(s) for s in selection_sets), type_.name)
         found = self.plans.by_key.get(key)
-        if found is None:
-            found = self._build(selection_sets, type_)
-            self.plans.by_key[key] = found
-        return found
+        if found is not None:
+            return found[1]
+        if len(self.plans.by_key) >= _PLANS_MAX:
+            self.plans.by_key.clear()
+        built = self._build(selection_sets, type_)
+        self.plans.by_key[key] = (selection_sets, built)
+        return built
 
     def _build(
         self, selection_sets: tuple[SelectionSetNode, ...], type_: GraphQLObjectType

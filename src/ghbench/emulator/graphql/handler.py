@@ -148,7 +148,9 @@ def _executor(prepared: Prepared, operation: OperationDefinitionNode) -> Compile
             if isinstance(d, FragmentDefinitionNode)
         }
         prepared.executors[key] = (
-            CompiledExecutor(load_schema(), operation, fragments, typename_of)
+            CompiledExecutor(
+                load_schema(), operation, fragments, typename_of, prepared.plans.get(key)
+            )
             if can_compile(operation, fragments)
             else None
         )

@@ -2,8 +2,9 @@
 
 Nothing here reads or writes the emulator's state, so the core runs it with the
 turnstile released (``fairness.py``): a large document is parsed while other clients
-are served. Parsing and validation are cached per query text, cost per (query,
-operation, page-size variables): pollers send the same text over and over.
+are served. Parsing and validation are cached per query text, validation also per
+structure (the same query for another PR number is not validated again), cost per
+(query, operation, page-size variables): pollers send the same text over and over.
 
 Limits, each answered the way github.com (graphql-ruby) answers it:
 
@@ -31,6 +32,8 @@ from graphql import (
     FragmentSpreadNode,
     GraphQLError,
     InlineFragmentNode,
+    IntValueNode,
+    Node,
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
@@ -48,10 +51,11 @@ from ghbench.emulator.graphql.errors import (
     format_validation_error,
     message_only,
 )
-from ghbench.emulator.graphql.executor import CompiledExecutor
+from ghbench.emulator.graphql.executor import CompiledExecutor, Plans
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLResult
+from ghbench.trace.graphql_shape import Key, structure_key, template_key
 
 __all__ = ["MAX_DEPTH", "MAX_TOKENS", "ParsedRequest", "Prepared", "parse_request", "result"]
 
@@ -72,6 +76,9 @@ class Prepared:
     page_variables: frozenset[str] = frozenset()
     costs: dict[tuple[Any, ...], CostReport] = field(default_factory=dict)
     executors: dict[str | None, CompiledExecutor | None] = field(default_factory=dict)
+    # each operation's plans, shared by the documents of one template (their unchanged
+    # subtrees are the same nodes)
+    plans: dict[str | None, Plans] = field(default_factory=dict)
 
 
 @dataclass
@@ -155,9 +162,41 @@ def parse_request(body: bytes, cost_rule: str) -> ParsedRequest:
     return parsed
 
 
+@dataclass(frozen=True)
+class _Valid:
+    """What was found valid for a document's structure or template
+    (``ghbench.trace.graphql_shape``): its page-size variables, and, when it merges
+    fields (whose arguments must then agree), the equalities of its integers that held."""
+
+    pages: frozenset[str]
+    equalities: tuple[int, ...] | None  # None: no field merged, any integers will do
+
+    def holds_for(self, key: Key) -> bool:
+        return self.equalities is None or self.equalities == key.equalities
+
+
+# documents of one structure need no validation again; documents of one template
+# (the same text but its integers) are that tree with their integers read from their
+# own text, not parsed again, and share its operations' plans
+_VALID_STRUCTURES: dict[str, _Valid] = {}
+_TEMPLATES: dict[str, tuple[_Valid, DocumentNode, dict[str | None, Plans]]] = {}
+_KEYS_MAX = 512
+
+
+def _keep(cache: dict[str, Any], key: str, value: Any) -> None:
+    if len(cache) >= _KEYS_MAX:
+        cache.clear()
+    cache[key] = value
+
+
 @functools.lru_cache(maxsize=512)
 def prepare(query: str) -> Prepared:
-    """Parse and validate ``query`` (cached per text)."""
+    """Parse and validate ``query`` (cached per text; validated once per structure,
+    parsed once per template)."""
+    template = template_key(query)
+    known = _TEMPLATES.get(template.text) if template is not None else None
+    if template is not None and known is not None and known[0].holds_for(template):
+        return _prepared(_with_integers(known[1], query), known[0].pages, known[2])
     try:
         document = parse(query, max_tokens=MAX_TOKENS)
     except GraphQLError as error:
@@ -166,6 +205,23 @@ def prepare(query: str) -> Prepared:
         return Prepared(document=None, errors=[format_syntax_error(error)])
     except RecursionError:  # nested deeper than the parser's stack: graphql-ruby's answer
         return Prepared(document=None, errors=[message_only(TOO_LARGE)])
+    key = structure_key(query)
+    valid: _Valid | None = _VALID_STRUCTURES.get(key.text) if key is not None else None
+    if valid is None or key is None or not valid.holds_for(key):
+        problem = _validated(document)
+        if isinstance(problem, Prepared):
+            return problem
+        valid = _Valid(problem, key.equalities if key and _merges(document) else None)
+        if key is not None:
+            _keep(_VALID_STRUCTURES, key.text, valid)
+    plans: dict[str | None, Plans] = {}
+    if template is not None:
+        _keep(_TEMPLATES, template.text, (valid, document, plans))
+    return _prepared(document, valid.pages, plans)
+
+
+def _validated(document: DocumentNode) -> frozenset[str] | Prepared:
+    """``document``'s page-size variables when it is valid, else its errors."""
     try:
         problems = [p for p in validate(load_schema(), document) if not _tolerated(p)]
     except RecursionError:  # validation rules recurse per level of nesting
@@ -178,20 +234,90 @@ def prepare(query: str) -> Prepared:
     if depth > MAX_DEPTH:
         message = f"Query has depth of {depth}, which exceeds max depth of {MAX_DEPTH}"
         return Prepared(document=None, errors=[message_only(message)])
-    operations: dict[str | None, OperationDefinitionNode] = {}
     page_variables: set[str] = set()
-    for definition in document.definitions:
-        if isinstance(definition, OperationDefinitionNode):
-            operations[definition.name.value if definition.name else None] = definition
     for node in _field_nodes(document):
         for argument in node.arguments or ():
             if argument.name.value in _PAGE_ARGUMENTS and isinstance(argument.value, VariableNode):
                 page_variables.add(argument.value.name.value)
+    return frozenset(page_variables)
+
+
+def _merges(document: DocumentNode) -> bool:
+    """Whether field merging compares arguments anywhere in ``document``: a fragment
+    spread, or two fields of one response name in a selection set (its inline
+    fragments' fields counted in it)."""
+    stack = [d.selection_set for d in document.definitions if hasattr(d, "selection_set")]
+    while stack:
+        names: set[str] = set()
+        level = [stack.pop()]
+        while level:
+            for selection in level.pop().selections:
+                if isinstance(selection, FragmentSpreadNode):
+                    return True
+                if isinstance(selection, InlineFragmentNode):
+                    level.append(selection.selection_set)
+                    continue
+                assert isinstance(selection, FieldNode)
+                name = (selection.alias or selection.name).value
+                if name in names:
+                    return True
+                names.add(name)
+                if selection.selection_set is not None:
+                    stack.append(selection.selection_set)
+    return False
+
+
+def _with_integers(node: Node, text: str) -> Any:
+    """``node``'s tree with each integer literal's value read from ``text`` at the
+    literal's own offsets (a text of the same template); a node with no changed literal
+    below it is shared."""
+    if isinstance(node, IntValueNode):
+        assert node.loc is not None
+        literal = text[node.loc.start : node.loc.end]
+        return node if literal == node.value else IntValueNode(value=literal, loc=node.loc)
+    changed: dict[str, Any] = {}
+    keys = _keys(type(node))
+    for key in keys:
+        value = getattr(node, key, None)
+        if isinstance(value, Node):
+            new = _with_integers(value, text)
+            if new is not value:
+                changed[key] = new
+        elif isinstance(value, tuple | list) and value and isinstance(value[0], Node):
+            items = [_with_integers(item, text) for item in value]
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                changed[key] = type(value)(items)
+    if not changed:
+        return node
+    return node.__class__(**{key: changed.get(key, getattr(node, key, None)) for key in keys})
+
+
+_NODE_KEYS: dict[type[Node], tuple[str, ...]] = {}
+
+
+def _keys(kind: type[Node]) -> tuple[str, ...]:
+    """A node class's fields (graphql-core's ``Node.keys`` reads them anew each time)."""
+    found = _NODE_KEYS.get(kind)
+    if found is None:
+        found = _NODE_KEYS[kind] = tuple(kind.keys)
+    return found
+
+
+def _prepared(
+    document: DocumentNode, page_variables: frozenset[str], plans: dict[str | None, Plans]
+) -> Prepared:
+    operations: dict[str | None, OperationDefinitionNode] = {}
+    for definition in document.definitions:
+        if isinstance(definition, OperationDefinitionNode):
+            name = definition.name.value if definition.name else None
+            operations[name] = definition
+            plans.setdefault(name, Plans())
     return Prepared(
         document=document,
         errors=[],
         operations=operations,
-        page_variables=frozenset(page_variables),
+        page_variables=page_variables,
+        plans=plans,
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ghbench.emulator.errors import NotFound, ValidationFailed
 from ghbench.emulator.git.command import run_git
-from ghbench.emulator.git.diff import EMPTY_TREE, tree_changes
+from ghbench.emulator.git.diff import EMPTY_TREE, added_files, tree_changes
 from ghbench.emulator.git.objects import (
     FILE_MODE,
     TREE_MODE,
@@ -178,11 +178,19 @@ class CommitOps(StoreBase):
         found = self.diff_cache.get(key)
         if found is None:
             old, new = self._diff_trees(repo, base, head, base_is_ancestor=base_is_ancestor)
-            found = [] if old == new else tree_changes(self.git_dir(repo), old, new)
+            found = [] if old == new else self._tree_changes(repo, old, new)
             if len(self.diff_cache) >= _DIFF_CACHE_MAX:
                 self.diff_cache.clear()
             self.diff_cache[key] = found
         return found
+
+    def _tree_changes(self, repo: Repo, old: str | None, new: str) -> list[FileChange]:
+        """git's diff of two trees: written here when it only adds text files (no
+        repository on disk, no git run), else by git."""
+        git = self.git.repo(repo.id)
+        flat_old = git.flat_tree(old) if old else {}
+        found = added_files(flat_old, git.flat_tree(new), git.blob)
+        return found if found is not None else tree_changes(self.git_dir(repo), old, new)
 
     def _diff_trees(
         self, repo: Repo, base: str | None, head: str, *, base_is_ancestor: bool

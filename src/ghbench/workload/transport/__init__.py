@@ -13,14 +13,17 @@ from collections.abc import Mapping
 
 from ghbench.workload.config import WorkloadConfig
 from ghbench.workload.runner import Transport
-from ghbench.workload.transport.gh import GhTransport
-from ghbench.workload.transport.http import HttpTransport
 
 __all__ = ["make_transport"]
 
 
 def make_transport(cfg: WorkloadConfig, env: Mapping[str, str] | None = None) -> Transport:
     """The real-time transport a config asks for (``gh`` or ``http``)."""
+    # imported here: httpx costs 80-100 ms of start-up, which a simulation (the
+    # in-process transport, a sibling module) never needs
+    from ghbench.workload.transport.gh import GhTransport  # noqa: PLC0415
+    from ghbench.workload.transport.http import HttpTransport  # noqa: PLC0415
+
     environ = dict(os.environ if env is None else env)
     if cfg.transport == "gh":
         return GhTransport(cfg.gh_path, host=cfg.host, token_env=cfg.token_env, env=environ)
