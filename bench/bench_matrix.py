@@ -1,13 +1,14 @@
-"""Time the whole simulated 54-cell matrix, baseline.md and chart included (target ≤ 15 s
-on 2 cores).
+"""Time the whole simulated 54-cell matrix, baseline.md, its chart and each series'
+capacity search included (target ≤ 15 s on 2 cores).
 
     .venv/bin/python bench/bench_matrix.py [--out DIR] [--seed 0] [--cells S2-T1-1,...]
     PYTHONPATH=OTHER/src .venv/bin/python bench/bench_matrix.py   # another checkout's
 
 Runs ``ghbench matrix run --all`` (the simulated backend: workload model, in-process
-emulator, virtual time; every other cell in a second lane on a second core) in a fresh
-directory, checks what it produced, and prints its wall and CPU time (``os.wait4``: the
-lane's included) and the load average before and after.
+emulator, virtual time; every other cell in a second lane on a second core, then the 12
+capacity searches on whichever lane is free) in a fresh directory, checks what it
+produced, and prints its wall and CPU time (``os.wait4``: the lane's included) and the
+load average before and after.
 """
 
 from __future__ import annotations

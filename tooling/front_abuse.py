@@ -248,18 +248,20 @@ def oversized(port: int, secret: str | None, ca_cert: Path, *, inside: bool) -> 
 
 
 def big_answer_then_leave(port: int, secret: str | None, ca_cert: Path, target: str) -> int:
-    """Ask for a large answer, read a little of it and leave: the bytes read."""
+    """Ask for a large answer, read a little of it and leave: the bytes of its body read
+    (its head left out: the front counts an answer's body, ``responseBytes``)."""
     tunnel = open_tunnel(port, secret, ca_cert, agent="leaver/1")
     tunnel.send(get(target, agent="leaver/1"))
-    got = 0
-    while got < 65536:
+    got = b""
+    while len(got) < 65536:
         chunk = tunnel.recv()
         if not chunk:
             break
-        got += len(chunk)
+        got += chunk
     tunnel.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
     tunnel.close()  # with unread bytes: a reset, as a killed client leaves
-    return got
+    head_end = got.find(b"\r\n\r\n")
+    return len(got) - (head_end + 4 if head_end >= 0 else 0)
 
 
 def distrusting_client(port: int, secret: str | None, agent: str) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from ghbench import __version__
+from ghbench.collector import frozen_for_exit
 from ghbench.errors import GhbenchError, interrupt_signal, signal_label
 from ghbench.signals import stop_on_signals
 
@@ -96,6 +97,14 @@ def main(argv: list[str] | None = None) -> None:
     if not args:
         args = ["--help"]
     stop_on_signals()
+    try:
+        _run(args)
+    finally:
+        if argv is None:  # the program ends here (a test's call does not)
+            frozen_for_exit()
+
+
+def _run(args: list[str]) -> None:
     try:
         rv: Any = cli.main(args=args, prog_name="ghbench", standalone_mode=False)
     except click.UsageError as exc:

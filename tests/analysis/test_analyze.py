@@ -9,6 +9,8 @@ from ghbench.analysis.shapes import bucket_kind, endpoint_shape
 from ghbench.analysis.text import analysis_lines
 from ghbench.trace.frame import TraceFrame
 
+from .conftest import RESET_A, row
+
 
 def test_wall_clock_and_outcomes(frame: TraceFrame) -> None:
     a = analyze(frame)
@@ -91,3 +93,21 @@ def test_endpoint_shape(endpoint: str | None, shape: str) -> None:
 )
 def test_bucket_kind(operation: str | None, kind: str) -> None:
     assert bucket_kind(operation) == kind
+
+
+def test_the_rate_limits_that_answered_come_first() -> None:
+    reset = {"rateLimitResource": "graphql", "rateLimitReset": RESET_A}
+    rows = [
+        row(0, httpStatus=200, ok=True, graphqlCost=1, rateLimitRemaining=0, **reset),
+        row(30, httpStatus=200, ok=False, rateLimited="primary", rateLimitRemaining=0, **reset),
+        row(60, httpStatus=429, ok=False, rateLimited="secondary-concurrency", **reset),
+    ]
+    a = analyze(TraceFrame.from_rows(rows))
+    assert [(w.budget, w.count) for w in a.rate_limits] == [("graphql", 1), ("concurrency", 1)]
+    assert (a.outcomes.failed, a.outcomes.refused) == (2, 2)
+    text = "\n".join(analysis_lines(a))
+    assert text.index("Rate limits") < text.index("Outcomes")
+    assert "! GraphQL points ran out at" in text
+    data = a.to_json()
+    assert data["schemaVersion"] == 3 and data["outcomes"]["refused"] == 2
+    assert [w["budget"] for w in data["rateLimited"]] == ["graphql", "concurrency"]

@@ -13,6 +13,7 @@ from ghbench.analysis.capacity import (
     BUDGETS,
     BudgetUse,
     Probe,
+    Refusal,
     find_capacity,
     longest_poll_cycle,
 )
@@ -142,3 +143,36 @@ def test_a_cycle_longer_than_the_poll_interval_is_one_cycle() -> None:
 def test_no_tick_marks_no_cycle() -> None:
     assert _cycle([(1000, 1000.0, CALL)], (0, 10_000), 30.0) == 0.0
     assert _cycle([(1000, float("nan"), GUARD)], (0, 10_000), 30.0) == 0.0
+
+
+def test_a_count_a_rate_limit_answered_at_does_not_fit_whatever_its_figures() -> None:
+    """A secondary limit that refused calls binds even with every figure under F: the
+    count that fits is the one before the first refusal."""
+
+    def probe(n: int) -> Probe:
+        uses = tuple(BudgetUse(b, 1.0, LIMITS[b]) for b in BUDGETS)
+        refused = (Refusal("concurrency", 3, None, "refused"),) if n >= 7 else ()
+        return Probe(n, uses, refusals=refused)
+
+    r = find_capacity(probe)
+    assert (r.sessions, r.limiting) == (6, "concurrency")
+    assert r.next is not None and not r.next.fits(0.8) and r.next.binding == "concurrency"
+
+
+def test_a_cycle_at_more_sessions_scales_their_own_calls_by_their_average() -> None:
+    """Two ticks: a repository guard (1 s) and then two sessions' calls one after the
+    other (2 s, then 4 s: 3 s on average). At three times the sessions each tick is its
+    guard plus three times the average: 1 + 3 x 3 = 10 s."""
+    ends = np.array([1000, 2000, 3000, 31000, 33000, 35000], dtype=np.int64)
+    durations = np.array([1000.0, 1000.0, 1000.0, 1000.0, 2000.0, 2000.0])
+    marks = np.array([True, False, False, True, False, False])
+    own = ~marks
+    cycle = longest_poll_cycle(
+        ends, durations, marks, window=(0, 60_000), poll_s=30.0, scaled=own, factor=3.0
+    )
+    assert cycle == pytest.approx(10.0)
+    # at the recorded count, the recording's own longest cycle
+    same = longest_poll_cycle(
+        ends, durations, marks, window=(0, 60_000), poll_s=30.0, scaled=own, factor=1.0
+    )
+    assert same == pytest.approx(5.0)

@@ -17,11 +17,16 @@ from ghbench.analysis.compare import (
     separation_p,
 )
 from ghbench.analysis.compare_metrics import SCALAR_METRICS, metric_values
+from ghbench.analysis.thresholds import evaluate, parse_threshold
 from ghbench.artifacts.models import ScorecardArtifact, load_scorecard
 from ghbench.errors import UsageError
 from ghbench.runspec.names import AgentsName
+from ghbench.scorecard import build_scorecard_artifact
 from ghbench.simulation.cell import run_cell
 from ghbench.simulation.simulate import cell_scorecard
+from ghbench.timefmt import iso_ms
+from ghbench.trace.frame import TraceFrame
+from ghbench.trace.schema import TraceRow
 from specs import model_spec
 
 FIXTURES = Path(__file__).parent / "fixtures" / "compare"
@@ -140,7 +145,8 @@ def test_version_1_and_2_scorecards_compare_with_a_note() -> None:
         a, schema_version=1, insights=msgspec.structs.replace(a.insights, exact=None)
     )
     c = compare_runs([Run("old", old)], new)
-    assert any("scorecard versions 1 and 2 are mixed" in n for n in c.notes)
+    assert any("scorecard versions 1 and 4 are mixed" in n for n in c.notes)
+    assert any("before version 4 do not say which rate limits" in n for n in c.notes)
     exact = c.find("exact.callsPerMin")
     assert exact is not None and exact.verdict is Verdict.NO_DATA
 
@@ -159,6 +165,57 @@ def test_who_spent_is_compared_when_the_runs_traced_their_agents() -> None:
     agents_graphql = split["spendSplit.agents.graphqlPoints"]
     assert agents_graphql.change is not None and agents_graphql.change < 0
     assert (split["spendSplit.agents.corePoints"].change or 0) > 0
-    assert "the agents: claude-code → claude-code-rest-checks" in c.notes
+    assert "the agents: claude-code-gh-2.102 → claude-code-rest-checks-gh-2.102" in c.notes
     plain = compare_runs([Run("a", graphql)], [Run("b", graphql)])
     assert not any("the agents:" in n for n in plain.notes)
+
+
+def test_a_budget_that_ran_out_is_compared_and_can_fail_the_build() -> None:
+    """The candidate's GraphQL ran out and the baseline's did not: the first section says
+    so, a note gives the candidate's own words, and ``--fail`` can hold it."""
+    base = _runs("base")[:1]
+    (warning,) = [
+        w for w in _rate_limited().warnings if w.kind == "rate-limited" and w.budget == "graphql"
+    ]
+    limited = msgspec.structs.replace(
+        base[0].artifact, warnings=[warning, *base[0].artifact.warnings]
+    )
+    c = compare_runs(base, [Run("limited", limited)])
+    refused = c.find("rateLimited.refusedCalls")
+    assert refused is not None and refused.change == warning.count
+    assert any(
+        n.startswith("candidate: rate limited (graphql) in 1 of 1 run(s): GraphQL points ran out")
+        for n in c.notes
+    )
+    verdict = evaluate(parse_threshold("rateLimited.refusedCalls>0"), refused)
+    assert verdict.failed
+
+
+def _rate_limited() -> ScorecardArtifact:
+    t0 = 1_776_348_000.0
+    headers = {"rateLimitResource": "graphql", "rateLimitReset": int(t0) + 3600}
+    rows = [
+        TraceRow(
+            timestamp=iso_ms(t0 + 1),
+            httpStatus=200,
+            ok=True,
+            graphqlCost=1,
+            rateLimitRemaining=0,
+            **headers,
+        ),
+        TraceRow(
+            timestamp=iso_ms(t0 + 2),
+            httpStatus=200,
+            ok=False,
+            rateLimited="primary",
+            rateLimitRemaining=0,
+            **headers,
+        ),
+    ]
+    return build_scorecard_artifact(
+        TraceFrame.from_rows(rows),
+        window_start_ms=int(t0 * 1000),
+        window_end_ms=int(t0 * 1000) + 900_000,
+        scenario_id="x",
+        measured_at=t0 + 900,
+    )

@@ -53,9 +53,11 @@ def test_burn_per_window_and_straddle(frame: TraceFrame) -> None:
         ("core", RESET_B, 4999, 4996, 3),
         ("graphql", RESET_A, 4998, 4998, 0),
     ]
-    core_b = s.windows[1]
-    assert core_b.elapsed_s == 30.0
+    core_a, core_b = s.windows[:2]
+    # each over the part of the trace it covers: A until B opened with its first row
+    assert (core_a.span_s, core_b.span_s, core_b.elapsed_s) == (120.0, 30.0, 30.0)
     assert core_b.per_hour == 3 * 120
+    assert core_b.short  # a minute, extrapolated to an hour
     assert s.straddled == ("core",)
     text = "\n".join(summary_lines(s))
     assert "WARNING: core straddled 2 reset windows" in text
@@ -64,7 +66,8 @@ def test_burn_per_window_and_straddle(frame: TraceFrame) -> None:
 
 def test_json_is_serialisable_and_versioned(frame: TraceFrame) -> None:
     data = json.loads(json.dumps(summarize(frame).to_json()))
-    assert data["schemaVersion"] == 1
+    assert data["schemaVersion"] == 2
+    assert [w["spanSeconds"] for w in data["burnWindows"]] == [120.0, 30.0, 150.0]
     assert data["kind"] == "summary"
     assert data["straddled"] == ["core"]
     assert sum(o["calls"] for o in data["operations"]) == data["rows"]

@@ -25,8 +25,10 @@ from ghbench.data import example_trace_path
 from ghbench.errors import ArtifactError
 from ghbench.runspec.cells import Cell
 from ghbench.scorecard import build_scorecard_artifact, write_scorecard
-from ghbench.timefmt import parse_iso
+from ghbench.timefmt import iso_ms, parse_iso
+from ghbench.trace.frame import TraceFrame
 from ghbench.trace.reader import read_trace
+from ghbench.trace.schema import TraceRow
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -169,7 +171,7 @@ def test_unknown_schema_version_is_refused_with_advice(tmp_path: Path, loader: A
     path = _write(tmp_path / "future.json", {**SPEC_SETUP, "schemaVersion": 7})
     with pytest.raises(ArtifactError) as err:
         loader(path)
-    known = "1, 2 and 3" if loader is load_scorecard else "1"
+    known = "1, 2, 3 and 4" if loader is load_scorecard else "1"
     assert str(err.value) == (
         f"{path}: schemaVersion 7 is not supported (this ghbench reads {known}); upgrade ghbench"
     )
@@ -266,3 +268,99 @@ def test_golden_scorecard_artifact_of_the_example_trace(tmp_path: Path) -> None:
     assert load_scorecard(written) == art
     again = write_scorecard(art, tmp_path)  # the directory form never overwrites
     assert again.name == "scorecard-example.single-repo.5-1776349920-2.json"
+
+
+def test_a_version_3_scorecard_still_reads() -> None:
+    """The example's artifact as ghbench wrote it before rate limits were warnings."""
+    art = load_scorecard(GOLDEN / "scorecard-example-v3.json")
+    assert art.schema_version == 3
+    assert art.scorecard == example_artifact().scorecard  # the spec's fields never changed
+    assert all(w.budget is None and w.limit is None for w in art.warnings)
+
+
+def rate_limited_artifact() -> ScorecardArtifact:
+    """A minute of calls in which GraphQL runs out and a secondary limit refuses calls."""
+    t0 = parse_iso("2026-04-16T14:00:00Z")
+    reset = int(t0) + 3600
+
+    def at(s: float, **fields: Any) -> TraceRow:
+        return TraceRow(timestamp=iso_ms(t0 + s), durationMs=100.0, **fields)
+
+    graphql = {"rateLimitResource": "graphql", "rateLimitLimit": 5000, "rateLimitReset": reset}
+    core = {"rateLimitResource": "core", "rateLimitLimit": 5000, "rateLimitReset": reset}
+    rows = [
+        at(
+            1,
+            operation="gh.api.graphql-batch",
+            httpStatus=200,
+            ok=True,
+            graphqlCost=1,
+            rateLimitRemaining=1,
+            **graphql,
+        ),
+        at(
+            2,
+            operation="gh.api.graphql-batch",
+            httpStatus=200,
+            ok=True,
+            graphqlCost=1,
+            rateLimitRemaining=0,
+            **graphql,
+        ),
+        at(
+            10,
+            operation="gh.api.graphql-batch",
+            httpStatus=200,
+            ok=False,
+            rateLimitRemaining=0,
+            rateLimited="primary",
+            **graphql,
+        ),
+        at(
+            20,
+            operation="gh.api.guard-pr-list",
+            httpStatus=429,
+            ok=False,
+            rateLimitRemaining=4000,
+            rateLimited="secondary-points",
+            **core,
+        ),
+        at(
+            30,
+            operation="gh.api.guard-pr-list",
+            httpStatus=304,
+            ok=False,
+            rateLimitRemaining=4000,
+            **core,
+        ),
+        at(
+            40,
+            operation="gh.api.rate_limit",
+            endpoint="rate_limit",
+            httpStatus=200,
+            ok=True,
+            rateLimitRemaining=4000,
+            **core,
+        ),
+    ]
+    return build_scorecard_artifact(
+        TraceFrame.from_rows(rows),
+        window_start_ms=round(t0 * 1000),
+        window_end_ms=round((t0 + 60) * 1000),
+        scenario_id="rate-limited.single-repo.1",
+        measured_at=t0 + 60,
+    )
+
+
+def test_golden_scorecard_artifact_of_a_run_that_met_its_limits() -> None:
+    data = encode_artifact(rate_limited_artifact())
+    golden = GOLDEN / "scorecard-rate-limited.json"
+    if os.environ.get("GHBENCH_UPDATE_GOLDEN"):
+        golden.write_bytes(data)
+    assert data == golden.read_bytes(), "the artifact changed; see tests/golden/README.md"
+    kinds = [(w["kind"], w["budget"], w["count"]) for w in json.loads(data)["warnings"]]
+    assert kinds == [
+        ("rate-limited", "graphql", 1),
+        ("rate-limited", "restPointsPerMinute", 1),
+        ("short-window", None, None),
+    ]

@@ -160,10 +160,11 @@ def test_with_agents_fewer_sessions_fit_and_a_graphql_budget_binds(ghbench: Any)
     without, withag = json.loads(alone.stdout), json.loads(with_agents.stdout)
     assert withag["sessions"] < without["sessions"]
     assert withag["limitingResource"].startswith("graphql")
-    assert withag["cell"]["scenario"] == "S3" and withag["cell"]["agents"] == "claude-code"
+    agents = withag["cell"]["agents"]
+    assert withag["cell"]["scenario"] == "S3" and agents == "claude-code-gh-2.102"
     spend = withag["next"]["spend"]
     assert spend["agents"]["graphqlPointsPerHr"] > 10 * spend["orchestrator"]["graphqlPointsPerHr"]
-    assert "--agents claude-code" in withag["reproduce"][0]
+    assert "--agents claude-code-gh-2.102" in withag["reproduce"][0]
 
 
 @pytest.mark.slow

@@ -101,7 +101,7 @@ def test_a_driver_that_does_not_launch_the_agent_model_refuses_agents(tmp_path: 
     s3 = Cell("S3", "T1", 1)
     ao = RunSpec(driver="ao", ao_command="/bin/true", cell=s3, agents="claude-code")
     driver = build_driver(ao, _projects(tmp_path, 1), backend=backend, out_dir=tmp_path, env=env)
-    assert isinstance(driver, AoDriver) and driver.agent_model == "claude-code"
+    assert isinstance(driver, AoDriver) and driver.agent_model == "claude-code-gh-2.102"
     s2 = build_driver(
         msgspec.structs.replace(ao, cell=Cell("S2", "T1", 1)),
         _projects(tmp_path, 1), backend=backend, out_dir=tmp_path, env=env,

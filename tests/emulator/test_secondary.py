@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
 import httpx
 import pytest
 from emu_helpers import TOKEN
@@ -9,6 +15,7 @@ from emu_helpers import TOKEN
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
 from ghbench.errors import ConfigError
+from ghbench.trace.limits import LIMIT_HEADER, refusal_kind
 
 REPO = "/repos/acme/todo"
 AUTH = {"Authorization": f"token {TOKEN}"}
@@ -111,3 +118,76 @@ def test_graphql_mutation_costs_five_points(emulator: Emulator, api: httpx.Clien
     query = {"query": "{ viewer { login } }"}
     assert api.post("/graphql", json=query).status_code == 200  # 5 + 1 = 6 points
     assert _secondary(api.post("/graphql", json=query))
+
+
+# -- which limit refused: the emulator says (GitHub does not); the classifier reads it ----
+def _kind(response: httpx.Response, *, header: bool = True) -> str | None:
+    headers = {k.lower(): v for k, v in response.headers.items()}
+    if not header:
+        headers.pop(LIMIT_HEADER, None)  # as GitHub answers: no such header
+    return refusal_kind(response.status_code, headers, response.content)
+
+
+def test_each_refusal_names_its_rule(emulator: Emulator, api: httpx.Client) -> None:
+    emulator.set_secondary(rest_points_per_minute=1, content_per_minute=1)
+    assert api.get(REPO).status_code == 200
+    points = api.get(REPO)
+    assert points.headers[LIMIT_HEADER] == "points" and _kind(points) == "secondary-points"
+    assert _kind(points, header=False) == "secondary"  # GitHub's: which one is not said
+    emulator.set_secondary(rest_points_per_minute=0)
+    assert api.post(f"{REPO}/issues", json={"title": "a"}).status_code == 201
+    content = api.post(f"{REPO}/issues", json={"title": "b"})
+    assert _kind(content) == "secondary-content"
+    assert _kind(content, header=False) == "secondary-content"  # its message says so
+    refused = emulator.handle(EmuRequest("GET", REPO, headers=AUTH, concurrency=101))
+    assert refused.headers[LIMIT_HEADER] == "concurrency"
+
+
+def test_a_spent_primary_limit_is_told_from_a_secondary_one(
+    emulator: Emulator, api: httpx.Client
+) -> None:
+    emulator.set_limit("core", 1)
+    assert api.get(REPO).status_code == 200
+    spent = api.get(REPO)
+    assert spent.status_code == 403 and spent.headers["x-ratelimit-remaining"] == "0"
+    assert _kind(spent) == _kind(spent, header=False) == "primary"
+
+
+def test_the_primary_message_fault(emulator: Emulator, api: httpx.Client) -> None:
+    """A secondary limit answered with the primary limit's message while budget is left,
+    as GitHub was seen to do in 2026: a classifier that trusts the message calls it
+    primary and waits for a reset that is not coming; ``remaining`` says otherwise."""
+    user = api.get("/user").json()["id"]
+    emulator.set_secondary(rest_points_per_minute=2, message="primary")
+    assert api.get(REPO).status_code == 200
+    refused = api.get(REPO)
+    assert refused.status_code == 429
+    assert refused.json()["message"] == f"API rate limit exceeded for user ID {user}."
+    assert int(refused.headers["x-ratelimit-remaining"]) > 0
+    assert "secondary rate" not in refused.text  # octokit's test for a secondary limit fails
+    assert _kind(refused) == "secondary-points"
+    assert _kind(refused, header=False) == "secondary"
+
+
+@pytest.mark.slow
+def test_serve_takes_the_fault_as_a_flag(tmp_path: Path) -> None:
+    """``emulator serve --secondary-message primary`` over a real socket."""
+    config = tmp_path / "emulator.yaml"
+    config.write_text("secondary: {rest_points_per_minute: 1}\n")
+    argv = [sys.executable, "-m", "ghbench", "emulator", "serve", "--token", TOKEN]
+    argv += ["--config", str(config), "--secondary-message", "primary", "--repo", "acme/todo"]
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().decode().split()[4]
+        with httpx.Client(base_url=url, headers=AUTH) as client:
+            assert client.get(REPO).status_code == 200
+            refused = client.get(REPO)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        _, err = process.communicate(timeout=20)
+    assert process.returncode == 0, err
+    assert refused.status_code == 429 and "API rate limit exceeded" in refused.text
+    assert _kind(refused, header=False) == "secondary"

@@ -33,7 +33,6 @@ from ghbench.emulator.process import start_emulator_process
 from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.emulator.transport import EmulatorTransport
 from ghbench.errors import EmulatorError
-from tools import require_tool
 
 HOST = "ghe.example.com"
 PULLS = "GET /repos/{owner}/{repo}/pulls"
@@ -131,8 +130,7 @@ def enterprise(emulator: Emulator, socket_dir: Path) -> Iterator[Enterprise]:
 
 
 def _gh_env(socket_path: Path, home: Path, **extra: str) -> dict[str, str]:
-    require_tool("gh")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+    env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}  # the test's gh build first
     return env | gh_enterprise_environment(HOST, socket_path, TOKEN, home) | extra
 
 
@@ -174,10 +172,9 @@ def test_gh_as_an_enterprise_host_lists_prs_and_runs_graphql(
 def test_gh_to_an_enterprise_host_through_the_proxy_is_refused(
     emulator_server: Any, emulator: Emulator, tmp_path: Path
 ) -> None:
-    require_tool("gh")
     url = emulator_server.url
     home = tmp_path / "home"
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+    env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}  # the test's gh build first
     env |= gh_environment(url, None, home) | {"GH_HOST": HOST, "GH_ENTERPRISE_TOKEN": TOKEN}
     for sub in (".config/gh", ".cache", "tmp"):
         (home / sub).mkdir(parents=True, exist_ok=True)

@@ -8,8 +8,10 @@ from typing import Any
 
 import httpx
 import pytest
+from githubkit import GitHub, TokenAuthStrategy
 
 from ghbench.emulator.core import Emulator
+from ghbench.ratelimit import parse_rate_limit
 
 REPO = "/repos/acme/todo"
 
@@ -52,6 +54,47 @@ def test_the_singular_assignee_is_gone_in_2026_03_10(api: httpx.Client) -> None:
     )
     assert [a["login"] for a in old.json()["assignees"]] == ["octo"]
     assert new.json()["assignees"] == []
+
+
+def test_rate_limit_has_no_rate_from_2026_03_10(api: httpx.Client) -> None:
+    # GitHub's description: x-github-breaking-changes remove_rate_limit_rate, 2026-03-10
+    old, unnamed = (
+        api.get("/rate_limit"),
+        api.get("/rate_limit", headers={"X-GitHub-Api-Version": "2022-11-28"}),
+    )
+    new = api.get("/rate_limit", headers={"X-GitHub-Api-Version": "2026-03-10"})
+    assert old.json()["rate"] == old.json()["resources"]["core"] == unnamed.json()["rate"]
+    assert "rate" not in new.json()
+    assert new.json()["resources"] == old.json()["resources"]
+    # ghbench's one parser reads resources: both versions are the same snapshot
+    assert parse_rate_limit(new.json(), 1.0) == parse_rate_limit(old.json(), 1.0)
+    assert set(parse_rate_limit(new.json(), 1.0).resources) >= {"core", "graphql", "search"}
+
+
+def test_githubkit_reads_the_2026_03_10_rate_limit(emulator_server: Any) -> None:
+    # githubkit's models are 2026-03-10's, the version it sends: RateLimitOverview is
+    # resources alone, and the emulator's answer is exactly that
+    github = GitHub(
+        TokenAuthStrategy(emulator_server.token), base_url=emulator_server.url, http_cache=False
+    )
+    answer = github.rest.rate_limit.get()
+    assert answer.headers["x-github-api-version-selected"] == "2026-03-10"
+    assert list(answer.json()) == ["resources"]
+    assert answer.parsed_data.resources.core.limit == 5000
+
+
+@pytest.mark.gh
+def test_gh_api_rate_limit_keeps_rate(gh_env: dict[str, str], emulator_server: Any) -> None:
+    # gh 2.23 and 2.102 send 2022-11-28 by themselves; a header chooses 2026-03-10
+    def keys(*headers: str) -> list[str]:
+        argv = ["gh", "api", *headers, "rate_limit", "--jq", "keys"]
+        done = subprocess.run(argv, env=gh_env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        found: list[str] = json.loads(done.stdout)
+        return found
+
+    assert keys() == ["rate", "resources"]
+    assert keys("-H", "X-GitHub-Api-Version: 2026-03-10") == ["resources"]
 
 
 @pytest.mark.gh

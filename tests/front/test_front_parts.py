@@ -4,6 +4,7 @@ addresses, GraphQL naming and metering, rows, the CA."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import ssl
 import stat
@@ -237,6 +238,41 @@ def test_a_row_never_carries_the_credential() -> None:
     assert token not in text and "abc" not in text
     assert row.endpoint == "repos/o/r?access_token=[REDACTED]&x=[REDACTED]"
     assert (row.durationMs, row.rateLimitRemaining, row.component) == (500.0, 4999, "front")
+
+
+def test_a_refused_graphql_answer_is_no_success_and_costs_nothing() -> None:
+    """GitHub's 200 + RATE_LIMITED: the row says the primary limit refused it, not ok, no
+    GraphQL cost (the formula would say 1); its body goes in the row for a replay, and a
+    conditional GET keeps the ETag it sent back."""
+    body = b'{"query":"query { viewer { login } }"}'
+    ex = Exchange(
+        kind="rest",
+        method="POST",
+        target="/graphql",
+        started_at=1.0,
+        finished_at=1.2,
+        status=200,
+        reason="OK",
+        headers={"x-ratelimit-remaining": "0", "x-ratelimit-resource": "graphql"},
+        graphql=read_graphql_request(body),
+        response_head=b'{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded"}]}',
+        request_body=body,
+    )
+    row = exchange_row(ex, "front")
+    assert (row.ok, row.rateLimited, row.graphqlCost) == (False, "primary", None)
+    assert row.requestBody == body.decode()
+    answered = exchange_row(dataclasses.replace(ex, response_head=b'{"data":{}}'), "front")
+    assert (answered.ok, answered.rateLimited, answered.graphqlCost) == (True, None, 1)
+    guard = Exchange(
+        kind="rest",
+        method="GET",
+        target="/repos/o/r/pulls?per_page=1",
+        started_at=1.0,
+        finished_at=1.1,
+        status=304,
+        if_none_match='W/"abc"',
+    )
+    assert exchange_row(guard, "front").ifNoneMatch == 'W/"abc"'
 
 
 @pytest.mark.parametrize("name", ["code", "access_token", "client_secret", "token", "sig", "jwt"])

@@ -7,6 +7,7 @@ the environment the backend gives the orchestrator.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -100,7 +101,7 @@ def test_gh_and_the_control_calls_must_reach_one_github(
 def _gh_token_for(host: str, env: dict[str, str], config_dir: Path) -> str:
     proc = subprocess.run(
         ["gh", "auth", "token", "--hostname", host],
-        env={"PATH": "/usr/bin:/bin", "GH_CONFIG_DIR": str(config_dir), **env},
+        env={"PATH": os.environ["PATH"], "GH_CONFIG_DIR": str(config_dir), **env},
         capture_output=True,
         text=True,
         timeout=30,
@@ -117,7 +118,7 @@ def test_the_orchestrators_gh_sends_the_resolved_token_to_the_host(
     # the user's token for the host, whichever variable gh wants for it
     token = "ghp_" + "R" * 36
     var = "GH_TOKEN" if host != "ghe.corp" else "GH_ENTERPRISE_TOKEN"
-    backend = _backend(PATH="/usr/bin:/bin", GH_HOST=host, **{var: token})
+    backend = _backend(PATH=os.environ["PATH"], GH_HOST=host, **{var: token})  # gh's build first
     backend.start()
     given = backend.orchestrator_env()
     assert given["GH_HOST"] == host

@@ -47,3 +47,36 @@ def test_demo_runs_setup_and_measure_and_says_where_everything_went(tmp_path: Pa
     assert Path(card["trace"]).parent == out and Path(card["trace"]).is_file()
     written = [p for p in out.rglob("*") if p.is_file()]
     assert not [p for p in written if TOKEN.search(p.read_bytes())]
+
+
+@pytest.mark.slow
+def test_the_demos_trace_replays_what_it_spent(tmp_path: Path) -> None:
+    """``replay`` at 1x of the demo's own trace spends what the recording spent on every
+    budget (within 10%), its 304s included: the rows carry their sessions, the ETag each
+    guard sent back and each GraphQL query's body."""
+    (tmp_path / "home").mkdir()
+    out = tmp_path / "out"
+    proc = ghbench(
+        "demo", "--warmup", "1s", "--duration", "10s", "--tick", "2s", "--out", str(out),
+        cwd=tmp_path, env=clean_env(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (trace,) = out.glob("gh-trace-bench-*.jsonl")
+    recorded = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert {r.get("sessionId") for r in recorded} >= {f"todo-{n}" for n in range(1, 6)}
+    assert any(r["httpStatus"] == 304 and r.get("ifNoneMatch") for r in recorded)
+    assert all(r.get("requestBody") for r in recorded if r.get("endpoint") == "graphql")
+    replay = ghbench(
+        "replay", "--trace", str(trace), "--speed", "1", "--json", "--out", str(tmp_path / "r"),
+        cwd=tmp_path, env=clean_env(tmp_path),
+    )  # fmt: skip
+    assert replay.returncode == 0, replay.stderr
+    summary = json.loads(replay.stdout)
+    assert summary["notReissuedRows"] == 0
+    for budget, spent in summary["recordedPoints"].items():
+        assert abs(summary["replayedPoints"].get(budget, 0) - spent) <= 0.1 * spent, summary
+    replayed = [json.loads(line) for line in Path(summary["trace"]).read_text().splitlines()]
+    not_modified = sum(1 for r in recorded if r["httpStatus"] == 304)
+    assert abs(sum(1 for r in replayed if r.get("httpStatus") == 304) - not_modified) <= (
+        0.1 * not_modified
+    )

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tools import require_tool
+from tools import GH_BUILDS, GhBuild, require_gh
 
 from .github_server import (
     TOKEN,
@@ -33,7 +33,10 @@ from .helpers import clean_env, ghbench
 
 pytestmark = pytest.mark.slow
 
-REPOS = {"acme/http": 3, "acme/gh": 3, "acme/enterprise": 3, "acme/tokens": 1}
+# one repository per route (gh's: one per build)
+GH_REPOS = {b.id: f"acme/{b.id.replace('.', '-')}" for b in GH_BUILDS}
+REPOS = {"acme/http": 3, **dict.fromkeys(GH_REPOS.values(), 3), "acme/enterprise": 3}
+REPOS["acme/tokens"] = 1
 CONFIG = """projects:
   bench:
     repo: {repo}
@@ -93,17 +96,26 @@ def _env(server: GitHubServer, root: Path, route: str) -> dict[str, str]:
     return {**clean_env(root, GH_TOKEN=TOKEN), **gh_routing(server.url, root / "home")}
 
 
-@pytest.fixture(
-    scope="module", params=["http", pytest.param("gh", marks=pytest.mark.gh), "enterprise"]
-)
+# gh's route once per gh build (tools.GH_BUILDS), named by its version
+ROUTES = [
+    "http",
+    *(pytest.param(b, marks=pytest.mark.gh, id=b.id) for b in GH_BUILDS),
+    "enterprise",
+]
+
+
+@pytest.fixture(scope="module", params=ROUTES)
 def run(request: pytest.FixtureRequest, server: GitHubServer, tmp_path_factory: Any) -> Run:
-    route = request.param
-    if route == "gh":
-        require_tool("gh")
+    build: GhBuild | None = request.param if isinstance(request.param, GhBuild) else None
+    route = "gh" if build is not None else request.param
+    if build is not None:
+        require_gh(build)
     transport = "gh" if route == "gh" else "http"
-    repo = f"acme/{route}"
+    repo = f"acme/{route}" if build is None else GH_REPOS[build.id]
     root = _project(tmp_path_factory.mktemp(f"github-{route}"), repo)
     env = _env(server, root, route)
+    if build is not None:
+        env["PATH"] = build.path_env(env["PATH"])
     emulator = server.emulator
     ledger_before = emulator.ledger_count()
     setup = _setup(root, env, transport, 3)

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ import msgspec
 import pytest
 
 from ghbench.clock import VirtualClock
+from ghbench.errors import GhbenchError
+from ghbench.matrix.capacity import series_search, series_searches, store_series
 from ghbench.matrix.runner import SimulatedCells, run_matrix
 from ghbench.matrix.runs import load_runs
 from ghbench.matrix.state import MatrixPlan, save_plan
@@ -45,6 +48,65 @@ def _matrix(out: Path, lanes: int) -> dict[str, Any]:
 @pytest.mark.slow
 def test_two_lanes_give_what_one_gives(tmp_path: Path) -> None:
     assert _matrix(tmp_path / "one", 1) == _matrix(tmp_path / "two", 2)
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _refuse(n: int) -> int:
+    raise ValueError(f"no answer for {n}")
+
+
+@pytest.mark.parametrize("lanes", [1, 2])
+def test_jobs_after_the_cells_come_back_in_order_whichever_lane_ran_them(
+    tmp_path: Path, lanes: int
+) -> None:
+    """The jobs a runner shares (a matrix's capacity searches) run once the cells are
+    done, on both lanes when there are two: their results in order, each its own."""
+    runner = SimulatedCells(lanes=lanes)
+    results = runner.share([partial(_square, n) for n in range(9)])
+    try:
+        assert runner.ahead([_spec(tmp_path, "S2", 1)])
+        runner.run_cell(_spec(tmp_path, "S2", 1))
+        assert results() == [n * n for n in range(9)]
+    finally:
+        runner.close()
+
+
+def test_a_job_that_fails_fails_the_results_whichever_lane_ran_it(tmp_path: Path) -> None:
+    runner = SimulatedCells(lanes=2)
+    results = runner.share([partial(_refuse, n) for n in range(4)])
+    try:
+        runner.ahead([])
+        with pytest.raises((GhbenchError, ValueError), match="no answer for"):
+            results()
+    finally:
+        runner.close()
+
+
+@pytest.mark.slow
+def test_series_searches_on_two_lanes_are_capacitys_own(tmp_path: Path) -> None:
+    """A matrix's capacity searches, shared between two lanes, answer what ``ghbench
+    capacity``'s search answers for the series in one process (the same engine); kept in
+    ``capacity/``, they are not searched again unless a setting changes."""
+    plan = RunSpec(backend="simulated", profile="ao-0.12.6", seed=5)
+    cells = [Cell("S2", "T1", 1), Cell("S6", "T2", 5), Cell("S2", "T1", 5)]
+    searches = series_searches(tmp_path, plan, cells)
+    assert [(s.cell.scenario, s.cell.topology) for s in searches] == [("S6", "T2"), ("S2", "T1")]
+    runner = SimulatedCells(lanes=2)
+    results = runner.share([partial(series_search, s) for s in searches])
+    try:
+        runner.ahead([])
+        shared = results()
+    finally:
+        runner.close()
+    assert shared == [series_search(s) for s in searches]
+    for spec, result in zip(searches, shared, strict=True):
+        store_series(tmp_path, spec, result)
+    assert series_searches(tmp_path, plan, cells) == []
+    other = msgspec.structs.replace(plan, profile="ao-0.10.3")
+    assert len(series_searches(tmp_path, other, cells)) == 2
 
 
 def _spec(tmp_path: Path, cell: str, sessions: int) -> RunSpec:

@@ -20,6 +20,7 @@ from ghbench.errors import ArtifactError, UsageError
 from ghbench.matrix.runs import load_runs
 from ghbench.matrix.state import (
     STATE_FILE,
+    STATE_SCHEMA_VERSION,
     MatrixPlan,
     describe_settings,
     load_plan,
@@ -28,7 +29,7 @@ from ghbench.matrix.state import (
 )
 from ghbench.runspec.spec import Duration, RunSpec
 
-GIVEN = RunSpec(backend="emulator")
+GIVEN = RunSpec(backend="emulator", session_ids=False)  # as matrix run's flags build it
 
 
 def _stored(**changes: Any) -> MatrixPlan:
@@ -109,7 +110,7 @@ def test_version_1_plans_stay_readable_and_take_unrecorded_flags(tmp_path: Path)
     with pytest.raises(UsageError, match="--seed 0 conflicts with the stored 4"):
         resume_plan(old, given, {"seed"}, tmp_path / STATE_FILE)
     save_plan(tmp_path, new)
-    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == 4
+    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == STATE_SCHEMA_VERSION
     assert load_plan(tmp_path) == new
 
 
@@ -118,7 +119,7 @@ def test_a_version_3_plan_reads_as_its_spec(tmp_path: Path) -> None:
         "schemaVersion": 3, "matrixRun": "m", "backend": "emulator", "driver": "workload",
         "seed": 2, "scales": [1], "cells": ["S2-T1-1"], "sessionIds": False, "repos": [],
         "durationScale": 0.1, "transport": "http", "profile": "head", "tick": 7.0,
-        "aoCommand": None, "agents": "claude-code",
+        "aoCommand": None, "agents": "claude-code-badge",
     }  # fmt: skip
     (tmp_path / STATE_FILE).write_text(json.dumps(doc))
     spec = load_plan(tmp_path).run
@@ -131,9 +132,24 @@ def test_a_version_3_plan_reads_as_its_spec(tmp_path: Path) -> None:
     assert (spec.profile, spec.tick, spec.agents) == (
         "ao-main-60e8c881",
         Duration(7.0, "7s"),
-        "claude-code",
+        "claude-code-badge-gh-2.23",  # version 3's habit alone ran gh 2.23's requests
     )
     assert spec.poll_interval == Duration(1.0, "1s")  # the emulator answers at once
+
+
+def test_a_version_3_plans_agents_ran_gh_2_23(tmp_path: Path) -> None:
+    # before gh 2.102's capture, a profile named its habit alone and sent gh 2.23's
+    # requests; today the habit's name alone is gh 2.102's
+    for stored, now in [
+        ("claude-code", "claude-code-gh-2.23"),
+        ("claude-code-rest-checks", "claude-code-rest-checks-gh-2.23"),
+        ("none", "none"),
+    ]:
+        _write_v1(tmp_path, schemaVersion=3, agents=stored)
+        assert load_plan(tmp_path).run.agents == now
+    # version 4 named the gh, in flat fields still
+    _write_v1(tmp_path, schemaVersion=4, agents="claude-code-gh-2.102")
+    assert load_plan(tmp_path).run.agents == "claude-code-gh-2.102"
 
 
 def test_unknown_fields_are_ignored_and_unknown_versions_refused(tmp_path: Path) -> None:
@@ -142,8 +158,8 @@ def test_unknown_fields_are_ignored_and_unknown_versions_refused(tmp_path: Path)
     doc["spec"]["futureSetting"] = 1
     (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "futureField": [1, 2]}))
     assert load_plan(tmp_path) == _stored(out_dir=tmp_path)  # a plan's directory is its own
-    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 5}))
-    with pytest.raises(ArtifactError, match="schemaVersion 5 is not supported"):
+    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 6}))
+    with pytest.raises(ArtifactError, match="schemaVersion 6 is not supported"):
         load_plan(tmp_path)
 
 

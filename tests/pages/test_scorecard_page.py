@@ -104,6 +104,25 @@ def test_a_budget_that_reached_zero_in_the_trace_is_called_out(
     assert "graphql: remaining reached 0 at 2026-04-16 14:18:00 UTC" in html
 
 
+def test_the_rate_limits_that_answered_come_first_and_make_the_verdict() -> None:
+    """A version-4 scorecard's ``rate-limited`` warnings: the verdict says a budget ran
+    out and how many calls were refused, each warning is shown before any other with its
+    budget and figures, tied to the artifact."""
+    card = load_scorecard(EXAMPLE.with_name("scorecard-rate-limited.json"))
+    html = scorecard_page(card)
+    assert _verdict(html) == "bad"
+    assert "A budget ran out: 2 call(s) refused" in html
+    kinds = [html.index(f'data-kind="{k}"') for k in ("rate-limited", "short-window")]
+    assert kinds == sorted(kinds)
+    assert "budget GraphQL points (primary limit)" in html
+    assert "budget the secondary limit on REST points per minute (secondary limit)" in html
+    shown = {f.field: f for f in figures(html)}
+    assert (shown["warnings.0.count"].value, shown["warnings.1.seconds"].value) == (1, 10.0)
+    check_figures(list(shown.values()), _doc(card))
+    only_secondary = msgspec.structs.replace(card, warnings=card.warnings[1:2])
+    assert "A secondary rate limit refused calls: 1 call(s)" in scorecard_page(only_secondary)
+
+
 def test_the_burn_curve_is_thinned_to_its_extremes_per_column() -> None:
     times = np.arange(10_000, dtype=np.float64)
     remaining = (5000 - np.arange(10_000) // 3).astype(np.int64)

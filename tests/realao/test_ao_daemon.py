@@ -35,7 +35,15 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import PROJECT, UserWorld, close_user_world, make_user_world, processes_with_home
+from conftest import (
+    PROJECT,
+    REALAO_GH,
+    TODAYS_GH,
+    UserWorld,
+    close_user_world,
+    make_user_world,
+    processes_with_home,
+)
 from ghbench.trace.files import agent_trace_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "harness"))
@@ -47,6 +55,9 @@ BUILDS = {
     "0.10.3": ("ao_daemon", "c89414ddb8cf4dc35e77417907e1ea663b79cf6b", "desktop-v0.10.3"),
     "0.12.6": ("ao_daemon_012", "075de7a0195d84f1de8d8eaef03ad3b98871bee1", "v0.12.6"),
 }
+# the gh each build's users' agents run: 0.10.3's calibration was made with Debian's 2.23;
+# 0.12.6's users' agents run today's gh
+AGENTS_GH = {"0.10.3": REALAO_GH, "0.12.6": TODAYS_GH}
 
 
 @pytest.fixture(params=list(BUILDS))
@@ -76,7 +87,9 @@ def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     """One setup and two measures with each daemon build; what they left behind."""
     fixture, commit, tag = BUILDS[request.param]
     ao: Path = request.getfixturevalue(fixture)
-    world = make_user_world(tmp_path_factory.mktemp("user-go"), ao_config=False)
+    world = make_user_world(
+        tmp_path_factory.mktemp("user-go"), ao_config=False, gh=AGENTS_GH[request.param]
+    )
     assert not [k for k in world.env if "GHBENCH" in k.upper()]  # nothing names ghbench
     try:
         before = world.snapshot()

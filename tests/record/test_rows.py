@@ -18,7 +18,7 @@ from ghbench.record.contract import (
 )
 from ghbench.record.debuglog import DebugMode, Exchange, split_debug_log
 from ghbench.record.emit import token_values
-from ghbench.record.ghcache import CacheEntry, find_cache_hits, scan_cache
+from ghbench.record.ghcache import CacheEntry, cache_requested, find_cache_hits, scan_cache
 from ghbench.record.rows import Invocation, exchange_rows, graphql_operation
 from ghbench.trace.operation import endpoint_of
 from ghbench.trace.schema import TraceRow
@@ -209,6 +209,18 @@ def test_requests_gh_does_not_cache_are_never_hits() -> None:
     uncached = Exchange(started_at=1000.0, status=200, response_headers=dict(ex.response_headers))
     stored = CacheEntry(mtime=900.0, status=200, headers=dict(ex.response_headers))
     assert find_cache_hits([uncached], [stored]) == set()
+
+
+def test_gh_api_cache_makes_every_request_cacheable() -> None:
+    # gh 2.102 logs no X-Gh-Cache-Ttl for `gh api --cache`: the argv says it
+    ex = _cached_exchange()
+    untagged = Exchange(started_at=1000.0, status=200, response_headers=dict(ex.response_headers))
+    stored = CacheEntry(mtime=900.0, status=200, headers=dict(ex.response_headers))
+    assert find_cache_hits([untagged], [stored], all_cacheable=True) == {0}
+    assert cache_requested(["api", "repos/o/r", "--cache", "1h"])
+    assert cache_requested(["api", "--cache=30m", "repos/o/r"])
+    assert not cache_requested(["pr", "view", "--cache", "1h"])
+    assert not cache_requested(["api", "repos/o/r"])
 
 
 def test_scan_cache_reads_stored_responses(tmp_path: Path) -> None:

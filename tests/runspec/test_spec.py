@@ -48,7 +48,7 @@ def test_the_model_takes_the_config_policy_then_the_tick() -> None:
 def test_the_agents_run_in_the_cells_that_have_them() -> None:
     assert ("none", *AGENT_PROFILE_NAMES) == AGENTS_NAMES
     s3 = RunSpec(cell=Cell("S3", "T1", 2), agents="claude-code-badge")
-    assert s3.runs_agents and s3.agent_model == "claude-code-badge"
+    assert s3.runs_agents and s3.agent_model == "claude-code-badge-gh-2.102"  # by its name
     s2 = msgspec.structs.replace(s3, cell=Cell("S2", "T1", 2))  # a matrix's other cells
     assert not s2.runs_agents and s2.agent_model is None
     assert RunSpec(cell=Cell("S4", "T1", 2)).agent_model is None

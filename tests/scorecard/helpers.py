@@ -65,9 +65,9 @@ def gql(
             "rateLimitRemaining": remaining,
             "rateLimitReset": reset,
         }
-    return row(
-        at, operation=operation, httpStatus=200, ok=True, graphqlCost=cost, **headers, **fields
-    )
+    fields.setdefault("ok", True)
+    fields.setdefault("httpStatus", 200)
+    return row(at, operation=operation, graphqlCost=cost, **headers, **fields)
 
 
 def opaque(at: float, operation: str = "gh.pr.view", **fields: Any) -> TraceRow:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
+import msgspec
 import pytest
 
 from ghbench.artifacts.models import ScorecardArtifact, encode_artifact
@@ -39,7 +40,7 @@ def _card(
         full_disk=full_disk,
         bounds=bounds or HealthBounds(),
     )
-    return build_scorecard_artifact(
+    card = build_scorecard_artifact(
         TraceFrame.from_rows(rows),
         window_start_ms=T0_MS,
         window_end_ms=T0_MS + WINDOW_S * 1000,
@@ -47,6 +48,10 @@ def _card(
         measured_at=T0 + WINDOW_S,
         health=health,
     )
+    # a minute's window is short for hourly figures: that warning is tested below
+    short, *health_only = card.warnings
+    assert short.kind == "short-window"
+    return msgspec.structs.replace(card, warnings=health_only)
 
 
 def _steady() -> list[TraceRow]:
@@ -145,11 +150,23 @@ def test_another_reason_keeps_its_place_before_the_lost_rows() -> None:
 
 
 def test_report_mode_has_no_health_to_watch() -> None:
-    card = build_scorecard_artifact(
+    assert [w.kind for w in _report(WINDOW_S).warnings] == ["short-window"]
+
+
+def test_a_window_under_ten_minutes_says_its_hourly_figures_are_extrapolated() -> None:
+    (short,) = _report(WINDOW_S).warnings
+    assert (short.kind, short.seconds, short.at) == ("short-window", 60.0, iso_ms(T0))
+    assert short.message == (
+        "hourly figures are extrapolated from a 1m 0s window (under 10m 0s): read them as rough"
+    )
+    assert _report(600).warnings == []  # ten minutes is not short
+
+
+def _report(window_s: int) -> ScorecardArtifact:
+    return build_scorecard_artifact(
         TraceFrame.from_rows([row(0), row(50)]),
         window_start_ms=T0_MS,
-        window_end_ms=T0_MS + WINDOW_S * 1000,
+        window_end_ms=T0_MS + window_s * 1000,
         scenario_id="x",
-        measured_at=T0 + WINDOW_S,
+        measured_at=T0 + window_s,
     )
-    assert card.warnings == []

@@ -46,12 +46,23 @@ def test_rows_say_what_the_emulator_charged() -> None:
 
 
 @pytest.mark.slow
-def test_five_default_agents_land_within_25pct_of_the_evidence() -> None:
-    """docs/calibration.md, Agents: the fit; three seeds, each within the band."""
+@pytest.mark.parametrize("profile", ["default", "claude-code-gh-2.23"])
+def test_five_default_agents_land_within_25pct_of_the_evidence(profile: str) -> None:
+    """docs/calibration.md, Agents: the fit, with gh 2.102's requests (the default) and
+    gh 2.23's; three seeds, each within the band."""
     for seed in (1, 2, 3):
-        run = run_agents(AgentRunSpec(profile="default", agents=5, duration_s=1800.0), seed=seed)
+        run = run_agents(AgentRunSpec(profile=profile, agents=5, duration_s=1800.0), seed=seed)
         rate = run.points_per_hour("graphql")
         assert abs(rate - EVIDENCE_GRAPHQL_PER_HOUR) <= 0.25 * EVIDENCE_GRAPHQL_PER_HOUR, rate
+
+
+def test_the_fleet_shares_one_gh_cache_for_the_feature_detection() -> None:
+    # gh 2.102 detects features before its day's first `pr checks`: one agent of the
+    # fleet sends it, the others (and later checks) find it in gh's cache
+    run = run_agents(AgentRunSpec(agents=3, duration_s=900.0), seed=1)
+    ops = Counter(r.graphqlOperation for r in run.rows)
+    assert ops["PullRequestStatusChecks"] > 10
+    assert ops["PullRequest_fields"] == ops["PullRequest_fields2"] == 1
 
 
 @pytest.mark.slow
@@ -67,7 +78,7 @@ def test_the_rest_shim_moves_gh_pr_checks_from_graphql_to_core() -> None:
 
 
 def test_the_badge_polls_pr_view_about_every_minute() -> None:
-    params = msgspec.structs.replace(AGENT_PROFILES["claude-code-badge"], work=(1e6, 1e6))
+    params = msgspec.structs.replace(AGENT_PROFILES["claude-code-badge-gh-2.102"], work=(1e6, 1e6))
     run = run_agents(AgentRunSpec(agents=1, duration_s=600.0, params=params), seed=1)
     badge = [
         r

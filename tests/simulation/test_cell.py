@@ -71,7 +71,7 @@ def test_the_scorecard_splits_the_spend_and_both_traces_make_the_ledger() -> Non
     assert run.agent_rows is not None
     card = cell_scorecard(run)
     split = card.insights.spend_split
-    assert split is not None and split.agent_model == "claude-code"
+    assert split is not None and split.agent_model == "claude-code-gh-2.102"  # by its name
     assert split.agents.calls == len(run.agent_rows)
     assert {s.key for s in split.agent_sessions} == {"ta-1", "ta-2"}
     ledger = {k: v for k, v in run.ledger.points.items() if v}

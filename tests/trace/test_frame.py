@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ghbench.analysis.summarize import summarize
+from ghbench.analysis.analyze import analyze
 from ghbench.scorecard import SCORECARD_COLUMNS
 from ghbench.trace.frame import NA
 from ghbench.trace.reader import read_trace
@@ -23,8 +23,8 @@ def _write(tmp_path: Path, data: bytes) -> Path:
 def test_a_computation_refuses_a_frame_without_its_columns(tmp_path: Path) -> None:
     path = _write(tmp_path, b'{"timestamp":"2026-04-16T14:00:00Z","operation":"gh.pr.view"}\n')
     frame = read_trace(path, SCORECARD_COLUMNS)
-    with pytest.raises(ValueError, match="endpoint"):
-        summarize(frame)
+    with pytest.raises(ValueError, match="exit_code"):
+        analyze(frame)
 
 
 def test_take_keeps_placeholders_cheap(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ lines, line numbers) is ``test_source.py``'s.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from ghbench.errors import TraceError
 from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact
 from ghbench.timefmt import iso_ms
 from ghbench.trace import reader
-from ghbench.trace.frame import COLUMNS, NA, NUMERIC_COLUMNS, Categorical, TraceFrame
+from ghbench.trace.frame import COLUMNS, NA, NUMERIC_COLUMNS, Categorical, TraceFrame, is_rate_limit
 from ghbench.trace.reader import CUT_SHORT, MAX_WARNINGS, read_rows, read_trace
 from ghbench.trace.schema import TraceRow
 
@@ -314,3 +315,15 @@ def test_outputs_depend_only_on_the_declared_columns(
     rows.sort(key=lambda r: r.timestamp)
     full = TraceFrame.from_rows(rows)
     assert compute(_garbage(full, columns, seed)) == compute(full)
+
+
+def test_a_call_to_rate_limit_is_told_by_the_sql_as_in_python(tmp_path: Path) -> None:
+    """``rate_limit_call``: 1 for ``GET /rate_limit`` (free for the primary limit), read
+    without the endpoint's text; the reader's SQL and ``is_rate_limit`` agree."""
+    endpoints = ["rate_limit", "/rate_limit", "rate_limit?x=1", "rate_limits", "repos/a/b", None]
+    lines = [json.dumps({"timestamp": "2026-04-16T14:00:00Z", "endpoint": e}) for e in endpoints]
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    frame = read_trace(path, ("ts_ms", "rate_limit_call"))
+    assert frame.rate_limit_call.tolist() == [1, 1, 1, 0, 0, 0]
+    assert [int(is_rate_limit(e)) for e in endpoints] == frame.rate_limit_call.tolist()

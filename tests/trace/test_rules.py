@@ -24,7 +24,7 @@ from ghbench.analysis.analyze import ANALYSIS_COLUMNS
 from ghbench.analysis.summarize import SUMMARY_COLUMNS
 from ghbench.errors import TraceError
 from ghbench.scorecard import SCORECARD_COLUMNS
-from ghbench.trace.frame import COLUMNS, NA, TraceFrame, repo_of
+from ghbench.trace.frame import COLUMNS, NA, TraceFrame, is_rate_limit, repo_of
 from ghbench.trace.reader import read_rows, read_trace
 from ghbench.trace.rules import FIELD_KINDS, Kind, fields_for
 from ghbench.trace.schema import KNOWN_FIELDS
@@ -177,7 +177,9 @@ _row = st.fixed_dictionaries(
         "operation": st.one_of(_text, _value),
         "component": _text,
         "endpoint": st.one_of(
-            st.sampled_from(["repos/acme/todo/pulls", "/repos/a/b", "graphql", "repos//x"]),
+            st.sampled_from(
+                ["repos/acme/todo/pulls", "/repos/a/b", "graphql", "repos//x", "/rate_limit"]
+            ),
             _value,
         ),
         "method": _text,
@@ -195,6 +197,7 @@ _row = st.fixed_dictionaries(
         "graphqlCost": _value,
         "sessionId": _value,
         "origin": _text,
+        "rateLimited": st.one_of(st.sampled_from(["primary", "secondary"]), _value),
         "cwd": _value,
         "stdoutBytes": _value,
         "cacheHit": _value,
@@ -243,6 +246,7 @@ def _expected_rows(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list
         "method": "method",
         "endpoint": "endpoint",
         "origin": "origin",
+        "rate_limited": "rateLimited",
     }
     out = []
     for row in rows:
@@ -257,6 +261,8 @@ def _expected_rows(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list
             elif column == "duration_ms":
                 d = row.get("durationMs")
                 got[column] = None if d is None else float(d)
+            elif column == "rate_limit_call":
+                got[column] = int(is_rate_limit(row.get("endpoint")))
             else:
                 got[column] = row.get(fields[column])
         out.append(got)
@@ -404,9 +410,9 @@ def test_fields_nothing_reads_are_not_checked(tmp_path: Path) -> None:
 
 
 def test_a_projection_checks_only_its_fields(tmp_path: Path) -> None:
-    # the endpoint is a number: report's columns never read it, analyze's do
+    # the exit code is text: report's columns never read it, analyze's do
     lines = [
-        b'{"timestamp":"2026-04-16T14:00:00Z","operation":"gh.pr.view","endpoint":5}',
+        b'{"timestamp":"2026-04-16T14:00:00Z","operation":"gh.pr.view","exitCode":"5"}',
         b'{"timestamp":"2026-04-16T14:00:01Z","operation":"gh.pr.list","httpStatus":200}',
     ]
     path = _write(tmp_path, lines)
@@ -414,8 +420,8 @@ def test_a_projection_checks_only_its_fields(tmp_path: Path) -> None:
     assert (len(report), report.skipped_lines) == (2, 0)
     assert report.columns == frozenset(SCORECARD_COLUMNS)
     # columns not read are placeholders that read as missing
-    assert report.endpoint.value(0) is None
     assert report.exit_code.tolist() == [NA, NA]
+    assert report.repo.value(0) is None
     analysis = read_trace(path, ANALYSIS_COLUMNS)
     assert len(analysis) == 1
     assert [w.line for w in analysis.warnings] == [1]

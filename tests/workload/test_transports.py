@@ -21,6 +21,7 @@ from ghbench.workload.runner import CallRunner, LaneClock, Transport
 from ghbench.workload.transport.gh import GhTransport
 from ghbench.workload.transport.http import HttpTransport
 from ghbench.workload.transport.inprocess import InProcessTransport
+from tools import GhBuild
 
 Seed = Callable[[Emulator, str, int], list[SessionSpec]]
 
@@ -98,12 +99,12 @@ def test_http_and_inprocess_rows_match(seeded_server: Any, seed: Seed) -> None:
 @pytest.mark.gh
 @pytest.mark.slow
 def test_gh_rows_match_inprocess(
-    seeded_server: Any, seed: Seed, tmp_path_factory: pytest.TempPathFactory
+    seeded_server: Any, seed: Seed, tmp_path_factory: pytest.TempPathFactory, gh_build: GhBuild
 ) -> None:
     home = tmp_path_factory.mktemp("home")
     (home / "tmp").mkdir()
     env = gh_environment(seeded_server.url, seeded_server.token, home)
-    env["PATH"] = "/usr/bin:/bin"
+    env["PATH"] = gh_build.path_env("/usr/bin:/bin")
     gh = GhTransport("gh", host="github.localhost", env=env)
     gh_rows = _poll(gh, SystemClock(), seeded_server)
     assert len(gh_rows) > 10

@@ -1,6 +1,8 @@
 """``ghbench analyze``: a trace in depth.
 
-Wall clock and calls a minute; the outcome split (ok, 304, failed); failures by exit
+Wall clock and calls a minute; the rate limits that answered (a budget that ran out, a
+secondary limit that refused calls: the scorecard's own ``rate-limited`` warnings, over
+the trace's span); the outcome split (ok, 304, failed, of which refused); failures by exit
 code x operation and by ``httpStatus``; how well operations are bucketed; the split
 per repo and per session; endpoint shapes; the rate-limit curve (lowest remaining per
 minute per resource); and how much of each operation carries a status, rate-limit
@@ -14,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -26,7 +29,11 @@ from ghbench.analysis.columns import (
 )
 from ghbench.analysis.shapes import BucketKind, bucket_kind, endpoint_shape
 from ghbench.analysis.summarize import SUMMARY_COLUMNS
+from ghbench.artifacts.models import RunWarning
+from ghbench.scorecard.costs import RowCosts, row_costs
 from ghbench.scorecard.minutes import minute_codes
+from ghbench.scorecard.refusals import rate_limit_warnings
+from ghbench.scorecard.window import MeasureWindow
 from ghbench.trace.frame import NA, TraceFrame
 
 __all__ = ["SCHEMA_VERSION", "Analysis", "MinuteSeries", "analyze"]
@@ -36,7 +43,10 @@ __all__ = ["SCHEMA_VERSION", "Analysis", "MinuteSeries", "analyze"]
 #   2: ``callsPerMinute`` and each curve's ``minuteLowestRemaining`` are [minute, value]
 #      pairs for the minutes that have rows (minutes since the first row), not one
 #      entry per minute of the span; ``spanMinutes`` added.
-SCHEMA_VERSION = 2
+#   3: ``rateLimited``: the scorecard's ``rate-limited`` warnings over the trace's span
+#      (docs/scorecard.md, "Rate limits"); ``outcomes.refused``: failed calls a rate
+#      limit refused.
+SCHEMA_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,7 @@ class Outcomes:
     not_modified: int  # httpStatus 304, however the caller counted it
     failed: int  # ok == false and not a 304
     unknown: int  # no ok field
+    refused: int = 0  # of the failed, those a rate limit refused
 
 
 @dataclass(frozen=True)
@@ -126,6 +137,7 @@ class Analysis(TraceSpan):
     shapes: tuple[GroupLine, ...]
     curves: tuple[Curve, ...]
     coverage: tuple[Coverage, ...]
+    rate_limits: tuple[RunWarning, ...] = ()
 
     @property
     def attributed_rows(self) -> int:
@@ -160,10 +172,12 @@ class Analysis(TraceSpan):
             "callsPerMin": self.calls_per_min,
             "spanMinutes": self.span_minutes,
             "callsPerMinute": self.calls_per_minute.to_json(),
+            "rateLimited": [msgspec.to_builtins(w) for w in self.rate_limits],
             "outcomes": {
                 "ok": o.ok,
                 "notModified": o.not_modified,
                 "failed": o.failed,
+                "refused": o.refused,
                 "unknown": o.unknown,
             },
             "failuresByExitCode": [
@@ -318,18 +332,27 @@ def _coverage(frame: TraceFrame) -> tuple[Coverage, ...]:
     return tuple(out)
 
 
-def _outcomes(frame: TraceFrame) -> Outcomes:
+def _outcomes(frame: TraceFrame, costs: RowCosts) -> Outcomes:
     nm = frame.http_status == 304
+    failed = (frame.ok == 0) & ~nm
     return Outcomes(
         ok=int(((frame.ok == 1) & ~nm).sum()),
         not_modified=int(nm.sum()),
-        failed=int(((frame.ok == 0) & ~nm).sum()),
+        failed=int(failed.sum()),
         unknown=int(((frame.ok < 0) & ~nm).sum()),
+        refused=int((failed & (costs.refused >= 0)).sum()),
     )
 
 
 # The trace frame columns analyze computes over (the command reads only these).
-ANALYSIS_COLUMNS: tuple[str, ...] = (*SUMMARY_COLUMNS, "exit_code", "session_id", "repo")
+ANALYSIS_COLUMNS: tuple[str, ...] = (
+    *SUMMARY_COLUMNS,
+    "exit_code",
+    "session_id",
+    "repo",
+    "method",
+    "rate_limited",
+)
 
 
 def analyze(frame: TraceFrame) -> Analysis:
@@ -343,6 +366,8 @@ def analyze(frame: TraceFrame) -> Analysis:
     per_minute = np.bincount(codes, minlength=minutes.size)
     shape_codes, shape_labels = _shape_codes(rows)
     fail_mask = rows.ok == 0
+    costs = row_costs(rows)
+    span = MeasureWindow(first or 0, last or 0)
     return Analysis(
         rows=n,
         control_rows=control,
@@ -350,7 +375,7 @@ def analyze(frame: TraceFrame) -> Analysis:
         last_ms=last,
         span_minutes=int(minutes[-1]) + 1 if minutes.size else 0,
         calls_per_minute=_series(minutes, per_minute),
-        outcomes=_outcomes(rows),
+        outcomes=_outcomes(rows, costs),
         failures_by_exit=_failures_by_exit(rows),
         failures_by_status=tuple(
             (None if s == NA else s, c) for s, c in count_ints(rows.http_status, fail_mask)
@@ -361,4 +386,5 @@ def analyze(frame: TraceFrame) -> Analysis:
         shapes=_groups(rows, shape_codes, shape_labels),
         curves=_curves(rows, codes, minutes),
         coverage=_coverage(rows),
+        rate_limits=tuple(rate_limit_warnings(rows, costs, span)),
     )

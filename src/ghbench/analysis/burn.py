@@ -7,16 +7,24 @@ the grouping is the scorecard's own (``ghbench.scorecard.burn.reset_windows``), 
 sums these deltas over the measurement window.
 A resource seen in more than one window *straddled* a reset: a ``/rate_limit``
 bracket delta then under-reports, because the bucket refilled mid-run.
+
+Its rate per hour is the delta over the part of the trace the reset window covers
+(``span_ms``: from the window's opening, one bucket period before its reset, to the
+reset, widened to its own rows where the headers say otherwise, cut at the next
+window's opening and to the trace's first and last rows), the one way ghbench turns an
+amount into an hourly rate (``scorecard.rates``); a span under 10 minutes is
+extrapolated (``short``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ghbench.scorecard import rates
 from ghbench.scorecard.burn import reset_windows
 from ghbench.trace.frame import TraceFrame
 
-__all__ = ["BurnWindow", "burn_windows", "straddled_resources"]
+__all__ = ["BUCKET_PERIOD_S", "BurnWindow", "burn_windows", "straddled_resources"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,7 @@ class BurnWindow:
     remaining_end: int
     first_ms: int
     last_ms: int
+    span_ms: int  # the part of the trace this reset window covers (module doc)
 
     @property
     def delta(self) -> int:
@@ -40,28 +49,53 @@ class BurnWindow:
         return (self.last_ms - self.first_ms) / 1000.0
 
     @property
+    def span_s(self) -> float:
+        return self.span_ms / 1000.0
+
+    @property
     def per_hour(self) -> float | None:
-        """Burn scaled to an hour over the window's own elapsed time; None if instantaneous."""
-        if self.elapsed_s <= 0:
-            return None
-        return self.delta * 3600.0 / self.elapsed_s
+        """The burn per hour over ``span_ms``; None without a span."""
+        return rates.per_hour(self.delta, self.span_ms)
+
+    @property
+    def short(self) -> bool:
+        return rates.short_span(self.span_s)
+
+
+# how long a bucket's window lasts: an hour, but a minute for the search buckets
+# (github-api-limits.md §1.2)
+BUCKET_PERIOD_S: dict[str, int] = {"search": 60, "code_search": 60}
+HOUR_S = 3600
 
 
 def burn_windows(frame: TraceFrame) -> list[BurnWindow]:
     """Every (resource, reset) window in the frame, ordered by resource then reset."""
-    return [
-        BurnWindow(
-            resource=resource,
-            reset=w.reset,
-            rows=w.rows,
-            remaining_start=w.remaining_start,
-            remaining_end=w.remaining_end,
-            first_ms=w.first_ms,
-            last_ms=w.last_ms,
-        )
-        for resource in sorted(frame.resource.labels)
-        for w in reset_windows(frame, resource)
-    ]
+    if len(frame) == 0:
+        return []
+    trace_first, trace_last = int(frame.ts_ms.min()), int(frame.ts_ms.max())
+    out = []
+    for resource in sorted(frame.resource.labels):
+        period_ms = BUCKET_PERIOD_S.get(resource, HOUR_S) * 1000
+        windows = reset_windows(frame, resource)
+        opening = [max(trace_first, min(w.reset * 1000 - period_ms, w.first_ms)) for w in windows]
+        for i, w in enumerate(windows):
+            opens = opening[i]
+            closes = min(trace_last, max(w.reset * 1000, w.last_ms))
+            if i + 1 < len(windows):
+                closes = min(closes, opening[i + 1])
+            out.append(
+                BurnWindow(
+                    resource=resource,
+                    reset=w.reset,
+                    rows=w.rows,
+                    remaining_start=w.remaining_start,
+                    remaining_end=w.remaining_end,
+                    first_ms=w.first_ms,
+                    last_ms=w.last_ms,
+                    span_ms=max(0, closes - opens),
+                )
+            )
+    return out
 
 
 def straddled_resources(windows: list[BurnWindow]) -> list[str]:

@@ -21,7 +21,11 @@ agents draw on the same user's buckets and limits as the orchestrator.
 
 The hourly figures are what each bucket lost, first call of each reset window included
 (docs/scorecard.md, ``consumption``), so the budget is what the token really spends. A
-count *fits* when every figure is at most ``fraction`` of its limit.
+count *fits* when every figure is at most ``fraction`` of its limit and no rate limit
+answered in the run (the scorecard's ``rate-limited`` warnings: a budget that ran out or
+a secondary limit that refused calls binds, whatever the figures say). This is the one
+definition of "fits": ``capacity``, ``--from-trace``, ``--verify`` and the matrix's
+``baseline.md`` all judge a count by ``Probe.fits``.
 
 ``find_capacity`` looks for the largest count that fits, calling ``probe(n)`` (the model
 in virtual time, injected) as few times as it can. Each budget grows close to linearly
@@ -43,7 +47,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ghbench.artifacts.models import RowBreakdown, ScorecardArtifact
+from ghbench.scorecard.rates import short_span
 from ghbench.timefmt import parse_iso
+from ghbench.trace.frame import TraceFrame
 
 __all__ = [
     "BUDGETS",
@@ -52,15 +58,20 @@ __all__ = [
     "BudgetUse",
     "CapacityResult",
     "Probe",
+    "Refusal",
     "Spend",
     "VerifiedCount",
     "budget_uses",
     "find_capacity",
     "longest_poll_cycle",
+    "poll_ticks",
+    "traced_probe",
 ]
 
 DEFAULT_FRACTION = 0.8
 POLL_CEILING_S = 60.0  # AO's limit-finder: a poll cycle over 60 s no longer keeps up
+TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
+AO_POLL_S = 30.0  # AO's poll interval: a recording's ticks are read at it
 DEFAULT_HOURLY_LIMIT = 5_000
 
 # name -> (unit, what it is), in the order they are shown
@@ -169,21 +180,63 @@ def _window_hours(artifact: ScorecardArtifact) -> float:
     return (parse_iso(end) - parse_iso(start)) / 3600.0
 
 
+# a ``rate-limited`` warning's budget as a capacity budget (the others keep their names)
+REFUSED_BUDGET: dict[str, str] = {"graphql": "graphqlPointsPerHr", "core": "coreRequestsPerHr"}
+RATE_LIMITED = "rate-limited"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A rate limit that answered in a run: its budget (``BUDGETS``' name, else the
+    warning's), the calls it refused and the scorecard's own words."""
+
+    budget: str
+    calls: int
+    at: str | None
+    message: str
+
+
 @dataclass(frozen=True)
 class Probe:
     """One session count run through the model, and what it used (and who spent it,
-    when the run had agents)."""
+    when the run had agents); the rate limits that answered in it; its window."""
 
     sessions: int
     uses: tuple[BudgetUse, ...]
     spend: Spend | None = None
+    refusals: tuple[Refusal, ...] = ()
+    window_s: float | None = None
+
+    @classmethod
+    def of(cls, sessions: int, card: ScorecardArtifact, uses: tuple[BudgetUse, ...]) -> Probe:
+        """A run's probe: its budgets, who spent, its rate limits and its window."""
+        refusals = tuple(
+            Refusal(
+                REFUSED_BUDGET.get(w.budget or "", w.budget or "?"), w.count or 0, w.at, w.message
+            )
+            for w in card.warnings
+            if w.kind == RATE_LIMITED
+        )
+        hours = _window_hours(card)
+        return cls(sessions, uses, Spend.of(card), refusals, hours * 3600 if hours > 0 else None)
 
     def worst(self) -> BudgetUse:
         """The budget closest to (or furthest over) its limit."""
         return max(self.uses, key=lambda u: u.share)
 
+    @property
+    def binding(self) -> str:
+        """What binds at this count: the first rate limit that answered, else the budget
+        closest to its limit."""
+        return self.refusals[0].budget if self.refusals else self.worst().name
+
+    @property
+    def extrapolated(self) -> bool:
+        """Its hourly figures come from a window under 10 minutes (``scorecard.rates``)."""
+        return self.window_s is not None and short_span(self.window_s)
+
     def fits(self, fraction: float) -> bool:
-        return all(u.fits(fraction) for u in self.uses)
+        return not self.refusals and all(u.fits(fraction) for u in self.uses)
 
     def pressure(self, fraction: float) -> float:
         """The worst share over ``fraction``: at most 1 when the count fits."""
@@ -240,7 +293,7 @@ def find_capacity(
         return CapacityResult(
             fraction=fraction,
             sessions=0 if lo is None else lo.sessions,
-            limiting=binding.worst().name,
+            limiting=binding.binding,
             at=lo,
             next=hi,
             probes=tuple(seen[n] for n in sorted(seen)),
@@ -275,6 +328,9 @@ def find_capacity(
         p = run(n)
         if not p.fits(fraction):
             hi = p
+            if n - lo.sessions > 1 and _extrapolate(lo, hi, fraction) >= n - 1:
+                q = run(n - 1)  # the crossing is predicted right below: check it directly
+                lo, hi = (q, hi) if q.fits(fraction) else (lo, q)
         else:
             lo = p
             if hi.sessions - n > 1 and _extrapolate(lo, hi, fraction) < n + 1:
@@ -291,6 +347,8 @@ def longest_poll_cycle(
     *,
     window: tuple[int, int],
     poll_s: float,
+    scaled: npt.NDArray[np.bool_] | None = None,
+    factor: float = 1.0,
 ) -> float:
     """The longest poll cycle a trace shows, in seconds, for runs whose ticks are not
     recorded (a real orchestrator). AO's poller opens every tick with Guard 1 (one
@@ -298,25 +356,73 @@ def longest_poll_cycle(
     their starts less than half a poll interval apart are one tick's. A cycle runs from
     its tick's start to the end of the last call started before the next tick; the
     longest cycle that overlaps the window is the answer. Rows without a duration count
-    as instants. 0.0 when no row is a tick mark."""
+    as instants. 0.0 when no row is a tick mark.
+
+    ``scaled`` and ``factor``: the cycle of the same orchestrator with ``factor`` times the
+    sessions (a recording replayed at n of its k sessions, ``factor = n / k``): in each
+    tick, the calls ``scaled`` flags (a session's own: its PR's guards, its review
+    threads) take ``factor`` times what they took in an average tick of the window (the
+    time some of them were in flight: the sum over n sessions' calls varies less than
+    over k, so the average scales, not one tick's luck), the others (a repository's,
+    the orchestrator's) what they took."""
     ends = ts_ms.astype(np.float64)
     starts = ends - np.nan_to_num(np.maximum(duration_ms, 0.0))
-    marks = np.sort(starts[tick_marks])
-    if marks.size == 0:
+    tick_starts = poll_ticks(ts_ms, duration_ms, tick_marks, poll_s=poll_s)
+    if tick_starts.size == 0:
         return 0.0
-    ticks = [float(marks[0])]
-    for start in marks[1:]:
-        if start - ticks[-1] > 500.0 * poll_s:
-            ticks.append(float(start))
-    tick_starts = np.array(ticks)
     owner = np.searchsorted(tick_starts, starts, side="right") - 1
     known = owner >= 0
     cycle_end = tick_starts.copy()
     np.maximum.at(cycle_end, owner[known], ends[known])
     lo, hi = window
     overlaps = (tick_starts <= hi) & (cycle_end >= lo)
-    spans = (cycle_end - tick_starts)[overlaps]
-    return float(spans.max()) / 1000.0 if spans.size else 0.0
+    spans = cycle_end - tick_starts
+    if scaled is not None and factor != 1.0 and overlaps.any():
+        busy = _busy(starts, ends, owner, scaled & known, spans.size)
+        spans = spans - busy + factor * float(busy[overlaps].mean())
+    spans = spans[overlaps]
+    return float(max(spans.max(), 0.0)) / 1000.0 if spans.size else 0.0
+
+
+def poll_ticks(
+    ts_ms: npt.NDArray[np.int64],
+    duration_ms: npt.NDArray[np.float64],
+    tick_marks: npt.NDArray[np.bool_],
+    *,
+    poll_s: float,
+) -> npt.NDArray[np.float64]:
+    """When each tick began (epoch ms, in order): the starts of the ``tick_marks`` rows,
+    those less than half a poll interval apart one tick's (``longest_poll_cycle``)."""
+    starts = ts_ms.astype(np.float64) - np.nan_to_num(np.maximum(duration_ms, 0.0))
+    marks = np.sort(starts[tick_marks])
+    if marks.size == 0:
+        return marks
+    ticks = [float(marks[0])]
+    for start in marks[1:]:
+        if start - ticks[-1] > 500.0 * poll_s:
+            ticks.append(float(start))
+    return np.array(ticks)
+
+
+def _busy(
+    starts: npt.NDArray[np.float64],
+    ends: npt.NDArray[np.float64],
+    owner: npt.NDArray[np.intp],
+    chosen: npt.NDArray[np.bool_],
+    ticks: int,
+) -> npt.NDArray[np.float64]:
+    """Per tick, the time at least one ``chosen`` call of it was in flight (ms)."""
+    busy = np.zeros(ticks)
+    index = np.flatnonzero(chosen)
+    for tick in np.unique(owner[index]).tolist():
+        mine = index[owner[index] == tick]
+        order = np.argsort(starts[mine], kind="stable")
+        reach = -np.inf
+        for s, e in zip(starts[mine][order].tolist(), ends[mine][order].tolist(), strict=True):
+            if e > reach:
+                busy[tick] += e - max(s, reach)
+                reach = e
+    return busy
 
 
 @dataclass(frozen=True)
@@ -334,3 +440,18 @@ class VerifiedCount:
         """Both fit, or neither does (which budget is furthest over is shown, not judged:
         at the boundary two budgets are often close)."""
         return self.model.fits(fraction) == self.real.fits(fraction)
+
+
+def traced_probe(
+    artifact: ScorecardArtifact, frame: TraceFrame, poll_s: float, ceiling_s: float
+) -> Probe:
+    """A run's budgets, its poll cycle read from its trace (``frame``: its ``ts_ms``,
+    ``duration_ms`` and ``operation``) over the scorecard's window: how a real run, whose
+    ticks are not recorded, is judged (``--verify``, the matrix's runs)."""
+    start, end = artifact.window.start, artifact.window.end
+    assert start is not None and end is not None
+    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
+    marks = frame.operation.mask(TICK_MARK)
+    cycle = longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
+    sessions = artifact.session_count or 0
+    return Probe.of(sessions, artifact, budget_uses(artifact, cycle, ceiling_s))

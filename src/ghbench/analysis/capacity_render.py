@@ -18,6 +18,7 @@ from ghbench.analysis.capacity import (
 )
 from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.analysis.text import table
+from ghbench.scorecard.rates import span_note
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -32,7 +33,10 @@ __all__ = [
 #   1: first version.
 #   2: per count, ``spend`` (who spent: the orchestrator, the agents) when agents ran;
 #      ``cell.agents``; ``fromTrace`` for an answer from a recorded trace.
-SCHEMA_VERSION = 2
+#   3: per count, ``rateLimited`` (the rate limits that answered: a count with one does
+#      not fit), ``windowSeconds`` and ``extrapolated`` (its hourly figures come from a
+#      window under 10 minutes); ``worst`` is what binds (a rate limit first).
+SCHEMA_VERSION = 3
 _DIGITS = {"pollCycle": 1}  # seconds to a tenth; every other budget in whole units
 
 
@@ -54,6 +58,11 @@ def _headline(r: CapacityResult) -> str:
     f = f"{r.fraction:.0%}"
     if r.at is None:
         assert r.next is not None
+        if r.next.refusals:
+            return (
+                f"No count fits within {f} of every budget: at {r.next.sessions} session(s)"
+                f" {r.next.binding} answered with refusals."
+            )
         worst = r.next.worst()
         return (
             f"No count fits within {f} of every budget: at {r.next.sessions} session(s)"
@@ -96,6 +105,14 @@ def capacity_text(
         rows.append(row)
     out = [title, f"  {_headline(r)}", "", *table(headers, rows, max_rows=None), ""]
     out += [_spend_line(p) for p in probes if p.spend is not None]
+    out += [
+        f"  rate limited at {p.sessions}: {refusal.message}"
+        for p in probes
+        for refusal in p.refusals
+    ]
+    short = next((p for p in probes if p.extrapolated), None)
+    if short is not None and short.window_s is not None:
+        out.append(f"  hourly budgets are {span_note(short.window_s)}")
     tried = ", ".join(str(p.sessions) for p in r.probes)
     out.append(f"  counts tried: {tried} ({len(r.probes)} {runs})")
     out += [f"  {note}" for note in notes]
@@ -126,7 +143,13 @@ def _uses_json(p: Probe, fraction: float) -> dict[str, Any]:
     return {
         "sessions": p.sessions,
         "fits": p.fits(fraction),
-        "worst": p.worst().name,
+        "worst": p.binding,
+        "rateLimited": [
+            {"budget": x.budget, "calls": x.calls, "at": x.at, "message": x.message}
+            for x in p.refusals
+        ],
+        "windowSeconds": p.window_s,
+        "extrapolated": p.extrapolated,
         "budgets": [
             {
                 "name": u.name,
@@ -188,7 +211,7 @@ def capacity_png(r: CapacityResult, *, title: str) -> bytes:
 
 
 def _verdict(p: Probe, fraction: float) -> str:
-    return "fits" if p.fits(fraction) else f"over ({p.worst().name})"
+    return "fits" if p.fits(fraction) else f"over ({p.binding})"
 
 
 def verify_text(counts: Sequence[VerifiedCount], fraction: float, *, how: str) -> str:

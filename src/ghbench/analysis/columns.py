@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ghbench.scorecard import rates
 from ghbench.trace.frame import NA, Categorical, TraceFrame
 from ghbench.trace.schema import CONTROL_COMPONENT
 
@@ -46,7 +47,8 @@ class TraceSpan:
 
     @property
     def calls_per_min(self) -> float | None:
-        return self.rows * 60.0 / self.span_s if self.span_s > 0 else None
+        """Rows per minute over the span, as every rate is computed (``scorecard.rates``)."""
+        return rates.per_minute(self.rows, self.span_s * 1000.0)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from ghbench.analysis.compare_metrics import (
     NO_OPERATION,
     OPERATION_FIELDS,
+    RATE_LIMITED,
     SCALAR_METRICS,
     MetricDef,
     metric_values,
@@ -41,6 +42,7 @@ from ghbench.analysis.compare_metrics import (
 )
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
+from ghbench.scorecard.rates import short_span, span_note
 from ghbench.timefmt import format_duration, parse_duration, parse_iso
 
 __all__ = [
@@ -276,9 +278,23 @@ def _operation_metrics(values: Sequence[dict[str, float | None]]) -> list[Metric
     ]
 
 
+def _limit_notes(who: str, runs: Sequence[Run]) -> list[str]:
+    """Each budget that ran out or refused calls on this side: in how many runs, and the
+    first such run's own words (docs/scorecard.md, "Rate limits")."""
+    found: dict[str, list[str]] = {}
+    for run in runs:
+        for w in run.artifact.warnings:
+            if w.kind == RATE_LIMITED:
+                found.setdefault(w.budget or "?", []).append(w.message)
+    return [
+        f"{who}: rate limited ({budget}) in {len(messages)} of {len(runs)} run(s): {messages[0]}"
+        for budget, messages in found.items()
+    ]
+
+
 def _notes(side: Side, runs: Sequence[Run]) -> list[str]:
     who, n = side.role, len(runs)
-    out = []
+    out = _limit_notes(who, runs)
     incomplete = [r for r in runs if r.artifact.incomplete]
     if incomplete:
         why = incomplete[0].artifact.incomplete_reason or "no reason recorded"
@@ -301,6 +317,9 @@ def _notes(side: Side, runs: Sequence[Run]) -> list[str]:
         )
         if k:
             out.append(f"{who}: the {resource} bucket reset mid-window in {k} of {n} run(s)")
+    window_s = side.cell.window_s
+    if window_s is not None and short_span(window_s):
+        out.append(f"{who}: hourly figures are {span_note(window_s)}")
     skipped = sum(r.artifact.skipped_lines for r in runs)
     if skipped:
         out.append(f"{who}: the trace reader skipped {skipped:,} line(s) in total")
@@ -331,10 +350,15 @@ def compare_runs(
         metrics.append(MetricComparison(m, b, c, verdict, p))
     notes = _notes(base, baseline) + _notes(cand, candidate)
     versions = sorted({r.artifact.schema_version for r in (*baseline, *candidate)})
-    if len(versions) > 1:
+    if len(versions) > 1 and versions[0] == 1:
         notes.append(
             f"scorecard versions {' and '.join(map(str, versions))} are mixed: version 1's spec"
-            " fields are unrounded, version 2's carry AO's rounding; compare exact.* figures"
+            " fields are unrounded, later versions carry AO's rounding; compare exact.* figures"
+        )
+    if len(versions) > 1 and versions[0] < 4 <= versions[-1]:
+        notes.append(
+            "scorecards before version 4 do not say which rate limits answered (rateLimited.*"
+            " has no data for them) and charged refused calls and /rate_limit in insights"
         )
     if allow_different_cells and not base.cell.matches(cand.cell):
         notes.insert(0, f"different cells, compared as asked ({ALLOW_FLAG})")

@@ -1,8 +1,12 @@
 """The figures ``ghbench compare`` shows, and the names ``--fail`` thresholds use.
 
-A metric's name is where it sits in the scorecard artifact: the spec's fields by their
-key (``graphqlPointsPerHr``, ``bracketDelta.core``), ghbench's insights by their path
-under ``insights`` (``consumption.graphql.perHr``, ``secondaryLimits.concurrency.peak``),
+The rate limits that answered in a run (its ``rate-limited`` warnings) come first:
+``rateLimited.refusedCalls``, ``.refusedSeconds`` (over every budget) and ``.budgets``
+(how many ran out or refused calls); a regression there fails a ``--fail`` threshold
+like any other. Otherwise a metric's name is where it sits in the scorecard artifact:
+the spec's fields by their key (``graphqlPointsPerHr``, ``bracketDelta.core``),
+ghbench's insights by their path under ``insights`` (``consumption.graphql.perHr``,
+``secondaryLimits.concurrency.peak``),
 and per-operation figures as ``operations[gh.api.graphql-batch].calls``. So a name a
 user has seen in a scorecard is the name they type, and the table below is the one
 list of what is compared (data, not code).
@@ -28,6 +32,7 @@ from ghbench.artifacts.models import ScorecardArtifact
 
 __all__ = [
     "OPERATION_FIELDS",
+    "RATE_LIMITED",
     "SCALAR_METRICS",
     "SECTIONS",
     "MetricDef",
@@ -49,6 +54,7 @@ class MetricDef:
 
 # section id -> heading, in the order they are shown
 SECTIONS: dict[str, str] = {
+    "limits": "Rate limits that answered (warnings)",
     "scorecard": "Scorecard (spec)",
     "exact": "Exact figures (insights.exact)",
     "spend": "Spend per resource (insights)",
@@ -122,8 +128,22 @@ _INSIGHTS: tuple[tuple[str, str, int], ...] = (
     ("split", "spendSplit.secondaryLimits.graphqlPointsPerMinute.peak", 0),
 )
 
-SCALAR_METRICS: tuple[MetricDef, ...] = tuple(
-    MetricDef(name, "scorecard", ("scorecard", *name.split(".")), digits) for name, digits in _SPEC
+# the ``rate-limited`` warnings (scorecard version 4 on): calls refused and seconds spent
+# refused, summed over the budgets, and how many budgets ran out or refused calls
+RATE_LIMITED = "rate-limited"
+_LIMITS: tuple[tuple[str, int], ...] = (
+    ("rateLimited.refusedCalls", 0),
+    ("rateLimited.refusedSeconds", 1),
+    ("rateLimited.budgets", 0),
+)
+_LIMITS_SINCE = 4
+
+SCALAR_METRICS: tuple[MetricDef, ...] = (
+    tuple(MetricDef(name, "limits", (), digits) for name, digits in _LIMITS)
+    + tuple(
+        MetricDef(name, "scorecard", ("scorecard", *name.split(".")), digits)
+        for name, digits in _SPEC
+    )
 ) + tuple(
     MetricDef(name, section, ("insights", *name.split(".")), digits)
     for section, name, digits in _INSIGHTS
@@ -157,11 +177,24 @@ def _at(doc: Any, path: tuple[str, ...]) -> float | None:
     return float(doc)
 
 
+def _limits(artifact: ScorecardArtifact) -> dict[str, float | None]:
+    """The rate limits that answered: none known before scorecard version 4."""
+    if artifact.schema_version < _LIMITS_SINCE:
+        return dict.fromkeys((name for name, _ in _LIMITS), None)
+    found = [w for w in artifact.warnings if w.kind == RATE_LIMITED]
+    return {
+        "rateLimited.refusedCalls": float(sum(w.count or 0 for w in found)),
+        "rateLimited.refusedSeconds": float(sum(w.seconds or 0.0 for w in found)),
+        "rateLimited.budgets": float(len(found)),
+    }
+
+
 def metric_values(artifact: ScorecardArtifact) -> dict[str, float | None]:
     """Every metric of one scorecard by name; per-operation figures for the operations
     it has (an operation a run never called is absent, which compare reads as 0)."""
     doc = msgspec.to_builtins(artifact)
-    out: dict[str, float | None] = {m.name: _at(doc, m.path) for m in SCALAR_METRICS}
+    out: dict[str, float | None] = {m.name: _at(doc, m.path) for m in SCALAR_METRICS if m.path}
+    out.update(_limits(artifact))
     for op in artifact.insights.operations:
         key = NO_OPERATION if op.key is None else op.key
         for field, value in zip(

@@ -85,8 +85,8 @@ def _verdict(m: MetricComparison) -> str:
 
 def _shown(m: MetricComparison) -> bool:
     """Per-operation opaque calls and points only when some run has them; who spent
-    only when some run traced its agents."""
-    if m.metric.section == "split":
+    only when some run traced its agents; the rate limits from scorecard version 4."""
+    if m.metric.section in ("split", "limits"):
         return bool(m.baseline.values or m.candidate.values)
     if m.metric.section != "operations" or m.metric.name.endswith("].calls"):
         return True
@@ -224,7 +224,7 @@ def markdown_text(c: Comparison, results: Sequence[ThresholdResult]) -> str:
         if not rows:
             continue
         body = _md_table(_headers(c, []), rows)
-        if section == "scorecard":
+        if section in ("limits", "scorecard"):
             out += ["", f"**{heading}**", "", *body]
         else:
             out += ["", f"<details><summary>{heading}</summary>", "", *body, "", "</details>"]
@@ -276,7 +276,7 @@ def compare_json(c: Comparison, results: Sequence[ThresholdResult]) -> dict[str,
                 "p": m.p_value,
             }
             for m in c.metrics
-            if m.metric.section != "split" or _shown(m)
+            if m.metric.section not in ("split", "limits") or _shown(m)
         ],
         "notes": [*c.notes, _statistics_note(c)],
         "thresholds": [

@@ -21,7 +21,10 @@ __all__ = ["SCHEMA_VERSION", "OperationLine", "Summary", "summarize"]
 
 # Format history of the JSON object (``kind: "summary"``):
 #   1: first version.
-SCHEMA_VERSION = 1
+#   2: a burn window's ``perHour`` is its delta over ``spanSeconds``, the part of the
+#      trace the reset window covers (not its first to last row), ``shortSpan`` when that
+#      is under 10 minutes (extrapolated).
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,9 @@ class Summary(TraceSpan):
                     "remainingEnd": w.remaining_end,
                     "delta": w.delta,
                     "elapsedSeconds": w.elapsed_s,
+                    "spanSeconds": w.span_s,
                     "perHour": w.per_hour,
+                    "shortSpan": w.short,
                 }
                 for w in self.windows
             ],

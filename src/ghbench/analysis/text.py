@@ -7,6 +7,7 @@ pasted into Markdown code blocks.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from ghbench.analysis.analyze import ANALYSIS_COLUMNS, Analysis, analyze
 from ghbench.analysis.load import load_trace
 from ghbench.analysis.summarize import SUMMARY_COLUMNS, Summary, summarize
 from ghbench.artifacts.jsontext import strict_json
+from ghbench.scorecard.rates import SHORT_SPAN_S
 from ghbench.timefmt import format_duration, iso_ms, iso_s
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import CONTROL_COMPONENT
@@ -35,6 +37,8 @@ __all__ = [
 MAX_TABLE_ROWS = 25
 SPARK = " ▁▂▃▄▅▆▇█"
 SPARK_MINUTES = 120  # the sparklines show the first two hours
+SHORT_MARK = "*"  # an hourly rate extrapolated from under 10 minutes
+NOTE_WIDTH = 100
 
 
 def num(value: float | None, digits: int = 0) -> str:
@@ -137,7 +141,7 @@ def summary_lines(s: Summary, title: str = "Trace summary") -> list[str]:
         out.append("  (no rows carry rate-limit headers)")
     else:
         out += table(
-            ("resource", "reset", "rows", "remaining", "delta", "elapsed", "/hr"),
+            ("resource", "reset", "rows", "remaining", "delta", "span", "/hr"),
             [
                 (
                     w.resource,
@@ -145,11 +149,19 @@ def summary_lines(s: Summary, title: str = "Trace summary") -> list[str]:
                     num(w.rows),
                     f"{num(w.remaining_start)}→{num(w.remaining_end)}",
                     num(w.delta),
-                    format_duration(w.elapsed_s),
-                    num(w.per_hour, 1),
+                    format_duration(w.span_s),
+                    num(w.per_hour, 1) + (SHORT_MARK if w.short else ""),
                 )
                 for w in s.windows
             ],
+        )
+        out.append(
+            "  /hr: the delta over the span of the trace each reset window covers"
+            + (
+                f"; {SHORT_MARK} under {format_duration(SHORT_SPAN_S)}: extrapolated, read as rough"
+                if any(w.short for w in s.windows)
+                else ""
+            )
         )
     for resource in s.straddled:
         n = sum(1 for w in s.windows if w.resource == resource)
@@ -176,6 +188,11 @@ def analysis_lines(a: Analysis, title: str = "Trace analysis") -> list[str]:
         busiest = max(a.calls_per_minute.values)
         spark = _spark(a.calls_per_minute.first(shown, 0))
         out.append(f"  busiest minute {num(busiest)} calls; calls a minute: {spark}")
+    out += ["", "Rate limits"]
+    if not a.rate_limits:
+        out.append("  none ran out or refused a call")
+    for w in a.rate_limits:
+        out += textwrap.wrap(w.message, NOTE_WIDTH, initial_indent="  ! ", subsequent_indent="    ")
     o = a.outcomes
     out += ["", "Outcomes"]
     out += table(
@@ -184,6 +201,7 @@ def analysis_lines(a: Analysis, title: str = "Trace analysis") -> list[str]:
             ("ok", num(o.ok), pct(o.ok, a.rows)),
             ("304 not modified", num(o.not_modified), pct(o.not_modified, a.rows)),
             ("failed", num(o.failed), pct(o.failed, a.rows)),
+            ("  of which refused by a rate limit", num(o.refused), pct(o.refused, a.rows)),
             ("no outcome", num(o.unknown), pct(o.unknown, a.rows)),
         ],
     )

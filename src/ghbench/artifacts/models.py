@@ -1,6 +1,8 @@
 """The versioned artifacts ghbench writes: the scorecard and the setup artifact.
 
-Both keep the spec's JSON keys and nesting (``benchmark-spec.txt``, "Artifacts");
+Both keep the spec's JSON keys and nesting (AO's ``experiments/benchmark-spec.md``,
+"Artifacts": docs/architecture.md says where it comes from; docs/scorecard.md defines
+every field);
 Python attributes are the snake_case of those camelCase keys. The scorecard
 carries ghbench's additions (``insights``, ``incomplete``, the run's ``warnings``, what
 the trace reader skipped) beside the spec's objects, never inside them.
@@ -73,10 +75,17 @@ __all__ = [
 #      (rows its tracers lost, calls that hung, gaps in the trace, late snapshots, a full
 #      disk), each typed (kind, figures) with what to do. No other field changed;
 #      versions 1 and 2 still read (no warnings).
-SCHEMA_VERSION = 3  # the scorecard's
+#   4  scorecard only: a rate limit that answered in the window is a warning of its own
+#      per budget (``rate-limited``: a budget spent or a secondary limit refusing calls,
+#      with ``budget`` and ``limit`` naming which), in every mode (report and simulate
+#      included), as is a window under 10 minutes whose hourly figures are extrapolated
+#      (``short-window``); calls a rate limit refused, and ``/rate_limit``, are charged 0
+#      in ``insights`` (attribution, breakdowns) and ``unattributedPerHr`` is never
+#      negative. No spec field changed; versions 1 to 3 still read.
+SCHEMA_VERSION = 4  # the scorecard's
 SETUP_SCHEMA_VERSION = 1
 _SUPPORTED: dict[str, frozenset[int]] = {
-    "scorecard": frozenset({1, 2, 3}),
+    "scorecard": frozenset({1, 2, 3, 4}),
     "setup": frozenset({1}),
 }
 _CURRENT: dict[str, int] = {"scorecard": SCHEMA_VERSION, "setup": SETUP_SCHEMA_VERSION}
@@ -282,11 +291,16 @@ class ReadWarningEntry(_Model):
 class RunWarning(_Model):
     """Something that skewed or cut short what a run measured (``ghbench.scorecard.health``).
 
-    ``kind``: ``rows-lost`` | ``hung-calls`` | ``trace-gap`` | ``late-snapshot`` |
-    ``disk-full`` (a string, so a newer ghbench's kinds still read); ``message``: what
-    happened, with its figures; ``action``: what to do. ``count``: rows lost, calls that
-    hung, gaps; ``seconds``: the longest hang or gap, the snapshot's delay, how long the
-    disk was seen full; ``at``: when it began (ISO).
+    ``kind``: ``rate-limited`` | ``short-window`` | ``rows-lost`` | ``hung-calls`` |
+    ``trace-gap`` | ``late-snapshot`` | ``disk-full`` (a string, so a newer ghbench's
+    kinds still read); ``message``: what happened, with its figures; ``action``: what to
+    do. ``count``: calls refused, rows lost, calls that hung, gaps; ``seconds``: time
+    spent refused, the window's length, the longest hang or gap, the snapshot's delay,
+    how long the disk was seen full; ``at``: when it began (ISO). ``rate-limited`` only:
+    ``budget``, the one that ran out or refused (``graphql``, ``core``, another bucket,
+    or a secondary limit: ``graphqlPointsPerMinute``, ``restPointsPerMinute``,
+    ``concurrency``, ``contentCreation``, ``secondary`` when GitHub did not say which),
+    and ``limit``, ``primary`` or ``secondary``.
     """
 
     kind: str
@@ -295,6 +309,8 @@ class RunWarning(_Model):
     count: int | None = None
     seconds: float | None = None
     at: str | None = None
+    budget: str | None = None  # absent before version 4
+    limit: str | None = None
 
 
 class ScorecardArtifact(_Model, kw_only=True):

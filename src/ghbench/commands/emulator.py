@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Literal
 
 import click
 
@@ -62,6 +63,14 @@ def command() -> None:
     help="Also listen on a unix socket at this path (gh's http_unix_socket reaches the "
     "emulator as a GitHub Enterprise host over it); removed at exit.",
 )
+@click.option(
+    "--secondary-message",
+    type=click.Choice(["secondary", "primary"]),
+    default=None,
+    help="How a secondary-limit refusal reads [the config's secondary.message: secondary]:"
+    " GitHub's own, or 'primary': the primary limit's message with budget left, as GitHub"
+    " answered in 2026 (a fault, to test a client's classifier).",
+)
 @flag_options("emulator serve")
 def serve(
     *,
@@ -74,6 +83,7 @@ def serve(
     seed: int,
     config_path: Path | None,
     uds: Path | None,
+    secondary_message: Literal["secondary", "primary"] | None,
 ) -> None:
     """Serve the emulator over HTTP until SIGTERM or Ctrl-C."""
     # the emulator loads when the command runs, not for --help (see ghbench.commands)
@@ -85,7 +95,16 @@ def serve(
         sys.stdout.flush()
 
     settings = ServeSettings(
-        host, port, allow_remote, state_dir, tokens, repos, seed, config_path, uds
+        host,
+        port,
+        allow_remote,
+        state_dir,
+        tokens,
+        repos,
+        seed,
+        config_path,
+        uds,
+        secondary_message,
     )
     serve_until_stopped(
         settings,

@@ -9,6 +9,7 @@ import click
 
 from ghbench.blas import one_blas_thread
 from ghbench.clock import SystemClock
+from ghbench.collector import batch_collection
 from ghbench.commands.history import echo_history
 from ghbench.commands.options import flag_options, hold_out
 from ghbench.errors import UsageError
@@ -74,7 +75,8 @@ def run(  # noqa: PLR0917 - one parameter per click option
         click.echo(line, err=True)
 
     out_dir = spec.out_dir
-    outcome = run_plan(start.plan, out_dir, clock=clock, env=env, operator=who, log=log)
+    with batch_collection():
+        outcome = run_plan(start.plan, out_dir, clock=clock, env=env, operator=who, log=log)
     ok = sum(r.status == "ok" for r in outcome.ran)
     click.echo(
         f"{ok} cell(s) ok, {len(outcome.failed)} failed or refused, {len(outcome.skipped)}"

@@ -83,7 +83,9 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         ttl=_per_operation("--ttl", ttl),
         interval=_per_operation("--interval", interval),
     )
-    replay = ReplaySpec(run=spec, sessions=sessions, speed=speed, policy=policy)
+    # on the wall clock a replay lasts as long as its recording: it says how far it is
+    said = None if speed is None else (lambda line: click.echo(line, err=True))
+    replay = ReplaySpec(run=spec, sessions=sessions, speed=speed, policy=policy, progress=said)
     written = replay_recording(replay, trace_path)
     if as_json:
         click.echo(json.dumps(written.json(), indent=2))

@@ -15,6 +15,7 @@ import click
 import msgspec
 
 from ghbench.blas import one_blas_thread
+from ghbench.collector import batch_collection
 from ghbench.commands.history import HISTORY_FORMATS, echo_history, resolve_format
 from ghbench.commands.options import flag_options
 from ghbench.runspec.spec import RunSpec
@@ -56,7 +57,8 @@ def command(
             policy=cfg.policy,
             session_ids=cfg.trace.session_ids,
         )
-    result = simulate_cell(spec)
+    with batch_collection():
+        result = simulate_cell(spec)
     if output == "json":
         click.echo(result.scorecard_json(), nl=False)
     elif output in HISTORY_FORMATS:

@@ -258,6 +258,7 @@ class Emulator(ControlOperations):
                 points=points,
                 creates_content=route.creates_content,
                 concurrency=request.concurrency,
+                user_id=None if caller.user is None else caller.user.id,
             )
             if resource is not None and self.limiter.view(owner, resource).remaining < 1:
                 raise self._primary_limited(caller)

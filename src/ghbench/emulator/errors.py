@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ghbench.trace.limits import LIMIT_HEADER
+
 __all__ = [
     "DOCS",
     "ApiError",
@@ -93,7 +95,7 @@ class PrimaryRateLimited(Forbidden):
     """403 by default (``EmulatorConfig.primary_status`` may make it 429)."""
 
     def __init__(self, message: str, *, status: int = 403) -> None:
-        super().__init__(message)
+        super().__init__(message, headers={LIMIT_HEADER: "primary"})
         self.status = status
 
     documentation_url = (

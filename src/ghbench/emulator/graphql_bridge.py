@@ -94,7 +94,12 @@ def run_graphql(
         return emulator.respond(401, body, limiter.view(owner, "graphql"), {})
     try:
         emulator.secondary.check(
-            owner, kind="graphql", points=1, creates_content=False, concurrency=request.concurrency
+            owner,
+            kind="graphql",
+            points=1,
+            creates_content=False,
+            concurrency=request.concurrency,
+            user_id=user.id,
         )
     except ApiError as exc:
         return emulator.error_response(exc, limiter.view(owner, "graphql"))

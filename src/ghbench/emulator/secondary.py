@@ -12,6 +12,14 @@ up to 2024 show 403; the gh output recorded in projects' fixtures since 2025 rea
 ``HTTP 429: You have exceeded a secondary rate limit`` (**inferred**: 429 is what
 GitHub sends now). ``status: 403`` gives the older answer; both carry the same body,
 which octokit's throttling plugin recognises either way (``/\bsecondary rate\b/i``).
+
+Every refusal names the rule that made it in ``x-ghbench-rate-limit`` (``points``,
+``concurrency``, ``content``; ``ghbench.trace.limits``), which GitHub never says, so a
+trace of a run on the emulator tells the secondary limits apart. ``message: primary``
+is a fault: the refusal says what a spent primary limit says ("API rate limit exceeded
+for user ID N.") while ``x-ratelimit-remaining`` is not 0, as GitHub was seen to answer
+in 2026, so a client's classifier can be tested against it (one that trusts the message
+waits for a reset that is not coming).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from msgspec import Meta
 from ghbench.clock import Clock
 from ghbench.emulator.errors import SecondaryRateLimited
 from ghbench.emulator.state.db import Database
+from ghbench.trace.limits import LIMIT_HEADER
 from ghbench.validation import updated
 
 __all__ = ["SecondaryConfig", "SecondaryLimiter"]
@@ -50,6 +59,8 @@ class SecondaryConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     content_per_hour: Count = 500
     concurrent_retry_after: Count = 5
     status: Literal[429, 403] = 429  # see the module doc
+    # "primary": the fault of answering with the primary limit's message (module doc)
+    message: Literal["secondary", "primary"] = "secondary"
 
     def update(self, values: Mapping[str, object], *, source: str = "secondary") -> None:
         """Apply changes, all or none; ConfigError names the key and what is allowed."""
@@ -118,31 +129,40 @@ class SecondaryLimiter:
         return window
 
     def check(
-        self, owner: str, *, kind: str, points: int, creates_content: bool, concurrency: int
+        self,
+        owner: str,
+        *,
+        kind: str,
+        points: int,
+        creates_content: bool,
+        concurrency: int,
+        user_id: int | None = None,
     ) -> None:
-        """Raise SecondaryRateLimited if this request would cross a limit."""
+        """Raise SecondaryRateLimited if this request would cross a limit (``user_id``:
+        the caller's, which the primary-message fault names)."""
         cfg = self.config
         if not cfg.enabled:
             return
         if cfg.max_concurrent and concurrency > cfg.max_concurrent:
-            retry = {"retry-after": str(cfg.concurrent_retry_after)}
-            raise SecondaryRateLimited(headers=retry, status=cfg.status)
+            self._refuse("concurrency", cfg.concurrent_retry_after, None, user_id)
         now = self.clock.now()
         limit = cfg.graphql_points_per_minute if kind == "graphql" else cfg.rest_points_per_minute
-        self._refuse_if_full(self._window(owner, kind, 60), now, points, limit, None)
+        window = self._window(owner, kind, 60)
+        if limit and window.total + points > limit:
+            self._refuse("points", window.retry_after(now, points, limit), None, user_id)
         if creates_content:
             for span, cap in ((60, cfg.content_per_minute), (3600, cfg.content_per_hour)):
                 window = self._window(owner, f"content/{span}", span)
-                self._refuse_if_full(window, now, 1, cap, CONTENT_CREATION_MESSAGE)
+                if cap and window.total + 1 > cap:
+                    retry = window.retry_after(now, 1, cap)
+                    self._refuse("content", retry, CONTENT_CREATION_MESSAGE, user_id)
 
-    def _refuse_if_full(
-        self, window: _Window, now: float, need: int, limit: int, message: str | None
-    ) -> None:
-        if limit and window.total + need > limit:
-            retry = window.retry_after(now, need, limit)
-            raise SecondaryRateLimited(
-                message, headers={"retry-after": str(retry)}, status=self.config.status
-            )
+    def _refuse(self, rule: str, retry: int, message: str | None, user_id: int | None) -> None:
+        if self.config.message == "primary":  # the fault (module doc)
+            who = f"user ID {user_id}" if user_id is not None else "this client"
+            message = f"API rate limit exceeded for {who}."
+        headers = {"retry-after": str(retry), LIMIT_HEADER: rule}
+        raise SecondaryRateLimited(message, headers=headers, status=self.config.status)
 
     def record(self, owner: str, *, kind: str, points: int, creates_content: bool) -> None:
         """Count an answered request."""

@@ -20,6 +20,7 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Literal
 
 from ghbench.emulator.asgi import EmulatorApp
 from ghbench.emulator.bootstrap import (
@@ -93,6 +94,9 @@ class ServeSettings:
     seed: int = 0
     config_path: Path | None = None
     uds: Path | None = None
+    # how a secondary-limit refusal reads (None: the config's): GitHub's own, or the
+    # primary limit's message (a fault, ``ghbench.emulator.secondary``)
+    secondary_message: Literal["secondary", "primary"] | None = None
 
 
 def parse_tokens(values: tuple[str, ...], from_env: str) -> list[tuple[str, str]]:
@@ -168,6 +172,8 @@ def serve(
             "can reach this address (its tokens are not secret from them)"
         )
     config = load_config(settings.config_path) if settings.config_path else EmulatorConfig()
+    if settings.secondary_message is not None:
+        config.secondary.message = settings.secondary_message
     pairs = parse_tokens(settings.tokens, env.pop(TOKENS_ENV, ""))
     control_key = env.pop(CONTROL_KEY_ENV, "") or None
     for login, token in pairs:

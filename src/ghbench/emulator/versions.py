@@ -13,9 +13,11 @@ github.com in 2026 (a third party's notes) as::
 
 (``errors`` a string, not the usual list). Every REST answer carries
 ``x-github-api-version-selected``. Whether the refusal is charged is **unconfirmed**:
-here it is not. The one difference between the two versions on the routes served
-here: 2026-03-10 dropped the singular ``assignee`` of issue creation and update, so it
-is ignored under that version.
+here it is not. The differences between the two versions on the routes served here
+(GitHub's description, ``x-github-breaking-changes``): 2026-03-10 dropped the singular
+``assignee`` of issue creation and update, so it is ignored under that version, and the
+top-level ``rate`` of ``GET /rate_limit`` (``remove_rate_limit_rate``: ``resources``
+alone, ``resources.core`` being what ``rate`` repeated).
 """
 
 from __future__ import annotations
@@ -24,7 +26,13 @@ from typing import Any
 
 from ghbench.emulator.errors import BadRequest
 
-__all__ = ["DEFAULT_VERSION", "SUPPORTED_VERSIONS", "UnsupportedApiVersion", "select_version"]
+__all__ = [
+    "DEFAULT_VERSION",
+    "SUPPORTED_VERSIONS",
+    "UnsupportedApiVersion",
+    "has_rate_limit_rate",
+    "select_version",
+]
 
 SUPPORTED_VERSIONS = ("2026-03-10", "2022-11-28")  # newest first
 DEFAULT_VERSION = "2022-11-28"
@@ -61,3 +69,9 @@ def select_version(header: str | None) -> str:
     if requested not in SUPPORTED_VERSIONS:
         raise UnsupportedApiVersion(requested)
     return requested
+
+
+def has_rate_limit_rate(version: str) -> bool:
+    """``GET /rate_limit`` still has its top-level ``rate`` (versions before 2026-03-10;
+    the dated names compare as text)."""
+    return version < "2026-03-10"

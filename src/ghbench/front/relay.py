@@ -39,6 +39,7 @@ from ghbench.front.rows import Exchange, exchange_row
 from ghbench.front.settings import Upstream
 from ghbench.front.sink import TraceSink
 from ghbench.front.upstream import UpstreamConnection, UpstreamPool
+from ghbench.trace.limits import HEAD_BYTES, LIMIT_HEADER
 
 __all__ = ["Origin", "Relay"]
 
@@ -66,6 +67,8 @@ _ROW_HEADERS = frozenset(
         b"x-ratelimit-reset",
         b"x-ratelimit-used",
         b"x-ratelimit-resource",
+        b"retry-after",
+        LIMIT_HEADER.encode(),
     }
 )
 _FAILURES = (OSError, TimeoutError, ProtocolError, ssl.SSLError)
@@ -168,8 +171,11 @@ class Relay:
             session=caller.session,
             credential=header(request.headers, b"authorization"),
             request_bytes=len(body.first),
+            if_none_match=header(request.headers, b"if-none-match"),
         )
         graphql = origin.kind == "rest" and target.split("?", 1)[0].rstrip("/") == "/graphql"
+        if graphql and not body.rest:
+            ex.request_body = body.first
         ticket = self.meter.begin() if graphql else None
         recorded = False
 
@@ -254,11 +260,14 @@ class Relay:
             framing.headers.append((b"connection", b"close"))
         kept: list[bytes] = []
         delivered = 0  # body bytes the client's connection took
+        head = bytearray()  # the answer's first bytes: a rate-limit refusal is told by them
         try:
             await _deliver(down, response_head(response.status, response.reason, framing.headers))
             held = b""  # the last chunk, sent once the row is written
             async for chunk in upstream.body():
                 ex.response_bytes += len(chunk)
+                if len(head) < HEAD_BYTES:
+                    head += chunk[: HEAD_BYTES - len(head)]
                 if keep_answer:
                     kept.append(chunk)
                 if held:
@@ -267,6 +276,7 @@ class Relay:
                 held = chunk
             if keep_answer:
                 ex.response_body = b"".join(kept)
+            ex.response_head = bytes(head)
             upstream.finished(response)
             if down.reader.at_eof() or down.writer.is_closing():
                 raise ClientGone  # it closed its side before its answer was whole
@@ -275,6 +285,7 @@ class Relay:
         except ClientGone:
             upstream.close()
             ex.response_bytes = delivered
+            ex.response_head = bytes(head)  # a refusal is one whether or not it was read
             raise
         except BaseException:
             upstream.close()  # half an answer: neither side can carry on

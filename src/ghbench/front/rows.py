@@ -25,8 +25,12 @@ every AO.
 
 ``component`` comes from the client's User-Agent (``hosts.client_of``), ``sessionId``
 from the user name of the proxy credential (``http://SESSION@127.0.0.1:PORT``). No
-header value is copied into a row but the ETag and the rate-limit figures; the
-request's own credential is scrubbed from every field besides (``scrub_row``).
+header value is copied into a row but the ETags (the answer's, and the one a conditional
+request sent) and the rate-limit figures; a GraphQL request's body is kept
+(``requestBody``: what a replay sends again); the request's own credential is scrubbed
+from every field besides (``scrub_row``). A rate-limit refusal is told from the answer's
+status, headers and first bytes (``ghbench.trace.limits``): ``rateLimited``, not ok, no
+GraphQL cost.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from ghbench.front.graphql import GraphqlRequest
 from ghbench.front.hosts import client_of
 from ghbench.timefmt import iso_ms
 from ghbench.trace.headers import header_int, parse_graphql_rate
+from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import endpoint_of
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import scrub_row
@@ -55,6 +60,7 @@ __all__ = [
     "exchange_row",
     "operation_of",
     "refusal_row",
+    "refused",
     "secrets_of",
     "tunnel_row",
 ]
@@ -93,6 +99,10 @@ class Exchange:
     response_bytes: int = 0
     graphql: GraphqlRequest | None = None
     response_body: bytes | None = None  # kept only when the query asked for rateLimit
+    # the answer's first bytes (``limits.HEAD_BYTES``): enough to tell a rate-limit refusal
+    response_head: bytes | None = None
+    if_none_match: str | None = None  # the request's conditional ETag
+    request_body: bytes | None = None  # a GraphQL request's body, for a replay
     client_closed: bool = False  # the client left before its whole answer reached it
 
 
@@ -181,8 +191,9 @@ def operation_of(kind: str, path: str, graphql: GraphqlRequest | None) -> str:
 
 def graphql_cost(ex: Exchange, charged: int | None) -> GraphqlCost | None:
     """The cost of a GraphQL exchange (see ``ghbench.front.graphql``): reported in the
-    answer, else ``charged`` (the rise of ``x-ratelimit-used``), else the formula."""
-    if ex.graphql is None or ex.status != 200:
+    answer, else ``charged`` (the rise of ``x-ratelimit-used``), else the formula. An
+    answer a rate limit refused ran nothing and costs nothing (docs/scorecard.md)."""
+    if ex.graphql is None or ex.status != 200 or refused(ex) is not None:
         return None
     reported = parse_graphql_rate(ex.response_body) if ex.response_body else None
     if reported is not None and reported.cost is not None:
@@ -191,6 +202,22 @@ def graphql_cost(ex: Exchange, charged: int | None) -> GraphqlCost | None:
         return GraphqlCost(charged)
     estimate = ex.graphql.estimated_cost()
     return GraphqlCost(estimate, estimated=estimate is not None)
+
+
+def _is_graphql(ex: Exchange) -> bool:
+    return ex.kind == "rest" and ex.target.split("?", 1)[0].rstrip("/") == "/graphql"
+
+
+def refused(ex: Exchange) -> str | None:
+    """The rate limit that refused the exchange (``ghbench.trace.limits``), or None."""
+    body = ex.response_head if ex.response_head is not None else ex.response_body
+    return refusal_kind(ex.status, ex.headers, body, graphql=_is_graphql(ex))
+
+
+def _text(body: bytes | None) -> str | None:
+    if not body:
+        return None
+    return body.decode("utf-8", "replace")
 
 
 def secrets_of(credential: str | None) -> list[str]:
@@ -229,6 +256,7 @@ def exchange_row(
     path = ex.target.split("?", 1)[0]
     headers = ex.headers
     cost = graphql_cost(ex, charged)
+    limited = refused(ex)
     status = ex.status
     operation = operation_of(ex.kind, path, ex.graphql)
     if ex.user_agent is not None and _AO_CLIENT.match(ex.user_agent):
@@ -240,11 +268,12 @@ def exchange_row(
         sessionId=ex.session,
         endpoint=_endpoint(ex.target),
         method=ex.method,
-        ok=status is not None and status < 400 and not ex.client_closed,
+        ok=status is not None and status < 400 and limited is None and not ex.client_closed,
         durationMs=round(max(0.0, ex.finished_at - ex.started_at) * 1000, 3),
         statusLine=f"HTTP/1.1 {status} {ex.reason}".rstrip() if status is not None else None,
         httpStatus=status,
         etag=headers.get("etag"),
+        ifNoneMatch=ex.if_none_match,
         rateLimitLimit=header_int(headers.get("x-ratelimit-limit")),
         rateLimitRemaining=header_int(headers.get("x-ratelimit-remaining")),
         rateLimitReset=header_int(headers.get("x-ratelimit-reset")),
@@ -257,6 +286,8 @@ def exchange_row(
         origin=ORIGIN,
         requestBytes=ex.request_bytes,
         responseBytes=ex.response_bytes,
+        rateLimited=limited,
+        requestBody=_text(ex.request_body) if _is_graphql(ex) else None,
         clientClosed=True if ex.client_closed else None,
     )
     return scrub_row(row, [*secrets_of(ex.credential), *secrets])

@@ -1,8 +1,10 @@
 """What the harness shows while it waits: sessions ready, warmup, the window countdown.
 
 On a TTY it is a rich progress bar on stderr; otherwise plain lines on stderr (one
-per poll while waiting for PRs, one a minute during the window), so logs stay
-readable. stdout carries only the results.
+per poll while waiting for PRs, at least every ``EVERY_S`` seconds while waiting and
+during the warmup and the window), so a log shows the run alive and how far it is.
+The matrix's cells (``LogProgress``) print the same countdown through its log. stdout
+carries only the results.
 """
 
 from __future__ import annotations
@@ -13,7 +15,16 @@ from typing import Any, Protocol, TextIO
 
 from ghbench.timefmt import format_duration
 
-__all__ = ["LineProgress", "LogProgress", "Progress", "RichProgress", "make_progress"]
+__all__ = [
+    "EVERY_S",
+    "LineProgress",
+    "LogProgress",
+    "Progress",
+    "RichProgress",
+    "make_progress",
+]
+
+EVERY_S = 15.0  # off a terminal, a long wait says how far it is at least this often
 
 
 class Progress(Protocol):
@@ -34,24 +45,18 @@ class Progress(Protocol):
     def close(self) -> None: ...
 
 
-class LineProgress:
-    """Plain lines: the spec's countdown every minute on stderr."""
+class _Countdown:
+    """Lines: the phase when it starts, then what is left every ``every`` seconds (the
+    spec's countdown, more often), through ``note``."""
 
-    def __init__(self, stream: TextIO, every: float = 60.0) -> None:
-        self.stream = stream
+    def __init__(self, every: float = EVERY_S) -> None:
         self.every = every
         self._phase = ""
         self._total = 0.0
         self._next = 0.0
 
     def note(self, text: str) -> None:
-        print(text, file=self.stream, flush=True)
-
-    def sessions_ready(self, ready: int, total: int, elapsed: float, timeout: float) -> None:
-        self.note(
-            f"sessions ready {ready}/{total} "
-            f"({format_duration(elapsed)} of {format_duration(timeout)})"
-        )
+        raise NotImplementedError
 
     def phase(self, name: str, total: float) -> None:
         self._phase, self._total, self._next = name, total, self.every
@@ -68,26 +73,42 @@ class LineProgress:
         return None
 
 
-class LogProgress:
-    """Only the notes, as ``prefix: text`` lines to ``log`` (the matrix prints its own)."""
+class LineProgress(_Countdown):
+    """Plain lines on stderr: sessions ready at each poll (and while a poll waits), the
+    warmup's and the window's countdown every ``EVERY_S`` seconds."""
 
-    def __init__(self, log: Callable[[str], None], prefix: str) -> None:
+    def __init__(self, stream: TextIO, every: float = EVERY_S) -> None:
+        super().__init__(every)
+        self.stream = stream
+
+    def note(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def sessions_ready(self, ready: int, total: int, elapsed: float, timeout: float) -> None:
+        self.note(
+            f"sessions ready {ready}/{total} "
+            f"({format_duration(elapsed)} of {format_duration(timeout)})"
+        )
+
+
+class LogProgress(_Countdown):
+    """``prefix: text`` lines to ``log`` (a matrix cell's): the notes and the countdown;
+    the matrix says which cell runs itself."""
+
+    def __init__(self, log: Callable[[str], None], prefix: str, every: float = EVERY_S) -> None:
+        super().__init__(every)
         self.log, self.prefix = log, prefix
+        self._ready_next = 0.0
 
     def note(self, text: str) -> None:
         self.log(f"{self.prefix}: {text}")
 
     def sessions_ready(self, ready: int, total: int, elapsed: float, timeout: float) -> None:
-        return None
-
-    def phase(self, name: str, total: float) -> None:
-        return None
-
-    def tick(self, elapsed: float) -> None:
-        return None
-
-    def close(self) -> None:
-        return None
+        """Every ``every`` seconds of the wait, not at every poll (the emulator's are a
+        second apart)."""
+        if elapsed >= self._ready_next or ready == total:
+            self.note(f"sessions ready {ready}/{total} ({format_duration(elapsed)})")
+            self._ready_next = elapsed + self.every
 
 
 class RichProgress:

@@ -33,7 +33,7 @@ from ghbench.errors import (
 )
 from ghbench.github.backend import Backend, explained
 from ghbench.github.benchmark_client import BenchmarkClient, OpenPullRequest
-from ghbench.harness.progress import Progress
+from ghbench.harness.progress import EVERY_S, Progress
 from ghbench.harness.setup_artifact import new_setup, read_setup, setup_path, write_setup
 from ghbench.runspec.spec import RunSpec
 from ghbench.signals import uninterruptible
@@ -110,7 +110,13 @@ def _wait_for_prs(run: _Run, sessions: dict[int, Session]) -> dict[int, OpenPull
         run.progress.sessions_ready(len(ready), len(sessions), elapsed, timeout)
         if len(ready) == len(sessions) or elapsed + interval > timeout:
             return ready
-        run.clock.sleep(interval)
+        # a long poll interval (GitHub's 30 s) is waited out in slices that each say so
+        due = run.clock.now() + interval
+        while (left := due - run.clock.now()) > 0:
+            run.clock.sleep(min(left, EVERY_S))
+            if due - run.clock.now() > 0:
+                now = run.clock.now() - started
+                run.progress.sessions_ready(len(ready), len(sessions), now, timeout)
 
 
 def run_setup(

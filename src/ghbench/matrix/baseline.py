@@ -1,11 +1,16 @@
 """``baseline.md`` (and ``baseline.json``) rendered from the runs of the matrix's cells.
 
-The Markdown follows the runbook's section format with the per-run content the real
-``experiments/baseline.md`` grew (AO reference §7): one ``### {cell}: {title}`` section
-per cell with "what this cell tells us", then one ``#### Run N`` per run holding a
-field table, the ``/rate_limit`` bracket, the summarize and analyze output and the
-scorecard. The file ends with a cross-run comparison, a scaling table (with the
-scaling chart), the pruning decisions and the pending cells. Pure: text in, text out.
+The Markdown follows the A2 baseline runbook's section format (``runspec.cells``
+keeps its cells' titles, triggers and signals) with the per-run content AO's own
+``experiments/baseline.md`` grew: one ``### {cell}: {title}`` section per cell with
+"what this cell tells us", then one ``#### Run N`` per run holding a field table, the
+rate limits that answered (above everything else: every figure after one counts
+refused calls), the ``/rate_limit`` bracket, each budget as the capacity engine judges a
+count, the summarize and analyze output and the scorecard. The file ends with a
+cross-run comparison, a scaling table (with the scaling chart), "Sessions that fit"
+(the capacity engine's answer per series, the one ``ghbench capacity`` gives:
+``ghbench.matrix.capacity.series_search``), the pruning decisions and the pending
+cells. Pure: text in, text out.
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from typing import Any
 import msgspec
 
 from ghbench import __version__
+from ghbench.analysis.capacity import BUDGETS, DEFAULT_FRACTION
 from ghbench.artifacts.metrics import BASELINE_ROWS, METRICS, SCORECARD_METRICS
 from ghbench.artifacts.models import Scorecard, SnapshotEntry
 from ghbench.matrix.pruning import PruneDecision, prune
-from ghbench.matrix.runs import MatrixRun
+from ghbench.matrix.runs import MatrixRun, SeriesCapacity
 from ghbench.matrix.selection import order_cells
 from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.timefmt import format_duration
@@ -32,9 +38,11 @@ __all__ = [
     "scorecard_metrics",
 ]
 
-# Format history of baseline.json: 1: first version.
-BASELINE_SCHEMA_VERSION = 1
+# Format history of baseline.json: 1: first version. 2: ``capacity``: each series'
+# capacity (``capacity --json``'s object); each run's ``warnings`` and ``budgets``.
+BASELINE_SCHEMA_VERSION = 2
 BUDGET = 5000
+RATE_LIMITED = "rate-limited"
 
 
 def _fmt(value: Any, decimals: int = 0, ratio: bool = False) -> str:
@@ -125,6 +133,12 @@ def _run_section(run: MatrixRun, cell: Cell | None) -> list[str]:
     out += ["| Field | Value |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in fields]
     out.append("")
+    # the rate limits that answered first: every figure after one counts refused calls
+    for w in sorted(run.warnings, key=lambda w: w.kind != RATE_LIMITED):
+        if w.kind == RATE_LIMITED:
+            out += [f"> ⛔ **Rate limited ({w.budget}):** {w.message}.", ""]
+        else:
+            out += [f"> ⚠ **{w.kind}:** {w.message}.", ""]
     for note in run.notes:
         out += [f"> {note}", ""]
     if cell is not None and cell.needs_attribution and run.attribution_missing:
@@ -136,6 +150,7 @@ def _run_section(run: MatrixRun, cell: Cell | None) -> list[str]:
     if run.status != "ok":
         return out
     out += ["**Rate-limit bracket:**", *_bracket_lines(run), ""]
+    out += _budget_lines(run)
     for title, text in (
         ("ghbench summarize", run.summary_text),
         ("ghbench analyze", run.analysis_text),
@@ -208,32 +223,67 @@ def _scaling(best: Mapping[Cell, MatrixRun], chart: str | None) -> list[str]:
             cells.append(f"{_fmt(gql)} \\| {_fmt(rest)}" if r else "-")
         out.append(f"| {scen} | {topo} | " + " | ".join(cells) + " |")
     out.append("")
-    out += _capacity(best)
     if chart:
         out += [f"![GraphQL points and REST requests per hour against sessions]({chart})", ""]
     return out
 
 
-def _capacity(best: Mapping[Cell, MatrixRun]) -> list[str]:
-    """Linear extrapolation from each series' largest measured scale."""
+def _budget_lines(run: MatrixRun) -> list[str]:
+    """The run's budgets as the capacity engine judges a count (``Probe.fits``)."""
+    if not run.budgets:
+        return []
+    fraction = DEFAULT_FRACTION
+    limited = [w for w in run.warnings if w.kind == RATE_LIMITED]
+    fits = all(b.used <= fraction * b.limit for b in run.budgets) and not limited
+    verdict = "fits" if fits else "does not fit"
     out = [
-        "Sessions that fit in the budget, extrapolated linearly from the largest measured"
-        " scale of each series:",
+        f"**Budgets at {run.sessions} session(s)** (the capacity engine's; {verdict} within"
+        f" {fraction:.0%} of every budget{', a rate limit answered' if limited else ''}):",
         "",
-        "| Scenario | Topology | From | GraphQL pts/hr/session | Sessions at 5,000/hr |",
-        "|---|---|---:|---:|---:|",
+        "| Budget | Used | Limit | Share |",
+        "|---|---:|---:|---:|",
     ]
-    tops: dict[tuple[str, str], Cell] = {}
-    for c in best:
-        key = (c.scenario, c.topology)
-        if key not in tops or c.sessions > tops[key].sessions:
-            tops[key] = c
-    for key in sorted(tops):
-        c = tops[key]
-        gql = _figure(best[c], "graphqlPointsPerHr")
-        per = None if gql is None else gql / c.sessions
-        fits = "∞" if per == 0 else ("-" if per is None else f"{BUDGET / per:,.0f}")
-        out.append(f"| {key[0]} | {key[1]} | {c.sessions} | {_fmt(per, 1)} | {fits} |")
+    for b in run.budgets:
+        digits = 1 if b.name == "pollCycle" else 0
+        unit = BUDGETS.get(b.name, ("", ""))[0]
+        share = b.used / b.limit if b.limit else 0.0
+        out.append(
+            f"| {b.name} | {_fmt(b.used, digits)} | {_fmt(b.limit, digits)} {unit} |"
+            f" {_fmt(share, 1, True)} |"
+        )
+    return [*out, ""]
+
+
+def _capacity(
+    capacities: Mapping[tuple[str, str], SeriesCapacity], series: list[tuple[str, str]]
+) -> list[str]:
+    """Each series' capacity: ``ghbench capacity``'s own answer (``series_search``)."""
+    out = [
+        "## Sessions that fit",
+        "",
+        "The capacity engine's answer for each series, the one `ghbench capacity` gives"
+        " (docs/capacity.md): the largest count whose every budget (GraphQL points and core"
+        " requests an hour, the secondary limits, the poll cycle) stays within the fraction of"
+        " its limit and at which no rate limit answers, found with the model of the profile"
+        " shown in virtual time at the runbook's timing. The command reproduces the row.",
+        "",
+        "| Scenario | Topology | Sessions that fit | Binds first | Fraction | Profile | Command |",
+        "|---|---|---:|---|---:|---|---|",
+    ]
+    for key in series:
+        found = capacities.get(key)
+        if found is None:
+            out.append(
+                f"| {key[0]} | {key[1]} | pending | - | - | - | computed once the matrix ends |"
+            )
+            continue
+        count = f"{found.sessions:,}" + (" (the maximum tried)" if found.reached_max else "")
+        agents = f", agents {found.cell.agents}" if found.cell.agents else ""
+        out.append(
+            f"| {key[0]} | {key[1]} | {count} | {found.limiting_resource}"
+            f" | {found.budget_fraction:.0%} | {found.cell.profile}{agents}, seed {found.cell.seed}"
+            f" | `{found.command}` |"
+        )
     return [*out, ""]
 
 
@@ -262,9 +312,14 @@ def _ordered(runs: Sequence[MatrixRun]) -> list[MatrixRun]:
 
 
 def render_baseline(
-    runs: Sequence[MatrixRun], planned: Sequence[Cell] = (), *, chart: str | None = None
+    runs: Sequence[MatrixRun],
+    planned: Sequence[Cell] = (),
+    *,
+    chart: str | None = None,
+    capacities: Mapping[tuple[str, str], SeriesCapacity] | None = None,
 ) -> str:
-    """The whole ``baseline.md``: sections for every cell with runs, then the tables."""
+    """The whole ``baseline.md``: sections for every cell with runs, then the tables;
+    ``capacities``: each series' capacity (``runs.load_capacities``)."""
     ordered = _ordered(runs)
     best = latest_ok(runs)
     out = [
@@ -291,6 +346,9 @@ def render_baseline(
             out += _run_section(r, cell)
     out += _comparison(ordered)
     out += _scaling(best, chart)
+    series = sorted({(c.scenario, c.topology) for c in (*best, *planned)})
+    if series:
+        out += _capacity(capacities or {}, series)
     metrics = {c: scorecard_metrics(r) for c, r in best.items()}
     if len({c.sessions for c in metrics}) > 1:
         out += _pruning(prune(metrics))
@@ -311,7 +369,11 @@ def render_baseline(
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def baseline_json(runs: Sequence[MatrixRun], planned: Sequence[Cell] = ()) -> dict[str, Any]:
+def baseline_json(
+    runs: Sequence[MatrixRun],
+    planned: Sequence[Cell] = (),
+    capacities: Mapping[tuple[str, str], SeriesCapacity] | None = None,
+) -> dict[str, Any]:
     """A machine-readable index of the same content (the runs stay the source)."""
     best = latest_ok(runs)
     metrics = {c: scorecard_metrics(r) for c, r in best.items()}
@@ -330,8 +392,14 @@ def baseline_json(runs: Sequence[MatrixRun], planned: Sequence[Cell] = ()) -> di
                 "record": f"runs/{r.cell}/run-{r.run:03d}.json",
                 # as the run's file holds it (``ghbench.matrix.runs``: keys sorted)
                 "scorecard": msgspec.to_builtins(r.scorecard, order="sorted"),
+                "warnings": msgspec.to_builtins(r.warnings, order="sorted"),
+                "budgets": msgspec.to_builtins(r.budgets, order="sorted"),
             }
             for r in _ordered(runs)
+        ],
+        "capacity": [
+            msgspec.to_builtins(found, order="sorted")
+            for _, found in sorted((capacities or {}).items())
         ],
         "pruning": [{"cell": d.cell.id, "keep": d.keep, "reason": d.reason} for d in decisions],
         "pending": [c.id for c in order_cells(planned) if c not in best],

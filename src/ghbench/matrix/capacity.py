@@ -7,6 +7,15 @@ Each count the model tries is one ``simulate`` run of the cell (same spec, same 
 reduced to its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the
 longest poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines
 say, prints the same scorecard figures and poll cycle for any count tried.
+
+``series_search`` answers for each series (scenario, topology) of a matrix the same
+way, with the matrix's profile, agents and seed at the runbook's timing: the spec
+``capacity``'s own flags build (``capacity_spec``); ``series_searches`` lists those not
+yet answered with these settings, and ``store_series`` keeps each in
+``capacity/{S}-{T}.json``: ``baseline.md``'s "Sessions that fit" is that answer, so
+``capacity`` and the baseline cannot give two numbers for one cell and profile. A
+matrix runs the searches on both of its lanes once the cells are done
+(``ghbench.matrix.invoke``).
 """
 
 from __future__ import annotations
@@ -17,28 +26,37 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ghbench.analysis.capacity import (
+    AO_POLL_S,
+    DEFAULT_FRACTION,
+    POLL_CEILING_S,
+    TICK_MARK,
     CapacityResult,
     Probe,
-    Spend,
     budget_uses,
     find_capacity,
     longest_poll_cycle,
+    poll_ticks,
 )
 from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text
-from ghbench.artifacts.io import unique_path, write_new
+from ghbench.artifacts.io import replace_atomic, unique_path, write_new
 from ghbench.clock import Clock
+from ghbench.collector import batch_collection
 from ghbench.errors import UsageError
 from ghbench.matrix.capacity_verify import (
-    AO_POLL_S,
-    TICK_MARK,
     Verification,
     at_sessions,
     smallest_sessions,
     verify_capacity,
 )
+from ghbench.matrix.runs import capacity_path
 from ghbench.pages.capacity_page import capacity_page
+from ghbench.runspec.build import build_spec
+from ghbench.runspec.cells import SCENARIOS, Cell
 from ghbench.runspec.flags import flag_for
+from ghbench.runspec.names import AgentsName
 from ghbench.runspec.spec import RunSpec
 from ghbench.simulation.cell import run_cell
 from ghbench.simulation.replay import ReplaySpec, load_recording, replay_plan, replay_scorecard
@@ -46,18 +64,26 @@ from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
-from ghbench.trace.schema import TraceRow
+from ghbench.trace.schema import TraceRow, from_agent
+from ghbench.workload.profiles import ProfileName
 from ghbench.workload.replay import ReplayPlan, plan_replay, recorded_session_count
 
 __all__ = [
+    "MAX_SESSIONS",
     "CapacityAnswer",
     "CapacityQuery",
     "answer_capacity",
+    "capacity_cell",
+    "capacity_command",
+    "capacity_spec",
     "capacity_title",
     "model_probe",
     "run_capacity",
     "run_capacity_from_trace",
+    "series_search",
+    "series_searches",
     "simulate_command",
+    "store_series",
     "trace_probe",
 ]
 
@@ -65,6 +91,7 @@ Log = Callable[[str], None]
 # what a recording's own run fixed: the flags that describe the model's cell
 _MODEL_FLAGS = ("scenario", "topology", "profile", "agents", "warmup", "duration")
 _VERIFY_FLAGS = ("driver", "ao_command", "transport", "duration_scale")
+MAX_SESSIONS = 1000  # capacity's --max-sessions default
 
 
 @dataclass(frozen=True)
@@ -115,6 +142,46 @@ class CapacityAnswer:
         return text + ("" if self.verification is None else self.verification.text())
 
 
+def capacity_spec(
+    scenario: str, topology: str, *, profile: ProfileName, agents: AgentsName, seed: int
+) -> RunSpec:
+    """What ``ghbench capacity --scenario S --topology T --profile P --agents A --seed N``
+    searches with: the spec those flags build (the runbook's warmup and window, the
+    model in virtual time)."""
+    values = {
+        "scenario": scenario,
+        "topology": topology,
+        "profile": profile,
+        "agents": agents,
+        "seed": seed,
+    }
+    return build_spec("capacity", values, base=RunSpec(backend="simulated"))
+
+
+def capacity_command(spec: RunSpec) -> str:
+    """The ``ghbench capacity`` run that answers for ``spec``'s cell."""
+    cell = spec.cell
+    agents = f" --agents {spec.agents}" if spec.runs_agents else ""
+    return (
+        f"ghbench capacity --scenario {cell.scenario} --topology {cell.topology}"
+        f" --profile {spec.profile}{agents} --seed {spec.seed}"
+    )
+
+
+def capacity_cell(spec: RunSpec) -> dict[str, Any]:
+    """``capacity --json``'s ``cell``: what the search ran."""
+    cell = spec.cell
+    return {
+        "scenario": cell.scenario,
+        "topology": cell.topology,
+        "profile": spec.profile,
+        "agents": spec.agents if spec.runs_agents else None,
+        "seed": spec.seed,
+        "warmupSeconds": spec.warmup.seconds,
+        "windowSeconds": spec.duration.seconds,
+    }
+
+
 def capacity_title(spec: RunSpec) -> str:
     cell = spec.cell
     agents = f", agents {spec.agents}" if spec.runs_agents else ""
@@ -146,7 +213,7 @@ def model_probe(spec: RunSpec, ceiling_s: float) -> Callable[[int], Probe]:
         run = run_cell(at_sessions(spec, sessions))
         card = cell_scorecard(run)
         uses = budget_uses(card, run.longest_poll_cycle, ceiling_s)
-        return Probe(sessions, uses, Spend.of(card))
+        return Probe.of(sessions, card, uses)
 
     return probe
 
@@ -157,21 +224,38 @@ def trace_probe(
     """``probe(n)``: a recorded trace replayed at n sessions (``ghbench replay``), its
     budgets against one token's: the recording's hourly limits, not the replay's
     (which grow with the copies so that it measures what n sessions ask for). A replay
-    re-issues each call at its recorded time, so the poll cycle is the recording's,
-    read from its trace as ``--verify`` reads a real run's."""
+    re-issues each call at its recorded time, so it does not re-time a tick: the poll
+    cycle at n is the recording's, read from its trace as ``--verify`` reads a real
+    run's, with the time its sessions' own calls (rows with a ``sessionId``) took in each
+    tick scaled by n over the recorded sessions (``longest_poll_cycle``): a poller that
+    calls once per session takes that much longer (a recording without ``sessionId``s
+    keeps its cycle). The recording's first tick is its orchestrator's start, which reads
+    every PR cold; as the model's cycle is judged after its warmup, the cycles judged
+    here are the ticks after the first (all of them when there is one)."""
     limits = recorded_limits(rows)
-    frame = TraceFrame.from_rows(list(rows))
-    window = (round(plan.start * 1000), round(plan.end * 1000))
+    orchestrator = [r for r in rows if not from_agent(r)]
+    frame = TraceFrame.from_rows(orchestrator)
     marks = frame.operation.mask(TICK_MARK)
-    cycle = longest_poll_cycle(
-        frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=AO_POLL_S
-    )
+    ticks = poll_ticks(frame.ts_ms, frame.duration_ms, marks, poll_s=AO_POLL_S)
+    opens = float(ticks[1]) if ticks.size > 1 else plan.start * 1000
+    window = (round(opens), round(plan.end * 1000))
+    sessions_own = frame.session_id.codes >= 0
+    recorded = recorded_session_count(plan)
 
     def probe(sessions: int) -> Probe:
+        cycle = longest_poll_cycle(
+            frame.ts_ms,
+            frame.duration_ms,
+            marks,
+            window=window,
+            poll_s=AO_POLL_S,
+            scaled=sessions_own,
+            factor=sessions / recorded,
+        )
         result = replay_plan(rows, plan, ReplaySpec(sessions=sessions), seed=seed)
         card = replay_scorecard(result, scenario_id="capacity-from-trace")
         uses = budget_uses(card, cycle, ceiling_s, hourly_limits=limits)
-        return Probe(sessions, uses, Spend.of(card))
+        return Probe.of(sessions, card, uses)
 
     return probe
 
@@ -198,6 +282,73 @@ def run_capacity(
     """The most sessions of ``spec``'s cell within ``fraction`` of every budget."""
     probe = model_probe(spec, ceiling_s)
     return find_capacity(probe, fraction=fraction, start=smallest_sessions(spec), maximum=maximum)
+
+
+def _settings(cell: Any, fraction: Any, ceiling: Any, maximum: Any) -> tuple[Any, ...]:
+    """What an answer depends on besides the model's code: the cell as searched (its
+    scenario, topology, profile, agents, seed, timing), the fraction, the poll ceiling and
+    the most sessions tried."""
+    return (cell, fraction, ceiling, maximum)
+
+
+def _stored(path: Path) -> dict[str, Any] | None:
+    try:
+        found = msgspec.json.decode(path.read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _busiest_first(series: tuple[str, str]) -> tuple[bool, bool, str]:
+    """The searches whose probes run the most calls first (the sessions' spawns and
+    bursts, S3 and S4; the spread topology's repos), so that two lanes end together."""
+    scenario, topology = series
+    return (not SCENARIOS[scenario].agents, topology != "T2", scenario)
+
+
+def series_searches(matrix_dir: Path, plan: RunSpec, cells: Sequence[Cell]) -> list[RunSpec]:
+    """What ``capacity`` searches for each series of ``cells`` (with ``plan``'s profile,
+    agents and seed, at capacity's defaults: 80% of every budget, a 60 s poll ceiling,
+    up to 1,000 sessions) whose answer with those settings is not yet in
+    ``capacity/{S}-{T}.json``; the busiest first."""
+    out = []
+    for scenario, topology in sorted({(c.scenario, c.topology) for c in cells}, key=_busiest_first):
+        spec = capacity_spec(
+            scenario, topology, profile=plan.profile, agents=plan.agents, seed=plan.seed
+        )
+        stored = _stored(capacity_path(matrix_dir, scenario, topology)) or {}
+        kept = _settings(
+            stored.get("cell"),
+            stored.get("budgetFraction"),
+            stored.get("pollCeilingSeconds"),
+            stored.get("maxSessions"),
+        )
+        if kept != _settings(capacity_cell(spec), DEFAULT_FRACTION, POLL_CEILING_S, MAX_SESSIONS):
+            out.append(spec)
+    return out
+
+
+def series_search(spec: RunSpec) -> CapacityResult:
+    """One series' answer: exactly ``ghbench capacity``'s search at its defaults."""
+    return run_capacity(
+        spec, fraction=DEFAULT_FRACTION, maximum=MAX_SESSIONS, ceiling_s=POLL_CEILING_S
+    )
+
+
+def store_series(matrix_dir: Path, spec: RunSpec, result: CapacityResult) -> Path:
+    """``capacity/{S}-{T}.json``: ``capacity --json``'s object for the series, with the
+    command that gives it."""
+    extra = {
+        "cell": capacity_cell(spec),
+        "pollCeilingSeconds": POLL_CEILING_S,
+        "maxSessions": MAX_SESSIONS,
+        "command": capacity_command(spec),
+        "reproduce": [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p],
+    }
+    data = msgspec.json.format(msgspec.json.encode(capacity_json(result, extra)), indent=2)
+    path = capacity_path(matrix_dir, spec.cell.scenario, spec.cell.topology)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return replace_atomic(path, data + b"\n")
 
 
 def _check(spec: RunSpec, query: CapacityQuery, typed: Collection[str]) -> None:
@@ -238,9 +389,10 @@ def answer_capacity(
         return _from_trace(query.from_trace, spec, query, hold)
     if query.verify or query.plot:
         hold(spec.out_dir)
-    result = run_capacity(
-        spec, fraction=query.fraction, maximum=query.maximum, ceiling_s=query.ceiling_s
-    )
+    with batch_collection():
+        result = run_capacity(
+            spec, fraction=query.fraction, maximum=query.maximum, ceiling_s=query.ceiling_s
+        )
     cell, title = spec.cell, capacity_title(spec)
     agents = f"-agents-{spec.agents}" if spec.runs_agents else ""
     stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents}-seed{spec.seed}"
@@ -254,15 +406,7 @@ def answer_capacity(
             spec, result, where, ceiling_s=query.ceiling_s, clock=clock, env=env, log=log
         )
     extra = {
-        "cell": {
-            "scenario": cell.scenario,
-            "topology": cell.topology,
-            "profile": spec.profile,
-            "agents": spec.agents if spec.runs_agents else None,
-            "seed": spec.seed,
-            "warmupSeconds": spec.warmup.seconds,
-            "windowSeconds": spec.duration.seconds,
-        },
+        "cell": capacity_cell(spec),
         "pollCeilingSeconds": query.ceiling_s,
         "maxSessions": query.maximum,
         "plot": paths.get("plot"),
@@ -282,9 +426,14 @@ def _from_trace(
     if query.plot:
         hold(spec.out_dir)
     seed = spec.seed
-    result, recorded = run_capacity_from_trace(
-        rows, fraction=query.fraction, maximum=query.maximum, ceiling_s=query.ceiling_s, seed=seed
-    )
+    with batch_collection():
+        result, recorded = run_capacity_from_trace(
+            rows,
+            fraction=query.fraction,
+            maximum=query.maximum,
+            ceiling_s=query.ceiling_s,
+            seed=seed,
+        )
     title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
     stem = f"capacity-from-{trace.stem}-seed{seed}"
     paths = _plot(result, title, spec.out_dir, stem) if query.plot else {}

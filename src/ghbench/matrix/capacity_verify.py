@@ -19,16 +19,9 @@ from typing import Any
 
 import msgspec
 
-from ghbench.analysis.capacity import (
-    CapacityResult,
-    Probe,
-    VerifiedCount,
-    budget_uses,
-    longest_poll_cycle,
-)
+from ghbench.analysis.capacity import CapacityResult, Probe, VerifiedCount, traced_probe
 from ghbench.analysis.capacity_render import verify_json, verify_text
 from ghbench.analysis.load import load_trace
-from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.clock import Clock
 from ghbench.matrix.hygiene import CellTiming, cell_timing, run_timing
 from ghbench.matrix.realtime import RealtimeCells
@@ -39,20 +32,15 @@ from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.simulation.cell import ScenarioPlay, run_cell
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.simulation.world import SIM_LATENCY
-from ghbench.timefmt import format_duration, parse_iso
+from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
 
 __all__ = [
-    "AO_POLL_S",
-    "TICK_MARK",
     "Verification",
     "at_sessions",
     "smallest_sessions",
     "verify_capacity",
 ]
-
-TICK_MARK = "gh.api.guard-pr-list"  # Guard 1 opens each of AO's ticks (and the model's)
-AO_POLL_S = 30.0  # AO's poll interval: a recording's ticks are read at it
 
 Log = Callable[[str], None]
 
@@ -115,18 +103,6 @@ class Verification:
                 " --duration-scale 1 (the default) runs the runbook's timing\n"
             )
         return text + f"  artifacts: {self.artifacts}\n"
-
-
-def traced_probe(
-    artifact: ScorecardArtifact, frame: TraceFrame, poll_s: float, ceiling_s: float
-) -> Probe:
-    """A run's budgets, its poll cycle read from its trace over the scorecard's window."""
-    start, end = artifact.window.start, artifact.window.end
-    assert start is not None and end is not None and artifact.session_count is not None
-    window = (round(parse_iso(start) * 1000), round(parse_iso(end) * 1000))
-    marks = frame.operation.mask(TICK_MARK)
-    cycle = longest_poll_cycle(frame.ts_ms, frame.duration_ms, marks, window=window, poll_s=poll_s)
-    return Probe(artifact.session_count, budget_uses(artifact, cycle, ceiling_s))
 
 
 def _timing(spec: RunSpec) -> CellTiming:

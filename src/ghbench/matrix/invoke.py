@@ -4,21 +4,34 @@ continues), then the plan's cells on the runner its backend names.
 Virtual time runs the model in-process (``SimulatedCells``); real time runs every cell
 on one GitHub, the emulator's state kept in ``OUT/state/emulator`` and the cells' shared
 setups and driver state in ``OUT/realtime`` (``RealtimeCells``). The table below is the
-one place a backend's name picks its runner.
+one place a backend's name picks its runner. Each series' capacity (``series_search``:
+the capacity engine with the plan's profile), where ``capacity/`` does not hold it with
+these settings, is a job the runner takes once its cells are done (in virtual time on
+both lanes), and ``baseline.md`` shows it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import msgspec
 
+from ghbench.analysis.capacity import CapacityResult
 from ghbench.clock import Clock
 from ghbench.errors import UsageError
+from ghbench.matrix.capacity import capacity_command, series_search, series_searches, store_series
 from ghbench.matrix.realtime import RealtimeCells
-from ghbench.matrix.runner import CellRunner, MatrixOutcome, SimulatedCells, done_cells, run_matrix
+from ghbench.matrix.runner import (
+    CellRunner,
+    MatrixOutcome,
+    SimulatedCells,
+    done_cells,
+    run_matrix,
+    write_baseline,
+)
 from ghbench.matrix.state import (
     STATE_FILE,
     MatrixPlan,
@@ -30,7 +43,7 @@ from ghbench.matrix.state import (
     save_plan,
 )
 from ghbench.matrix.topology import cell_repos
-from ghbench.runspec.cells import Cell
+from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.runspec.spec import Duration, RunSpec
 
 __all__ = ["MatrixStart", "cell_runner", "run_plan", "start_plan"]
@@ -134,9 +147,32 @@ def run_plan(
     operator: str,
     log: Log,
 ) -> MatrixOutcome:
-    """Run the plan's cells not yet done; whatever the runner started stops at the end."""
+    """Run the plan's cells not yet done, then each series' capacity where it is missing;
+    whatever the runner started stops at the end."""
+    cells = [c for c in (cell_from_id(i) for i in plan.cells) if c is not None]
+    searches = series_searches(out_dir, plan.run, cells)
     runner = cell_runner(plan, out_dir, clock=clock, env=env, log=log)
     try:
-        return run_matrix(plan, runner, out_dir, clock=clock, operator=operator, log=log)
+        answers = runner.share([partial(series_search, spec) for spec in searches])
+        outcome = run_matrix(plan, runner, out_dir, clock=clock, operator=operator, log=log)
+        if searches:
+            log(
+                f"capacity of {len(searches)} series with the model of {plan.run.profile}"
+                " (ghbench capacity's search)"
+            )
+        found = sorted(zip(searches, answers(), strict=True), key=lambda sr: sr[0].cell.id)
+        for spec, result in found:
+            store_series(out_dir, spec, result)
+            log(f"capacity: {_answer_line(spec, result)}")
     finally:
         runner.close()
+    write_baseline(out_dir, cells, chart=False)
+    return outcome
+
+
+def _answer_line(spec: RunSpec, result: CapacityResult) -> str:
+    cell = spec.cell
+    return (
+        f"{cell.scenario}-{cell.topology}: {result.sessions} session(s) fit,"
+        f" {result.limiting} binds first ({capacity_command(spec)})"
+    )

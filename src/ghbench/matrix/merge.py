@@ -4,6 +4,7 @@ Each source directory is a matrix directory (``runs/``, ``artifacts/``, maybe
 ``matrix-state.json``). Every run is added to the target as a new run of its
 cell, its artifact directory copied alongside and its paths rewritten; a run already
 present (same content) is skipped, so merging the same directory twice adds nothing.
+Each series' capacity (``capacity/``) is copied when the target has none for it.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from pathlib import Path
 
 import msgspec
 
-from ghbench.artifacts.io import unique_path
+from ghbench.artifacts.io import unique_path, write_new
 from ghbench.errors import ArtifactError, UsageError
 from ghbench.matrix.runner import write_baseline
-from ghbench.matrix.runs import MatrixRun, load_runs, run_bytes, save_run
+from ghbench.matrix.runs import CAPACITY_DIR, MatrixRun, load_runs, run_bytes, save_run
 from ghbench.matrix.selection import order_cells
 from ghbench.matrix.state import STATE_FILE, MatrixPlan, load_plan, save_plan
 from ghbench.runspec.cells import Cell, cell_from_id
@@ -65,6 +66,15 @@ def _copy_artifacts(r: MatrixRun, src: Path, dst: Path) -> MatrixRun:
     return msgspec.structs.replace(r, trace=moved(r.trace), scorecard_path=moved(r.scorecard_path))
 
 
+def _copy_capacities(src: Path, target: Path) -> None:
+    """Each series' capacity (``capacity/{S}-{T}.json``) the target does not have yet."""
+    for path in sorted((src / CAPACITY_DIR).glob("*.json")):
+        copy = target / CAPACITY_DIR / path.name
+        if not copy.exists():
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            write_new(copy, path.read_bytes())
+
+
 def merge_dirs(sources: Sequence[Path], target: Path) -> MergeReport:
     """Merge ``sources`` into ``target`` and re-render its outputs."""
     target = Path(target)
@@ -84,6 +94,7 @@ def merge_dirs(sources: Sequence[Path], target: Path) -> MergeReport:
             plan = load_plan(src)
             first_plan = first_plan or plan
             planned |= {c for c in map(cell_from_id, plan.cells) if c is not None}
+        _copy_capacities(src, target)
         for r in load_runs(src):
             cell = cell_from_id(r.cell)
             if cell is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ghbench.clock import Clock
 from ghbench.github.backend import Backend, make_backend
@@ -57,6 +58,10 @@ class RealtimeCells:
     def ahead(self, specs: Sequence[RunSpec]) -> bool:
         """Each cell as it comes: its hygiene first."""
         return False
+
+    def share(self, jobs: Sequence[Callable[[], Any]]) -> Callable[[], list[Any]]:
+        """The jobs, here, one after another once the cells are done."""
+        return lambda: [job() for job in jobs]
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         with self._backend().benchmark_client() as client:

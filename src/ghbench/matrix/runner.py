@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import msgspec
 
 from ghbench.analysis.analyze import ANALYSIS_COLUMNS, analyze
+from ghbench.analysis.capacity import POLL_CEILING_S, traced_probe
 from ghbench.analysis.load import load_trace
 from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
@@ -36,7 +37,14 @@ from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_l
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
 from ghbench.matrix.chart import CHART_NAME, scaling_chart_png
 from ghbench.matrix.hygiene import CellTiming, Go, Refuse, Wait, decide, estimate_cost, run_timing
-from ghbench.matrix.runs import MatrixRun, RunStatus, load_runs, save_run
+from ghbench.matrix.runs import (
+    BudgetRecord,
+    MatrixRun,
+    RunStatus,
+    load_capacities,
+    load_runs,
+    save_run,
+)
 from ghbench.matrix.state import MatrixPlan
 from ghbench.pages.history import Measurement, scorecard_measurements, spec_measurements
 from ghbench.pages.matrix_page import matrix_page
@@ -45,9 +53,10 @@ from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.signals import uninterruptible
-from ghbench.simulation.lanes import SideLane
+from ghbench.simulation.lanes import Job, SideLane
 from ghbench.simulation.simulate import simulate_cell
 from ghbench.timefmt import format_duration, iso_s
+from ghbench.trace.frame import TraceFrame
 
 __all__ = [
     "CellResult",
@@ -91,6 +100,13 @@ class CellRunner(Protocol):
         ``specs`` is not used, and real time's hygiene decides each cell's run)."""
         ...
 
+    def share(self, jobs: Sequence[Job]) -> Callable[[], list[Any]]:
+        """Jobs independent of the cells and of each other (a matrix's capacity
+        searches), given before the cells: a runner with a second lane runs them on
+        both once its cells are done. Call what it returns after the cells: the jobs'
+        results, in order."""
+        ...
+
     def close(self) -> None:
         """Stop what the runner started for its cells (an emulator, a lane)."""
         ...
@@ -126,19 +142,31 @@ def cores() -> int:
 @dataclass
 class SimulatedCells:
     """The workload model on the in-process emulator, in virtual time (``simulate``);
-    with two cores or more, every other cell in a second lane (``SideLane``): each cell
-    is its own world, so where it runs changes nothing it produces."""
+    with two cores or more, every other cell in a second lane (``SideLane``), then the
+    shared jobs on whichever lane is free: each cell and job is its own world, so where
+    it runs changes nothing it produces."""
 
     lanes: int = field(default_factory=cores)
     _side: SideLane | None = None
+    _jobs: Sequence[Job] = ()
 
     def rate_limit(self) -> Mapping[str, Bucket] | None:
         return None
 
     def ahead(self, specs: Sequence[RunSpec]) -> bool:
-        if self.lanes > 1 and len(specs) > 1:
-            self._side = SideLane(specs[1::2])
+        if self.lanes > 1 and len(specs) + len(self._jobs) > 1:
+            self._side = SideLane(specs[1::2], self._jobs)
         return True
+
+    def share(self, jobs: Sequence[Job]) -> Callable[[], list[Any]]:
+        self._jobs = list(jobs)
+
+        def results() -> list[Any]:
+            if self._side is None:  # one lane (or the cells never started)
+                return [job() for job in self._jobs]
+            return self._side.job_results()
+
+        return results
 
     def run_cell(self, spec: RunSpec) -> CellResult:
         if self._side is not None and self._side.has(spec.cell.id):
@@ -217,17 +245,27 @@ class _CellInterrupted(Exception):
         self.run, self.interrupt = run, interrupt
 
 
+def _budgets(card: ScorecardArtifact, frame: TraceFrame, timing: CellTiming) -> list[BudgetRecord]:
+    """The run's budgets as the capacity engine judges a count (``traced_probe``: the
+    poll cycle read from the trace, as ``--verify`` reads a real run's)."""
+    poll = timing.tick_s or timing.poll_s
+    probe = traced_probe(card, frame, poll, POLL_CEILING_S)
+    return [BudgetRecord(name=u.name, used=u.used, limit=u.limit) for u in probe.uses]
+
+
 @dataclass(frozen=True)
 class _Analysed:
-    """What summarize and analyze said of a cell's trace (written beside it too)."""
+    """What summarize and analyze said of a cell's trace (written beside it too), and
+    its budgets as the capacity engine judges a count."""
 
     summary_text: str | None = None
     analysis_text: str | None = None
     rows: int | None = None
     attributed_rows: int | None = None
+    budgets: list[BudgetRecord] = field(default_factory=list)
 
 
-def _analyse(result: CellResult, cell_dir: Path) -> _Analysed:
+def _analyse(result: CellResult, cell_dir: Path, timing: CellTiming) -> _Analysed:
     frame = load_trace(result.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
     s_text = "\n".join(summary_lines(summary)) + "\n"
@@ -239,7 +277,13 @@ def _analyse(result: CellResult, cell_dir: Path) -> _Analysed:
         ("analysis.json", msgspec.json.encode(analysis.to_json())),
     ):
         write_new(cell_dir / name, data)
-    return _Analysed(s_text, a_text, analysis.rows, analysis.attributed_rows)
+    return _Analysed(
+        s_text,
+        a_text,
+        analysis.rows,
+        analysis.attributed_rows,
+        _budgets(result.scorecard, frame, timing),
+    )
 
 
 def _run_one(  # noqa: PLR0917 - private, called once
@@ -293,7 +337,7 @@ def _run_one(  # noqa: PLR0917 - private, called once
     analysed = _Analysed()
     notes = [*result.notes, *_agents_note(result.scorecard)]
     try:
-        analysed = _analyse(result, cell_dir)
+        analysed = _analyse(result, cell_dir, timing)
     except Exception as exc:  # optional: the cell's scorecard stands without them
         why = str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
         notes.append(f"no summary or analysis: {why}")
@@ -308,11 +352,13 @@ def _run_one(  # noqa: PLR0917 - private, called once
         scorecard_path=_rel(result.scorecard_path, matrix_dir),
         rate_limit_snapshots=card.rate_limit_snapshots,
         scorecard=card.scorecard,
+        warnings=card.warnings,
         notes=notes,
         summary_text=analysed.summary_text,
         analysis_text=analysed.analysis_text,
         rows=analysed.rows,
         attributed_rows=analysed.attributed_rows,
+        budgets=analysed.budgets,
         **base,
     )
 
@@ -356,9 +402,12 @@ def write_baseline(
                 raise
             log(f"warning: {CHART_NAME} not written: {type(exc).__name__}: {exc}")
     has_chart = (matrix_dir / CHART_NAME).exists()
-    md = render_baseline(runs, planned, chart=CHART_NAME if has_chart else None)
+    capacities = load_capacities(matrix_dir)
+    md = render_baseline(
+        runs, planned, chart=CHART_NAME if has_chart else None, capacities=capacities
+    )
     replace_atomic(matrix_dir / "baseline.md", md.encode())
-    doc = baseline_json(runs, planned)
+    doc = baseline_json(runs, planned, capacities)
     index = msgspec.json.format(msgspec.json.encode(doc), indent=2)
     replace_atomic(matrix_dir / "baseline.json", index + b"\n")
     replace_atomic(matrix_dir / "baseline.html", matrix_page(doc).encode())

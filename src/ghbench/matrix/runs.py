@@ -6,6 +6,10 @@ A matrix directory holds ``runs/{cell}/run-{NNN}.json``. Each file is written on
 run are relative to the matrix directory, so a directory can be moved, uploaded as a
 CI artifact and merged. A run keeps its scorecard's ``scorecard`` and
 ``rateLimitSnapshots`` objects typed, as the scorecard artifact's model reads them.
+
+Beside the runs, ``capacity/{scenario}-{topology}.json``: the capacity engine's answer
+for each series (``ghbench capacity --json``'s object, ``ghbench.matrix.capacity``),
+which ``baseline.md``'s "Sessions that fit" shows.
 """
 
 from __future__ import annotations
@@ -17,13 +21,18 @@ from typing import Literal
 import msgspec
 
 from ghbench.artifacts.io import write_new
-from ghbench.artifacts.models import RateLimitSnapshots, Scorecard
+from ghbench.artifacts.models import RateLimitSnapshots, RunWarning, Scorecard
 from ghbench.errors import ArtifactError
 
 __all__ = [
+    "CAPACITY_DIR",
     "RUN_SCHEMA_VERSION",
+    "BudgetRecord",
     "MatrixRun",
     "RunStatus",
+    "SeriesCapacity",
+    "capacity_path",
+    "load_capacities",
     "load_run",
     "load_runs",
     "run_bytes",
@@ -32,10 +41,22 @@ __all__ = [
 
 # Format history of a run (``runs/{cell}/run-NNN.json``):
 #   1: first version.
-RUN_SCHEMA_VERSION = 1
+#   2: ``warnings`` (the scorecard's: the rate limits that answered first) and
+#      ``budgets`` (each budget the capacity engine judges a count by, at the run's
+#      scale: ``ghbench.analysis.capacity``); version 1 records read without them.
+RUN_SCHEMA_VERSION = 2
+_READS = frozenset({1, RUN_SCHEMA_VERSION})
 
 RunStatus = Literal["ok", "failed", "refused"]
 _RUN_FILE = re.compile(r"^run-(\d+)\.json$")
+
+
+class BudgetRecord(msgspec.Struct, kw_only=True, rename="camel"):
+    """One budget of a run as the capacity engine reads it (``BudgetUse``)."""
+
+    name: str
+    used: float
+    limit: float
 
 
 class MatrixRun(msgspec.Struct, kw_only=True, rename="camel"):
@@ -66,6 +87,8 @@ class MatrixRun(msgspec.Struct, kw_only=True, rename="camel"):
     rows: int | None = None
     attributed_rows: int | None = None
     notes: list[str] = msgspec.field(default_factory=list)
+    warnings: list[RunWarning] = msgspec.field(default_factory=list)
+    budgets: list[BudgetRecord] = msgspec.field(default_factory=list)
 
     @property
     def attribution_missing(self) -> bool:
@@ -114,10 +137,10 @@ def load_run(path: Path) -> MatrixRun:
     except msgspec.DecodeError as exc:
         raise ArtifactError(f"{path} is not valid JSON ({exc}); move it out of runs/") from exc
     version = head.get("schemaVersion") if isinstance(head, dict) else None
-    if version != RUN_SCHEMA_VERSION:
+    if version not in _READS or isinstance(version, bool):
         raise ArtifactError(
             f"{path}: run record schemaVersion {version!r} is not supported"
-            f" (this ghbench reads {RUN_SCHEMA_VERSION}); upgrade ghbench"
+            f" (this ghbench reads 1 and {RUN_SCHEMA_VERSION}); upgrade ghbench"
         )
     try:
         return _decoder.decode(raw)
@@ -139,3 +162,47 @@ def load_runs(matrix_dir: Path) -> list[MatrixRun]:
     ]
     runs.sort(key=lambda r: (r.cell, r.run))
     return runs
+
+
+CAPACITY_DIR = "capacity"
+
+
+class CapacityCell(msgspec.Struct, kw_only=True, rename="camel"):
+    scenario: str
+    topology: str
+    profile: str
+    agents: str | None = None
+    seed: int
+    warmup_seconds: float
+    window_seconds: float
+
+
+class SeriesCapacity(msgspec.Struct, kw_only=True, rename="camel"):
+    """A series' answer as ``ghbench capacity --json`` gives it (the keys the baseline
+    shows; the file holds the whole object)."""
+
+    sessions: int
+    limiting_resource: str
+    budget_fraction: float
+    reached_max: bool
+    cell: CapacityCell
+    poll_ceiling_seconds: float
+    command: str  # the ``ghbench capacity`` run that gives the same answer
+
+
+def capacity_path(matrix_dir: Path, scenario: str, topology: str) -> Path:
+    return Path(matrix_dir) / CAPACITY_DIR / f"{scenario}-{topology}.json"
+
+
+def load_capacities(matrix_dir: Path) -> dict[tuple[str, str], SeriesCapacity]:
+    """Every series' capacity under ``matrix_dir/capacity``, by (scenario, topology); a
+    file that does not read is left out (the next run of the matrix writes it again)."""
+    root = Path(matrix_dir) / CAPACITY_DIR
+    out: dict[tuple[str, str], SeriesCapacity] = {}
+    for path in sorted(root.glob("*.json")) if root.is_dir() else ():
+        try:
+            found = msgspec.json.decode(path.read_bytes(), type=SeriesCapacity)
+        except (OSError, msgspec.DecodeError):
+            continue
+        out[(found.cell.scenario, found.cell.topology)] = found
+    return out

@@ -32,6 +32,7 @@ from ghbench.runspec.cells import Cell
 from ghbench.runspec.flags import Flag, flags_of
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import iso_s
+from ghbench.workload.agents.profiles import profile_before_gh_2_102
 from ghbench.workload.profiles import unalias_profile
 
 __all__ = [
@@ -52,9 +53,11 @@ STATE_FILE = "matrix-state.json"
 #   1: the selection, backend, driver, seed, scales, sessionIds (repos always empty).
 #   2: the run's settings: durationScale, repos, transport, profile, tick, aoCommand.
 #   3: agents (the agent model's profile, or none).
-#   4: the settings as the run's spec (``spec``: a RunSpec) instead of flat fields.
-STATE_SCHEMA_VERSION = 4
-READABLE_VERSIONS = (1, 2, 3, 4)
+#   4: agents name the gh their requests are captured from (claude-code-gh-2.102); a
+#      version-3 plan's claude-code ran gh 2.23's (claude-code-gh-2.23).
+#   5: the settings as the run's spec (``spec``: a RunSpec) instead of flat fields.
+STATE_SCHEMA_VERSION = 5
+READABLE_VERSIONS = (1, 2, 3, 4, 5)
 COMMAND = "matrix run"
 
 
@@ -101,7 +104,7 @@ def save_plan(matrix_dir: Path, plan: MatrixPlan) -> Path:
     return replace_atomic(Path(matrix_dir) / STATE_FILE, data)
 
 
-# versions 1 to 3: the settings as flat fields (camelCase), read into a spec; a field
+# versions 1 to 4: the settings as flat fields (camelCase), read into a spec; a field
 # the file does not have is the default that version ran with
 _FLAT = {
     "backend": "backend",
@@ -148,11 +151,13 @@ def load_plan(matrix_dir: Path) -> MatrixPlan:
             f" {', '.join(map(str, READABLE_VERSIONS))}); upgrade ghbench or start a new"
             " matrix directory"
         )
-    spec = raw.get("spec") if version >= 4 else _flat_spec(raw)
+    spec = raw.get("spec") if version >= 5 else _flat_spec(raw)
     if isinstance(spec, dict):  # a newer ghbench's settings are not ours to judge
         spec = {k: v for k, v in spec.items() if k in _FIELDS}
         if "profile" in spec:  # a plan written before the profiles had their builds' names
             spec["profile"] = unalias_profile(spec["profile"])
+        if version <= 3 and "agents" in spec:  # agents before their gh's name: gh 2.23's
+            spec["agents"] = profile_before_gh_2_102(spec["agents"])
     keep = ("schemaVersion", "matrixRun", "scales", "cells")
     try:
         stored = {**{k: raw[k] for k in keep if k in raw}, "spec": spec}

@@ -25,6 +25,7 @@ from ghbench.pages.html import (
     verdict,
 )
 from ghbench.pages.svg import RefLine, Series, legend, line_chart
+from ghbench.timefmt import format_duration
 
 __all__ = ["capacity_page"]
 
@@ -39,10 +40,12 @@ def _headline(doc: Mapping[str, Any]) -> Markup:
     share = f"{fraction:.0%}"
     if doc.get("at") is None:
         worst = at_path(doc, "next.worst") or "?"
+        refused = at_path(doc, "next.rateLimited") or []
+        over = "answered with refusals" if refused else "is over"
         return verdict(
             "bad",
             f"No count fits within {share} of every budget",
-            [f"At {at_path(doc, 'next.sessions')} session(s), {worst} is over."],
+            [f"At {at_path(doc, 'next.sessions')} session(s), {worst} {over}."],
         )
     if doc.get("reachedMax"):
         return verdict(
@@ -50,10 +53,47 @@ def _headline(doc: Mapping[str, Any]) -> Markup:
             f"Every count up to {sessions} fits within {share} of every budget",
             ["The search stopped at --max-sessions."],
         )
+    refused = at_path(doc, "next.rateLimited") or []
+    over = "a rate limit answers" if refused else f"it is over {share}"
     return verdict(
         "ok",
         f"{sessions} session(s) fit within {share} of every budget",
-        [f"{what} binds first ({limiting}): at {sessions + 1} it is over {share}."],
+        [f"{what} binds first ({limiting}): at {at_path(doc, 'next.sessions')} {over}."],
+    )
+
+
+def _refusals(doc: Mapping[str, Any]) -> str:
+    """The rate limits that answered at the counts tried: such a count does not fit."""
+    rows = []
+    for i, p in enumerate(doc.get("tried") or []):
+        for j, r in enumerate(p.get("rateLimited") or []):
+            rows.append(
+                [
+                    num(doc, f"tried.{i}.sessions"),
+                    Markup(f"<code>{esc(r.get('budget'))}</code>"),
+                    num(doc, f"tried.{i}.rateLimited.{j}.calls"),
+                    esc(r.get("message")),
+                ]
+            )
+    if not rows:
+        return ""
+    return section(
+        "Rate limits that answered",
+        table(["sessions", "budget", "calls refused", "what happened"], rows, numeric_from=9),
+        anchor="refusals",
+        lead="A count at which a rate limit refused calls does not fit, whatever its shares.",
+    )
+
+
+def _extrapolated(doc: Mapping[str, Any]) -> str:
+    """A note when the hourly budgets come from a window under 10 minutes."""
+    short = [p for p in doc.get("tried") or [] if p.get("extrapolated")]
+    if not short:
+        return ""
+    window = format_duration(short[0].get("windowSeconds") or 0)
+    return (
+        "<p class=note>The hourly budgets are extrapolated from a window under 10 minutes"
+        f" ({esc(window)}).</p>"
     )
 
 
@@ -172,7 +212,8 @@ def capacity_page(doc: Mapping[str, Any]) -> str:
                 card("Counts tried", str(len(doc.get("tried") or []))),
             ]
         ),
-        section("Margins", _margins(doc), anchor="margins"),
+        _refusals(doc),
+        section("Margins", _margins(doc), _extrapolated(doc), anchor="margins"),
         section(
             "Spend against sessions",
             _curves(doc),

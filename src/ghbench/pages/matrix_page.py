@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ghbench.analysis.capacity import BUDGETS
 from ghbench.artifacts.metrics import METRICS
-from ghbench.pages.html import Markup, at_path, badge, esc, fmt_number, num, page, section, table
+from ghbench.pages.html import Markup, at_path, badge, esc, num, page, section, table
 from ghbench.pages.html import verdict as verdict_box
 from ghbench.pages.svg import RefLine, Series, legend, line_chart
 from ghbench.runspec.cells import cell_from_id
+from ghbench.scorecard.refusals import KIND as RATE_LIMITED
 
 __all__ = ["matrix_page"]
 
@@ -50,6 +52,8 @@ def _runs_table(doc: Mapping[str, Any]) -> str:
     for i, r in enumerate(doc.get("runs") or []):
         status = r.get("status", "?")
         mark = badge(status, "ok" if status == "ok" else "bad")
+        if any(w.get("kind") == RATE_LIMITED for w in r.get("warnings") or []):
+            mark = Markup(f"{mark} {badge(RATE_LIMITED, 'bad')}")
         row: list[str] = [
             Markup(f"<code>{esc(r.get('cell'))}</code>"),
             num(doc, f"runs.{i}.run"),
@@ -97,46 +101,51 @@ def _scaling(doc: Mapping[str, Any], best: Mapping[str, int]) -> str:
     return f'<div class="charts">{"".join(charts)}</div>'
 
 
-def _fits(doc: Mapping[str, Any], best: Mapping[str, int]) -> str:
-    """Sessions at the hourly budget, extrapolated linearly from each series' largest
-    measured scale (baseline.md's table)."""
-    tops: dict[tuple[str, str], tuple[int, int]] = {}
-    for cell_id, i in best.items():
-        cell = cell_from_id(cell_id)
-        if cell is None:
-            continue
-        key = (cell.scenario, cell.topology)
-        if key not in tops or cell.sessions > tops[key][0]:
-            tops[key] = (cell.sessions, i)
-    rows = []
-    for (scenario, topology), (sessions, i) in sorted(tops.items()):
-        gql = doc["runs"][i]["scorecard"].get("graphqlPointsPerHr")
-        per = None if gql is None else gql / sessions
-        fits = "∞" if per == 0 else ("-" if per is None else fmt_number(BUDGET / per))
+def _what(budget: str) -> str:
+    return BUDGETS[budget][1] if budget in BUDGETS else budget
+
+
+def _fits(doc: Mapping[str, Any]) -> str:
+    """Each series' capacity: the capacity engine's answer, ``ghbench capacity``'s own
+    (baseline.md's "Sessions that fit"), then the command that gives each."""
+    rows, commands = [], []
+    for i, found in enumerate(doc.get("capacity") or []):
+        cell = found.get("cell") or {}
+        limiting = found.get("limitingResource") or "?"
+        count = num(doc, f"capacity.{i}.sessions")
+        if found.get("reachedMax"):
+            count = Markup(f"{count} (the maximum tried)")
+        agents = f", agents {cell['agents']}" if cell.get("agents") else ""
         rows.append(
             [
-                scenario,
-                topology,
-                str(sessions),
-                num(doc, f"runs.{i}.scorecard.graphqlPointsPerHr"),
-                fmt_number(per, 1),
-                fits,
+                esc(cell.get("scenario")),
+                esc(cell.get("topology")),
+                Markup(f"{esc(_what(limiting))} (<code>{esc(limiting)}</code>)"),
+                esc(f"{cell.get('profile')}{agents}, seed {cell.get('seed')}"),
+                num(doc, f"capacity.{i}.budgetFraction", pct=True),
+                count,
             ]
         )
+        commands.append(f"<li><code>{esc(found.get('command'))}</code></li>")
     if not rows:
-        return ""
-    return table(
-        [
-            "scenario",
-            "topology",
-            "from",
-            "GraphQL pts/h",
-            "per session",
-            f"sessions at {BUDGET:,}/h",
-        ],
-        rows,
-        numeric_from=2,
+        return "<p class=note>No series' capacity yet: computed once the matrix ends.</p>"
+    headers = ["scenario", "topology", "binds first", "profile", "fraction", "sessions that fit"]
+    return Markup(
+        table(headers, rows, numeric_from=4, optional=(3,))
+        + f"<p class=note>The command that gives each row:</p><ul>{''.join(commands)}</ul>"
     )
+
+
+def _limited(doc: Mapping[str, Any]) -> list[str]:
+    """The runs at which a rate limit answered: cell, run and each budget refused."""
+    out = []
+    for r in doc.get("runs") or []:
+        budgets = [
+            w.get("budget") or "?" for w in r.get("warnings") or [] if w.get("kind") == RATE_LIMITED
+        ]
+        if budgets:
+            out.append(f"{r.get('cell')} run {r.get('run')}: {', '.join(budgets)}")
+    return out
 
 
 def matrix_page(doc: Mapping[str, Any]) -> str:
@@ -153,17 +162,34 @@ def matrix_page(doc: Mapping[str, Any]) -> str:
         items.append(f"{len(failed)} run(s) failed or were refused (below).")
     if pending:
         items.append(f"Pending: {', '.join(pending)}.")
-    level = "bad" if failed else ("warn" if pending else "ok")
+    limited = _limited(doc)
+    if limited:
+        items.append(
+            f"A rate limit answered in {len(limited)} run(s), whose figures count refused calls: "
+            + "; ".join(limited)
+            + "."
+        )
+    level = "bad" if failed or limited else ("warn" if pending else "ok")
     title = "Every planned cell has a successful run" if not pending else "Cells still pending"
     body = [verdict_box(level, title, items)]
     body.append(
         section(
             "Scaling",
             _scaling(doc, best),
-            _fits(doc, best),
             anchor="scaling",
             lead=f"Each scenario's latest successful run per scale against the {BUDGET:,}/h"
-            " budget; the table extrapolates linearly from the largest scale measured.",
+            " budget.",
+        )
+    )
+    body.append(
+        section(
+            "Sessions that fit",
+            _fits(doc),
+            anchor="fits",
+            lead="The capacity engine's answer for each series, the one `ghbench capacity`"
+            " gives: the largest count whose every budget (GraphQL points and core requests"
+            " an hour, the secondary limits, the poll cycle) stays within the fraction of its"
+            " limit and at which no rate limit answers. The command reproduces the row.",
         )
     )
     body.append(section("Runs", _runs_table(doc), anchor="runs"))

@@ -39,6 +39,8 @@ from ghbench.pages.html import (
 )
 from ghbench.pages.svg import COLUMNS, Band, RefLine, Series, legend, line_chart
 from ghbench.ratelimit import RateLimitSnapshot
+from ghbench.scorecard.refusals import BUDGET_NAMES
+from ghbench.scorecard.refusals import KIND as RATE_LIMITED
 from ghbench.timefmt import format_duration, parse_iso
 from ghbench.trace.frame import TraceFrame
 
@@ -125,9 +127,16 @@ def _verdict(artifact: ScorecardArtifact, doc: dict[str, Any], burn: Sequence[Bu
         )
         for n, u, path in rows
     ]
-    ran_out = [esc(line) for line in _exhausted(burn)]
+    limited = [w for w in artifact.warnings if w.kind == RATE_LIMITED]
+    # a version-4 scorecard says when each budget ran out; an older one, only its trace
+    ran_out = [esc(w.message) for w in limited] or [esc(line) for line in _exhausted(burn)]
     if artifact.incomplete:
         level, title = "bad", "Incomplete run: figures cover only what was measured"
+    elif limited:
+        level = "bad"
+        primary = any(w.limit == "primary" for w in limited)
+        title = "A budget ran out" if primary else "A secondary rate limit refused calls"
+        title += f": {sum(w.count or 0 for w in limited):,} call(s) refused"
     elif use.share > 1 or ran_out:
         level = "bad"
         title = f"Over budget: {what} at {use.share:.0%} of its limit"
@@ -146,6 +155,11 @@ def _verdict(artifact: ScorecardArtifact, doc: dict[str, Any], burn: Sequence[Bu
     return verdict(level, title, [*ran_out, *items])
 
 
+# how a warning's figures are labelled (``RunWarning``'s fields); a rate limit's own words
+_FIGURES = {"count": "count", "seconds": "seconds", "at": "at"}
+_LIMITED_FIGURES = {"count": "calls refused", "seconds": "time refused", "at": "first at"}
+
+
 def _warnings(doc: dict[str, Any]) -> str:
     parts = []
     if doc.get("incomplete"):
@@ -153,16 +167,22 @@ def _warnings(doc: dict[str, Any]) -> str:
             '<div class="warning bad"><span class="kind">incomplete</span> '
             f"{esc(doc.get('incompleteReason') or 'the run was cut short')}</div>"
         )
-    for i, w in enumerate(doc.get("warnings") or []):
+    found = list(enumerate(doc.get("warnings") or []))
+    # the rate limits that answered first: every figure after one counts refused calls
+    for i, w in sorted(found, key=lambda iw: iw[1].get("kind") != RATE_LIMITED):
+        limited = w.get("kind") == RATE_LIMITED
+        labels = _LIMITED_FIGURES if limited else _FIGURES
         figs = []
         for key, unit in (("count", ""), ("seconds", "s")):
             if w.get(key) is not None:
-                figs.append(
-                    f"{key} {num(doc, f'warnings.{i}.{key}', digits=1 if unit else 0, unit=unit)}"
-                )
+                value = num(doc, f"warnings.{i}.{key}", digits=1 if unit else 0, unit=unit)
+                figs.append(f"{esc(labels[key])} {value}")
         if w.get("at"):
-            figs.append(f"at {esc(w['at'])}")
-        level = "bad" if w.get("kind") == "rows-lost" else ""
+            figs.append(f"{esc(labels['at'])} {esc(w['at'])}")
+        if limited and w.get("budget"):
+            budget = BUDGET_NAMES.get(w["budget"], w["budget"])
+            figs.append(f"budget {esc(budget)} ({esc(w.get('limit') or '?')} limit)")
+        level = "bad" if limited or w.get("kind") == "rows-lost" else ""
         parts.append(
             f'<div class="warning {level}" data-kind="{esc(w.get("kind"))}">'
             f'<span class="kind">{esc(w.get("kind"))}</span> {esc(w.get("message"))}'

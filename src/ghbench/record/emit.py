@@ -16,7 +16,13 @@ from ghbench.clock import Clock
 from ghbench.procs import Stderr
 from ghbench.record.contract import ENV_PROJECT, ENV_SESSION, ENV_SINKS, Sink, decode_sinks
 from ghbench.record.debuglog import Exchange
-from ghbench.record.ghcache import cache_dirs, find_cache_hits, is_cacheable, scan_cache
+from ghbench.record.ghcache import (
+    cache_dirs,
+    cache_requested,
+    find_cache_hits,
+    is_cacheable,
+    scan_cache,
+)
 from ghbench.record.rows import Invocation, exchange_rows
 from ghbench.signals import signal_name
 from ghbench.trace.schema import TraceRow
@@ -73,10 +79,12 @@ def record_invocation(
     if not sinks or not exchanges:
         return
     hits: set[int] = set()
-    if any(is_cacheable(ex) for ex in exchanges):
+    whole = cache_requested(args)
+    if whole or any(is_cacheable(ex) for ex in exchanges):
         starts = [ex.started_at for ex in exchanges if ex.started_at is not None]
         if starts:
-            hits = find_cache_hits(exchanges, scan_cache(cache_dirs(env), before=max(starts)))
+            stored = scan_cache(cache_dirs(env), before=max(starts))
+            hits = find_cache_hits(exchanges, stored, all_cacheable=whole)
     try:
         cwd: str | None = os.getcwd()
     except OSError:

@@ -3,7 +3,9 @@
 gh's response cache sits inside its HTTP logger, so a response served from disk is
 logged exactly like one from the server. Two facts separate them:
 
-- only requests gh marks cacheable carry an ``X-Gh-Cache-Ttl`` header;
+- only requests gh marks cacheable carry an ``X-Gh-Cache-Ttl`` header (gh 2.102 logs it
+  for its own cached queries but not for ``gh api --cache``, so that command's argv
+  says it instead);
 - gh stores each response in a file (status line + headers + body) written when the
   response arrived. A hit replays a file written *before* the request started; a
   miss writes its file *after*.
@@ -30,6 +32,7 @@ __all__ = [
     "MTIME_SLACK_S",
     "CacheEntry",
     "cache_dirs",
+    "cache_requested",
     "find_cache_hits",
     "is_cacheable",
     "scan_cache",
@@ -64,6 +67,12 @@ def is_cacheable(exchange: Exchange) -> bool:
     return CACHE_TTL_HEADER in exchange.request_headers
 
 
+def cache_requested(args: Sequence[str]) -> bool:
+    """``gh api ... --cache TTL`` (argv after ``gh``): every request it makes may be
+    answered from gh's cache."""
+    return bool(args) and args[0] == "api" and any(a.partition("=")[0] == "--cache" for a in args)
+
+
 def _same_response(exchange: Exchange, entry: CacheEntry) -> bool:
     if exchange.status != entry.status:
         return False
@@ -73,11 +82,15 @@ def _same_response(exchange: Exchange, entry: CacheEntry) -> bool:
     return all(exchange.response_headers[h] == entry.headers[h] for h in shared)
 
 
-def find_cache_hits(exchanges: Sequence[Exchange], entries: Sequence[CacheEntry]) -> set[int]:
-    """Indexes of the exchanges gh answered from its cache."""
+def find_cache_hits(
+    exchanges: Sequence[Exchange], entries: Sequence[CacheEntry], *, all_cacheable: bool = False
+) -> set[int]:
+    """Indexes of the exchanges gh answered from its cache (``all_cacheable``: the
+    command asked for its cache, ``cache_requested``)."""
     hits: set[int] = set()
     for i, ex in enumerate(exchanges):
-        if not is_cacheable(ex) or ex.status is None or ex.started_at is None:
+        cacheable = all_cacheable or is_cacheable(ex)
+        if not cacheable or ex.status is None or ex.started_at is None:
             continue
         cutoff = ex.started_at - MTIME_SLACK_S
         if any(e.mtime < cutoff and _same_response(ex, e) for e in entries):

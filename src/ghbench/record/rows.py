@@ -26,6 +26,7 @@ from ghbench.record.debuglog import Exchange
 from ghbench.timefmt import iso_ms
 from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.headers import GraphqlRateLimit, header_int, parse_graphql_rate
+from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import endpoint_of, extract_operation, redact_args
 from ghbench.trace.schema import TraceRow
 
@@ -124,9 +125,14 @@ def exchange_rows(
         cached = index in cache_hits
         headers = {} if cached else ex.response_headers
         rate = None if cached else _graphql_rate(ex.response_body)
+        limited = None
+        if not cached:
+            graphql = endpoint == "graphql"
+            limited = refusal_kind(ex.status, headers, ex.response_body, graphql=graphql)
         estimate = None
         if rate is None and endpoint == "graphql" and not cached and ex.status == 200:
-            estimate = graphql_cost_estimate(ex.request_body)
+            # a rate limit's refusal ran nothing: no cost
+            estimate = None if limited else graphql_cost_estimate(ex.request_body)
         rows.append(
             TraceRow(
                 timestamp=iso_ms(fallback_time if finished is None else finished),
@@ -138,7 +144,7 @@ def exchange_rows(
                 args=redacted,
                 endpoint=endpoint,
                 method=ex.method,
-                ok=ok,
+                ok=ok and limited is None,
                 exitCode=None if ok else invocation.exit_code,
                 signal=invocation.signal,
                 durationMs=None if ex.duration_ms is None else round(ex.duration_ms, 3),
@@ -160,6 +166,7 @@ def exchange_rows(
                 ),
                 graphqlCostEstimated=True if rate is None and estimate is not None else None,
                 cacheHit=True if cached else None,
+                rateLimited=limited,
             )
         )
     return rows

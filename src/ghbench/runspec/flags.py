@@ -276,12 +276,19 @@ FLAGS: tuple[Flag, ...] = (
          dict.fromkeys(("setup", "measure", "ab", "matrix run", "demo")),
          zero=False, metavar="DURATION", unset="the profile's", takes={"workload": _EVERY}),
     Flag(("--agents",), "agents", "agents",
-         "The sessions' coding agents, modelled: an agent profile (default is"
-         f" {DEFAULT_AGENT_PROFILE}) or none. They run in S3 and S4.",
+         "The sessions' coding agents, modelled: an agent profile (default:"
+         f" {DEFAULT_AGENT_PROFILE}, claude-code with today's gh; claude-code-badge,"
+         " claude-code-rest-checks; each also as NAME-gh-2.23, with Debian's gh 2.23) or"
+         " none. They run in S3 and S4.",
          {**dict.fromkeys(("matrix run", "capacity", "simulate"), "none"),
           "workload agent": "default", "workload agents": "default"},
          choices=AGENTS_NAMES[:1] + AGENT_PROFILE_CHOICES,
          aliases=dict.fromkeys(("workload agent", "workload agents"), ("--profile",)),
+         help_in=dict.fromkeys(
+             ("workload agent", "workload agents"),
+             "Agent profile: claude-code (default), claude-code-badge, claude-code-rest-checks,"
+             " with today's gh 2.102 (also named NAME-gh-2.102); NAME-gh-2.23 with Debian's"
+             " gh 2.23."),
          # in real time AO (its daemon, or a TypeScript build) launches the model as its
          # agents' claude; in virtual time the model's sessions run them
          takes={"ao-daemon": _REAL, "ao-typescript": _REAL,

@@ -22,7 +22,7 @@ from ghbench.github.names import BackendName
 from ghbench.runspec.cells import SCENARIOS, Cell
 from ghbench.runspec.names import AgentsName, AoLayoutName, DriverName, RunBackendName
 from ghbench.timefmt import MAX_DURATION_S, duration_flag, format_duration
-from ghbench.workload.agents.profiles import AgentProfileName
+from ghbench.workload.agents.profiles import AgentProfileName, canonical_agent_profile
 from ghbench.workload.config import TransportName
 from ghbench.workload.profiles import DEFAULT_PROFILE, PROFILES, PolicyParams, ProfileName
 
@@ -73,7 +73,7 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     duration: Duration = Duration(_S2.duration_s, "15m")
     duration_scale: float = 1.0  # real time: the runbook's durations times this
     seed: int = 0
-    session_ids: bool = False  # the model's rows carry sessionId
+    session_ids: bool = True  # the model's rows carry sessionId (what a replay needs)
     # the setup
     project: str | None = None  # the AO project id (agent-orchestrator.yaml)
     ao_config: Path | None = None  # --config: that agent-orchestrator.yaml
@@ -98,10 +98,11 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     @property
     def agent_model(self) -> AgentProfileName | None:
-        """The agent model's profile the cell's sessions run; None when they run none."""
+        """The agent model's profile the cell's sessions run, by its own name (``agents``
+        may be an alias: ``claude-code``); None when they run none."""
         if self.agents == "none" or not self.cell.info.agents:
             return None
-        return self.agents
+        return canonical_agent_profile(self.agents)
 
     @property
     def github(self) -> BackendName:

@@ -1,5 +1,11 @@
 """The console scorecard: the spec's framed block, its warnings, then ghbench's insights.
 
+A rate limit that answered in the window (a budget that ran out, a secondary limit that
+refused calls) is printed above the numbers, in red: every figure after it counts
+refused calls; so is a window under 10 minutes, in yellow: every hourly figure is
+extrapolated from it. Without them the spec's block is unchanged. The insights say what
+their hourly figures are over.
+
 ``render_console`` is pure: it returns the text and never looks at the terminal. The
 caller decides ``color`` (ANSI only on a TTY, never with ``NO_COLOR``; see
 ``use_color``). Layout follows the spec's "Console Output" example character for
@@ -20,6 +26,7 @@ from ghbench.artifacts.models import (
     ScorecardArtifact,
     SecondaryPeak,
 )
+from ghbench.scorecard.rates import span_note
 from ghbench.timefmt import iso_s, parse_iso
 
 __all__ = ["bar_color", "render_console", "use_color"]
@@ -37,6 +44,8 @@ KEY_WIDTH = 30
 RESET = "\x1b[0m"
 GREEN, YELLOW, RED = "\x1b[32m", "\x1b[33m", "\x1b[31m"
 WARN = YELLOW
+RATE_LIMITED = "rate-limited"  # ``scorecard.refusals``: a finding, shown above the numbers
+SHORT_WINDOW = "short-window"  # hourly figures extrapolated: said above the numbers too
 
 
 def use_color(is_tty: bool, environ: Mapping[str, str]) -> bool:
@@ -137,12 +146,26 @@ def _spec_block(a: ScorecardArtifact, color: bool, paths: Mapping[str, str | Pat
     return lines
 
 
+def _findings(a: ScorecardArtifact, kind: str) -> list[str]:
+    """The warnings of ``kind`` printed above the numbers: the rate limits that answered
+    (every figure after a budget ran out counts refused calls) and a short window
+    (every hourly figure is extrapolated from it)."""
+    return [w.message for w in a.warnings if w.kind == kind]
+
+
 def _warnings(a: ScorecardArtifact) -> list[str]:
     s = a.scorecard
     out: list[str] = []
     if a.incomplete:
         out.append(f"incomplete run: {a.incomplete_reason or 'stopped early'}")
-    out.extend(f"{w.kind}: {w.message}; {w.action}" for w in a.warnings)
+    for w in a.warnings:
+        # a rate limit's (a short window's) message is above the numbers; its action here
+        if w.kind == RATE_LIMITED:
+            out.append(f"{w.kind} ({w.budget}): {w.action}")
+        elif w.kind == SHORT_WINDOW:
+            out.append(f"{w.kind}: {w.action}")
+        else:
+            out.append(f"{w.kind}: {w.message}; {w.action}")
     if a.window.start is not None and a.window.start == a.window.end:
         out.append("the window is zero-length, so every rate reads 0")
     if s.total_calls == 0:
@@ -167,6 +190,14 @@ def _warnings(a: ScorecardArtifact) -> list[str]:
     if a.skipped_lines:
         out.append(f"the trace reader skipped {a.skipped_lines:,} unreadable line(s)")
     return out
+
+
+def _span_line(a: ScorecardArtifact) -> list[str]:
+    """What every hourly figure is over (``scorecard.rates``)."""
+    if a.window.start is None or a.window.end is None:
+        return []
+    seconds = parse_iso(a.window.end) - parse_iso(a.window.start)
+    return [f"  {span_note(seconds)}"] if seconds > 0 else []
 
 
 def _budget_row(name: str, c: Consumption, at: Attribution) -> str:
@@ -204,6 +235,7 @@ def _insights(a: ScorecardArtifact) -> list[str]:
     lines = [
         RULE,
         "  Insights (ghbench; beside the spec's scorecard)",
+        *_span_line(a),
         "",
         f"  {'budget':<9}{'consumed/hr':>12}{'attributed/hr':>15}{'unattributed/hr':>17}",
         _budget_row("graphql", i.consumption.graphql, i.attributed_spend.graphql),
@@ -237,6 +269,14 @@ def _insights(a: ScorecardArtifact) -> list[str]:
     return lines
 
 
+def _wrapped(texts: list[str], color: bool, tint: str) -> list[str]:
+    out: list[str] = []
+    for text in texts:
+        wrapped = textwrap.wrap(text, WIDTH, initial_indent="  ! ", subsequent_indent="    ")
+        out.extend(f"{tint}{w}{RESET}" if color else w for w in wrapped)
+    return out
+
+
 def render_console(
     artifact: ScorecardArtifact,
     *,
@@ -250,13 +290,16 @@ def render_console(
     """
     if paths is None:
         paths = {"Trace": artifact.trace} if artifact.trace else {}
-    lines = _header(artifact) + _spec_block(artifact, color, paths)
+    lines = _header(artifact)
+    limited, short = _findings(artifact, RATE_LIMITED), _findings(artifact, SHORT_WINDOW)
+    if limited or short:
+        lines.append("")
+        lines.extend(_wrapped(limited, color, RED) + _wrapped(short, color, WARN))
+    lines += _spec_block(artifact, color, paths)
     warnings = _warnings(artifact)
     if warnings:
         lines.append("")
-        for text in warnings:
-            wrapped = textwrap.wrap(text, WIDTH, initial_indent="  ! ", subsequent_indent="    ")
-            lines.extend(f"{WARN}{w}{RESET}" if color else w for w in wrapped)
+        lines.extend(_wrapped(warnings, color, WARN))
     lines.append("")
     lines.extend(_insights(artifact))
     return "\n".join(lines) + "\n"

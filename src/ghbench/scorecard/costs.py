@@ -2,6 +2,12 @@
 secondary-limit points. Tables, not if-chains; see docs/scorecard.md for the sources.
 
 Primary (hourly) cost, counted only when the row proves it:
+- a call a rate limit refused (``rateLimited``, or what its fields prove:
+  ``refusals``) costs 0: it ran nothing, and GitHub documents
+  no charge for it (its headers, which feed ``consumption``, show what was taken);
+- a call GitHub does not charge costs 0: ``GET /rate_limit`` ("Calling this endpoint
+  does not count against your primary rate limit", GitHub's REST rate-limit docs; the
+  frame's ``rate_limit_call``);
 - a row with ``graphqlCost`` costs that many ``graphql`` points;
 - a REST row on the ``core`` budget with an HTTP status costs 1, or 0 for a 304
   (conditional requests that hit are free);
@@ -20,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ghbench.trace.frame import NA, Categorical, TraceFrame
+from ghbench.trace.limits import FORBIDDEN, KINDS, TOO_MANY
 
 __all__ = [
     "GRAPHQL_MUTATION_OPERATIONS",
@@ -28,6 +35,7 @@ __all__ = [
     "Budget",
     "RowCosts",
     "budget_of_rows",
+    "refusals",
     "row_costs",
 ]
 
@@ -76,6 +84,7 @@ WRITE_METHODS: frozenset[str] = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 WRITE_POINTS = 5
 READ_POINTS = 1
 NOT_MODIFIED = 304
+OK = 200
 
 
 @dataclass(frozen=True)
@@ -89,6 +98,8 @@ class RowCosts:
     core_priced: npt.NDArray[np.bool_]
     rest_secondary: npt.NDArray[np.int8]  # secondary points of REST rows, else 0
     graphql_secondary: npt.NDArray[np.int8]  # secondary points of GraphQL rows, else 0
+    # the rate limit that refused each row: an index into ``trace.limits.KINDS``, -1 none
+    refused: npt.NDArray[np.int8]
 
 
 def _per_label(cat: Categorical, values: list[int], missing: int) -> npt.NDArray[np.int8]:
@@ -121,12 +132,33 @@ def budget_of_rows(frame: TraceFrame) -> npt.NDArray[np.int8]:
     return np.where(header != Budget.UNKNOWN, header, by_operation)
 
 
+def refusals(frame: TraceFrame) -> npt.NDArray[np.int8]:
+    """The limit that refused each row (an index into ``KINDS``, -1 for none): the row's
+    ``rateLimited``, else what its other fields prove (AO's own rows, older traces):
+    ``403``/``429`` with ``remaining`` 0 is the primary limit, any other ``429`` a
+    secondary one, a GraphQL answer gh reported failed (``ok`` false) with status 200 and
+    ``remaining`` 0 the primary limit's ``RATE_LIMITED``. A ``403`` with budget left may
+    be a secondary limit or a permission error: without its message it is neither."""
+    index: dict[str, int] = {kind: i for i, kind in enumerate(KINDS)}
+    told = _per_label(frame.rate_limited, [index.get(k, -1) for k in frame.rate_limited.labels], -1)
+    status, remaining = frame.http_status, frame.rate_limit_remaining
+    spent = remaining == 0
+    refused_status = (status == FORBIDDEN) | (status == TOO_MANY)
+    graphql_refused = (status == OK) & (frame.ok == 0) & spent & frame.resource.mask("graphql")
+    primary = (refused_status & spent) | graphql_refused
+    secondary = np.where(status == TOO_MANY, index["secondary"], -1)
+    inferred = np.where(primary, index["primary"], secondary)
+    return np.where(frame.rate_limited.codes >= 0, told, inferred).astype(np.int8)
+
+
 def row_costs(frame: TraceFrame) -> RowCosts:
     """Every row's budget, known primary cost and secondary points."""
     budget = budget_of_rows(frame)
-    gql_priced = frame.graphql_cost != NA
+    refused = refusals(frame)
+    free = (frame.rate_limit_call == 1) | (refused >= 0)
+    gql_priced = (frame.graphql_cost != NA) | (free & (budget == Budget.GRAPHQL))
     core_priced = (budget == Budget.CORE) & (frame.http_status != NA) & ~gql_priced
-    core_points = (core_priced & (frame.http_status != NOT_MODIFIED)).view(np.int8)
+    core_points = (core_priced & (frame.http_status != NOT_MODIFIED) & ~free).view(np.int8)
     write_method = _per_label(
         frame.method,
         [WRITE_POINTS if m.upper() in WRITE_METHODS else READ_POINTS for m in frame.method.labels],
@@ -145,10 +177,11 @@ def row_costs(frame: TraceFrame) -> RowCosts:
     mutation[budget != Budget.GRAPHQL] = 0
     return RowCosts(
         budget=budget,
-        graphql_points=np.where(gql_priced, frame.graphql_cost, 0),
+        graphql_points=np.where(gql_priced & ~free, frame.graphql_cost, 0),
         graphql_priced=gql_priced,
         core_points=core_points,
         core_priced=core_priced,
         rest_secondary=write_method,
         graphql_secondary=mutation,
+        refused=refused,
     )

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from ghbench.artifacts.models import (
     ReadWarningEntry,
     ResourceWindows,
+    RunWarning,
     ScorecardArtifact,
     SpendSplit,
     Supplemental,
@@ -30,6 +31,8 @@ from ghbench.scorecard.metrics import (
     compute_exact,
     compute_scorecard,
 )
+from ghbench.scorecard.rates import SHORT_SPAN_S, short_span
+from ghbench.scorecard.refusals import rate_limit_warnings
 from ghbench.scorecard.window import MeasureWindow, window_rows
 from ghbench.timefmt import format_duration, iso_ms, iso_s
 from ghbench.trace.frame import CALL_COLUMNS, TraceFrame
@@ -40,7 +43,13 @@ MAX_READ_WARNINGS = 50  # the artifact keeps the first ones; skippedLines has th
 RESOURCES = ("graphql", "core")
 # The trace frame columns the scorecard and its insights compute over: ``report`` reads
 # only these (tests hold the list to what the code uses).
-SCORECARD_COLUMNS: tuple[str, ...] = (*CALL_COLUMNS, "session_id", "method")
+SCORECARD_COLUMNS: tuple[str, ...] = (
+    *CALL_COLUMNS,
+    "session_id",
+    "method",
+    "rate_limit_call",
+    "rate_limited",
+)
 
 
 def _burns(rows: TraceFrame, costs: RowCosts) -> dict[str, ResourceBurn]:
@@ -59,16 +68,18 @@ def _split(  # noqa: PLR0917 - private, called once
     agent_frame: TraceFrame | None,
     agent_trace_path: str | None,
     agent_model: str | None,
-) -> SpendSplit | None:
+) -> tuple[SpendSplit | None, list[RunWarning]]:
+    """Who spent (the agents' trace beside the orchestrator's), and the rate limits that
+    answered either: one user's calls drain one set of buckets."""
     if agent_frame is None:
-        return None
+        return None, rate_limit_warnings(rows, costs, window)
     agent_frame.require(SCORECARD_COLUMNS)
     agent_rows, _ = window_rows(agent_frame, window)
     agent_costs = row_costs(agent_rows)
     together = TraceFrame.concat([rows, agent_rows])
     together_costs = row_costs(together)
     consumed = consumption_of(_burns(together, together_costs), brackets, window)
-    return spend_split(
+    split = spend_split(
         rows,
         costs,
         agent_rows,
@@ -77,6 +88,30 @@ def _split(  # noqa: PLR0917 - private, called once
         agent_trace=agent_trace_path,
         agent_model=agent_model,
     )
+    limited = rate_limit_warnings(together, together_costs, window, orchestrator_rows=len(rows))
+    return split, limited
+
+
+def _short_window(window: MeasureWindow) -> list[RunWarning]:
+    """A window under 10 minutes whose per-hour figures are extrapolated (``rates``)."""
+    seconds = window.duration_ms / 1000
+    if not short_span(seconds):
+        return []
+    return [
+        RunWarning(
+            kind="short-window",
+            message=(
+                f"hourly figures are extrapolated from a {format_duration(seconds)} window"
+                f" (under {format_duration(SHORT_SPAN_S)}): read them as rough"
+            ),
+            action=(
+                f"measure {format_duration(SHORT_SPAN_S)} or more (--duration) for hourly"
+                " figures to trust; counts and shares stand as they are"
+            ),
+            seconds=seconds,
+            at=iso_ms(window.start_ms / 1000),
+        )
+    ]
 
 
 def build_scorecard_artifact(
@@ -123,7 +158,12 @@ def build_scorecard_artifact(
 
     if warmup_end_ms is None and warmup_requested is not None:
         warmup_end_ms = window_start_ms
-    warnings = [] if health is None else health_warnings(frame, rows, window, health)
+    split, limited = _split(
+        rows, costs, window, brackets, agent_frame, agent_trace_path, agent_model
+    )
+    warnings = [*limited, *_short_window(window)]
+    if health is not None:
+        warnings += health_warnings(frame, rows, window, health)
     if health is not None:
         incomplete_reason = with_losses(incomplete_reason, health.losses)
     if isinstance(supplemental, Mapping):
@@ -161,7 +201,7 @@ def build_scorecard_artifact(
             costs=costs,
             selection=selection,
             exact=compute_exact(rows, window, burns, snaps),
-            split=_split(rows, costs, window, brackets, agent_frame, agent_trace_path, agent_model),
+            split=split,
         ),
         trace=trace_path,
         supplemental=supplemental,

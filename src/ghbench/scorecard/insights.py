@@ -3,7 +3,8 @@
 - consumption: what each budget lost, counting the first call of every reset window
   (the spec's ``first − last`` misses it); the bracket delta when no row has headers;
 - attributed spend: the known cost of the traced calls against that consumption; the
-  rest (``unattributedPerHr``) was spent by opaque rows or by consumers that left no row;
+  rest (``unattributedPerHr``, never negative) was spent by opaque rows or by consumers
+  that left no row; free calls (a 304, ``/rate_limit``, a refused call) cost 0;
 - secondary limits: peak in-flight calls, and peak points per minute per budget,
   against GitHub's published limits;
 - breakdowns: calls and known cost per operation, and per session when rows carry one.
@@ -85,7 +86,9 @@ def _attribution(
     attributed_hr = window.per_hour(attributed)
     unattributed = None
     if consumed.per_hr is not None and attributed_hr is not None:
-        unattributed = consumed.per_hr - attributed_hr
+        # known costs beyond what the headers saw: the headers under-observe (docs),
+        # nothing was refunded; what is unattributed is then nothing
+        unattributed = max(0.0, consumed.per_hr - attributed_hr)
     return Attribution(
         priced_calls=int(np.count_nonzero(priced)),
         attributed_points=attributed,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ghbench.scorecard import rates
 from ghbench.trace.frame import Categorical, TraceFrame
 from ghbench.trace.schema import CONTROL_COMPONENT
 
@@ -40,15 +41,12 @@ class MeasureWindow:
         return self.end_ms - self.start_ms
 
     def per_hour(self, amount: float) -> float | None:
-        """``amount`` scaled to one hour; None for a zero-length window (no rate exists)."""
-        if self.duration_ms <= 0:
-            return None
-        return amount * 3_600_000.0 / self.duration_ms
+        """``amount`` scaled to one hour (``rates.per_hour``); None for a zero-length
+        window (no rate exists)."""
+        return rates.per_hour(amount, self.duration_ms)
 
     def per_minute(self, amount: float) -> float | None:
-        if self.duration_ms <= 0:
-            return None
-        return amount * 60_000.0 / self.duration_ms
+        return rates.per_minute(amount, self.duration_ms)
 
 
 @dataclass(frozen=True)

@@ -188,7 +188,13 @@ class CellAgents:
         self.seen = seen
         self.world = AgentWorld(world, params, random.Random(rng.randrange(2**31)))
         self.fleet = Fleet(
-            transport, world.clock, self._keep, token=world.token, hooks=self.world, rng=rng
+            transport,
+            world.clock,
+            self._keep,
+            token=world.token,
+            hooks=self.world,
+            rng=rng,
+            gh=params.gh,
         )
         self.world.fleet = self.fleet
 

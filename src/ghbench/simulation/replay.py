@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,6 +84,8 @@ class ReplaySpec:
     # virtual time, else one. Fixed by the spec, never by the machine, so a replay
     # gives the same figures everywhere.
     workers: int | None = None
+    # on the wall clock (``speed``): told how far the replay is, every so often
+    progress: Callable[[str], None] | None = None
 
     def parts(self, copies: int) -> int:
         """How many parts replay ``copies`` copies."""
@@ -257,6 +259,7 @@ def replay_plan(
             spec.policy,
             spec.speed,
             name="" if workers == 1 else f"{i}",
+            progress=spec.progress if i == 0 else None,
         )
         for i in range(workers)
     ]

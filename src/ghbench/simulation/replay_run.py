@@ -24,10 +24,12 @@ from ghbench.simulation.replay_targets import (
     default_repo,
     entities,
     retarget_argv,
+    retarget_body,
     seed_copies,
     with_etag,
 )
 from ghbench.simulation.world import SimWorld
+from ghbench.timefmt import format_duration
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.agents.fixtures import ScriptOutcome, script
 from ghbench.workload.agents.rows import exchange_row
@@ -50,6 +52,8 @@ __all__ = ["Part", "PartResult", "copies_for", "run_part"]
 
 _COMMIT = re.compile(r"repos/([^/?]+/[^/?]+)/commits/([0-9a-f]{40})")
 _RECORDED_ONLY = frozenset({"repo", "run_id"})  # values an argv names that a copy replaces
+NOT_MODIFIED = 304
+PROGRESS_S = 15.0  # on the wall clock, off a terminal, a long run says how far it is
 
 # (copy, share of its sessions): copy ``c`` runs against repositories ``NAME-c``
 Copies = Sequence[tuple[int, float]]
@@ -76,6 +80,8 @@ class Part:
     policy: ReplayPolicy = field(default_factory=ReplayPolicy)
     speed: float | None = None  # None: virtual time
     name: str = ""  # tells its invocation ids from another part's
+    # on the wall clock: a line at least every ``PROGRESS_S`` seconds
+    progress: Callable[[str], None] | None = None
 
 
 @dataclass
@@ -135,6 +141,7 @@ class _Job:
     invocation: str = ""
     argv: tuple[str, ...] = ()  # the call's argv in its copy
     session: str = ""  # the session id its rows carry
+    etag_key: tuple[int, str] | None = None  # a GET's (copy, path): its ETag is kept
 
 
 class _Replay:
@@ -164,6 +171,7 @@ class _Replay:
         self._seq = itertools.count()
         self._ids = itertools.count(1)
         self._wall0 = time.monotonic()
+        self._said = self._wall0
         # the ETag this replay last got per endpoint: a recorded conditional request is
         # re-issued with it (the recording's tags name the recording's resources)
         self.etags: dict[tuple[int, str], str] = {}
@@ -191,8 +199,23 @@ class _Replay:
     def _pace(self, when: float) -> None:
         if self.part.speed:
             wait = (when - self.plan.start) / self.part.speed - (time.monotonic() - self._wall0)
-            if wait > 0:
-                time.sleep(wait)
+            while wait > 0:  # in slices, each saying how far the replay is
+                time.sleep(min(wait, PROGRESS_S))
+                wait -= PROGRESS_S
+                self._report(when)
+
+    def _report(self, when: float) -> None:
+        """How far the replay is, at most every ``PROGRESS_S`` seconds of the wall clock."""
+        now = time.monotonic()
+        if self.part.progress is None or now - self._said < PROGRESS_S:
+            return
+        self._said = now
+        span = max(self.plan.end - self.plan.start, 1e-9)
+        done = min(1.0, max(0.0, (when - self.plan.start) / span))
+        self.part.progress(
+            f"replay: {done:.0%} of the recording's {format_duration(span)} re-issued"
+            f" ({self.calls:,} calls)"
+        )
 
     def run(
         self, calls: Iterator[tuple[float, _Job]], until: float, at_end: Callable[[], None]
@@ -247,19 +270,39 @@ class _Replay:
                 self.etags[tag] = row.etag
             self.sink(job).append(row)
             return
-        if call.kind == "rest":
-            endpoint = retarget_argv((call.endpoint or "",), self.repos, job.copy)[0]
-            endpoint = self._retarget_shas((endpoint,))[0]
-            headers = {"authorization": f"token {self.world.token}", "user-agent": "GitHub CLI"}
-            job.pending = HttpRequest("GET", "/" + endpoint.lstrip("/"), headers)
+        if call.kind in ("rest", "graphql"):
+            job.pending = self._request(call, job)
             job.times = [when]
             self._exchange(when, job)
             return
         values = self._values(job)
         templates = [t for _, t in call.requests]
         job.times = [t for t, _ in call.requests]
-        job.requests = script(templates, values, self.world.token)
+        job.requests = script(
+            templates[call.cached :],
+            values,
+            self.world.token,
+            uncached=templates[: call.cached],
+        )
         self._next(when, job, None)
+
+    def _request(self, call: ReplayCall, job: _Job) -> HttpRequest:
+        """A row recorded without argv as the request it was: a GraphQL body POSTed again,
+        or a GET, conditional on the ETag this replay last got for its endpoint when the
+        recording's was conditional and answered 304 (one answered 200 saw its resource
+        change, which the replay's world does not: sent without its tag, it is charged
+        as it was then)."""
+        headers = {"authorization": f"token {self.world.token}", "user-agent": "GitHub CLI"}
+        if call.kind == "graphql":
+            body = retarget_body(call.body or "", self.repos, job.copy)
+            return HttpRequest("POST", "/graphql", headers, body.encode())
+        endpoint = retarget_argv((call.endpoint or "",), self.repos, job.copy)[0]
+        path = "/" + self._retarget_shas((endpoint,))[0].lstrip("/")
+        job.etag_key = (job.copy, path)
+        tag = self.etags.get(job.etag_key)
+        if call.conditional and call.recorded_status == NOT_MODIFIED and tag:
+            headers["if-none-match"] = tag
+        return HttpRequest("GET", path, headers)
 
     def _retarget_shas(self, argv: tuple[str, ...]) -> tuple[str, ...]:
         """A recorded commit sha names a commit of the recording: each becomes the head
@@ -338,6 +381,10 @@ class _Replay:
         request, job.pending = job.pending, None
         response = self.transport.exchange(request)
         end = when + (response.latency_s or 0.0)
+        if job.etag_key is not None:
+            etag = next((v for k, v in response.headers if k.lower() == "etag"), None)
+            if etag:
+                self.etags[job.etag_key] = etag
         self.sink(job).append(
             exchange_row(
                 request,

@@ -7,6 +7,7 @@ control surface (``SimWorld``), never the traced path: seeding costs no point.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -24,6 +25,7 @@ __all__ = [
     "entities",
     "recorded_limits",
     "retarget_argv",
+    "retarget_body",
     "seed_copies",
     "with_etag",
 ]
@@ -39,8 +41,11 @@ _SECONDARY_PER_USER = (
     "content_per_minute",
     "content_per_hour",
 )
+# a PR a GraphQL query names, with GraphQL's optional whitespace (AO's TypeScript builds
+# write ``owner: "o", name: "r"``, AO 0.10's daemon ``owner:"o",name:"r"``)
 _BATCH_PR = re.compile(
-    r'repository\(owner: "([^"]+)", name: "([^"]+)"\) \{ pullRequest\(number: (\d+)\)'
+    r'repository\(\s*owner:\s*"([^"]+)"\s*,\s*name:\s*"([^"]+)"\s*\)\s*\{\s*'
+    r"pullRequest\(\s*number:\s*(\d+)\s*\)"
 )
 _PATH_REPO = re.compile(r"repos/([^/?]+/[^/?]+)")
 _PATH_PULL = re.compile(r"repos/([^/?]+/[^/?]+)/pulls/(\d+)")
@@ -76,7 +81,7 @@ def entities(plan: ReplayPlan) -> dict[str, _Entities]:
         if target.issue is not None:
             ent.issues.add(target.issue)
     for call in plan.calls:
-        text = " ".join(call.argv) + " " + (call.endpoint or "")
+        text = " ".join(call.argv) + " " + (call.endpoint or "") + " " + call.query
         repo = _argv_repo(call) or default
         ent = found.setdefault(repo, _Entities())
         for owner, name, number in _BATCH_PR.findall(text):
@@ -187,12 +192,36 @@ def _retarget_arg(arg: str, repos: Sequence[str], copy: int) -> str:
     in paths and ``--repo``, a GraphQL ``repository(owner:, name:)``, ``-f name=``."""
     for repo in repos:
         owner, _, name = repo.partition("/")
-        renamed = f'owner: "{owner}", name: "{name}-{copy}"'
-        arg = arg.replace(f'owner: "{owner}", name: "{name}"', renamed)
+        # the name in a GraphQL ``repository(owner:, name:)``, whatever its whitespace
+        named = rf'(?<=name:)(\s*")({re.escape(name)})(?=")'
+        if re.search(rf'owner:\s*"{re.escape(owner)}"', arg):
+            arg = re.sub(named, rf"\g<1>\g<2>-{copy}", arg)
         arg = re.sub(rf"(?<![\w.-]){re.escape(repo)}(?=$|[/?\s])", copy_repo(repo, copy), arg)
         if arg == f"name={name}":
             arg = f"name={name}-{copy}"
     return arg
+
+
+def retarget_body(body: str, repos: Sequence[str], copy: int) -> str:
+    """A GraphQL request body with each recorded repository renamed for ``copy`` (its
+    query and its string variables, as an argv's are)."""
+    if copy == 0:
+        return body
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return body
+    if not isinstance(doc, dict):
+        return body
+    if isinstance(doc.get("query"), str):
+        doc["query"] = _retarget_arg(doc["query"], repos, copy)
+    variables = doc.get("variables")
+    if isinstance(variables, dict):
+        doc["variables"] = {
+            k: _retarget_arg(v, repos, copy) if isinstance(v, str) else v
+            for k, v in variables.items()
+        }
+    return json.dumps(doc)
 
 
 def with_etag(argv: tuple[str, ...], etag: str | None) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ a frame read without the columns it needs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,7 @@ __all__ = [
     "Categorical",
     "ReadWarning",
     "TraceFrame",
+    "is_rate_limit",
 ]
 
 NA: int = int(np.iinfo(np.int64).min)
@@ -52,6 +54,9 @@ NUMERIC_COLUMNS: dict[str, tuple[type, float]] = {
     "rate_limit_reset": (np.int64, NA),
     "graphql_cost": (np.int64, NA),
     "graphql_remaining": (np.int64, NA),
+    # 1 where the row's endpoint is ``/rate_limit`` (free for the primary limit), else 0:
+    # what the scorecard needs of the endpoint, without reading every endpoint's text
+    "rate_limit_call": (np.int8, 0),
 }
 CATEGORICAL_COLUMNS: tuple[str, ...] = (
     "operation",
@@ -62,6 +67,7 @@ CATEGORICAL_COLUMNS: tuple[str, ...] = (
     "endpoint",
     "repo",
     "origin",
+    "rate_limited",
 )
 COLUMNS: tuple[str, ...] = (*NUMERIC_COLUMNS, *CATEGORICAL_COLUMNS)
 # What every reading of a trace's calls computes over (the scorecard, summarize and
@@ -176,6 +182,7 @@ class TraceFrame:
     rate_limit_reset: I64
     graphql_cost: I64
     graphql_remaining: I64
+    rate_limit_call: npt.NDArray[np.int8]
     operation: Categorical
     component: Categorical
     resource: Categorical
@@ -184,6 +191,7 @@ class TraceFrame:
     endpoint: Categorical
     repo: Categorical
     origin: Categorical
+    rate_limited: Categorical  # the limit that refused the call (``rateLimited``)
     # what the reader saw, for reporting
     lines_read: int = 0
     skipped_lines: int = 0
@@ -226,6 +234,7 @@ class TraceFrame:
             rate_limit_reset=np.array([_int(r.rateLimitReset) for r in rs], dtype=np.int64),
             graphql_cost=np.array([_int(r.graphqlCost) for r in rs], dtype=np.int64),
             graphql_remaining=np.array([_int(r.graphqlRemaining) for r in rs], dtype=np.int64),
+            rate_limit_call=np.array([is_rate_limit(r.endpoint) for r in rs], dtype=np.int8),
             operation=Categorical.encode([r.operation for r in rs]),
             component=Categorical.encode([r.component for r in rs]),
             resource=Categorical.encode([r.rateLimitResource for r in rs]),
@@ -234,6 +243,7 @@ class TraceFrame:
             endpoint=Categorical.encode([r.endpoint for r in rs]),
             repo=Categorical.encode([repo_of(r.endpoint, r.args) for r in rs]),
             origin=Categorical.encode([r.origin for r in rs]),
+            rate_limited=Categorical.encode([r.rateLimited for r in rs]),
             lines_read=len(rs) if lines_read is None else lines_read,
             skipped_lines=skipped_lines,
             warnings=tuple(warnings),
@@ -277,6 +287,14 @@ class TraceFrame:
             warnings=self.warnings,
             columns=self.columns,
         )
+
+
+RATE_LIMIT_ENDPOINT = re.compile(r"/?rate_limit(\?.*)?", re.DOTALL)
+
+
+def is_rate_limit(endpoint: str | None) -> bool:
+    """``endpoint`` is ``GET /rate_limit``'s (the reader's SQL says the same)."""
+    return endpoint is not None and RATE_LIMIT_ENDPOINT.fullmatch(endpoint) is not None
 
 
 def repo_of(endpoint: str | None, args: Sequence[str] | None) -> str | None:

@@ -90,6 +90,7 @@ COLUMN_FIELDS: dict[str, tuple[str, ...]] = {
     "rate_limit_reset": ("rateLimitReset",),
     "graphql_cost": ("graphqlCost",),
     "graphql_remaining": ("graphqlRemaining",),
+    "rate_limit_call": ("endpoint",),
     "operation": ("operation",),
     "component": ("component",),
     "resource": ("rateLimitResource",),
@@ -98,6 +99,7 @@ COLUMN_FIELDS: dict[str, tuple[str, ...]] = {
     "endpoint": ("endpoint",),
     "repo": ("endpoint", "args"),
     "origin": ("origin",),
+    "rate_limited": ("rateLimited",),
 }
 assert set(COLUMN_FIELDS) == set(COLUMNS)
 
@@ -141,6 +143,11 @@ _VALUES: dict[str, str] = {
     "ts_ms": "v_timestamp",
     "duration_ms": "coalesce({v}, 'NaN'::DOUBLE)",
     "ok": "(CASE {t} WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE -1 END)::TINYINT",
+    # the JSON text of ``frame.RATE_LIMIT_ENDPOINT`` (a JSON string, its quotes included)
+    "rate_limit_call": (
+        "(CASE WHEN regexp_full_match(coalesce({t}, ''), '\"/?rate_limit(\\?.*)?\"')"
+        " THEN 1 ELSE 0 END)::TINYINT"
+    ),
 }
 _INTEGER_VALUE = f"coalesce({{v}}, {-INT64_MAX - 1})"  # missing: the frame's NA
 _REPO_ENDPOINT = quote(r"^repos/([^/?]+)/([^/?]+)")

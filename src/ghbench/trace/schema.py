@@ -16,6 +16,13 @@ Extensions (never emitted by AO, always optional):
 - ``cacheHit``: ``ghbench record`` only: gh answered this request from its disk cache,
   so no request reached the server and the row carries no rate-limit fields.
 - ``requestBytes``/``responseBytes``: the front only: the bodies' sizes on the wire.
+- ``rateLimited``: the call was refused by a rate limit, and which one
+  (``ghbench.trace.limits``: ``primary``, ``secondary-points``,
+  ``secondary-concurrency``, ``secondary-content``, ``secondary``); absent when it was not.
+- ``ifNoneMatch``: the ETag the request sent back (a conditional request); with
+  ``etag`` (the answer's) it is the ETag state a replay re-creates.
+- ``requestBody``: a GraphQL request's JSON body (query, variables), for rows with no
+  argv to carry it (``gh api graphql`` has it in ``args``): a replay sends it again.
 - ``clientClosed``: the front only: the client left before its whole answer reached
   it (``responseBytes`` is then what the front had handed to its connection).
 """
@@ -76,6 +83,11 @@ class TraceRow(msgspec.Struct, omit_defaults=True, kw_only=True, gc=False):
     # front: body sizes of the exchange as they crossed the front
     requestBytes: int | None = None  # noqa: N815
     responseBytes: int | None = None  # noqa: N815
+    # a rate limit refused the call (ghbench.trace.limits.RateLimitKind)
+    rateLimited: str | None = None  # noqa: N815
+    # what a replay needs to send the same request: the ETag sent back, a GraphQL body
+    ifNoneMatch: str | None = None  # noqa: N815
+    requestBody: str | None = None  # noqa: N815
     clientClosed: bool | None = None  # noqa: N815
 
 

@@ -19,6 +19,7 @@ import msgspec
 
 from ghbench.timefmt import iso_ms
 from ghbench.trace.headers import parse_gh_include_output, parse_graphql_rate
+from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import (
     REDACTED,
     api_endpoint,
@@ -114,13 +115,16 @@ def build_row(
 
     ``started_at``/``finished_at`` are epoch seconds; the row's timestamp is the
     completion time. ``exit_code``/``signal`` are recorded only on failure, as AO does.
-    ``secrets`` (e.g. the token in use) are scrubbed from every field.
+    ``secrets`` (e.g. the token in use) are scrubbed from every field. ``rateLimited``
+    says which limit refused the call, from the status, headers and body gh printed.
     """
     argv = list(args)
     ok = exit_code == 0 and signal is None
     parsed = parse_gh_include_output(stdout if stdout is not None else "")
     headers = parsed.headers
-    graphql = parse_graphql_rate(parsed.body) if "graphql" in argv else None
+    is_graphql = "graphql" in argv
+    graphql = parse_graphql_rate(parsed.body) if is_graphql else None
+    limited = refusal_kind(parsed.http_status, headers, parsed.body, graphql=is_graphql)
     row = TraceRow(
         timestamp=iso_ms(finished_at),
         component=component,
@@ -131,7 +135,7 @@ def build_row(
         args=redact_args(argv),
         endpoint=api_endpoint(argv),
         method=api_method(argv),
-        ok=ok,
+        ok=ok and limited is None,
         exitCode=None if ok else exit_code,
         signal=None if ok else signal,
         durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
@@ -151,6 +155,7 @@ def build_row(
         invocationId=invocation_id,
         requestIndex=request_index,
         graphqlOperation=graphql_operation,
+        rateLimited=limited,
     )
     return scrub_row(row, secrets)
 

@@ -41,6 +41,7 @@ refreshes it and reads its reviews, as a real window after ``ghbench setup`` sho
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -177,7 +178,11 @@ class Observer:
         report.calls["total"] = self.runner.calls_made - before
         return report
 
-    def _answer(self, call: GhCall) -> Answer:
+    def _answer(self, call: GhCall, session: str | None = None) -> Answer:
+        """The call's answer; ``session``: the session whose PR it is about (a trace that
+        attributes rows names it: what a replay of n sessions scales by)."""
+        if session is not None:
+            call = dataclasses.replace(call, session_id=session)
         out = parse_api_output(self.runner.call(call).stdout)
         return Answer(out.status, out.headers, out.body)
 
@@ -254,10 +259,10 @@ class Observer:
         cached = self.requests.get(key)
         return cached[0] if cached is not None else None
 
-    def _cached_get(self, call: GhCall, key: str) -> bytes | None:
+    def _cached_get(self, call: GhCall, key: str, session: str | None = None) -> bytes | None:
         """A GET through its client's ETag cache (``doREST``): the body, or None."""
         cached = self.requests.get(key)
-        answer = self._answer(call)
+        answer = self._answer(call, session)
         if answer.status == 304 and cached is not None:
             return cached[1]
         if not answer.ok:
@@ -287,13 +292,15 @@ class Observer:
                 return out
             page += 1
 
-    def _checks_guard(self, repo: str, sha: str, poll: _Poll) -> Guard:
+    def _checks_guard(self, repo: str, sha: str, poll: _Poll, session: str) -> Guard:
         """``CommitChecksGuard``: the first page of a head's check runs with its last
         ETag; a commit with more runs than the page (0.12: up to ``check_runs_pages``)
-        reads the others through its client's cache, and their fingerprint is its ETag."""
+        reads the others through its client's cache, and their fingerprint is its ETag.
+        ``session``: the session whose PR the head is."""
         p = self.policy
         prev = self.commit_etags.get((repo, sha))
-        answer = self._answer(go.commit_checks_guard(repo, sha, p.check_runs_per_page, prev))
+        first = go.commit_checks_guard(repo, sha, p.check_runs_per_page, prev)
+        answer = self._answer(first, session)
         poll.count("guard-commit-status")
         guard = guard_of(answer, prev)
         if guard.failed or guard.not_modified or p.check_runs_pages <= 1:
@@ -310,7 +317,7 @@ class Observer:
             key = f"{repo}@{sha}#{page}"
             etag = self._etag_of(key)
             call = go.commit_checks_guard(repo, sha, p.check_runs_per_page, etag, page)
-            body = self._cached_get(call, key)
+            body = self._cached_get(call, key, session)
             poll.count("guard-commit-status")
             more = dig(json.loads(body), "check_runs") if body is not None else None
             if not isinstance(more, list):
@@ -332,7 +339,7 @@ class Observer:
                 candidate = candidate or listed or not synced
             if pr.head_sha:
                 prev = self.commit_etags.get((pr.repo, pr.head_sha))
-                guard = self._checks_guard(pr.repo, pr.head_sha, poll)
+                guard = self._checks_guard(pr.repo, pr.head_sha, poll, pr.session_id)
                 if guard.failed:
                     poll.failed_repos.add(pr.repo)
                 elif guard.changed and guard.etag and guard.etag != prev:
@@ -391,7 +398,7 @@ class Observer:
             if not isinstance(cursor, str) or not cursor:
                 return False
             call = go.check_contexts(pr.repo, pr.number, cursor, self.policy.batch_contexts_first)
-            answer = self._answer(call)
+            answer = self._answer(call, pr.session_id)
             poll.count("check-contexts")
             page = contexts_of(dig(graphql_data(answer), "repo", "pullRequest"))
             if not isinstance(page, dict):
@@ -459,7 +466,8 @@ class Observer:
     def _review_threads(self, pr: TrackedPr, poll: _Poll) -> str | None:
         """The review decision read with the threads, or None when the fetch failed."""
         queries = self.policy.observer_queries
-        answer = self._answer(go.review_threads(pr.repo, pr.number, queries=queries))
+        request = go.review_threads(pr.repo, pr.number, queries=queries)
+        answer = self._answer(request, pr.session_id)
         poll.count("review-threads")
         node = dig(graphql_data(answer), "repo", "pullRequest")
         if not isinstance(node, dict):
@@ -469,7 +477,8 @@ class Observer:
         cursor = dig(threads, "pageInfo", "startCursor")
         older = dig(threads, "pageInfo", "hasPreviousPage")
         if older and (not nodes or not dig(nodes[0], "isResolved")) and cursor:
-            answer = self._answer(go.review_threads(pr.repo, pr.number, cursor, queries))
+            request = go.review_threads(pr.repo, pr.number, cursor, queries)
+            answer = self._answer(request, pr.session_id)
             poll.count("review-threads")
             if not isinstance(dig(graphql_data(answer), "repo", "pullRequest"), dict):
                 return None

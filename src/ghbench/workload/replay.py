@@ -7,9 +7,14 @@ the rows of one gh invocation, by ``invocationId``) becomes one ``ReplayCall``:
   (``ghbench.workload.ghmap``), once per recorded row;
 - a gh command the agents' fixtures know (``gh pr checks``, ``pr view --json …``,
   ``pr create``, ``issue view``, ``run list``, their ``--watch`` polls): the captured
-  requests, one per recorded row, each at its own recorded time;
+  requests, one per recorded row, each at its own recorded time, from the gh build
+  whose requests the recorded rows are (their GraphQL operations; today's gh when they
+  do not tell), with gh's cached feature detection when the recording sent it;
 - ``pr list``/``pr view``/``issue view`` with ``--repo`` (AO's calls): gh's query;
-- a row with no argv but a REST endpoint (the network front's): the GET it made.
+- a row with no argv but a REST endpoint (the network front's, AO 0.10's model's): the
+  GET it made, conditional when the recording's was (``ifNoneMatch``);
+- a GraphQL row with no argv but its body (``requestBody``: the front's, the model's):
+  that body, POSTed again.
 
 A row that cannot be re-issued is counted under its reason and named by operation,
 never dropped unseen: no request recorded (no argv, no endpoint), a GraphQL row without
@@ -29,6 +34,7 @@ most once per interval).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,7 +43,14 @@ from dataclasses import dataclass, field
 from ghbench.errors import UsageError
 from ghbench.timefmt import parse_iso
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow, from_agent
-from ghbench.workload.agents.fixtures import CommandFixture, RequestTemplate, load_fixtures
+from ghbench.workload.agents.fixtures import (
+    GH_CAPTURES,
+    CommandFixture,
+    GhCapture,
+    RequestTemplate,
+    graphql_operation,
+    load_fixtures,
+)
 from ghbench.workload.ghmap import plan_call
 
 __all__ = [
@@ -47,6 +60,7 @@ __all__ = [
     "ReplayPolicy",
     "SessionTarget",
     "copy_repo",
+    "graphql_query",
     "plan_replay",
     "recorded_session_count",
     "recorded_sessions",
@@ -54,7 +68,7 @@ __all__ = [
 
 UNATTRIBUTED = ""
 NO_REQUEST = "no request recorded (no argv, no endpoint)"
-NO_QUERY = "GraphQL row without its query (no argv)"
+NO_QUERY = "GraphQL row without its query (no argv, no requestBody)"
 NO_BODY = "write without its recorded body"
 REDACTED = "redacted argument"
 UNKNOWN_COMMAND = "gh command with no captured requests"
@@ -116,13 +130,33 @@ class ReplayCall:
     # "api": plan_call(argv) once; "fixture": the fixture's requests; "rest": GET endpoint
     kind: str = "api"
     fixture: str | None = None
-    # per recorded row of a fixture call: its start and the template it re-issues
+    # per recorded row of a fixture call: its start and the template it re-issues; the
+    # first ``cached`` are gh's cached requests (sent before the command's own)
     requests: tuple[tuple[float, RequestTemplate], ...] = ()
     values: Mapping[str, object] = field(default_factory=dict)
     endpoint: str | None = None
     # what the recording got: a conditional request answered 200 saw its resource change
     recorded_status: int | None = None
     agent: bool = False  # a coding agent's call (``from_agent``), not the orchestrator's
+    cached: int = 0
+    # "rest": the recording's GET sent an ETag back (``ifNoneMatch``); "graphql": its body
+    conditional: bool = False
+    body: str | None = None
+
+    @property
+    def query(self) -> str:
+        """A GraphQL call's document ("" for any other call)."""
+        return graphql_query(self.body) if self.body else ""
+
+
+def graphql_query(body: str) -> str:
+    """The ``query`` of a GraphQL request body ("" when it has none)."""
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return ""
+    query = doc.get("query") if isinstance(doc, dict) else None
+    return query if isinstance(query, str) else ""
 
 
 @dataclass
@@ -183,21 +217,51 @@ def _match(template: Sequence[str], argv: Sequence[str]) -> dict[str, object] | 
     return bound
 
 
+def _operations(templates: Iterable[RequestTemplate]) -> list[str | None]:
+    return [graphql_operation(t) for t in templates]
+
+
+def _sends(fixture: CommandFixture, rows: Sequence[TraceRow]) -> bool:
+    """The recorded rows are this fixture's requests (with its cached ones, or not),
+    as far as their GraphQL operations tell."""
+    recorded = [r.graphqlOperation for r in rows]
+    cached = set(_operations(fixture.cached))
+    own = [op for op in recorded if op not in cached or op is None]
+    expected = _operations(fixture.requests)
+    return own[: len(expected)] == expected
+
+
 def _fixture_for(
     argv: Sequence[str], rows: Sequence[TraceRow]
-) -> tuple[str, dict[str, object]] | None:
+) -> tuple[GhCapture, str, dict[str, object]] | None:
     """The captured command ``argv`` is, told apart (``gh pr checks`` through the REST
-    shim or not) by where its first recorded request went."""
+    shim or not) by where its first recorded request went, from the gh build whose
+    requests the rows are (today's first when they do not tell)."""
     first_graphql = rows[0].endpoint == "graphql" if rows and rows[0].endpoint else None
     found = []
-    for name, fixture in load_fixtures().commands.items():
-        bound = _match(fixture.argv, argv)
-        if bound is None:
-            continue
-        is_graphql = fixture.requests[0].path.startswith("/graphql") if fixture.requests else None
-        found.append((first_graphql is None or is_graphql == first_graphql, name, bound))
-    found.sort(key=lambda f: not f[0])
-    return (found[0][1], found[0][2]) if found else None
+    for rank, gh in enumerate(GH_CAPTURES):
+        for name, fixture in load_fixtures(gh).commands.items():
+            bound = _match(fixture.argv, argv)
+            if bound is None:
+                continue
+            first = fixture.requests[0] if fixture.requests else None
+            is_graphql = first.path.startswith("/graphql") if first else None
+            route = first_graphql is None or is_graphql == first_graphql
+            found.append(((not route, not _sends(fixture, rows), rank), gh, name, bound))
+    found.sort(key=lambda f: f[0])
+    return (found[0][1], found[0][2], found[0][3]) if found else None
+
+
+def _cached_first(
+    fixture: CommandFixture, rows: Sequence[TraceRow]
+) -> tuple[list[RequestTemplate], list[TraceRow]]:
+    """The fixture's cached requests the recording sent, and the rows in the order they
+    are re-issued: those requests' rows first (gh's cache lacked them then)."""
+    cached = set(_operations(fixture.cached)) - {None}
+    sent = [r for r in rows if r.graphqlOperation in cached]
+    if not cached or len(sent) != len(fixture.cached):
+        return [], list(rows)
+    return list(fixture.cached), sent + [r for r in rows if r.graphqlOperation not in cached]
 
 
 def _templates(fixture: CommandFixture, count: int) -> list[RequestTemplate]:
@@ -277,14 +341,24 @@ def _classify(group: list[TraceRow], session: str) -> ReplayCall | tuple[str, in
     if argv:
         matched = _fixture_for(argv, group)
         if matched is not None:
-            name, bound = matched
-            fixture = load_fixtures().commands[name]
-            count = len(group) if first.invocationId else len(fixture.requests)
-            times = [_start(r) for r in group] if first.invocationId else [at] * count
-            templates = _templates(fixture, count)
+            gh, name, bound = matched
+            fixture = load_fixtures(gh).commands[name]
+            cached, ordered = _cached_first(fixture, group) if first.invocationId else ([], [])
+            count = len(ordered) - len(cached) if first.invocationId else len(fixture.requests)
+            times = [_start(r) for r in ordered] if first.invocationId else [at] * count
+            templates = cached + _templates(fixture, count)
             requests = tuple(zip(times, templates, strict=True))
             return ReplayCall(
-                at, session, operation, argv, "fixture", name, requests, bound, agent=agent
+                at,
+                session,
+                operation,
+                argv,
+                "fixture",
+                name,
+                requests,
+                bound,
+                agent=agent,
+                cached=len(cached),
             )
         if tuple(argv[:2]) in _HIGH_LEVEL and _flag(argv, "--repo", "-R"):
             return ReplayCall(at, session, operation, argv, kind="api", agent=agent)
@@ -292,10 +366,30 @@ def _classify(group: list[TraceRow], session: str) -> ReplayCall | tuple[str, in
     if not first.endpoint:
         return NO_REQUEST, len(group)
     if first.endpoint == "graphql":
-        return NO_QUERY, len(group)
+        if not first.requestBody:
+            return NO_QUERY, len(group)
+        return ReplayCall(
+            at,
+            session,
+            operation,
+            kind="graphql",
+            endpoint="graphql",
+            recorded_status=first.httpStatus,
+            agent=agent,
+            body=first.requestBody,
+        )
     if (first.method or "GET").upper() != "GET":
         return NO_BODY, len(group)
-    return ReplayCall(at, session, operation, kind="rest", endpoint=first.endpoint, agent=agent)
+    return ReplayCall(
+        at,
+        session,
+        operation,
+        kind="rest",
+        endpoint=first.endpoint,
+        recorded_status=first.httpStatus,
+        agent=agent,
+        conditional=first.ifNoneMatch is not None,
+    )
 
 
 def plan_replay(rows: Sequence[TraceRow]) -> ReplayPlan:
@@ -358,7 +452,7 @@ class PolicyGate:
 
 _PR_REFS = (
     re.compile(r"pulls/(\d+)"),
-    re.compile(r"pullRequest\(number: (\d+)\)"),
+    re.compile(r"pullRequest\(\s*number:\s*(\d+)\s*\)"),
 )
 
 
@@ -369,7 +463,7 @@ def recorded_session_count(plan: ReplayPlan) -> int:
         return len(attributed)
     prs: set[str] = set()
     for call in plan.calls:
-        text = " ".join(call.argv) + " " + (call.endpoint or "")
+        text = " ".join(call.argv) + " " + (call.endpoint or "") + " " + call.query
         for pattern in _PR_REFS:
             prs.update(pattern.findall(text))
         if call.argv[:2] == ("pr", "view") and len(call.argv) > 2:

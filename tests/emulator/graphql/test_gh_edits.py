@@ -1,4 +1,4 @@
-"""Real gh 2.23: the write commands a coding agent or bot runs (comments, reviews,
+"""Real gh (2.23 and 2.102): the write commands a coding agent or bot runs (comments, reviews,
 edits, labels, assignees, reviewers, ready/draft, issue delete/transfer/pin, pr create
 with labels or as a draft), each checked against the emulator's state, REST's view of
 it and the GraphQL operations the ledger recorded.
@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from gh_helpers import api, gh, ok, operations, protect
+
+from tools import GhBuild
 
 pytestmark = pytest.mark.gh
 
@@ -129,7 +131,21 @@ def test_labels(gh_env: dict[str, str], seeded: Any) -> None:
     assert {"RepositoryLabelList", "LabelAdd", "LabelRemove"} <= set(operations(seeded))
 
 
-def test_assignees_and_reviewers(gh_env: dict[str, str], seeded: Any) -> None:
+# How gh assigns and asks for reviews. 2.23 looks the people up (RepositoryAssignableUsers,
+# and teams: OrganizationTeamList, which GitHub answers "Could not resolve to an
+# Organization" for a user, and gh skips), then sends ids. 2.102 sends logins on
+# github.com (cli/cli#13009): replaceActorsForAssignable, requestReviewsByLogin.
+PEOPLE_OPERATIONS = {
+    "2.23.0": {
+        "RepositoryAssignableUsers",
+        "OrganizationTeamList",
+        "PullRequestUpdateRequestReviews",
+    },
+    "2.102.0": {"ReplaceActorsForAssignable", "RequestReviewsByLogin"},
+}
+
+
+def test_assignees_and_reviewers(gh_env: dict[str, str], seeded: Any, gh_build: GhBuild) -> None:
     url = ok(gh_env, "issue", "create", "-R", REPO, "-t", "Assigned", "-b", "x", "-a", "hubot")
     number = url.strip().rsplit("/", 1)[1]
     assert [a["login"] for a in api(gh_env, f"repos/{REPO}/issues/{number}")["assignees"]] == [
@@ -151,14 +167,15 @@ def test_assignees_and_reviewers(gh_env: dict[str, str], seeded: Any) -> None:
     # the requested reviewer's review answers the request
     ok(as_hubot(gh_env), "pr", "review", "2", "-R", REPO, "--comment", "-b", "ok")
     assert api(gh_env, f"repos/{REPO}/pulls/2/requested_reviewers")["users"] == []
-    # gh looks for teams too; acme is a user, so GitHub's "Could not resolve to an
-    # Organization" answers, which gh expects and skips
-    wanted = {
-        "RepositoryAssignableUsers",
-        "OrganizationTeamList",
-        "PullRequestUpdateRequestReviews",
-    }
-    assert wanted <= set(operations(seeded))
+    assert PEOPLE_OPERATIONS[gh_build.version] <= set(operations(seeded))
+    # nobody by that login: 2.23 finds none among the assignable users, 2.102's mutation
+    # is NOT_FOUND; either way nothing changes
+    stranger = gh(gh_env, "pr", "edit", "2", "-R", REPO, "--add-assignee", "nobody")
+    assert stranger.returncode == 1 and "'nobody'" in stranger.stderr
+    assert sorted(a["login"] for a in api(gh_env, f"repos/{REPO}/issues/2")["assignees"]) == [
+        "hubot",
+        "octo",
+    ]
 
 
 def test_issue_delete_transfer_and_pin(gh_env: dict[str, str], seeded: Any) -> None:

@@ -1,4 +1,4 @@
-"""Real gh 2.23 against the emulator over a real socket: the commands AO runs."""
+"""Real gh (2.23 and 2.102) against the emulator over a real socket: the commands AO runs."""
 
 from __future__ import annotations
 
@@ -7,8 +7,32 @@ import subprocess
 from typing import Any
 
 import pytest
+from gh_helpers import FEATURE_QUERIES, assert_operations
+
+from tools import GhBuild
 
 pytestmark = pytest.mark.gh
+
+# What gh sends for the commands of test_gh_pr_list_view_checks_and_issue_view: 2.102
+# detects PR features before `pr checks` (once a day) and reads an issue's projects.
+VIEW_CHECKS_ISSUE = {
+    "2.23.0": [
+        "PullRequestList",
+        "PullRequestByNumber",
+        "PullRequestByNumber",
+        "PullRequestStatusChecks",
+        "IssueByNumber",
+    ],
+    "2.102.0": [
+        "PullRequestList",
+        "PullRequestByNumber",
+        "PullRequestByNumber",
+        *FEATURE_QUERIES,
+        "PullRequestStatusChecks",
+        "IssueByNumber",
+        "IssueProjectItems",
+    ],
+}
 
 
 def gh(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -43,7 +67,9 @@ def test_gh_api_graphql_rate_limit(gh_env: dict[str, str], seeded: Any) -> None:
     assert rate["used"] == graphql_used(seeded) == 1
 
 
-def test_gh_pr_list_view_checks_and_issue_view(gh_env: dict[str, str], seeded: Any) -> None:
+def test_gh_pr_list_view_checks_and_issue_view(
+    gh_env: dict[str, str], seeded: Any, gh_build: GhBuild
+) -> None:
     listed = json.loads(
         ok(
             gh_env,
@@ -67,20 +93,15 @@ def test_gh_pr_list_view_checks_and_issue_view(gh_env: dict[str, str], seeded: A
     assert "ci\tpass" in checks
     issue = ok(gh_env, "issue", "view", "2", "--repo", "acme/todo")
     assert "Bug one" in issue and "details" in issue
-    # Every call above was GraphQL and cost 1 point by the formula; pr checks makes two.
-    operations = [e.endpoint for e in seeded.emulator.ledger_entries(resource="graphql")]
-    assert operations == [
-        "PullRequestList",
-        "PullRequestByNumber",
-        "PullRequestByNumber",
-        "PullRequestStatusChecks",
-        "IssueByNumber",
-    ]
-    assert graphql_used(seeded) == 5
+    # Every call above was GraphQL and cost 1 point by the formula; pr checks makes two
+    # (four with 2.102's feature detection).
+    expected = VIEW_CHECKS_ISSUE[gh_build.version]
+    assert_operations(seeded, expected)
+    assert graphql_used(seeded) == len(expected)
     rate = json.loads(ok(gh_env, "api", "graphql", "-f", "query={rateLimit{used remaining}}"))[
         "data"
     ]["rateLimit"]
-    assert rate["used"] == graphql_used(seeded) == 6
+    assert rate["used"] == graphql_used(seeded) == len(expected) + 1
 
 
 def test_gh_pr_create_then_merge_and_delete_branch(gh_env: dict[str, str], seeded: Any) -> None:

@@ -22,6 +22,7 @@ from emu_helpers import API, TOKEN, ClientFactory, new_emulator, remaining
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.transport import EmulatorTransport
+from tools import GhBuild
 
 REPO = "/repos/acme/todo"
 DOCS = "https://docs.github.com/rest/repos/contents#create-or-update-file-contents"
@@ -380,7 +381,7 @@ def test_commit_stats_are_each_commits_own_diff(emulator: Emulator, api: httpx.C
 
 @pytest.mark.gh
 def test_gh_pr_view_sizes_and_files_agree_with_rest(
-    gh_env: dict[str, str], emulator: Emulator
+    gh_env: dict[str, str], emulator: Emulator, gh_build: GhBuild
 ) -> None:
     emulator.push("acme/todo", "feat/a", files={"a.txt": "1\n2\n", "b.txt": "3\n"})
     emulator.push("acme/todo", "feat/a", files={"README.md": "new\ntext\n"})
@@ -395,19 +396,20 @@ def test_gh_pr_view_sizes_and_files_agree_with_rest(
     viewed = gh("pr", "view", str(number), "-R", "acme/todo", "--json", fields)
     jq = "{additions, deletions, changedFiles: .changed_files}"
     sizes = gh("api", f"repos/acme/todo/pulls/{number}", "--jq", jq)
-    files_jq = "map({path: .filename, additions, deletions})"
+    # gh 2.102 also reads each file's changeType (REST's status: added, modified here)
+    change = gh_build.version != "2.23.0"
+    files_jq = "map({path: .filename, additions, deletions"
+    files_jq += ", changeType: (.status | ascii_upcase)})" if change else "})"
     files = gh("api", f"repos/acme/todo/pulls/{number}/files", "--jq", files_jq)
     assert viewed == sizes | {"files": files}
-    assert viewed == {
-        "additions": 5,
-        "deletions": 1,
-        "changedFiles": 3,
-        "files": [
-            {"path": "README.md", "additions": 2, "deletions": 1},
-            {"path": "a.txt", "additions": 2, "deletions": 0},
-            {"path": "b.txt", "additions": 1, "deletions": 0},
-        ],
-    }
+    expected_files = [
+        {"path": "README.md", "additions": 2, "deletions": 1, "changeType": "MODIFIED"},
+        {"path": "a.txt", "additions": 2, "deletions": 0, "changeType": "ADDED"},
+        {"path": "b.txt", "additions": 1, "deletions": 0, "changeType": "ADDED"},
+    ]
+    if not change:
+        expected_files = [{k: v for k, v in f.items() if k != "changeType"} for f in expected_files]
+    assert viewed == {"additions": 5, "deletions": 1, "changedFiles": 3, "files": expected_files}
     # gh asks for files(first: 100): one request, one point
     assert [(e.endpoint, e.cost) for e in emulator.ledger_entries()] == [
         ("PullRequestByNumber", 1),

@@ -1,10 +1,14 @@
-"""Real gh 2.23 over a socket: the list commands that become a GraphQL ``search``.
+"""Real gh (2.23 and 2.102) over a socket: the list commands that become a GraphQL
+``search``.
 
 ``pr list --author/--label/--search/--draft/--app`` send ``PullRequestSearch``;
 ``issue list --label/--search/--milestone`` send ``IssueSearch`` (``issue list
---author/--assignee/--mention`` alone send ``IssueList`` with ``filterBy``). Each test
-checks the listed numbers, that every ledger entry costs what the published formula
-gives for gh's exact query, and that gh's headers and ``rateLimit`` equal the ledger.
+--author/--assignee/--mention`` alone send ``IssueList`` with ``filterBy``). gh 2.102
+first asks which search types exist (``SearchType_enumValues``, once: gh caches it)
+and, finding ``ISSUE_ADVANCED``, searches with it; its queries cost what 2.23's do.
+Each test checks the listed numbers, that every ledger entry costs what the published
+formula gives for gh's exact query, and that gh's headers and ``rateLimit`` equal the
+ledger.
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ from graphql_queries import GH_ISSUE_SEARCH, GH_PR_SEARCH, HEAVY_SEARCH
 
 from ghbench.emulator.graphql.cost import analyze_cost
 from ghbench.emulator.graphql.schema import load_schema
+from tools import GhBuild
 
 pytestmark = pytest.mark.gh
 
 REPO = "acme/todo"
+# what gh asks before its first search: nothing (2.23), or the search types (2.102)
+DETECTION = {"2.23.0": [], "2.102.0": [("SearchType_enumValues", 1)]}
 
 
 def formula_cost(query: str, variables: dict[str, Any]) -> int:
@@ -71,7 +78,7 @@ def seeded(emulator_server: Any) -> Any:
 
 @pytest.mark.slow
 def test_gh_pr_list_by_author_label_search_draft_and_app(
-    gh_env: dict[str, str], seeded: Any
+    gh_env: dict[str, str], seeded: Any, gh_build: GhBuild
 ) -> None:
     def listed(*flags: str) -> list[int]:
         return numbers(ok(gh_env, "pr", "list", "--repo", REPO, *flags))
@@ -112,12 +119,14 @@ def test_gh_pr_list_by_author_label_search_draft_and_app(
     # search(first: 30) and no nested connection: 1 request, so 1 point per call.
     cost = formula_cost(GH_PR_SEARCH, {"q": "x", "limit": 30})
     assert cost == 1
-    assert charges(seeded) == [("PullRequestSearch", cost)] * 11
+    assert charges(seeded) == DETECTION[gh_build.version] + [("PullRequestSearch", cost)] * 11
     assert_ledger_matches_gh(gh_env, seeded)
 
 
 @pytest.mark.slow
-def test_gh_issue_list_by_label_author_and_search(gh_env: dict[str, str], seeded: Any) -> None:
+def test_gh_issue_list_by_label_author_and_search(
+    gh_env: dict[str, str], seeded: Any, gh_build: GhBuild
+) -> None:
     def listed(*flags: str) -> list[int]:
         return numbers(ok(gh_env, "issue", "list", "--repo", REPO, *flags))
 
@@ -137,12 +146,13 @@ def test_gh_issue_list_by_label_author_and_search(gh_env: dict[str, str], seeded
     # search(last: 30) + labels(first: 100) under each node: 31 requests, 1 point.
     search_cost = formula_cost(GH_ISSUE_SEARCH, {"query": "x", "limit": 30})
     assert search_cost == 1
-    assert charges(seeded) == [("IssueSearch", search_cost)] * 7 + [("IssueList", 1)] * 4
+    searches = [("IssueSearch", search_cost)] * 7 + [("IssueList", 1)] * 4
+    assert charges(seeded) == DETECTION[gh_build.version] + searches
     assert_ledger_matches_gh(gh_env, seeded)
 
 
 def test_gh_pages_through_a_search_with_a_large_limit(
-    gh_env: dict[str, str], emulator_server: Any
+    gh_env: dict[str, str], emulator_server: Any, gh_build: GhBuild
 ) -> None:
     emu = emulator_server.emulator
     store = emu.store
@@ -162,6 +172,7 @@ def test_gh_pages_through_a_search_with_a_large_limit(
     # gh asks for 100, then the rest after the cursor: IssueSearch keeps last: 100
     # (1 + 100 label connections = 101 requests), PullRequestSearch asks first: 50.
     assert charges(emulator_server) == [
+        *DETECTION[gh_build.version],
         ("IssueSearch", formula_cost(GH_ISSUE_SEARCH, {"query": "x", "limit": 100})),
         ("IssueSearch", formula_cost(GH_ISSUE_SEARCH, {"query": "x", "limit": 100})),
         ("PullRequestSearch", formula_cost(GH_PR_SEARCH, {"q": "x", "limit": 100})),

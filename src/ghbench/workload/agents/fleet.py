@@ -8,8 +8,13 @@ request's start, so the emulator sees (and charges) every agent's requests in ti
 order. In real time a lane waits on the clock and the stop event, and lanes take turns
 (a background watch never runs while the foreground lane is inside a request: the model
 is then slower, never cheaper). A transport with ``exchange`` (httpx, in-process) gets
-the captured requests; one without (the real gh) runs the agent's argv, one row per
-invocation, as AO's trace has it.
+the captured requests of the fleet's gh (``gh``: a capture, ``fixtures.GH_CAPTURES``);
+one without (the real gh) runs the agent's argv, one row per invocation, as AO's trace
+has it.
+
+The fleet's agents share one gh disk cache, as agents of one user on one machine do:
+a command's ``cached`` requests (gh 2.102's feature detection) are sent by the first
+agent that runs it, again once their time in the cache is up, and never in between.
 
 The world around the agent (its pushes, CI, reviewers) is the caller's ``WorldHooks``.
 """
@@ -27,8 +32,12 @@ from typing import Any, Protocol, runtime_checkable
 from ghbench.clock import Clock, VirtualClock
 from ghbench.trace.schema import AGENT
 from ghbench.workload.agents.fixtures import (
+    DEFAULT_CAPTURE,
     CommandFixture,
+    GhCapture,
+    RequestTemplate,
     ScriptOutcome,
+    cache_ttl_s,
     command_fixture,
     render_argv,
     script,
@@ -128,8 +137,10 @@ class Fleet:
         rng: random.Random,
         options: RowSettings | None = None,
         stop: threading.Event | None = None,
+        gh: GhCapture = DEFAULT_CAPTURE,
     ) -> None:
         self.transport = transport
+        self.gh = gh
         self.clock = clock
         self.sink = sink
         self.token = token
@@ -145,6 +156,8 @@ class Fleet:
         self._seq = itertools.count()
         self._invocations = itertools.count(1)
         self._learned: dict[str, dict[str, object]] = {}
+        # gh's disk cache: a cached request (by its template) -> until when it is kept
+        self._gh_cache: dict[int, float] = {}
 
     def add(self, agent: AgentSpec, lane: AgentLane, at: float) -> None:
         """Start ``lane`` for ``agent`` at ``at``."""
@@ -205,8 +218,15 @@ class Fleet:
                     return  # its first request is queued
                 send = outcome
 
+    def _uncached(self, templates: list[RequestTemplate], now: float) -> list[RequestTemplate]:
+        """The cached requests gh's disk cache lacks at ``now``: sent, and kept."""
+        due = [t for t in templates if self._gh_cache.get(id(t), -1.0) <= now]
+        for template in due:
+            self._gh_cache[id(template)] = now + cache_ttl_s(template)
+        return due
+
     def _start(self, now: float, task: _Task, step: Gh) -> ScriptOutcome | None:
-        fixture = command_fixture(step.command)
+        fixture = command_fixture(step.command, self.gh)
         values = {**task.agent.values(), **self._learned.get(task.agent.id, {}), **step.values}
         self.summary.commands += 1
         task.command = step.command
@@ -217,7 +237,8 @@ class Fleet:
             return self._run_gh(task, fixture, step)
         templates = fixture.watch if step.poll and fixture.watch else fixture.requests
         answers = step.first.responses if step.poll and step.first else ()
-        task.requests = script(templates, values, self.token, answers=answers)
+        uncached = [] if step.poll else self._uncached(fixture.cached, now)
+        task.requests = script(templates, values, self.token, answers=answers, uncached=uncached)
         return self._next_request(now, task, None)
 
     def _next_request(

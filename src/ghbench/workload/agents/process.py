@@ -119,7 +119,15 @@ def run_agent_process(
     rng = random.Random(seed)
     options = RowSettings(session_ids=True, origin=AGENT, secrets=secrets)
     fleet = Fleet(
-        transport, clock, sink, token=token, hooks=hooks, rng=rng, options=options, stop=stop
+        transport,
+        clock,
+        sink,
+        token=token,
+        hooks=hooks,
+        rng=rng,
+        options=options,
+        stop=stop,
+        gh=params.gh,
     )
     start = clock.now()
     fleet.add(agent, agent_session(params, random.Random(rng.randrange(2**31))), start)

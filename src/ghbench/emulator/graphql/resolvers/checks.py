@@ -260,6 +260,9 @@ def _workflow_of(run: WorkflowRun, info: Info) -> Any:
 
 
 WORKFLOW_RUN_FIELDS = {
+    # gh 2.102's feature detection looks for this field (PullRequest_fields2) and asks
+    # for it in ``pr checks`` once it exists, as on github.com
+    "event": lambda r, _: r.event,
     "id": lambda r, _: r.node_id,
     "runNumber": lambda r, _: r.run_number,
     "workflow": _workflow_of,

@@ -100,6 +100,8 @@ def _update_pull_request(_: object, info: Info, input: dict[str, Any]) -> dict[s
 
 def _update_issue(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
     issue: Issue = node_of(info, input["id"], "Issue")
+    if input.get("issueTypeId") is not None:
+        node_of(info, input["issueTypeId"], "IssueType")  # none exists: NOT_FOUND
     store = store_of(info)
     _check_title(input)
     store.edit_issue(issue, title=input.get("title"), body=input.get("body"))
@@ -155,12 +157,44 @@ def _remove_assignees(_: object, info: Info, input: dict[str, Any]) -> dict[str,
     return payload(input, assignable=item)
 
 
-def _request_reviews(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
-    """``union: true`` adds to the requests, otherwise they are replaced. Teams are not
-    modelled: a team id is NOT_FOUND."""
-    pull: PullRequest = node_of(info, input["pullRequestId"], "PullRequest")
-    users = _users(info, list(input.get("userIds") or ()))
-    nodes_of(info, list(input.get("teamIds") or ()), "Team")
+def _actors(info: Info, input: dict[str, Any]) -> list[User]:
+    """``actorIds`` (users or bots) and ``actorLogins`` (a bot as ``name[bot]``); a login
+    nobody has is NOT_FOUND, in the wording of ``Query.user`` (**inferred**)."""
+    actors: list[User] = nodes_of(info, list(input.get("actorIds") or ()), "User", "Bot")
+    store = store_of(info)
+    for login in input.get("actorLogins") or ():
+        found = store.user(login) or store.user(login.removesuffix("[bot]"))
+        if found is None:
+            raise github_error(
+                "NOT_FOUND", f"Could not resolve to a User with the login of '{login}'."
+            )
+        actors.append(found)
+    return actors
+
+
+def _replace_actors(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
+    """The assignees become the actors given (gh 2.102 assigns by login this way on
+    github.com). As with every assignment here, only user accounts are kept, at most 10;
+    ``agentAssignment`` has no agent to start (no Copilot) and changes nothing."""
+    item = _subject(info, input["assignableId"])
+    store_of(info).set_assignees(item, _actors(info, input))
+    return payload(input, assignable=item)
+
+
+def _not_collaborators(pull: PullRequest, info: Info) -> Exception:
+    """REST's refusal of reviewers who are no collaborators (teams, bots, strangers)."""
+    repo = store_of(info).repos[pull.repo_id]
+    return github_error(
+        "UNPROCESSABLE",
+        "Reviews may only be requested from collaborators. One or more of the users or "
+        f"teams you specified is not a collaborator of the {repo.full_name} repository.",
+    )
+
+
+def _ask_for_reviews(
+    info: Info, pull: PullRequest, users: list[User], input: dict[str, Any]
+) -> dict[str, Any]:
+    """``union: true`` adds to the requests, otherwise they are replaced."""
     if any(user.id == pull.user_id for user in users):
         raise github_error("UNPROCESSABLE", "Review cannot be requested from pull request author.")
     store = store_of(info)
@@ -171,6 +205,32 @@ def _request_reviews(_: object, info: Info, input: dict[str, Any]) -> dict[str, 
     return payload(
         input, pullRequest=pull, actor=context_of(info).viewer, requestedReviewersEdge=None
     )
+
+
+def _request_reviews(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
+    """By node id. Teams are not modelled: a team id is NOT_FOUND; a bot is no
+    collaborator."""
+    pull: PullRequest = node_of(info, input["pullRequestId"], "PullRequest")
+    users = _users(info, list(input.get("userIds") or ()))
+    nodes_of(info, list(input.get("teamIds") or ()), "Team")
+    if nodes_of(info, list(input.get("botIds") or ()), "Bot"):
+        raise _not_collaborators(pull, info)
+    return _ask_for_reviews(info, pull, users, input)
+
+
+def _request_reviews_by_login(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
+    """By login (gh 2.102's ``pr edit --add-reviewer`` on github.com): ``userLogins``
+    must be user accounts; ``teamSlugs`` (no teams here) and ``botLogins`` are refused
+    as REST refuses non-collaborators."""
+    pull: PullRequest = node_of(info, input["pullRequestId"], "PullRequest")
+    store = store_of(info)
+    users = [store.user(login) for login in input.get("userLogins") or ()]
+    if input.get("teamSlugs") or input.get("botLogins"):
+        raise _not_collaborators(pull, info)
+    found = [user for user in users if user is not None and user.type == "User"]
+    if len(found) != len(users):
+        raise _not_collaborators(pull, info)
+    return _ask_for_reviews(info, pull, found, input)
 
 
 def _update_comment(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
@@ -194,7 +254,9 @@ EDIT_MUTATIONS: dict[str, Any] = {
     "removeLabelsFromLabelable": _remove_labels,
     "addAssigneesToAssignable": _add_assignees,
     "removeAssigneesFromAssignable": _remove_assignees,
+    "replaceActorsForAssignable": _replace_actors,
     "requestReviews": _request_reviews,
+    "requestReviewsByLogin": _request_reviews_by_login,
     "updateIssueComment": _update_comment,
     "deleteIssueComment": _delete_comment,
 }

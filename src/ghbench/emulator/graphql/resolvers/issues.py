@@ -1,9 +1,16 @@
-"""Issues, issue comments and reaction groups."""
+"""Issues, issue comments and reaction groups.
+
+What the emulator does not model reads as an issue without it, which is what GitHub
+answers for one: no issue type (types are an organization's, and none is defined
+here), no parent, no sub-issues (``subIssuesSummary`` all zero), no issue blocking it
+or blocked by it. gh 2.102's ``issue view`` asks for all of them.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.pulls import (
     COMMENT_FIELDS,
@@ -32,6 +39,33 @@ def _state_reason(issue: Issue, _: Info, enableDuplicate: bool = False) -> str |
     return "NOT_PLANNED" if reason == "DUPLICATE" and not enableDuplicate else reason
 
 
+def _no_issues(*_: Any, **args: Any) -> Any:
+    return paginate([], **args)
+
+
+_NO_SUB_ISSUES = {"total": 0, "completed": 0, "percentCompleted": 0}
+
+
+def _closed_by(
+    issue: Issue,
+    info: Info,
+    includeClosedPrs: bool = False,  # noqa: N803 - GitHub's argument names
+    orderByState: bool = False,  # noqa: N803
+    userLinkedOnly: bool = False,  # noqa: N803
+    **args: Any,
+) -> Any:
+    """``closedByPullRequestsReferences``: the open pull requests whose body closes the
+    issue (closed and merged ones too with ``includeClosedPrs``; open ones first with
+    ``orderByState``). Links made by hand are not modelled: ``userLinkedOnly`` finds
+    none."""
+    pulls = [] if userLinkedOnly else store_of(info).closing_pulls(issue)
+    if not includeClosedPrs:
+        pulls = [p for p in pulls if p.state == "open"]
+    if orderByState:
+        pulls.sort(key=lambda p: p.state != "open")
+    return paginate(pulls, **args)
+
+
 ISSUE_FIELDS: dict[str, Any] = {
     **COMMON_ISSUE_FIELDS,
     "id": lambda i, _: i.node_id,
@@ -52,6 +86,13 @@ ISSUE_FIELDS: dict[str, Any] = {
     "isPinned": lambda i, _: i.pinned,
     "milestone": lambda i, _: None,
     "repository": lambda i, info: store_of(info).repos[i.repo_id],
+    "issueType": lambda i, _: None,
+    "parent": lambda i, _: None,
+    "subIssues": _no_issues,
+    "subIssuesSummary": lambda i, _: _NO_SUB_ISSUES,
+    "blockedBy": _no_issues,
+    "blocking": _no_issues,
+    "closedByPullRequestsReferences": _closed_by,
 }
 
 

@@ -6,7 +6,8 @@ reports the same failures as ``{"type": "UNPROCESSABLE", "message": …}`` with 
 field ``null``, so they are translated here. A ``MergePullRequestInput.mergeMethod``
 enum maps onto the store's ``merge``/``squash``/``rebase``. ``CreateIssueInput.labelIds``
 and ``assigneeIds`` must be ids of the repository's labels and of users; milestones and
-projects are not modelled and their ids are ignored.
+projects are not modelled and their ids are ignored; issue types are not modelled
+either, and since none exists an ``issueTypeId`` is NOT_FOUND.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ def _create_issue(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any
         raise github_error("UNPROCESSABLE", _FIELD_MESSAGES["title"])
     labels = _label_names(info, repo, list(input.get("labelIds") or ()))
     assignees = nodes_of(info, list(input.get("assigneeIds") or ()), "User")
+    if input.get("issueTypeId") is not None:
+        node_of(info, input["issueTypeId"], "IssueType")  # none exists: NOT_FOUND
     issue = store_of(info).create_issue(
         repo,
         context_of(info).viewer,

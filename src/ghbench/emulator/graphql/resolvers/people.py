@@ -5,6 +5,11 @@ repositories an owner has.
 Every user account may be assigned and asked for reviews (``state/people.py``: no
 permissions model). Teams are not modelled: an organization has none, so a team
 review request cannot be made and ``Organization.team`` is null.
+
+``Assignable``'s actor fields (what gh 2.102 reads and writes on github.com):
+``assignedActors`` are the assignees (only user accounts are ever assigned here, as the
+REST rule has it, so the actors are the users), ``suggestedActors(query:)`` the
+assignable users, as ``assignableUsers`` answers them.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from ghbench.emulator.graphql.resolvers.context import Info, context_of, github_
 from ghbench.emulator.graphql.resolvers.views import ReviewRequestView, synthetic_id
 
 if TYPE_CHECKING:
-    from ghbench.emulator.state import PullRequest, Repo, User
+    from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
 __all__ = [
+    "ASSIGNABLE_FIELDS",
     "ORGANIZATION_FIELDS",
     "REVIEW_REQUEST_FIELDS",
     "USER_FIELDS",
@@ -46,6 +52,19 @@ def assignable_users(repo: Repo, info: Info, **args: Any) -> Any:
             u for u in users if wanted in u.login.casefold() or wanted in (u.name or "").casefold()
         ]
     return paginate(users, **args)
+
+
+def _suggested_actors(item: Issue | PullRequest, info: Info, **args: Any) -> Any:
+    """``suggestedActors(query:)``: who may be assigned to ``item``, as
+    ``assignableUsers`` of its repository."""
+    return assignable_users(store_of(info).repos[item.repo_id], info, **args)
+
+
+ASSIGNABLE_FIELDS: dict[str, Any] = {
+    "assignees": assignees,
+    "assignedActors": assignees,
+    "suggestedActors": _suggested_actors,
+}
 
 
 def review_requests(pull: PullRequest, info: Info, **args: Any) -> Any:

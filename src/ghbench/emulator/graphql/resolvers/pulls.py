@@ -8,7 +8,7 @@ from ghbench.emulator.graphql.resolvers.checks import rollup_for
 from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
 from ghbench.emulator.graphql.resolvers.labels import item_labels
-from ghbench.emulator.graphql.resolvers.people import assignees, review_requests
+from ghbench.emulator.graphql.resolvers.people import ASSIGNABLE_FIELDS, review_requests
 from ghbench.emulator.graphql.resolvers.reactions import REACTABLE_FIELDS
 from ghbench.emulator.graphql.resolvers.repository import actor
 from ghbench.emulator.graphql.resolvers.timeline import PULL_TIMELINE_FIELDS, TIMELINE_FIELDS
@@ -169,6 +169,7 @@ def _viewer_did_author(record: Any, info: Info) -> bool:
 PULL_FIELDS = {
     "id": lambda p, _: p.node_id,
     "databaseId": lambda p, _: p.id,
+    "fullDatabaseId": lambda p, _: str(p.id),  # BigInt: GitHub sends it as a string
     "number": lambda p, _: p.number,
     "title": lambda p, _: p.title,
     "body": lambda p, _: p.body or "",
@@ -217,7 +218,7 @@ PULL_FIELDS = {
     "reviewRequests": review_requests,
     "comments": _comments,
     "labels": item_labels,
-    "assignees": assignees,
+    **ASSIGNABLE_FIELDS,
     "projectCards": _empty,
     "projectItems": _empty,
     "viewerCanLabel": lambda p, _: True,
@@ -344,7 +345,7 @@ COMMON_ISSUE_FIELDS = {
     **TIMELINE_FIELDS,
     "comments": _comments,
     "labels": item_labels,
-    "assignees": assignees,
+    **ASSIGNABLE_FIELDS,
     "projectCards": _empty,
     "projectItems": _empty,
     "viewerCanLabel": lambda i, _: True,

@@ -71,6 +71,7 @@ REPOSITORY_INFO_FIELDS: dict[str, Any] = {
     "openGraphImageUrl": lambda r, _: f"https://opengraph.githubassets.com/0/{r.full_name}",
     "primaryLanguage": _none,
     "projects": _nothing,
+    "projectsV2": _nothing,
     "pullRequestTemplates": lambda r, _: [],
     "releases": _nothing,
     "repositoryTopics": _nothing,

@@ -1,7 +1,11 @@
 """``Query.search``: the shared search (:mod:`ghbench.emulator.search`) as a connection.
 
 ``type: ISSUE`` searches issues and pull requests with exactly the REST endpoint's
-parser and matcher; ``REPOSITORY`` and ``USER`` search repositories and users by name;
+parser and matcher, and so does ``ISSUE_ADVANCED`` (GitHub's advanced issue search,
+what gh 2.102 asks for: the boolean syntax the parser reads already); ``ISSUE_HYBRID``
+and ``ISSUE_SEMANTIC`` get the same lexical matches, as REST's semantic and hybrid
+searches fall back to lexical here; ``REPOSITORY`` and ``USER`` search repositories
+and users by name;
 ``DISCUSSION`` finds nothing (discussions are not modelled). Only the count for the
 requested type is non-zero, as on GitHub.
 
@@ -37,6 +41,16 @@ from ghbench.emulator.search import (
 
 __all__ = ["SEARCH_CONNECTION_FIELDS", "search"]
 
+# SearchType -> the search it runs (every issue search is the lexical one here)
+_KINDS = {
+    "ISSUE": "ISSUE",
+    "ISSUE_ADVANCED": "ISSUE",
+    "ISSUE_HYBRID": "ISSUE",
+    "ISSUE_SEMANTIC": "ISSUE",
+    "REPOSITORY": "REPOSITORY",
+    "USER": "USER",
+    "DISCUSSION": "DISCUSSION",
+}
 _COUNT_FIELDS = {
     "ISSUE": "issueCount",
     "REPOSITORY": "repositoryCount",
@@ -72,7 +86,7 @@ def _matches(info: Info, query: str, kind: str) -> Sequence[Any]:
 
 def search(_: object, info: Info, query: str, **args: Any) -> SearchResults:
     """``args``: ``type`` (SearchType) and the page arguments."""
-    kind = args["type"]
+    kind = _KINDS[args["type"]]
     first, last = args.get("first"), args.get("last")
     if last is not None and args.get("before") is None and first is None:
         first, last = last, None
