@@ -58,9 +58,14 @@ class ScenarioPlay:
     # (median ms, sigma) of the calls' lognormal latency; None: the simulation's default
     # (ghbench.simulation.world.SIM_LATENCY, AO's against github.com)
     latency: tuple[float, float] | None = None
-    # primary limits other than GitHub's (resource -> points an hour), from the start:
-    # a budget that runs out, as a real run's emulator was given
+    # primary limits other than GitHub's (resource -> points a window), from the start:
+    # a budget that runs out, as a real run's emulator was given; each resource's
+    # window is GitHub's hour unless ``limit_windows`` gives it another (seconds)
     limits: tuple[tuple[str, int], ...] = ()
+    limit_windows: tuple[tuple[str, int], ...] = ()
+    # points of a budget already spent when the model starts (resource -> points): a
+    # real run's harness reads the open PRs before its window, on the same user's budget
+    spent: tuple[tuple[str, int], ...] = ()
 
 
 def repos_for(topology: str, sessions: int, owner: str = "acme") -> list[str]:
@@ -130,8 +135,11 @@ class _Cell:
         self.policy = spec.model_policy()
         self.clock = LaneClock(SIM_START)
         self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31), latency=play.latency)
+        windows = dict(play.limit_windows)
         for resource, limit in play.limits:
-            self.world.emulator.set_limit(resource, limit)
+            self.world.emulator.set_limit(resource, limit, windows.get(resource, 3600))
+        for resource, points in play.spent:
+            self.world.spend(resource, points)
         sessions = spec.cell.sessions
         self.repos = repos_for(spec.cell.topology, sessions)
         self.sessions = self.world.seed(self.repos, sessions, open_prs=self.scenario.prs_at_start)

@@ -8,12 +8,16 @@ writes a row. This is the one module that knows the emulator's Python API.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+import msgspec
 
 from ghbench.clock import VirtualClock
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.core import Emulator
+from ghbench.emulator.faults import draw_fault
 from ghbench.emulator.http import EmuRequest
 from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 from ghbench.workload.config import SessionSpec
@@ -72,12 +76,18 @@ class SimWorld:
         self.emulator = Emulator(config=cfg, clock=clock, seed=seed)
         self.emulator.create_user(SIM_LOGIN, [SIM_TOKEN])
         self.token = SIM_TOKEN
+        # the round trip of an answer the emulator refuses before it draws a latency
+        # (a rate limit): the same model, from a source of its own so that a run in
+        # which nothing is refused draws what it always drew
+        self._trip = msgspec.structs.replace(cfg.faults, error_rate=0.0, timeout_rate=0.0)
+        self._trip_rng: random.Random | None = random.Random(seed)
 
     @classmethod
     def around(cls, emulator: Emulator, clock: VirtualClock, token: str) -> SimWorld:
         """A world over an emulator someone else built and seeded (tests)."""
         world = cls.__new__(cls)
         world.clock, world.emulator, world.token = clock, emulator, token
+        world._trip, world._trip_rng = emulator.config.faults, None
         return world
 
     # -- requests ----------------------------------------------------------------
@@ -89,6 +99,8 @@ class SimWorld:
         resp = self.emulator.handle(emu)
         # on a virtual clock the emulator advances it by the latency it drew
         latency = self.clock.now() - before + resp.delay_s
+        if latency <= 0 and self._trip_rng is not None:
+            latency = draw_fault(self._trip, self._trip_rng).delay_s
         return HttpResponse(
             resp.status, list(resp.headers.items()), resp.body, latency if latency > 0 else None
         )
@@ -148,6 +160,16 @@ class SimWorld:
             self.emulator.add_review_comments(spec.repo, count=count, prs=[spec.pr])
 
     # -- measurements ---------------------------------------------------------------
+
+    def spend(self, resource: str, points: int) -> None:
+        """Spend ``points`` of the user's ``resource`` budget (at most what is left)
+        outside the model's calls: what a real run's harness spent before its window
+        opened, so that a model run starts where the real one's budget stood."""
+        left = self.emulator.limiter.view(SIM_LOGIN, resource).remaining
+        if min(points, left) > 0:
+            self.emulator.limiter.charge(
+                SIM_LOGIN, "harness", resource, min(points, left), endpoint="harness", status=200
+            )
 
     def rate_limit_snapshot(self) -> RateLimitSnapshot:
         """``GET /rate_limit`` in-process with the workload's token (free, untraced)."""
