@@ -28,7 +28,7 @@ def test_scorecard_burn_equals_the_ledger_to_the_point(
     )
     result = simulate_cell(msgspec.structs.replace(spec, out_dir=tmp_path))
     doc = json.loads(result.scorecard_path.read_text())
-    ledger = result.ledger["points"]
+    ledger = result.ledger.points
     assert sum(ledger.values()) > 0
     consumption = doc["insights"]["consumption"]
     for resource in ("graphql", "core"):

@@ -22,14 +22,13 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.spec import RunSpec
 from ghbench.simulation.agents import SPAWN_STAGGER_S, CellAgents
-from ghbench.simulation.world import SIM_START, SimWorld
+from ghbench.simulation.world import SIM_START, Ledger, SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
 from ghbench.workload.agents.profiles import AGENT_PROFILES
@@ -88,7 +87,7 @@ class CellRun:
     window_end: float
     warmup_start: float
     snapshots: dict[str, RateLimitSnapshot]  # before, after
-    ledger: dict[str, Any]
+    ledger: Ledger
     control_calls: int
     ticks: int = 0
     skipped_ticks: int = 0
@@ -161,7 +160,10 @@ class _Cell:
         self.timer = self._new_schedule()
         self.events = _Events()
         window_end = window_start + spec.duration.seconds
-        self.run = CellRun(spec, self.repos, self.rows, window_start, window_end, t0, {}, {}, 0)
+        nothing = Ledger(0, {}, window_start, window_end)  # until the run's is read
+        self.run = CellRun(
+            spec, self.repos, self.rows, window_start, window_end, t0, {}, nothing, 0
+        )
         self.down_until = t0
         self.agents: CellAgents | None = None
         if spec.agent_model is not None:
@@ -313,7 +315,7 @@ class _Cell:
         self.rows.sort(key=lambda r: r.timestamp)
         if run.agent_rows is not None:
             run.agent_rows.sort(key=lambda r: r.timestamp)
-        run.ledger = self.world.ledger_summary(run.window_start, run.window_end)
+        run.ledger = self.world.ledger(run.window_start, run.window_end)
         return run
 
 

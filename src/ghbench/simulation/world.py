@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import msgspec
 
@@ -22,7 +23,7 @@ from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
-__all__ = ["SIM_LATENCY", "SIM_START", "SimWorld"]
+__all__ = ["SIM_LATENCY", "SIM_START", "Ledger", "SimWorld"]
 
 # 2026-04-17T09:05:00Z: inside an hour, like the runbook's hygiene asks
 SIM_START = 1_776_416_700.0
@@ -36,6 +37,27 @@ SIM_LATENCY: dict[str, object] = {
 }
 SIM_TOKEN = "ghp_simulated0000000000000000000000000000"
 SIM_LOGIN = "ao-bot"
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """What the emulator's ledger charged in ``[start, end]`` (epoch s): points per
+    resource that was charged, and how many charges."""
+
+    charges: int
+    points: Mapping[str, int]
+    start: float
+    end: float
+
+    @property
+    def spent(self) -> dict[str, int]:
+        """The resources that cost something, and their points."""
+        return {resource: n for resource, n in self.points.items() if n}
+
+    def per_hour(self, resource: str) -> float:
+        """``resource``'s points per hour of the window (0.0 for an empty window)."""
+        hours = (self.end - self.start) / 3600.0
+        return self.points.get(resource, 0) / hours if hours > 0 else 0.0
 
 
 class SimWorld:
@@ -156,10 +178,10 @@ class SimWorld:
         )
         return parse_rate_limit(json.loads(resp.body), self.clock.now())
 
-    def ledger_summary(self, start: float, end: float) -> dict[str, Any]:
-        """Points charged per resource in ``[start, end]`` and the charge count."""
+    def ledger(self, start: float, end: float) -> Ledger:
+        """What was charged in ``[start, end]``."""
         entries = self.emulator.ledger_entries(since=start, until=end + 1e-6)
         totals: dict[str, int] = {}
         for e in entries:
             totals[e.resource] = totals.get(e.resource, 0) + e.cost
-        return {"charges": len(entries), "points": totals, "start": start, "end": end}
+        return Ledger(len(entries), totals, start, end)
