@@ -13,7 +13,7 @@ STAMP   := $(VENV)/.installed
 # (up to 0.6 s of CPU each) and every pytest worker rewrites every test module again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test test-fast test-realao coverage lint typecheck pytest system-deps node-deps bench clean
+.PHONY: demo test test-fast test-realao test-workflows coverage lint typecheck pytest system-deps node-deps bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,7 +57,13 @@ node-deps: $(NODE_STAMP)
 # fixture that is a whole run (tests/matrix/test_github_cells.py: 24 s) runs once, not
 # on every worker that a test of the module reaches
 pytest: $(STAMP) system-deps node-deps
-	$(BIN)/pytest -q -n 3 --dist worksteal -m "not realao" --cov --cov-report= --cov-fail-under=0
+	$(BIN)/pytest -q -n 3 --dist worksteal -m "not realao and not workflow" --cov --cov-report= --cov-fail-under=0
+
+# The documented GitHub Actions workflow, run offline under act (tests/ci/test_act.py: a
+# push that fans the matrix out and merges it, PRs the budget gate fails and passes): a
+# stage of its own, since its three act runs take minutes of real time
+test-workflows: $(STAMP) system-deps node-deps
+	$(BIN)/pytest -q -m workflow tests/ci --cov --cov-append --cov-report= --cov-fail-under=0
 
 # The real agent-orchestrator: AO's Go daemon, 0.12.6 (the desktop line its users run,
 # ../shared/ao/ao-go-0.12.6-linux-x64, sha256-checked) and 0.10.3 (npm's last release, from
@@ -70,10 +76,10 @@ test-realao: $(STAMP) system-deps node-deps
 coverage: $(STAMP)
 	$(BIN)/coverage report
 
-test: lint typecheck pytest test-realao coverage
+test: lint typecheck pytest test-workflows test-realao coverage
 
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -n 2 -m "not slow and not realao"
+	$(BIN)/pytest -q -n 2 -m "not slow and not realao and not workflow"
 
 # every bench script once, in a quick mode (figures for docs/performance.md come from
 # each script at full size: its docstring says how)

@@ -4,6 +4,7 @@
     python bench/bench_agents.py --cell         # the same in S3 beside the AO model
     python bench/bench_agents.py --sensitivity  # each parameter varied, 5 seeds each
     python bench/bench_agents.py --speed        # wall time: 5 and 50 agents, replay 1x/10x
+    python bench/bench_agents.py --speed --quick  # the same, smaller: make bench
 
 ``--profile NAME`` (default: the default profile, gh 2.102's requests) runs another
 agent profile, e.g. ``claude-code-gh-2.23`` (the same habits with Debian's gh 2.23).
@@ -155,17 +156,21 @@ def sensitivity(profile: str) -> int:
     return 0
 
 
-def speed() -> int:
+def speed(quick: bool) -> int:
     from ghbench.simulation.agents import AgentRunSpec, run_agents
     from ghbench.simulation.replay import ReplaySpec, replay_trace
 
-    for agents in (5, 50):
+    seconds, counts, factors = (600.0, (2, 5), (1, 2)) if quick else (1800.0, (5, 50), (1, 10))
+    for agents in counts:
         start = time.perf_counter()
-        run = run_agents(AgentRunSpec(agents=agents, duration_s=1800.0), seed=1)
+        run = run_agents(AgentRunSpec(agents=agents, duration_s=seconds), seed=1)
         wall = time.perf_counter() - start
-        print(f"{agents} agents, 30 virtual min: {wall:.2f} s wall, {len(run.rows)} requests")
-    recorded = run_agents(AgentRunSpec(agents=10, duration_s=1800.0), seed=1).rows
-    for factor in (1, 10):
+        print(
+            f"{agents} agents, {seconds / 60:g} virtual min: {wall:.2f} s wall,"
+            f" {len(run.rows)} requests"
+        )
+    recorded = run_agents(AgentRunSpec(agents=10, duration_s=seconds), seed=1).rows
+    for factor in factors:
         with tempfile.TemporaryDirectory():
             start = time.perf_counter()
             result = replay_trace(recorded, ReplaySpec(sessions=10 * factor), seed=1)
@@ -183,6 +188,7 @@ def main() -> int:
     parser.add_argument("--cell", action="store_true")
     parser.add_argument("--sensitivity", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="--speed, smaller")
     parser.add_argument("--profile", default="default", help="the agent profile (default)")
     args = parser.parse_args()
     code = 0
@@ -193,7 +199,7 @@ def main() -> int:
     if args.sensitivity:
         code |= sensitivity(args.profile)
     if args.speed or not (args.calibrate or args.cell or args.sensitivity):
-        code |= speed()
+        code |= speed(args.quick)
     return code
 
 

@@ -2,7 +2,7 @@
 
     python bench/bench_calibration_ao.py                 # real runs of every build, then render
     python bench/bench_calibration_ao.py real --builds 0.10.3 --sizes 3,10,25
-    python bench/bench_calibration_ao.py real --builds 0.12.6 --sizes 10 --limits graphql=40
+    python bench/bench_calibration_ao.py real --builds 0.12.6 --sizes 10 --limits core=8/5m15s
     python bench/bench_calibration_ao.py render          # the model and the doc, from the results
 
 ``real`` runs each AO build as a user runs it, with the stand-in agent
@@ -22,10 +22,13 @@ a checkout whose ``origin`` is https://github.com/acme/todo.git; then ``ghbench 
   warmup: the window opens before the daemon starts and holds its cold start, then 22
   polls in 11 minutes, past its 2-minute review cadence and 5-minute refetch.
 
-``--limits RESOURCE=POINTS,…`` gives the run's emulator those budgets an hour instead of
-GitHub's (``GHBENCH_EMULATOR_CONFIG``, for setup and measure alike), so that one runs out:
-what the daemon asks once it has, beside the model with the same budgets. Such a run is
-kept beside the build's run of the same size, not in its place.
+``--limits RESOURCE=POINTS[/WINDOW],…`` gives the run's measurement those budgets instead
+of GitHub's (``GHBENCH_EMULATOR_CONFIG``), each a window of GitHub's hour or ``WINDOW``
+(``5m``: it resets within the run), so that one runs out: what the daemon asks once it
+has, and after the reset, beside the model with the same budgets. The setup runs with
+GitHub's budgets (its agents' gh would run out), and the measurement starts once the
+setup's windows have lapsed, so it opens on fresh budgets, as the model's does. Such a
+run is kept beside the build's run of the same size, not in its place.
 
 Each run's scorecard, window digest, wall times and machine load go to ``--results``
 (docs/calibration-ao.json), replacing an earlier run of the same build and size.
@@ -87,6 +90,7 @@ OVERRIDES = {"main": "ao_main", "bench": "ao_bench", "0.10.3": "ao_go", "0.12.6"
 # opens before it starts) and 22 ticks, beyond its 2- and 5-minute cadences.
 DAEMON_WINDOW = ("0s", "11m")
 TYPESCRIPT_WINDOW = ("95s", "5m")
+HOUR = 3600  # GitHub's rate-limit window
 
 
 # -- the real runs ----------------------------------------------------------------------
@@ -177,17 +181,13 @@ def ghbench(env: dict[str, str], cwd: Path, *args: str) -> float:
 
 
 def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace) -> RealRun:
-    limits = _limits(args.limits)
+    limits, windows = _limits(args.limits)
     budgets = "".join(f"-{k}{v}" for k, v in limits.items())
     root = Path(args.work) / f"{build}-{sessions}{budgets}"
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     daemon = build in DAEMONS
     checkout_dir, env = user_world(root, ao_config=not daemon)
-    if limits:
-        config = root / "emulator.yaml"
-        config.write_text(yaml.safe_dump({"limits": {k: [v, 3600] for k, v in limits.items()}}))
-        env[EMULATOR_CONFIG_ENV] = str(config)
     common = [
         "--project", PROJECT, "--sessions", str(sessions), "--driver", "ao",
         "--github", "emulator", "--ao", str(checkout), "--out", str(root / "out"),
@@ -199,10 +199,24 @@ def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace
     warmup, duration = _window(build, args)
     load_before = load()
     issues = f"1-{sessions}" if sessions > 1 else "1"
+    setup_started = time.monotonic()
     setup_s = ghbench(env, cwd, "setup", *common, "--issues", issues, "--poll-interval", "5s",
                       "--timeout", "30m")  # fmt: skip
+    measure_env = dict(env)
+    if limits:
+        config = root / "emulator.yaml"
+        config.write_text(
+            yaml.safe_dump({"limits": {k: [v, windows.get(k, HOUR)] for k, v in limits.items()}})
+        )
+        measure_env[EMULATOR_CONFIG_ENV] = str(config)
+        # setup's spend counts in a window its first call opened: let every one lapse
+        lapse = setup_started + max(windows.get(k, HOUR) for k in limits) + 5 - time.monotonic()
+        if lapse > 0:
+            print(f"waiting {lapse:.0f} s for setup's rate-limit windows to lapse", file=sys.stderr,
+                  flush=True)  # fmt: skip
+            time.sleep(lapse)
     load_setup = load()
-    measure_s = ghbench(env, cwd, "measure", *common, "--warmup", warmup, "--duration",
+    measure_s = ghbench(measure_env, cwd, "measure", *common, "--warmup", warmup, "--duration",
                         duration, "--no-plot")  # fmt: skip
     (card_path,) = (root / "out").glob("scorecard-*.json")
     card = json.loads(card_path.read_text())
@@ -225,19 +239,30 @@ def real_run(build: str, checkout: Path, sessions: int, args: argparse.Namespace
         scorecard=card,
         digest=window_digest(read_rows(card["trace"]), start, end),
         limits=limits,
+        limit_windows=windows,
     )
 
 
-def _limits(text: str | None) -> dict[str, int]:
-    """``--limits graphql=40,core=100``: resource -> points an hour."""
-    out: dict[str, int] = {}
+def _limits(text: str | None) -> tuple[dict[str, int], dict[str, int]]:
+    """``--limits graphql=6/8m,core=100``: resource -> points a window, and resource ->
+    its window in seconds where one is given (else GitHub's hour)."""
+    limits: dict[str, int] = {}
+    windows: dict[str, int] = {}
     for part in (text or "").split(","):
-        if part.strip():
-            name, _, value = part.partition("=")
-            if not value.strip().isdigit():
-                raise SystemExit(f"--limits: {part!r} is not RESOURCE=POINTS")
-            out[name.strip()] = int(value)
-    return out
+        if not part.strip():
+            continue
+        name, _, value = part.partition("=")
+        points, _, window = value.partition("/")
+        try:
+            seconds = round(parse_duration(window)) if window.strip() else HOUR
+        except ValueError:
+            seconds = 0
+        if not points.strip().isdigit() or seconds <= 0:
+            raise SystemExit(f"--limits: {part!r} is not RESOURCE=POINTS or RESOURCE=POINTS/WINDOW")
+        limits[name.strip()] = int(points)
+        if window.strip():
+            windows[name.strip()] = seconds
+    return limits, windows
 
 
 def _window(build: str, args: argparse.Namespace) -> tuple[str, str]:
@@ -320,7 +345,10 @@ def main() -> int:
     run.add_argument(
         "--ao-go-0-12", help="AO 0.12.6's binary (default: ../shared/ao's, sha256-checked)"
     )
-    run.add_argument("--limits", help="RESOURCE=POINTS,...: budgets an hour for the run's emulator")
+    run.add_argument(
+        "--limits",
+        help="RESOURCE=POINTS[/WINDOW],...: the measurement's budgets (a window: default 1h)",
+    )
     run.add_argument("--work", default=str(Path(tempfile.gettempdir()) / "ghbench-calibration"))
     draw = sub.add_parser("render", help="run the model and rewrite the doc's generated section")
     for p in (parser, draw):

@@ -56,7 +56,7 @@ def replay(path: Path, factor: int, parts: int | None) -> None:
     wall, now = time.perf_counter() - start, _cpu()
     own, forked = now[0] - cpu[0], now[1] - cpu[1]
     requests = len(result.rows) + len(result.agent_rows or ())
-    ratio = {k: round(v, 3) for k, v in result.summary()["ratio"].items()}
+    ratio = {k: round(v, 3) for k, v in result.summary().ratio.items()}
     split = ReplaySpec(workers=parts).parts(factor)
     print(
         f"| {len(rows):,} rows at {factor}x ({sessions} sessions, {split} part(s)) | {wall:.1f} s"

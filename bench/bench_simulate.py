@@ -1,19 +1,22 @@
 """Speed of ``ghbench simulate``, and the calibration table.
 
-    python bench/bench_simulate.py              # S2-T1-50, 2 min warmup + 15 min: wall time
+    python bench/bench_simulate.py              # S2-T1-50, 2 min warmup + 15 min: CPU time
     python bench/bench_simulate.py --cli --repeat 10   # the whole command, start-up included
     python bench/bench_simulate.py --calibrate  # docs/calibration.md's table against AO's notes
 
 The budgets: the canonical quiet-steady cell at 50 sessions (the default profile)
-completes in at most 2 s of wall time in-process (the in-process emulator, no sockets,
-no subprocesses), and the whole command, ``ghbench simulate --sessions 50``, in at most
-1 s. ``--cli`` alternates ``--against`` (another checkout's ``src``, run with the same
+completes in at most 2 s of CPU in-process (the in-process emulator, no sockets, no
+subprocesses), after an untimed one-session cell has loaded what every run needs (CPU,
+not wall time: on a shared machine the wall time is other jobs' too; it is printed
+beside); and the whole command, ``ghbench simulate --sessions 50``, in at most 1 s.
+``--cli`` alternates ``--against`` (another checkout's ``src``, run with the same
 interpreter) with this one when given, and prints the load average before and after.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import tempfile
 import time
@@ -71,16 +74,34 @@ def bench_cell(repeat: int, seed: int) -> int:
     from ghbench.simulation.simulate import simulate_cell
 
     spec = RunSpec(backend="simulated", cell=Cell("S2", "T1", 50), seed=seed)
-    times = []
+    with tempfile.TemporaryDirectory() as out:  # imports and caches: not the cell's cost
+        warm = Cell("S2", "T1", 1)
+        simulate_cell(msgspec.structs.replace(spec, cell=warm, out_dir=Path(out)))
+    times, cpus = [], []
     for i in range(repeat):
         with tempfile.TemporaryDirectory() as out:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), _cpu()
             result = simulate_cell(msgspec.structs.replace(spec, out_dir=Path(out)))
             times.append(time.perf_counter() - start)
-        print(f"run {i + 1}: {times[-1]:.3f} s wall, {result.ticks} ticks", file=sys.stderr)
-    best, worst = min(times), max(times)
-    print(f"S2-T1-50 (2m + 15m): best {best:.3f} s, worst {worst:.3f} s, budget {BUDGET_S} s")
-    return 0 if worst <= BUDGET_S else 1
+            cpus.append(_cpu() - cpu)
+        print(
+            f"run {i + 1}: {times[-1]:.3f} s wall, {cpus[-1]:.3f} s CPU, {result.ticks} ticks",
+            file=sys.stderr,
+        )
+    print(
+        f"S2-T1-50 (2m + 15m): CPU best {min(cpus):.3f} s, worst {max(cpus):.3f} s, budget"
+        f" {BUDGET_S} s; wall best {min(times):.3f} s, worst {max(times):.3f} s"
+    )
+    return 0 if max(cpus) <= BUDGET_S else 1
+
+
+def _cpu() -> float:
+    """This process's CPU seconds and its finished children's (a simulation starts
+    none; one that did would be counted)."""
+    own, children = (
+        resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def calibrate(seed: int) -> int:

@@ -39,7 +39,10 @@ def _scripts(work: Path) -> dict[str, list[str]]:
         "capacity": ["bench_capacity.py", "--profiles", "head", "--scenarios", "S2"],
         "emulator": ["bench_emulator.py", "--quick"],
         "graphql": ["bench_graphql.py", "--seconds", "1", "--clients", "2"],
+        "front": ["bench_front.py", "--requests", "200", "--clients", "2", "--seconds", "1"],
         "git": ["bench_git.py", "--repeat", "1"],
+        "agents": ["bench_agents.py", "--speed", "--quick"],
+        "replay": ["bench_replay.py", "--agents", "5", "--hours", "0.25", "--factor", "2"],
         "node_preload": ["bench_node_preload.py", "--rounds", "3"],
         "calibration_ao": ["bench_calibration_ao.py", "render", "--doc", str(doc), "--seeds", "1"],
     }

@@ -38,7 +38,9 @@ __all__ = [
     "figures_of",
     "measured_latency",
     "model_run",
+    "refused",
     "relative_errors",
+    "spent_before",
     "window_digest",
 ]
 
@@ -49,27 +51,62 @@ TICK_MARKER = "gh.api.guard-pr-list"
 
 class WindowDigest(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """What a window's rows say beyond the scorecard: calls per operation and status
-    (``"opaque"`` for a call without one) and the poll ticks' start times."""
+    (``"opaque"`` for a call without one) and the poll ticks' start times; and, when a
+    budget ran out, the calls from its first refusal on (``exhausted_at``: seconds after
+    the window's start; ``after_exhaustion``: per operation and status; ``refused``: the
+    calls a budget refused, per operation)."""
 
     operations: dict[str, dict[str, int]]
     tick_starts: list[float]
+    exhausted_at: float | None = None
+    after_exhaustion: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    refused: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+def refused(row: TraceRow) -> bool:
+    """A call its budget refused: the row says so (``rateLimited``: the front and the
+    model classify every answer alike, ``ghbench.trace.limits``); a row written before
+    they did (the real runs kept in docs/calibration-ao.json) is judged from what it
+    holds: a 403 or 429 with none of the budget left, or a GraphQL answer with none left
+    that the budget's rise does not price (GitHub's 200 with a ``RATE_LIMITED`` error
+    raises nothing, so the front then fell back on the formula and marked the cost
+    estimated)."""
+    if row.rateLimited is not None:
+        return row.rateLimited == "primary"
+    if row.rateLimitRemaining != 0:
+        return False
+    if row.httpStatus in (403, 429):
+        return True
+    unpriced = row.graphqlCost == 0 or bool(row.graphqlCostEstimated)
+    return row.httpStatus == 200 and row.rateLimitResource == "graphql" and unpriced
+
+
+def _by_status(rows: Iterable[TraceRow]) -> dict[str, dict[str, int]]:
+    counts: dict[str, Counter[str]] = {}
+    for row in rows:
+        status = str(row.httpStatus) if row.httpStatus is not None else "opaque"
+        counts.setdefault(row.operation or "(none)", Counter())[status] += 1
+    return {op: dict(sorted(c.items())) for op, c in sorted(counts.items())}
 
 
 def window_digest(rows: Iterable[TraceRow], window_start: float, window_end: float) -> WindowDigest:
-    counts: dict[str, Counter[str]] = {}
-    ticks: list[float] = []
-    for row in rows:
-        end = parse_iso(row.timestamp)
-        if not window_start <= end <= window_end:
-            continue
-        op = row.operation or "(none)"
-        status = str(row.httpStatus) if row.httpStatus is not None else "opaque"
-        counts.setdefault(op, Counter())[status] += 1
-        if op == TICK_MARKER:  # the timestamp is the call's end: its start is a tick's
-            ticks.append(end - (row.durationMs or 0.0) / 1000.0)
+    inside = [
+        (end, row)
+        for row in rows
+        if window_start <= (end := parse_iso(row.timestamp)) <= window_end
+    ]
+    # the timestamp is the call's end: a tick's first call's start is the tick's
+    ticks = [
+        end - (r.durationMs or 0.0) / 1000.0 for end, r in inside if r.operation == TICK_MARKER
+    ]
+    first = min((end for end, row in inside if refused(row)), default=None)
+    after = [row for end, row in inside if first is not None and end >= first]
     return WindowDigest(
-        operations={op: dict(sorted(c.items())) for op, c in sorted(counts.items())},
+        operations=_by_status(row for _, row in inside),
         tick_starts=sorted(ticks),
+        exhausted_at=None if first is None else first - window_start,
+        after_exhaustion=_by_status(after),
+        refused=dict(sorted(Counter(r.operation or "(none)" for r in after if refused(r)).items())),
     )
 
 
@@ -161,10 +198,14 @@ def model_run(
     seed: int = 0,
     latency: tuple[float, float] | None = None,
     limits: Mapping[str, int] | None = None,
+    limit_windows: Mapping[str, int] | None = None,
+    spent: Mapping[str, int] | None = None,
 ) -> tuple[dict[str, Any], WindowDigest, CellRun]:
     """The model's S2-T1 cell with the real run's sessions, warmup, window and (with
-    ``latency``) call latency, and the budgets (``limits``, points an hour) its emulator
-    had: its scorecard (as JSON) and window digest, reduced exactly as a real run's are."""
+    ``latency``) call latency, and the budgets its emulator had (``limits``: points a
+    window; ``limit_windows``: a resource's window in seconds, else an hour; ``spent``:
+    what of them was gone when its window opened): its scorecard (as JSON) and window
+    digest, reduced exactly as a real run's are."""
     spec = RunSpec(
         backend="simulated",
         cell=Cell("S2", "T1", sessions),
@@ -173,10 +214,22 @@ def model_run(
         profile=canonical_profile(profile),
         seed=seed,
     )
-    play = ScenarioPlay(latency=latency, limits=tuple(sorted((limits or {}).items())))
+    play = ScenarioPlay(
+        latency=latency,
+        limits=tuple(sorted((limits or {}).items())),
+        limit_windows=tuple(sorted((limit_windows or {}).items())),
+        spent=tuple(sorted((spent or {}).items())),
+    )
     run = run_cell(spec, play)
     card = msgspec.to_builtins(cell_scorecard(run))
     return card, window_digest(run.rows, run.window_start, run.window_end), run
+
+
+def spent_before(run: RealRun) -> dict[str, int]:
+    """What of each budget a run limited was gone when its window opened (its harness
+    reads the open PRs first, on the same user's budget): its first snapshot's ``used``."""
+    before = (run.scorecard.get("rateLimitSnapshots") or {}).get("before") or {}
+    return {r: int(before[r]["used"]) for r in run.limits if (before.get(r) or {}).get("used")}
 
 
 RESULTS_VERSION = 1
@@ -200,9 +253,12 @@ class RealRun(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     load_after: str
     scorecard: dict[str, Any]
     digest: WindowDigest
-    # budgets the run's emulator had instead of GitHub's (resource -> points an hour):
-    # a run in which one runs out; empty for GitHub's
+    # budgets the run's emulator had in its window instead of GitHub's (resource ->
+    # points a window): a run in which one runs out; empty for GitHub's
     limits: dict[str, int] = msgspec.field(default_factory=dict)
+    # a limited resource's window in seconds, when it is not GitHub's hour (a window
+    # that resets within the run)
+    limit_windows: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class CalibrationResults(msgspec.Struct, frozen=True, kw_only=True):

@@ -2,11 +2,13 @@
 
 ``calibration_section`` runs the model (seeds ``0..seeds-1``, each real run's sessions,
 warmup and window) for every profile and renders, for each family of profiles that
-poll alike (AO's TypeScript builds; AO 0.10's daemon) with real runs, three tables: the
-figures, each profile's relative error against the build it reproduces (``bench-era``,
-which reproduces none, against every build of its family), the calls per operation;
-then the real runs' wall times and machine load. Deterministic for the same results and
-model.
+poll alike (AO's TypeScript builds; AO's daemon, 0.10 and 0.12) with real runs, three
+tables: the figures, each profile's relative error against the build it reproduces
+(``bench-era``, which reproduces none, against every build of its family), the calls per
+operation; for a run whose budgets run out, its build's profile under the same budgets
+(and starting from what the run's harness spent of them before its window): the figures,
+the errors and the calls from the first refusal on; then the real runs' wall times and
+machine load. Deterministic for the same results and model.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
+from ghbench.timefmt import describe_seconds
 from ghbench.workload.profiles import PROFILE_BUILDS, PROFILE_NAMES, PROFILES
 from tooling.against_ao import (
     COMPARED,
@@ -25,6 +28,7 @@ from tooling.against_ao import (
     measured_latency,
     model_run,
     relative_errors,
+    spent_before,
 )
 
 __all__ = [
@@ -75,6 +79,7 @@ class Side:
     figures: Figures
     operations: dict[str, float]
     spread: tuple[float, ...] = ()
+    digests: tuple[WindowDigest, ...] = ()  # the real run's, or each seed's
 
 
 def _calls(digest: WindowDigest) -> dict[str, float]:
@@ -82,7 +87,7 @@ def _calls(digest: WindowDigest) -> dict[str, float]:
 
 
 def real_side(run: RealRun) -> Side:
-    return Side(figures_of(run.scorecard, run.digest), _calls(run.digest))
+    return Side(figures_of(run.scorecard, run.digest), _calls(run.digest), (), (run.digest,))
 
 
 def model_side(profile: str, run: RealRun, seeds: int) -> Side:
@@ -97,8 +102,10 @@ def model_side(profile: str, run: RealRun, seeds: int) -> Side:
             seed=seed,
             latency=measured_latency(run.scorecard),
             limits=run.limits,
+            limit_windows=run.limit_windows,
+            spent=spent_before(run),
         )
-        sides.append(Side(figures_of(card, digest), _calls(digest)))
+        sides.append(Side(figures_of(card, digest), _calls(digest), (), (digest,)))
     return Side(
         _mean([s.figures for s in sides]),
         {
@@ -106,6 +113,7 @@ def model_side(profile: str, run: RealRun, seeds: int) -> Side:
             for op in sorted({op for s in sides for op in s.operations})
         },
         tuple(s.figures.calls_per_min for s in sides),
+        tuple(d for s in sides for d in s.digests),
     )
 
 
@@ -306,8 +314,12 @@ def _family_tables(family: Family, runs: Sequence[RealRun], seeds: int) -> list[
 
 
 def _budgets(run: RealRun) -> str:
-    """A run's own budgets, as its label says them (nothing for GitHub's)."""
-    return "".join(f", {k} {v}/hr" for k, v in sorted(run.limits.items()))
+    """A run's own budgets, as its label says them (nothing for GitHub's): points a
+    window, ``/hr`` for GitHub's hour."""
+    return "".join(
+        f", {k} {v}/{describe_seconds(run.limit_windows[k]) if k in run.limit_windows else 'hr'}"
+        for k, v in sorted(run.limits.items())
+    )
 
 
 def own_profile(build: str) -> str | None:
@@ -317,11 +329,11 @@ def own_profile(build: str) -> str | None:
 
 def _limited_tables(runs: Sequence[RealRun], seeds: int) -> list[str]:
     """Runs whose emulator had a budget that runs out: each beside its build's profile
-    under the same budgets, the figures and the calls per operation and status (what the
-    daemon asks once the budget is gone)."""
+    under the same budgets: the figures, their errors, and what the daemon asked from
+    the first call a budget refused to the window's end, per operation and status."""
     if not runs:
         return []
-    out = [
+    figures = [
         "### Budgets that run out: figures in the window",
         "",
         f"Model rows: the build's own profile with the run's budgets, mean of seeds"
@@ -330,27 +342,93 @@ def _limited_tables(runs: Sequence[RealRun], seeds: int) -> list[str]:
         *_head(["N", "run", "calls/min", "GraphQL pts/hr", "core req/hr", "pr-list 304 rate",
                 "batches", "cycle s"], 2),
     ]  # fmt: skip
-    calls: list[str] = []
+    errors = [
+        "",
+        "### Budgets that run out: the model's error after the budget ran out",
+        "",
+        "Ran out: the first call a budget refused (a 403 or 429 with none left, or"
+        " GitHub's `RATE_LIMITED` answer to a GraphQL query), seconds after the window"
+        " opened; calls after: every call from then to the window's end; refused: those"
+        " a budget refused. Model: means over the seeds; (model − AO) / AO.",
+        "",
+        *_head(["N", "run", "ran out at s (AO / model)", "calls after (AO / model)", "error",
+                "refused (AO / model)", "error", "calls/min error", "GraphQL pts/hr error",
+                "core req/hr error"], 2),
+    ]  # fmt: skip
+    calls = [
+        "",
+        "### Budgets that run out: calls per operation after the budget ran out",
+        "",
+        *_head(["N", "operation", "AO by status", "AO refused", "model by status",
+                "model refused"], 2),
+    ]  # fmt: skip
     for run in sorted(runs, key=lambda r: (r.build, r.sessions, _budgets(r))):
         profile = own_profile(run.build)
         if profile is None:
             continue
         label = f"**AO {run.build} ({run.ao_commit}){_budgets(run)}**"
-        model = model_side(profile, run, seeds)
-        out.append(_row([run.sessions, label, *_figure_cells(real_side(run).figures)]))
-        out.append(_row([run.sessions, f"model `{profile}`",
-                         *_figure_cells(model.figures, model.spread)]))  # fmt: skip
-        real_ops = run.digest.operations
-        for op in sorted(set(real_ops) | set(model.operations)):
-            statuses = ", ".join(f"{k}: {v}" for k, v in sorted(real_ops.get(op, {}).items()))
-            calls.append(_row([run.sessions, f"`{op}`", statuses or "—",
-                               _num(model.operations.get(op, 0.0), 1)]))  # fmt: skip
-    return [
-        *out,
-        "",
-        "### Budgets that run out: calls per operation in the window",
-        "",
-        *_head(["N", "operation", "AO (by status)", "model (all statuses)"], 2),
-        *calls,
-        "",
-    ]
+        real, model = real_side(run), model_side(profile, run, seeds)
+        figures.append(_row([run.sessions, label, *_figure_cells(real.figures)]))
+        figures.append(_row([run.sessions, f"model `{profile}`",
+                             *_figure_cells(model.figures, model.spread)]))  # fmt: skip
+        real_after, model_after = _after(real.digests), _after(model.digests)
+        errs = relative_errors(model.figures, real.figures)
+        errors.append(
+            _row([run.sessions, label,
+                  f"{_num(real_after.ran_out_at, 1)} / {_num(model_after.ran_out_at, 1)}",
+                  f"{_num(real_after.calls)} / {_num(model_after.calls, 1)}",
+                  _err(_relative(model_after.calls, real_after.calls)),
+                  f"{_num(real_after.refused)} / {_num(model_after.refused, 1)}",
+                  _err(_relative(model_after.refused, real_after.refused)),
+                  *(_err(errs[k]) for k in ("calls_per_min", "graphql_points_per_hr",
+                                             "core_requests_per_hr"))])
+        )  # fmt: skip
+        for op in sorted(set(real_after.statuses) | set(model_after.statuses)):
+            calls.append(_row([run.sessions, f"`{op}`",
+                               _statuses(real_after.statuses.get(op, {}), 0),
+                               _num(real_after.refused_by_op.get(op, 0.0)),
+                               _statuses(model_after.statuses.get(op, {}), 1),
+                               _num(model_after.refused_by_op.get(op, 0.0), 1)]))  # fmt: skip
+    return [*figures, *errors, *calls, ""]
+
+
+@dataclass(frozen=True)
+class _After:
+    """What a side asked after its budget ran out: means over its digests."""
+
+    ran_out_at: float  # NaN: a digest in which nothing ran out
+    calls: float
+    refused: float
+    statuses: dict[str, dict[str, float]]
+    refused_by_op: dict[str, float]
+
+
+def _after(digests: Sequence[WindowDigest]) -> _After:
+    n = len(digests)
+    at = [d.exhausted_at for d in digests]
+    statuses: dict[str, dict[str, float]] = {}
+    refused: dict[str, float] = {}
+    for d in digests:
+        for op, counts in d.after_exhaustion.items():
+            for status, count in counts.items():
+                mean = statuses.setdefault(op, {})
+                mean[status] = mean.get(status, 0.0) + count / n
+        for op, count in d.refused.items():
+            refused[op] = refused.get(op, 0.0) + count / n
+    return _After(
+        ran_out_at=math.nan if None in at else sum(a for a in at if a is not None) / n,
+        calls=sum(sum(c.values()) for c in statuses.values()),
+        refused=sum(refused.values()),
+        statuses={op: dict(sorted(c.items())) for op, c in sorted(statuses.items())},
+        refused_by_op=refused,
+    )
+
+
+def _relative(model: float, real: float) -> float:
+    if real == 0:
+        return 0.0 if model == 0 else math.inf
+    return (model - real) / real
+
+
+def _statuses(counts: dict[str, float], digits: int) -> str:
+    return ", ".join(f"{k}: {_num(v, digits)}" for k, v in counts.items()) or "—"

@@ -55,7 +55,7 @@ def reduce_run(run: CellRun, profile: ProfileName) -> CalibrationPoint:
     guards = [r for r in rows if r.operation and r.operation.startswith("gh.api.guard-")]
     g304 = sum(1 for r in guards if r.httpStatus == 304)
     durations = np.array([r.durationMs or 0.0 for r in rows], dtype=np.float64)
-    points = run.ledger.get("points", {})
+    points = run.ledger.points
     hours = (hi - lo) / 3600.0
     starts = run.tick_starts
     in_window = [t for t in starts if lo <= t <= hi]

@@ -1,7 +1,8 @@
 """The ``ghbench`` command line: a thin, lazily loaded table of subcommands.
 
 Each subcommand lives in ``ghbench.commands.<module>`` as a click command named
-``command``; it is imported only when invoked, so ``ghbench --help`` stays fast.
+``command`` (or as the table names it); it is imported only when invoked, so
+``ghbench --help`` stays fast.
 User errors (GhbenchError, click usage errors) become one line ``error: …`` on
 stderr with exit 2 (usage) or 1 (runtime). SIGTERM and SIGHUP stop a command as
 Ctrl-C does (``ghbench.signals.stop_on_signals``); an interrupted command exits 128 +
@@ -24,7 +25,7 @@ from ghbench.signals import stop_on_signals
 
 __all__ = ["COMMANDS", "main"]
 
-# name -> (module under ghbench.commands, one-line help shown by --help)
+# name -> (module under ghbench.commands[:its command, if not ``command``], one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "Run setup and measure of the built-in workload on the embedded emulator."),
     "setup": ("setup", "Create the scenario: spawn sessions and wait for their PRs."),
@@ -32,8 +33,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("report", "Recompute a scorecard from an existing trace file."),
     "simulate": ("simulate", "Run runbook cells of the workload model in virtual time."),
     "record": ("record", "Run a command with a gh shim that traces every HTTP exchange."),
-    "summarize": ("summarize", "Summarize a trace: totals, operations, statuses, burn windows."),
-    "analyze": ("analyze", "Analyze a trace in depth: outcomes, failures, repos, curves."),
+    "summarize": (
+        "traces:summarize",
+        "Summarize a trace: totals, operations, statuses, burn windows.",
+    ),
+    "analyze": ("traces:analyze", "Analyze a trace in depth: outcomes, failures, repos, curves."),
     "compare": ("compare", "Compare a candidate's scorecards with a baseline's; CI thresholds."),
     "ab": ("ab", "Run two orchestrator builds alternately on one setup and compare them."),
     "capacity": ("capacity", "Find how many sessions fit within a fraction of every budget."),
@@ -62,8 +66,10 @@ class LazyGroup(click.Group):
         entry = COMMANDS.get(cmd_name)
         if entry is None:
             return None
-        module = importlib.import_module(f"ghbench.commands.{entry[0]}")
-        command: click.Command = module.command
+        module, _, attribute = entry[0].partition(":")
+        command: click.Command = getattr(
+            importlib.import_module(f"ghbench.commands.{module}"), attribute or "command"
+        )
         return command
 
 

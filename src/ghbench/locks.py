@@ -19,7 +19,6 @@ import contextlib
 import fcntl
 import os
 from pathlib import Path
-from types import TracebackType
 
 from ghbench.errors import GhbenchError
 
@@ -65,12 +64,7 @@ class HeldLock:
     def __enter__(self) -> HeldLock:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
 

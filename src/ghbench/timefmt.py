@@ -17,6 +17,7 @@ __all__ = [
     "describe_seconds",
     "duration_flag",
     "format_duration",
+    "instant_flag",
     "iso_ms",
     "iso_s",
     "parse_duration",
@@ -136,3 +137,15 @@ def iso_ms(epoch: float) -> str:
     """``2026-04-16T14:17:02.123Z``: what JavaScript's toISOString() writes."""
     ms = round(epoch * 1000)
     return _date_time(_utc(ms // 1000)) + f".{ms % 1000:03d}Z"
+
+
+def instant_flag(flag: str, text: str) -> int:
+    """A timestamp flag's ``text`` (ISO-8601) in epoch milliseconds; UsageError naming
+    ``flag`` when it is not one."""
+    try:
+        return round(parse_iso(text) * 1000)
+    except ValueError:
+        raise UsageError(
+            f"{flag}: {text!r} is not an ISO-8601 timestamp in years 1 to 9999 (UTC); use a"
+            " form like 2026-04-16T14:17:02Z"
+        ) from None

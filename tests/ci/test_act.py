@@ -47,7 +47,7 @@ from tools import missing
 from .conftest import REPO
 from .test_actionlint import example_workflow
 
-pytestmark = [pytest.mark.slow, pytest.mark.needs("git", "node")]
+pytestmark = [pytest.mark.slow, pytest.mark.workflow, pytest.mark.needs("git", "node")]
 
 ACT_DIR = Path(__file__).resolve().parent / "act"
 CELLS = ("S2-T1-5", "S2-T1-50", "S1-T1-50")  # docs/ci.md's plan
@@ -77,7 +77,15 @@ def _act() -> str:
 
 def _shared_actions() -> Path:
     given = os.environ.get("GHBENCH_ACTIONS_SHARED")
-    places = [Path(given)] if given else [p / "shared" / "actions" for p in REPO.parents]
+    ao_shared = os.environ.get("GHBENCH_AO_SHARED")  # AO's shared directory's sibling
+    places = (
+        [Path(given)]
+        if given
+        else [
+            *(p / "shared" / "actions" for p in REPO.parents),
+            *([Path(ao_shared).parent / "actions"] if ao_shared else []),
+        ]
+    )
     for place in places:
         if all((place / tarball).is_file() for tarball in REAL_ACTIONS.values()):
             return place

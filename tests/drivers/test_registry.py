@@ -66,7 +66,7 @@ def test_a_build_told_apart_by_what_it_runs_is_a_row_ahead_of_the_one_it_refines
     tmp_path: Path,
 ) -> None:
     """Another AO build behind the same --ao (no new flag): detected, not named."""
-    ao = next(k for k in DRIVER_KINDS if k.name == "ao")
+    ao = next(k for k in DRIVER_KINDS if k.name == "ao-typescript")
     built: list[str] = []
 
     def detect(spec: RunSpec, env: object) -> bool:

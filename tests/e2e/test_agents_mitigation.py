@@ -30,7 +30,7 @@ def test_the_rest_shim_moves_the_spend_by_what_the_ledger_charged(tmp_path: Path
     for profile in ("claude-code", "claude-code-rest-checks"):
         run = run_agents(AgentRunSpec(profile=profile, agents=10, duration_s=1800.0), seed=7)
         write_agent_artifacts(run, seed=7, out_dir=tmp_path / profile)
-        ledgers[profile] = run.ledger["points"]
+        ledgers[profile] = run.ledger.points
     base, shim = tmp_path / "claude-code", tmp_path / "claude-code-rest-checks"
 
     done = _compare(base, shim, "--fail", "bracketDelta.graphql>-50%")

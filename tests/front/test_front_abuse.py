@@ -44,7 +44,7 @@ from tooling.front_abuse import (
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.front import Front, FrontSettings, start_front
-from tools import require_tool
+from tools import GH_BUILDS, GhBuild, require_gh, require_tool
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 BIG = 16 << 20  # larger than every socket buffer between the front and a client
@@ -241,7 +241,10 @@ def test_another_uid_cannot_use_a_running_front(front: Front, trace: Path, tmp_p
 _STRANGERS = {
     "curl": (["curl", "-sS", "https://api.github.com/rate_limit"], "curl"),
     "git": (["git", "ls-remote", "https://github.com/acme/todo"], "git"),
-    "gh": (["gh", "api", "rate_limit"], "gh"),
+    **{
+        f"gh-{build.version}": ([str(build.path), "api", "rate_limit"], build)
+        for build in GH_BUILDS
+    },
     "python": (
         [
             "/usr/bin/python3",
@@ -258,7 +261,10 @@ def test_another_uids_real_clients_are_refused(client: str, front: Front, trace:
     """gh, git, curl and Python's urllib of another user, who knows the port and a
     session's label: 407, and no row."""
     argv, program = _STRANGERS[client]
-    require_tool(program)
+    if isinstance(program, GhBuild):
+        require_gh(program)
+    else:
+        require_tool(program)
     proxy = f"http://s-1:-@127.0.0.1:{front.port}"
     with tempfile.TemporaryDirectory(prefix="ghbench-nobody-") as home:  # outside ours
         if os.geteuid() == 0:

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -268,3 +268,20 @@ def environ_of(pid: int) -> dict[str, str]:
     """A live process's environment (``/proc/PID/environ``)."""
     raw = Path(f"/proc/{pid}/environ").read_bytes()
     return dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Wait for ``condition`` (an event a test can see: a file, a process's state),
+    checking it every 50 ms; AssertionError naming ``what`` at the deadline."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {timeout:g} s for {what}"
+        time.sleep(0.05)
+
+
+def waiting_on_a_child(pid: int) -> bool:
+    """Whether ``pid`` is blocked waiting for a child to exit (``wait``): everything it
+    did to start that child is done."""
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/wchan").read_text().strip() == "do_wait"
+    return False

@@ -99,7 +99,7 @@ def test_two_profiles_alternate_on_one_setup_and_are_compared(tmp_path: Path) ->
         (["--driver", "workload", "--a-profile", "head"], "--driver workload needs --b-profile"),
         (
             ["--driver", "ao", "--a-ao", "x", "--b-ao", "y", "--a-profile", "head"],
-            "--a-profile does not apply to --driver ao",
+            "--a-profile applies only with --driver workload",
         ),
         (["--driver", "ao", "--a-ao", "x"], "--driver ao needs --b-ao"),
         (

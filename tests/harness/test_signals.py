@@ -22,7 +22,17 @@ from ghbench.emulator.http import EmuRequest, EmuResponse
 from ghbench.matrix.runs import load_runs
 
 from .github_server import TOKEN, ProbedEmulator, github_server
-from .helpers import WORKLOAD_FLAGS, Family, Output, clean_env, ghbench, make_project, popen_ghbench
+from .helpers import (
+    WORKLOAD_FLAGS,
+    Family,
+    Output,
+    clean_env,
+    ghbench,
+    make_project,
+    popen_ghbench,
+    wait_until,
+    waiting_on_a_child,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -160,9 +170,10 @@ def test_the_recorded_command_stops_when_record_is_killed(tmp_path: Path) -> Non
     )
     output = Output(proc)
     output.wait_for_line("started", stream="stdout")
-    # record names its command to the lifeline just after starting it: a SIGKILL in
-    # that instant would be too soon for any mechanism but a launcher of its own
-    time.sleep(1)
+    # record names its command to the lifeline just after starting it, then waits for
+    # it: a SIGKILL in that instant would be too soon for any mechanism but a launcher
+    # of its own
+    wait_until(lambda: waiting_on_a_child(proc.pid), "record to wait for its command")
     family = Family(proc.pid)
     assert any("sleep" in name for name in family.names.values())
     proc.kill()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghbench.matrix.checks import is_dashboard_row, split_dashboard_traffic, unpolled_repos
 from ghbench.timefmt import parse_iso
+from ghbench.trace.schema import TraceRow
 
 
-def _row(at: str, operation: str, args: list[str], component: str = "scm-github") -> dict[str, Any]:
-    return {"timestamp": at, "operation": operation, "args": args, "component": component}
+def _row(at: str, operation: str, args: list[str], component: str = "scm-github") -> TraceRow:
+    return TraceRow(timestamp=at, operation=operation, args=args, component=component)
 
 
 def test_split_tells_dashboard_calls_by_shape_within_the_window() -> None:
@@ -25,7 +24,7 @@ def test_split_tells_dashboard_calls_by_shape_within_the_window() -> None:
         _row(t.format(13), "gh.issue.view", issue, "tracker-github"),  # AO's dashboard titles
         _row(t.format(14), "gh.pr.view", pr_state, "dashboard"),  # the workload model's reader
         _row(t.format(15), "gh.pr.checks", ["pr", "checks", "7", "--repo", "o/r"]),  # AO's
-        {"timestamp": "not a time", "operation": "gh.issue.view"},
+        TraceRow(timestamp="not a time", operation="gh.issue.view"),
         _row(t.format(30), "gh.pr.view", pr_enrich),  # after the window
     ]
     assert [is_dashboard_row(r) for r in rows[1:7]] == [False, False, True, True, True, True]
@@ -48,8 +47,12 @@ def test_split_tells_dashboard_calls_by_shape_within_the_window() -> None:
 
 def test_unpolled_repos_needs_the_whole_name() -> None:
     rows = [
-        {"args": ["api", "repos/o/t2-50-r10/pulls?per_page=1"], "endpoint": "repos/o/t2-50-r10"},
-        {"args": ["pr", "view", "1", "--repo", "o/t2-50-r2"]},
+        TraceRow(
+            timestamp="t",
+            args=["api", "repos/o/t2-50-r10/pulls?per_page=1"],
+            endpoint="repos/o/t2-50-r10",
+        ),
+        TraceRow(timestamp="t", args=["pr", "view", "1", "--repo", "o/t2-50-r2"]),
     ]
     repos = ["o/t2-50-r1", "o/t2-50-r2", "o/t2-50-r10"]
     assert unpolled_repos(rows, repos) == ["o/t2-50-r1"]

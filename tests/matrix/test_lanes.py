@@ -29,9 +29,8 @@ CELLS = ["S2-T1-1", "S1-T1-5", "S3-T1-1", "S2-T2-5"]
 
 
 def _matrix(out: Path, lanes: int) -> dict[str, Any]:
-    plan = MatrixPlan(
-        matrix_run="m1", scales=[], cells=CELLS, backend="simulated", driver="workload", seed=3
-    )
+    spec = RunSpec(backend="simulated", driver="workload", seed=3)
+    plan = MatrixPlan(matrix_run="m1", scales=[], cells=CELLS, spec=spec)
     save_plan(out, plan)
     runner = SimulatedCells(lanes=lanes)
     try:

@@ -28,7 +28,7 @@ from ghbench.matrix.runs import MatrixRun, load_runs
 from ghbench.matrix.state import MatrixPlan
 from ghbench.matrix.triggers import comment_burst_plan, scenario_triggers
 from ghbench.runspec.cells import Cell
-from ghbench.runspec.spec import RunSpec
+from ghbench.runspec.spec import Duration, RunSpec
 
 
 class _Hooks:
@@ -86,17 +86,10 @@ def test_a_cell_runs_for_as_long_as_hygiene_estimated(
 ) -> None:
     """The cell's own spec (``cell_spec``, what its runner gets) times its run and tells
     the model its poll interval as hygiene's estimate counted them, from the same plan."""
-    plan = MatrixPlan(
-        matrix_run="m1",
-        backend="emulator",
-        driver=driver,
-        seed=0,
-        scales=[5],
-        cells=[],
-        duration_scale=scale,
-        tick=tick,
-    )
-    spec = plan.run_spec()
+    ticks = None if tick is None else Duration(tick, f"{tick:g}s")
+    run_spec = RunSpec(backend="emulator", driver=driver, duration_scale=scale, tick=ticks)  # type: ignore[arg-type]
+    plan = MatrixPlan(matrix_run="m1", scales=[5], cells=[], spec=run_spec)
+    spec = plan.run
     for cell in (Cell("S2", "T1", 5), Cell("S3", "T2", 10), Cell("S5", "T1", 1)):
         timing = run_timing(spec, cell)
         run = cell_spec(spec, cell, timing, tmp_path)

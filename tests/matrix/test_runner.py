@@ -115,8 +115,8 @@ class FakeBackend:
 
 
 def _plan(cells: list[str], run: str = "m1", **settings: Any) -> MatrixPlan:
-    settings = {"backend": "fake", "driver": "workload", "seed": 0, **settings}
-    return MatrixPlan(matrix_run=run, scales=[], cells=cells, **settings)
+    spec = RunSpec(**{"backend": "emulator", "driver": "workload", "seed": 0, **settings})
+    return MatrixPlan(matrix_run=run, scales=[], cells=cells, spec=spec)
 
 
 def _run(out: Path, backend: FakeBackend, cells: list[str], run: str = "m1") -> list[str]:

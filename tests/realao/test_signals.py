@@ -12,6 +12,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -39,11 +40,21 @@ def _start_measure(world: UserWorld, ao: Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert proc.stderr is not None
+    killer = threading.Timer(180, proc.kill)  # AO never got to its window
+    killer.start()
+    try:
+        for line in proc.stderr:  # past the 5 s warmup: in the window
+            if "window:" in line:
+                break
+        else:
+            raise AssertionError("measure ended before its window")
+    finally:
+        killer.cancel()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:  # AO is polling: its trace has rows
         traces = set((world.root / "out").glob("gh-trace-bench-*.jsonl")) - before
         if any(p.stat().st_size for p in traces):
-            time.sleep(8)  # past the 5 s warmup: in the window
             return proc
         time.sleep(0.5)
     proc.kill()

@@ -7,7 +7,7 @@ import pytest
 
 from ghbench.errors import UsageError
 from ghbench.runspec.cells import Cell
-from ghbench.runspec.names import AGENTS_NAMES, DRIVER_NAMES, DRIVERS
+from ghbench.runspec.names import AGENTS_NAMES
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.workload.agents.profiles import AGENT_PROFILE_NAMES
 from ghbench.workload.profiles import PROFILES
@@ -45,12 +45,6 @@ def test_the_model_takes_the_config_policy_then_the_tick() -> None:
     assert (configured.model_policy().review_interval, configured.model_policy().tick) == (7.0, 5.0)
 
 
-def test_every_driver_says_which_settings_it_takes() -> None:
-    assert set(DRIVERS) == set(DRIVER_NAMES)
-    assert RunSpec(driver="workload").traits.tick and not RunSpec(driver="ao").traits.tick
-    assert RunSpec(driver="ao").traits.ao and not RunSpec(driver="workload").traits.ao
-
-
 def test_the_agents_run_in_the_cells_that_have_them() -> None:
     assert ("none", *AGENT_PROFILE_NAMES) == AGENTS_NAMES
     s3 = RunSpec(cell=Cell("S3", "T1", 2), agents="claude-code-badge")
@@ -58,4 +52,3 @@ def test_the_agents_run_in_the_cells_that_have_them() -> None:
     s2 = msgspec.structs.replace(s3, cell=Cell("S2", "T1", 2))  # a matrix's other cells
     assert not s2.runs_agents and s2.agent_model is None
     assert RunSpec(cell=Cell("S4", "T1", 2)).agent_model is None
-    assert RunSpec(driver="ao").traits.agents and not RunSpec(driver="workload").traits.agents

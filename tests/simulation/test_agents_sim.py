@@ -36,7 +36,7 @@ def test_a_run_is_deterministic_for_its_seed() -> None:
 def test_rows_say_what_the_emulator_charged() -> None:
     """Every request is one row, priced as the emulator's ledger priced it."""
     run = run_agents(AgentRunSpec(agents=2, duration_s=700.0), seed=2)
-    ledger = {k: v for k, v in run.ledger["points"].items() if v}
+    ledger = {k: v for k, v in run.ledger.points.items() if v}
     assert _row_points(run) == ledger
     assert run.summary.requests == len(run.rows)
     assert {r.origin for r in run.rows} == {"agent"}
@@ -90,7 +90,8 @@ def test_the_badge_polls_pr_view_about_every_minute() -> None:
 
 def test_artifacts_are_a_trace_and_a_scorecard(tmp_path: Path) -> None:
     run = run_agents(AgentRunSpec(agents=1, duration_s=600.0), seed=1)
-    trace, card = write_agent_artifacts(run, seed=1, out_dir=tmp_path)
-    assert len(trace.read_bytes().splitlines()) == len(run.rows)
-    artifact = load_scorecard(card)
+    written = write_agent_artifacts(run, seed=1, out_dir=tmp_path)
+    assert len(written.trace_path.read_bytes().splitlines()) == len(run.rows)
+    artifact = load_scorecard(written.scorecard_path)
+    assert artifact == written.scorecard
     assert artifact.session_count == 1 and artifact.scenario_id == "agents-1"

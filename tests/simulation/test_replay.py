@@ -124,7 +124,7 @@ def test_rows_that_cannot_be_reissued_are_counted_and_named(ao_rows: list[TraceR
         CONTROL: {"rate": 1},
         UNKNOWN_COMMAND: {"gh.repo.clone": 1},
     }
-    assert result.summary()["notReissuedRows"] == 6
+    assert result.summary().not_reissued_rows == 6
     rest = [r for r in result.rows if r.endpoint == "repos/acme/todo/pulls?state=open"]
     assert len(rest) == 1 and rest[0].httpStatus == 200, "the network front's GET is re-issued"
 

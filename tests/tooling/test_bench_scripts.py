@@ -31,3 +31,13 @@ def test_a_bench_script_starts_and_prints_its_usage(script: str) -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("usage:"), done.stdout[:500]
+
+
+def test_make_bench_runs_every_script() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        import run_all  # a script, not a module: found by its path
+    finally:
+        sys.path.remove(str(BENCH))
+    listed = {argv[0] for argv in run_all._scripts(Path("/nowhere")).values()}
+    assert listed == set(SCRIPTS) - {"run_all.py"}

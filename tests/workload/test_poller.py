@@ -42,7 +42,7 @@ def test_head_steady_state_is_guards_only_all_304() -> None:
     reviews = ops[(GUARD_REVIEW_COMMENTS, 304)]
     assert 8 * ticks / 5 <= reviews <= 8 * ticks / 3  # ~P/4 per tick
     assert {status for _, status in ops} == {304}
-    assert run.ledger["points"] == {}  # nothing charged in the window
+    assert run.ledger.points == {}  # nothing charged in the window
 
 
 def test_head_cold_first_tick() -> None:

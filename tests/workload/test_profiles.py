@@ -51,7 +51,7 @@ def test_a_matrix_plan_written_with_an_old_name_reads_as_the_profile(tmp_path: P
         "seed": 0, "scales": [1], "cells": ["S2-T1-1"], "profile": "pre-b1",
     }  # fmt: skip
     (tmp_path / STATE_FILE).write_text(json.dumps(doc))
-    assert load_plan(tmp_path).profile == "ao-bench-1e73a505"
+    assert load_plan(tmp_path).run.profile == "ao-bench-1e73a505"
 
 
 def _simulate(profile: str, out: Path) -> dict[str, object]:

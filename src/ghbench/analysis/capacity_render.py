@@ -5,7 +5,6 @@ Pure: the caller passes the result and what describes the cell, and writes the b
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +16,7 @@ from ghbench.analysis.capacity import (
     Spend,
     VerifiedCount,
 )
+from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.analysis.text import table
 from ghbench.scorecard.rates import span_note
 
@@ -185,12 +185,7 @@ def capacity_json(r: CapacityResult, extra: Mapping[str, Any]) -> dict[str, Any]
 def capacity_png(r: CapacityResult, *, title: str) -> bytes:
     """One panel per budget: its figure against the session counts tried, the limit and
     ``fraction`` of it as lines, the answer as a vertical line."""
-    # matplotlib takes 0.5-1 s to import (docs/performance.md): only --png pays it
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
-    from matplotlib.figure import Figure  # noqa: PLC0415
-
-    fig = Figure(figsize=(12, 6.5), dpi=100)
-    FigureCanvasAgg(fig)
+    fig = new_figure(12, 6.5)
     fig.suptitle(title, fontsize=10)
     xs = [p.sessions for p in r.probes]
     for i, (name, (unit, what)) in enumerate(BUDGETS.items()):
@@ -212,9 +207,7 @@ def capacity_png(r: CapacityResult, *, title: str) -> bytes:
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=6, loc="upper left")
     fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None})
-    return buf.getvalue()
+    return png_bytes(fig)
 
 
 def _verdict(p: Probe, fraction: float) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ghbench.analysis.burn import BurnWindow, burn_windows, straddled_resources
 from ghbench.analysis.columns import MISSING, TraceSpan, count_ints, measured_rows
-from ghbench.trace.frame import NA, TraceFrame
+from ghbench.trace.frame import CALL_COLUMNS, NA, TraceFrame
 
 __all__ = ["SCHEMA_VERSION", "OperationLine", "Summary", "summarize"]
 
@@ -182,19 +182,7 @@ def _longest(frame: TraceFrame) -> Longest | None:
 
 
 # The trace frame columns summarize computes over (the command reads only these).
-SUMMARY_COLUMNS: tuple[str, ...] = (
-    "ts_ms",
-    "duration_ms",
-    "ok",
-    "http_status",
-    "rate_limit_remaining",
-    "rate_limit_reset",
-    "graphql_cost",
-    "operation",
-    "component",
-    "resource",
-    "endpoint",
-)
+SUMMARY_COLUMNS: tuple[str, ...] = (*CALL_COLUMNS, "endpoint")
 
 
 def summarize(frame: TraceFrame) -> Summary:

@@ -9,15 +9,29 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
 
-from ghbench.analysis.analyze import Analysis
-from ghbench.analysis.summarize import Summary
+from ghbench.analysis.analyze import ANALYSIS_COLUMNS, Analysis, analyze
+from ghbench.analysis.load import load_trace
+from ghbench.analysis.summarize import SUMMARY_COLUMNS, Summary, summarize
 from ghbench.artifacts.jsontext import strict_json
 from ghbench.scorecard.rates import SHORT_SPAN_S
 from ghbench.timefmt import format_duration, iso_ms, iso_s
+from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import CONTROL_COMPONENT
 
-__all__ = ["analysis_lines", "num", "pct", "report_text", "summary_lines", "table"]
+__all__ = [
+    "TraceReport",
+    "analysis_lines",
+    "num",
+    "pct",
+    "read_report",
+    "report_text",
+    "summary_lines",
+    "table",
+]
 
 # Tables longer than this show their head and a "… N more" line.
 MAX_TABLE_ROWS = 25
@@ -270,3 +284,23 @@ def report_text(result: Summary | Analysis, *, title: str, as_json: bool) -> str
     if isinstance(result, Summary):
         return "\n".join(summary_lines(result, title=title))
     return "\n".join(analysis_lines(result, title=title))
+
+
+@dataclass(frozen=True)
+class TraceReport:
+    """What ``summarize`` or ``analyze`` made of a trace, and the frame it read."""
+
+    frame: TraceFrame
+    result: Summary | Analysis
+
+    def text(self, *, title: str, as_json: bool) -> str:
+        return report_text(self.result, title=title, as_json=as_json)
+
+
+def read_report(trace: Path, kind: Literal["summarize", "analyze"]) -> TraceReport:
+    """``trace`` read (only the columns ``kind`` computes over) and summarized or analyzed."""
+    if kind == "summarize":
+        frame = load_trace(trace, SUMMARY_COLUMNS)
+        return TraceReport(frame, summarize(frame))
+    frame = load_trace(trace, ANALYSIS_COLUMNS)
+    return TraceReport(frame, analyze(frame))

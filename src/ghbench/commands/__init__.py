@@ -6,11 +6,7 @@ imports its flow (harness, matrix, simulation, analysis, ...) inside its functio
 a flow brings numpy, httpx and the drivers, which made ``ghbench measure --help``
 take 0.56 s instead of 0.09 s (docs/performance.md), and a mistyped flag is reported
 before any of it loads. Those imports carry ``noqa: PLC0415`` and point here.
+
+A command's flags come from the one flag table (``ghbench.runspec.flags``) through
+``options.flag_options``; its run is the ``RunSpec`` they build.
 """
-
-from pathlib import Path
-
-__all__ = ["DEFAULT_OUT"]
-
-# where commands write when --out is not given (setup, measure, report, demo)
-DEFAULT_OUT = Path("ghbench-out")

@@ -16,7 +16,8 @@ from pathlib import Path
 import click
 
 from ghbench.commands.comparison import print_report
-from ghbench.commands.history import HISTORY_FORMATS, echo_history, format_option, resolve_format
+from ghbench.commands.history import HISTORY_FORMATS, echo_history, resolve_format
+from ghbench.commands.options import flag_options
 from ghbench.errors import UsageError
 
 __all__ = ["command"]
@@ -26,18 +27,8 @@ __all__ = ["command"]
 @click.argument("baseline", type=click.Path(path_type=Path))
 @click.argument("candidate", type=click.Path(path_type=Path))
 @click.option(
-    "--fail",
-    "fail",
-    multiple=True,
-    metavar="EXPR",
-    help="Fail (exit 3) when EXPR holds: 'graphqlPointsPerHr>+10%' (change from the"
-    " baseline) or 'opaqueCallPct>0.05' (the candidate's value). Repeatable.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as a JSON object.")
-@click.option(
     "--markdown", is_flag=True, help="Print a Markdown table (a PR comment, a job summary)."
 )
-@format_option(["text", "json", "markdown"], "text")
 @click.option(
     "--html",
     "html_path",
@@ -50,6 +41,7 @@ __all__ = ["command"]
     is_flag=True,
     help="Compare scorecards of different scenarios, topologies, sessions or windows.",
 )
+@flag_options("compare")
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     baseline: Path,
     candidate: Path,

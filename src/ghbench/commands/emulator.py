@@ -9,27 +9,9 @@ from typing import Literal
 
 import click
 
-from ghbench.emulator.control_access import CONTROL_KEY_ENV, is_loopback_host
-from ghbench.errors import UsageError
+from ghbench.commands.options import flag_options
 
 __all__ = ["command"]
-
-
-def _parse_tokens(values: tuple[str, ...], from_env: str) -> list[tuple[str, str]]:
-    """``TOKEN`` (user octo) or ``LOGIN:TOKEN`` -> [(login, token)]."""
-    out = []
-    for raw in [*values, *(v for v in from_env.split(",") if v.strip())]:
-        login, sep, token = raw.strip().rpartition(":")
-        if not sep:
-            login = "octo"
-        if not token or not login:
-            raise UsageError("--token: expected TOKEN or LOGIN:TOKEN, got an empty part")
-        out.append((login, token))
-    return out
-
-
-def _redact(token: str) -> str:
-    return token[:4] + "…" if len(token) > 8 else "…"
 
 
 @click.group(name="emulator")
@@ -66,7 +48,6 @@ def command() -> None:
     help="Accept this token (repeatable): TOKEN (user octo) or LOGIN:TOKEN.",
 )
 @click.option("--repo", "repos", multiple=True, help="Create owner/name at start (repeatable).")
-@click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
 @click.option(
     "--config",
     "config_path",
@@ -90,6 +71,7 @@ def command() -> None:
     " GitHub's own, or 'primary': the primary limit's message with budget left, as GitHub"
     " answered in 2026 (a fault, to test a client's classifier).",
 )
+@flag_options("emulator serve")
 def serve(
     *,
     host: str,
@@ -105,77 +87,28 @@ def serve(
 ) -> None:
     """Serve the emulator over HTTP until SIGTERM or Ctrl-C."""
     # the emulator loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.emulator.bootstrap import ListenError  # noqa: PLC0415
-    from ghbench.emulator.config import EmulatorConfig, load_config  # noqa: PLC0415
-    from ghbench.emulator.core import Emulator  # noqa: PLC0415
-    from ghbench.emulator.process import TOKENS_ENV  # noqa: PLC0415
-    from ghbench.emulator.serve import serve_emulator  # noqa: PLC0415
-    from ghbench.emulator.unix_socket import UnixSocketError  # noqa: PLC0415
+    from ghbench.emulator.serve import ServeSettings  # noqa: PLC0415
+    from ghbench.emulator.serve import serve as serve_until_stopped  # noqa: PLC0415
 
-    if not 0 <= port <= 65535:
-        raise UsageError(f"--port {port}: use 0..65535")
-    if not is_loopback_host(host):
-        if not allow_remote:
-            raise UsageError(
-                f"--host {host}: not a loopback address, so other machines could use the "
-                "emulator's API and its tokens; use 127.0.0.1, or add --allow-remote"
-            )
-        click.echo(
-            f"warning: --host {host} --allow-remote: the emulator's API answers anyone who "
-            "can reach this address (its tokens are not secret from them)",
-            err=True,
-        )
-    config = load_config(config_path) if config_path else EmulatorConfig()
-    if secondary_message is not None:
-        config.secondary.message = secondary_message
-    # Secrets come in the environment; taken out of ours so nothing we start (git
-    # http-backend) inherits them.
-    pairs = _parse_tokens(tokens, os.environ.pop(TOKENS_ENV, ""))
-    control_key = os.environ.pop(CONTROL_KEY_ENV, "") or None
-    for login, token in pairs:
-        config.users.setdefault(login, []).append(token)
-    for repo in repos:
-        if repo.count("/") != 1:
-            raise UsageError(f"--repo {repo!r}: expected owner/name")
-        config.repos.append(repo)
-
-    def ready(url: str) -> None:
-        click.echo(_ready_line(url, uds, pairs, control_key is not None))
+    def ready(line: str) -> None:
+        click.echo(line)
         sys.stdout.flush()
 
-    try:
-        serve_emulator(
-            host=host,
-            port=port,
-            uds=uds,
-            make_emulator=lambda: Emulator(
-                seed=seed, state_dir=state_dir, config=config, control_key=control_key
-            ),
-            on_ready=ready,
-        )
-    except ListenError as exc:
-        raise UsageError(f"--port {port}: cannot listen on {host} ({exc.reason})") from exc
-    except UnixSocketError as exc:
-        raise UsageError(f"--uds {uds}: {exc.reason}") from exc
-
-
-def _ready_line(url: str, uds: Path | None, pairs: list[tuple[str, str]], has_key: bool) -> str:
-    """The one line ``serve`` prints when it listens (never a token or the key)."""
-    token_hint = _redact(pairs[0][1]) if pairs else "<a token given with --token>"
-    control = (
-        f"control API: the key in {CONTROL_KEY_ENV}"
-        if has_key
-        else f"control API closed: set {CONTROL_KEY_ENV} before serve to use it"
+    settings = ServeSettings(
+        host,
+        port,
+        allow_remote,
+        state_dir,
+        tokens,
+        repos,
+        seed,
+        config_path,
+        uds,
+        secondary_message,
     )
-    hint = (
-        f"point gh at it: GH_HOST=github.localhost HTTP_PROXY={url} HTTPS_PROXY={url} "
-        f"GH_TOKEN={token_hint}; {control}"
-    )
-    if uds is None:
-        return f"ghbench emulator listening on {url}  ({hint})"
-    path = os.path.abspath(uds)
-    return (
-        f"ghbench emulator listening on {url} and unix socket {path}  ({hint}; or as a "
-        f"GitHub Enterprise host: gh config set http_unix_socket {path}, "
-        f"GH_HOST=<enterprise host> GH_ENTERPRISE_TOKEN={token_hint})"
+    serve_until_stopped(
+        settings,
+        os.environ,
+        warn=lambda text: click.echo(f"warning: {text}", err=True),
+        ready=ready,
     )

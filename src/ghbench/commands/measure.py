@@ -9,38 +9,28 @@ import os
 import sys
 
 import click
-import msgspec
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import common_options, resolve_project
-from ghbench.commands.outdir import hold_out
-from ghbench.harness.setup_artifact import require_ready_setup
-from ghbench.runspec.spec import Duration, RunSpec
+from ghbench.commands.options import flag_options, hold_out
+from ghbench.runspec.spec import RunSpec
 
 __all__ = ["command"]
 
 
 @click.command(name="measure")
-@common_options
-@click.option("--warmup", default="2m", show_default=True, help="Warmup before the window.")
-@click.option("--duration", required=True, help="Measurement window length, e.g. 15m.")
-@click.option("--no-plot", is_flag=True, help="Do not draw the burn-curve PNG.")
-def command(*, spec: RunSpec, warmup: str, duration: str, no_plot: bool) -> None:
+@flag_options("measure")
+def command(*, spec: RunSpec, no_plot: bool) -> None:
     """Measure one benchmark window against an existing setup."""
-    project = resolve_project(spec)
-    spec = msgspec.structs.replace(
-        spec,
-        warmup=Duration.parse("--warmup", warmup),
-        duration=Duration.parse("--duration", duration, allow_zero=False),
-    )
-    setup_path, setup = require_ready_setup(project, spec.cell.sessions, spec.out_dir)
-    # the flags and the setup are checked; the flow loads now (see ghbench.commands)
-    from ghbench.harness.factory import start_backend  # noqa: PLC0415
+    # the flags are checked; the flow loads now (see ghbench.commands)
+    from ghbench.harness.factory import find_run_project, start_backend  # noqa: PLC0415
     from ghbench.harness.measure import run_measure  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
+    from ghbench.harness.setup_artifact import require_ready_setup  # noqa: PLC0415
     from ghbench.harness.window import WindowPlan  # noqa: PLC0415
     from ghbench.scorecard.console import use_color  # noqa: PLC0415
 
+    project = find_run_project(spec)
+    setup_path, setup = require_ready_setup(project, spec.cell.sessions, spec.out_dir)
     hold_out(spec.out_dir)
     clock = SystemClock()
     backend, driver = start_backend(spec, project, clock, setup=setup_path)

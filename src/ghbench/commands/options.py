@@ -1,221 +1,171 @@
-"""Flags shared by ``setup`` and ``measure``, and what they resolve to."""
+"""The flag table's rows as click options: ``flag_options``, the one decorator.
+
+``@flag_options("setup")`` gives a command every row of ``ghbench.runspec.flags`` that
+names it, each with its type, its default for that command and its help; the command's
+function receives its run as ``spec: RunSpec`` (``ghbench.runspec.build.build_spec``),
+and by name whatever else it asks for: a row that sets no setting (``--json``), its own
+options, ``typed`` (the flags given on the command line).
+"""
 
 from __future__ import annotations
 
 import functools
+import inspect
+import math
 import os
-import re
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import click
+from click.core import ParameterSource
 
-from ghbench.commands import DEFAULT_OUT
-from ghbench.commands.params import MAX_ISSUE_NUMBER, MAX_SESSIONS, ProfileChoice
-from ghbench.drivers.project import Project
-from ghbench.errors import UsageError
-from ghbench.github.names import BACKEND_NAMES, BackendName
-from ghbench.runspec.cells import Cell
-from ghbench.runspec.names import AO_LAYOUT_NAMES, DRIVER_NAMES, AoLayoutName, DriverName
-from ghbench.runspec.spec import Duration, RunSpec
-from ghbench.workload.config import TRANSPORT_NAMES, TransportName
-from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
+from ghbench.artifacts.outdir import check_out_dir, held_out_dir
+from ghbench.runspec.build import SETTINGS, build_spec
+from ghbench.runspec.flags import Flag, flags_of
+from ghbench.runspec.names import RunBackendName
+from ghbench.runspec.spec import RunSpec
+from ghbench.workload.agents.profiles import canonical_agent_profile
+from ghbench.workload.profiles import canonical_profile
 
-__all__ = ["PROJECT_HELP", "common_options", "parse_issue_list", "resolve_project"]
-
-PROJECT_HELP = (
-    "Project id: in agent-orchestrator.yaml (AO's TypeScript builds, the model), or the id"
-    " AO 0.10 registers the checkout ghbench runs in under."
-)
-
-_RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
-_NUMBER = re.compile(r"^[0-9]+$")
+__all__ = ["FiniteFloatRange", "flag_options", "given_flags", "hold_out", "row_type"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+Base = RunSpec | Callable[[Mapping[str, Any]], RunSpec] | None
 
 
-def _spec(
-    *,
-    project: str,
-    sessions: int,
-    config_path: Path | None,
-    out_dir: Path,
-    driver: DriverName,
-    github: BackendName,
-    ao_command: str | None,
-    ao_layout: AoLayoutName,
-    transport: TransportName,
-    profile: ProfileName,
-    tick: str | None,
-) -> RunSpec:
-    """The run the shared flags describe (S2 on one repo: the spec's v1 setup)."""
-    return RunSpec(
-        driver=driver,
-        ao_command=ao_command,
-        ao_layout=ao_layout,
-        transport=transport,
-        profile=profile,
-        tick=None if tick is None else Duration.parse("--tick", tick, allow_zero=False),
-        backend=github,
-        cell=Cell("S2", "T1", sessions),
-        project=project,
-        ao_config=config_path,
-        out_dir=out_dir,
+class FiniteFloatRange(click.FloatRange):
+    """``click.FloatRange`` that also refuses ``nan`` and ``inf``: a NaN compares false
+    with every bound, so the range alone lets it through."""
+
+    name = "float range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+class _Named(click.Choice[str]):
+    """A choice typed by its name or an old alias; the value is always the name, so what
+    a run records does not depend on which of the two the user typed."""
+
+    def __init__(self, choices: tuple[str, ...], canonical: Callable[[str], str]) -> None:
+        super().__init__(choices)
+        self.canonical = canonical
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return self.canonical(super().convert(value, param, ctx))
+
+
+class _OutDir(click.ParamType):  # type: ignore[type-arg]
+    """``--out``: a directory ghbench may write, checked before any work starts."""
+
+    name = "directory"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = Path(value)
+        check_out_dir(path, param.opts[0] if param is not None else "--out")
+        return path
+
+
+def _int(bound: float | None) -> int | None:
+    return None if bound is None else int(bound)
+
+
+def _agents(name: str) -> str:
+    return "none" if name == "none" else canonical_agent_profile(name)
+
+
+def row_type(row: Flag, command: str) -> Any:
+    """The click type of ``row``'s values in ``command`` (None: text)."""
+    low, high = row.bounds
+    kinds: dict[str, Callable[[], Any]] = {
+        "choice": lambda: click.Choice(row.choices_for(command)),
+        "int": lambda: (
+            click.INT if row.bounds == (None, None) else click.IntRange(_int(low), _int(high))
+        ),
+        "number": lambda: FiniteFloatRange(min=low, min_open=True, max=high),
+        "out": _OutDir,
+        "file": lambda: click.Path(dir_okay=False, path_type=Path),
+        "profile": lambda: _Named(row.choices, canonical_profile),
+        "agents": lambda: _Named(row.choices, _agents),
+    }
+    return kinds[row.kind]() if row.kind in kinds else None
+
+
+def _option(row: Flag, command: str) -> Callable[[F], F]:
+    default, required = row.default(command), row.required(command)
+    if required:
+        shown: bool | str = False
+    elif default is None:
+        shown = row.unset or False
+    else:
+        shown = not (default is False or default == ())
+    return click.option(
+        *row.names_in(command),
+        row.dest,
+        type=row_type(row, command),
+        default=default,
+        required=required,
+        is_flag=row.kind == "switch",
+        multiple=row.kind == "many",
+        show_default=shown,
+        metavar=row.metavar or ("DURATION" if row.kind == "duration" else None),
+        help=row.help_for(command),
     )
 
 
-_SHARED = (
-    "project",
-    "sessions",
-    "config_path",
-    "out_dir",
-    "driver",
-    "github",
-    "ao_command",
-    "ao_layout",
-    "transport",
-    "profile",
-    "tick",
-)
+def hold_out(out_dir: Path, flag: str = "--out") -> None:
+    """``out_dir`` held by this run until the command ends (``held_out_dir``): taken
+    after the flags are checked and before anything is written there."""
+    click.get_current_context().with_resource(held_out_dir(out_dir, flag))
 
 
-def common_options(func: F) -> F:
-    """--project/--sessions, where things go, which driver and which GitHub.
-
-    The command receives the run they describe as one keyword argument, ``spec:
-    RunSpec``, and adds its own flags' settings to it.
-    """
-
-    @functools.wraps(func)
-    def with_common(*args: Any, **kwargs: Any) -> Any:
-        spec = _spec(**{name: kwargs.pop(name) for name in _SHARED})
-        return func(*args, spec=spec, **kwargs)
-
-    decorators = [
-        click.option("--project", required=True, help=PROJECT_HELP),
-        click.option(
-            "--sessions",
-            required=True,
-            type=click.IntRange(min=1, max=MAX_SESSIONS),
-            help="Number of sessions.",
-        ),
-        click.option(
-            "--config",
-            "config_path",
-            type=click.Path(dir_okay=False, path_type=Path),
-            default=None,
-            help="agent-orchestrator.yaml to use (default: AO's own search order).",
-        ),
-        click.option(
-            "--out",
-            "out_dir",
-            type=click.Path(file_okay=False, path_type=Path, resolve_path=True),
-            default=DEFAULT_OUT,
-            show_default=True,
-            help="Directory for artifacts, traces and state.",
-        ),
-        click.option(
-            "--driver",
-            type=click.Choice(DRIVER_NAMES),
-            default="ao",
-            show_default=True,
-            help="ao: the real AO CLI; workload: ghbench's built-in AO model.",
-        ),
-        click.option(
-            "--github",
-            "github",
-            type=click.Choice(BACKEND_NAMES),
-            default="github",
-            show_default=True,
-            help="github: real GitHub as gh reaches it (GH_HOST, GITHUB_API_URL; token from"
-            " GH_TOKEN/GITHUB_TOKEN or gh's login for the host); emulator: the embedded"
-            " emulator, state kept in OUT/state/emulator.",
-        ),
-        click.option(
-            "--ao",
-            "ao_command",
-            default=None,
-            help="AO checkout directory (runs node packages/cli/dist/index.js) or an ao"
-            " executable; default: $GHBENCH_AO, else 'ao' on PATH.",
-        ),
-        click.option(
-            "--ao-layout",
-            type=click.Choice(AO_LAYOUT_NAMES),
-            default="auto",
-            show_default=True,
-            help="AO's session storage: json (current) or kv (bench-era key=value files).",
-        ),
-        click.option(
-            "--transport",
-            type=click.Choice(TRANSPORT_NAMES),
-            default="gh",
-            show_default=True,
-            help="How the workload model calls GitHub: the real gh CLI, or HTTP.",
-        ),
-        click.option(
-            "--profile",
-            type=ProfileChoice(),
-            default=DEFAULT_PROFILE,
-            show_default=True,
-            help="Workload model profile.",
-        ),
-        click.option(
-            "--tick",
-            default=None,
-            help="Workload model poll interval (default: the profile's 30s).",
-        ),
-    ]
-    wrapped: Callable[..., Any] = with_common
-    for deco in reversed(decorators):
-        wrapped = deco(wrapped)
-    return cast(F, wrapped)
+def given_flags() -> frozenset[str]:
+    """The parameters of the running command given on its command line."""
+    ctx = click.get_current_context()
+    return frozenset(
+        name for name in ctx.params if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+    )
 
 
-def resolve_project(spec: RunSpec) -> Project:
-    """The project ``spec``'s ``--project`` names, as its driver finds it: in the
-    agent-orchestrator.yaml AO would read from here (or ``--config``), or, for AO 0.10,
-    the checkout ghbench runs in."""
-    # the flags are checked; the driver table loads now, not for --help
-    from ghbench.drivers.registry import find_project  # noqa: PLC0415
+def flag_options(
+    command: str, *, base: Base = None, words: Mapping[frozenset[RunBackendName], str] | None = None
+) -> Callable[[F], F]:
+    """The table's rows for ``command`` as its click options. The function gets, by the
+    names of its parameters: ``spec`` (the run they describe, from ``base``: a spec, or
+    one made from the values), ``typed`` (``given_flags``) and any flag's value."""
+    rows = flags_of(command)
 
-    return find_project(spec, os.environ, Path.cwd(), Path.home())
+    def decorate(func: F) -> F:
+        parameters = inspect.signature(func).parameters
+        wanted = set(parameters)
+        every = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+        missing = [r.name for r in rows if r.dest not in SETTINGS and r.dest not in wanted]
+        assert every or not missing, f"{command}: {missing} reach no parameter"
 
-
-def parse_issue_list(text: str) -> list[int]:
-    """``1,2,5-9`` -> [1, 2, 5, 6, 7, 8, 9]; duplicates are an error, and so is a list
-    longer than MAX_SESSIONS or a number GitHub could not have given an issue."""
-    out: list[int] = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        m = _RANGE.match(part)
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            if lo > hi:
-                raise UsageError(f"--issues: range {part} runs backwards; write {hi}-{lo}")
-            if hi - lo + 1 + len(out) > MAX_SESSIONS:
-                raise UsageError(
-                    f"--issues: {part} lists {hi - lo + 1:,} issues; give at most"
-                    f" {MAX_SESSIONS:,} in all (one per session)"
+        @functools.wraps(func)
+        def run(**values: Any) -> Any:
+            typed = given_flags()
+            kwargs = {
+                name: value
+                for name, value in values.items()
+                if name in wanted or (every and name not in SETTINGS)
+            }
+            if "spec" in wanted:
+                start = base(values) if callable(base) else base
+                kwargs["spec"] = build_spec(
+                    command, values, typed, base=start, env=os.environ, words=words
                 )
-            out.extend(range(lo, hi + 1))
-        elif _NUMBER.match(part):
-            out.append(int(part))
-        else:
-            raise UsageError(f"--issues: {part!r} is not an issue number or range like 5-9")
-    if not out:
-        raise UsageError("--issues: give at least one issue number, e.g. --issues 1,2,5-9")
-    if len(out) > MAX_SESSIONS:
-        raise UsageError(f"--issues: {len(out):,} issues; give at most {MAX_SESSIONS:,}")
-    if any(n <= 0 for n in out):
-        raise UsageError("--issues: issue numbers start at 1")
-    if max(out) > MAX_ISSUE_NUMBER:
-        raise UsageError(
-            f"--issues: {max(out)} is not an issue number (at most {MAX_ISSUE_NUMBER})"
-        )
-    dupes = sorted(n for n, seen in Counter(out).items() if seen > 1)
-    if dupes:
-        raise UsageError(f"--issues: issue {dupes[0]} is listed twice; list each issue once")
-    return out
+            if "typed" in wanted:
+                kwargs["typed"] = typed
+            return func(**kwargs)
+
+        wrapped: Callable[..., Any] = run
+        for row in reversed(rows):
+            wrapped = _option(row, command)(wrapped)
+        return cast(F, wrapped)
+
+    return decorate

@@ -14,26 +14,14 @@ from pathlib import Path
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands import DEFAULT_OUT
-from ghbench.commands.history import echo_history, format_option, resolve_format
+from ghbench.commands.history import echo_history, resolve_format
+from ghbench.commands.options import flag_options
 from ghbench.commands.readwarnings import report_read_problems
 from ghbench.data import example_trace_path
 from ghbench.errors import UsageError
-from ghbench.timefmt import parse_iso
+from ghbench.timefmt import instant_flag
 
 __all__ = ["command"]
-
-
-def _epoch_ms(flag: str, text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return round(parse_iso(text) * 1000)
-    except ValueError:
-        raise UsageError(
-            f"{flag}: {text!r} is not an ISO-8601 timestamp in years 1 to 9999 (UTC); use a"
-            " form like 2026-04-16T14:17:02Z"
-        ) from None
 
 
 @click.command(name="report")
@@ -58,27 +46,13 @@ def _epoch_ms(flag: str, text: str | None) -> int | None:
     help="Rows completed after this time are left out (default: the last row).",
 )
 @click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_OUT,
-    show_default=True,
-    help="Directory for scorecard-{scenarioId}-{timestamp}.json.",
-)
-@click.option(
     "--agent-trace",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="The agents' own trace, split from the orchestrator's in the insights (default:"
     " gh-trace-agents-* beside --trace, when there is one).",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print the artifact JSON instead of the console scorecard (still writes the file).",
-)
-@format_option(["text", "json"], "text")
+@flag_options("report")
 def command(
     *,
     trace: Path | None,
@@ -97,8 +71,8 @@ def command(
     if trace is None and not example:
         raise UsageError("--trace is required; pass the trace file to score (or --example)")
     trace_path = example_trace_path() if trace is None else trace
-    start_ms = _epoch_ms("--warmup-end", warmup_end)
-    end_ms = _epoch_ms("--window-end", window_end)
+    start_ms = None if warmup_end is None else instant_flag("--warmup-end", warmup_end)
+    end_ms = None if window_end is None else instant_flag("--window-end", window_end)
     if start_ms is not None and end_ms is not None and end_ms < start_ms:
         raise UsageError("--window-end is before --warmup-end; the window would run backwards")
     # the flags are checked; the flow loads now, not for --help (see ghbench.commands)

@@ -1,50 +1,32 @@
 """``ghbench setup``: spawn the sessions, wait for their PRs, write the setup artifact.
 
 The order of checks is chosen so that bad input fails before anything starts or is
-written: the project and its config, then the issue count, then the tools, then the
-token (real GitHub) or the emulator.
+written: the flags (the issues against the sessions among them), the project and its
+config, then the tools, then the token (real GitHub) or the emulator.
 """
 
 from __future__ import annotations
 
 import click
-import msgspec
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import common_options, parse_issue_list, resolve_project
-from ghbench.commands.outdir import hold_out
-from ghbench.errors import GhbenchError, UsageError
-from ghbench.runspec.spec import Duration, RunSpec
+from ghbench.commands.options import flag_options, hold_out
+from ghbench.errors import GhbenchError
+from ghbench.runspec.spec import RunSpec
 
 __all__ = ["command"]
 
 
 @click.command(name="setup")
-@common_options
-@click.option("--issues", required=True, help="Issues to assign, e.g. 1,2,5-9 (one per session).")
-@click.option("--poll-interval", default="30s", show_default=True, help="How often to check PRs.")
-@click.option("--timeout", default="10m", show_default=True, help="How long to wait for PRs.")
-def command(*, spec: RunSpec, issues: str, poll_interval: str, timeout: str) -> None:
+@flag_options("setup")
+def command(*, spec: RunSpec) -> None:
     """Create the scenario: spawn sessions and wait for their PRs."""
-    project = resolve_project(spec)
-    issue_list = parse_issue_list(issues)
-    sessions = spec.cell.sessions
-    if len(issue_list) != sessions:
-        raise UsageError(
-            f"--issues lists {len(issue_list)} issues but --sessions is {sessions};"
-            " give exactly one issue per session"
-        )
-    spec = msgspec.structs.replace(
-        spec,
-        issues=tuple(issue_list),
-        poll_interval=Duration.parse("--poll-interval", poll_interval, allow_zero=False),
-        setup_timeout=Duration.parse("--timeout", timeout, allow_zero=False),
-    )
     # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
-    from ghbench.harness.factory import start_backend  # noqa: PLC0415
+    from ghbench.harness.factory import find_run_project, start_backend  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
     from ghbench.harness.setup import run_setup  # noqa: PLC0415
 
+    project = find_run_project(spec)
     hold_out(spec.out_dir)
     clock = SystemClock()
     backend, driver = start_backend(spec, project, clock)

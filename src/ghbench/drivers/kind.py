@@ -1,7 +1,9 @@
 """What a family of drivers tells the registry: one ``DriverKind``, a row of its table.
 
-A ``DriverKind`` says whether it runs what a ``RunSpec`` names (``runs``: the driver's
-name, and for AO what the binary behind ``--ao`` is), how to build it over one project
+A ``DriverKind`` is named by ``runspec.names.DriverKindName`` (the flag table's
+``takes`` column says which settings each kind acts on) and says whether it runs what a
+``RunSpec`` names (``runs``: the driver's name, and for AO what the binary behind
+``--ao`` is), how to build it over one project
 or several (a matrix cell's spread), how a matrix cell's projects are made for it, and
 what it must check before a cell starts. Each family (``ao_typescript``, ``ao_daemon``,
 ``workload``) defines its row; ``ghbench.drivers.registry`` holds the table.
@@ -18,6 +20,7 @@ from ghbench.drivers.project import Project, load_project
 from ghbench.errors import UsageError
 from ghbench.github.backend import Backend
 from ghbench.runspec.cells import Cell
+from ghbench.runspec.names import DriverKindName
 from ghbench.runspec.spec import RunSpec
 
 __all__ = ["DriverContext", "DriverKind", "config_project", "project_flag", "state_dir"]
@@ -56,7 +59,7 @@ class DriverContext:
 class DriverKind:
     """One kind of orchestrator ghbench drives."""
 
-    name: str
+    name: DriverKindName
     runs: Callable[[RunSpec, Mapping[str, str]], bool]
     build: Callable[[DriverContext, Sequence[Project]], Driver]
     # a matrix cell's projects over its repos: (cell, repos, work dir, whether ghbench
@@ -67,6 +70,3 @@ class DriverKind:
     find_project: Callable[[RunSpec, Mapping[str, str], Path, Path], Project]
     # refuse early what a cell would fail on later (a browser named but not installed)
     check_dashboard: Callable[[Mapping[str, str]], None] = lambda env: None
-    # launches the agent model as its sessions' coding agents (--agents in S3, S4:
-    # ``ghbench.drivers.common.agent_launcher``)
-    runs_agent_model: bool = False

@@ -25,7 +25,9 @@ from ghbench.drivers.project import Project
 from ghbench.drivers.workload.kind import WORKLOAD
 from ghbench.errors import UsageError
 from ghbench.github.backend import Backend
+from ghbench.runspec.build import check_kind
 from ghbench.runspec.cells import Cell
+from ghbench.runspec.flags import flag_for
 from ghbench.runspec.spec import RunSpec
 
 __all__ = [
@@ -46,9 +48,11 @@ DRIVER_KINDS: tuple[DriverKind, ...] = (WORKLOAD, AO_DAEMON, AO_TYPESCRIPT)
 def driver_kind(
     spec: RunSpec, env: Mapping[str, str], kinds: Sequence[DriverKind] = DRIVER_KINDS
 ) -> DriverKind:
-    """The first of ``kinds`` that runs what ``spec`` names."""
+    """The first of ``kinds`` that runs what ``spec`` names; a setting of ``spec`` that
+    kind would not act on is refused (the flag table's, ``check_kind``)."""
     for kind in kinds:
         if kind.runs(spec, env):
+            check_kind(spec, kind.name)
             return kind
     raise ValueError(f"no driver runs --driver {spec.driver}")
 
@@ -87,7 +91,9 @@ def cell_projects(
 
 
 def _check_agents(kind: DriverKind, spec: RunSpec) -> None:
-    if spec.agent_model is not None and not kind.runs_agent_model:
+    """A cell whose agents run the agent model needs a kind that launches it (the flag
+    table's ``--agents`` row: AO launches it as its sessions' claude in real time)."""
+    if spec.agent_model is not None and not flag_for("agents").taken_by(kind.name, spec.backend):
         raise UsageError(
             f"--agents: the {kind.name} driver does not launch the agent model as its"
             " agents; drop --agents"

@@ -21,17 +21,12 @@ subprocess servers are thin adapters. A request goes through:
 from __future__ import annotations
 
 import json
-import random
-import time
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ghbench.budgets import WINDOW_S
-from ghbench.clock import Clock, VirtualClock
+from ghbench.clock import VirtualClock
 from ghbench.emulator.blobs import BLOB_PREFIX, serve_blob
-from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.connect import connect_refusal, payload_too_large
 from ghbench.emulator.control import ControlRoutes
 from ghbench.emulator.errors import (
@@ -139,30 +134,15 @@ class Emulator(ControlOperations):
     ``monotonic``: real elapsed time, for deadlines and turns (``fairness.py``).
     """
 
-    def __init__(
-        self,
-        *,
-        clock: Clock | None = None,
-        rng: random.Random | None = None,
-        seed: int = 0,
-        state_dir: Path | None = None,
-        config: EmulatorConfig | None = None,
-        control_key: str | None = None,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(
-            clock=clock,
-            rng=rng,
-            seed=seed,
-            state_dir=state_dir,
-            config=config,
-            control_key=control_key,
-            monotonic=monotonic,
-        )
+    router: Router
+    control: ControlRoutes
+
+    def _opened(self) -> None:
+        """The API beside its parts: its routes, the control API, the config's data."""
         self.router = Router(ROUTES)
         self.control = ControlRoutes(self)
         self.apply_config_seed()
-        if state_dir is not None:
+        if self.durable:
             self._import_unrecorded_pushes()
 
     def _import_unrecorded_pushes(self) -> None:

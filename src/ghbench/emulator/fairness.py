@@ -28,7 +28,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from types import TracebackType
 
 __all__ = [
     "HEAVY_BODY_BYTES",
@@ -93,12 +92,7 @@ class Turnstile:
         self.acquire()
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
     # -- fairness ------------------------------------------------------------------

@@ -99,6 +99,11 @@ class EmulatorParts:
         self.graphql_answers = KnownAnswers()  # graphql_bridge's memo
         self.request_count = 0
         self.status_counts: dict[int, int] = {}
+        self.durable = state_dir is not None  # resumed on restart
+        self._opened()
+
+    def _opened(self) -> None:
+        """What a subclass makes once the parts are there (``Emulator``: its routes)."""
 
     def budget(self) -> RequestBudget:
         """A new request's deadline (``config.request_timeout_s``) and turns."""

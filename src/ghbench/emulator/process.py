@@ -15,7 +15,6 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from ghbench.credentials import without_tokens
@@ -107,12 +106,7 @@ class EmulatorProcess:
     def __enter__(self) -> EmulatorProcess:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 

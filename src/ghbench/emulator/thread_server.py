@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from types import TracebackType
 
 from ghbench.emulator.asgi import EmulatorApp
 from ghbench.emulator.bootstrap import HEADER_TIMEOUT_S, EmulatorUvicorn, Listeners, uvicorn_config
@@ -97,10 +96,5 @@ class EmulatorServer:
         self.start()
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

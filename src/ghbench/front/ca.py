@@ -122,24 +122,26 @@ def mint_ca(now: dt.datetime, label: str, hosts: Sequence[str], lifetime: dt.tim
             ),
             critical=True,
         )
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=True,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(_key_usage(signs_certificates=True), critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
         .sign(key, hashes.SHA256())
     )
     return Minted(cert, key)
+
+
+def _key_usage(*, signs_certificates: bool) -> x509.KeyUsage:
+    """Signatures, and for a CA certificates and revocation lists: nothing else."""
+    return x509.KeyUsage(
+        digital_signature=True,
+        content_commitment=False,
+        key_encipherment=False,
+        data_encipherment=False,
+        key_agreement=False,
+        key_cert_sign=signs_certificates,
+        crl_sign=signs_certificates,
+        encipher_only=False,
+        decipher_only=False,
+    )
 
 
 def mint_leaf(ca: Minted, hosts: Sequence[str], now: dt.datetime) -> Minted:
@@ -155,20 +157,7 @@ def mint_leaf(ca: Minted, hosts: Sequence[str], now: dt.datetime) -> Minted:
         .not_valid_after(ca.cert.not_valid_after_utc)
         .add_extension(x509.SubjectAlternativeName([x509.DNSName(h) for h in hosts]), False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=False,
-                crl_sign=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(_key_usage(signs_certificates=False), critical=True)
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), False)
         .add_extension(
             x509.AuthorityKeyIdentifier.from_issuer_public_key(ca.key.public_key()), False

@@ -23,7 +23,6 @@ import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import IO
 
 import msgspec
@@ -177,12 +176,7 @@ class Front:
     def __enter__(self) -> Front:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from ghbench.front.graphql import GraphqlRequest
 from ghbench.front.hosts import client_of
 from ghbench.timefmt import iso_ms
-from ghbench.trace.headers import parse_graphql_rate
+from ghbench.trace.headers import header_int, parse_graphql_rate
 from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import endpoint_of
 from ghbench.trace.schema import TraceRow
@@ -189,15 +189,6 @@ def operation_of(kind: str, path: str, graphql: GraphqlRequest | None) -> str:
     return _rest_operation(kind, path)
 
 
-def _int(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value.strip())
-    except ValueError:
-        return None
-
-
 def graphql_cost(ex: Exchange, charged: int | None) -> GraphqlCost | None:
     """The cost of a GraphQL exchange (see ``ghbench.front.graphql``): reported in the
     answer, else ``charged`` (the rise of ``x-ratelimit-used``), else the formula. An
@@ -283,9 +274,9 @@ def exchange_row(
         httpStatus=status,
         etag=headers.get("etag"),
         ifNoneMatch=ex.if_none_match,
-        rateLimitLimit=_int(headers.get("x-ratelimit-limit")),
-        rateLimitRemaining=_int(headers.get("x-ratelimit-remaining")),
-        rateLimitReset=_int(headers.get("x-ratelimit-reset")),
+        rateLimitLimit=header_int(headers.get("x-ratelimit-limit")),
+        rateLimitRemaining=header_int(headers.get("x-ratelimit-remaining")),
+        rateLimitReset=header_int(headers.get("x-ratelimit-reset")),
         rateLimitResource=headers.get("x-ratelimit-resource"),
         graphqlCost=cost.cost if cost else None,
         graphqlRemaining=cost.remaining if cost else None,

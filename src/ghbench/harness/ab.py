@@ -23,7 +23,7 @@ measured is kept and the error says where.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,18 +37,29 @@ from ghbench.artifacts.models import SetupArtifact
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
 from ghbench.drivers.project import Project
-from ghbench.drivers.registry import build_driver
-from ghbench.errors import ArtifactError, GhbenchError
+from ghbench.drivers.registry import build_driver, driver_kind
+from ghbench.errors import ArtifactError, GhbenchError, UsageError
 from ghbench.github.backend import Backend
 from ghbench.harness.factory import build_backend
 from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import run_setup, validate_setup
 from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
+from ghbench.runspec.flags import flag_for, takes
+from ghbench.runspec.names import AoLayoutName
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import format_duration
+from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName
 
-__all__ = ["AbOutcome", "Build", "compare_builds", "run_ab", "trace_rows"]
+__all__ = [
+    "AbOutcome",
+    "Build",
+    "BuildChoice",
+    "ab_builds",
+    "compare_builds",
+    "run_ab",
+    "trace_rows",
+]
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,57 @@ class Build:
     label: str
     name: str
     spec: RunSpec
+
+
+@dataclass(frozen=True)
+class BuildChoice:
+    """What the flags say a build is: an AO (``--a-ao``, its layout) or a profile of the
+    model (``--a-profile``)."""
+
+    ao: str | None = None
+    layout: AoLayoutName | None = None  # None: RunSpec's (auto)
+    profile: ProfileName | None = None
+
+
+def ab_builds(
+    spec: RunSpec, choices: Mapping[str, BuildChoice], env: Mapping[str, str]
+) -> tuple[Build, Build]:
+    """Build A and build B: ``spec`` with each one's AO or model profile, as the flag
+    table says the driver takes them (``--driver ao``: an AO each; ``workload``: a
+    profile each). Both must run on one setup."""
+    builds = []
+    # the flag that names a build: the one of --ao and --profile the driver takes
+    naming = next(d for d in ("ao_command", "profile") if takes(d, spec.driver, spec.backend))
+    for label in ("a", "b"):
+        choice = choices[label]
+        given = {"ao_command": choice.ao, "profile": choice.profile, "ao_layout": choice.layout}
+        for dest, value in given.items():
+            row = flag_for(dest)
+            if value is not None and not row.taken(spec.driver, spec.backend):
+                raise UsageError(
+                    f"--{label}-{row.name[2:]} applies only with {row.needs()}; drop it"
+                )
+        wanted = given[naming]
+        if wanted is None:
+            flag = flag_for(naming).name[2:]
+            raise UsageError(
+                f"--driver {spec.driver} needs --{label}-{flag} (build {label.upper()})"
+            )
+        build = msgspec.structs.replace(
+            spec,
+            ao_command=choice.ao,
+            ao_layout=choice.layout or spec.ao_layout,
+            profile=choice.profile or DEFAULT_PROFILE,
+        )
+        builds.append(Build(label, Path(wanted).name or wanted, build))
+    a, b = (driver_kind(build.spec, env) for build in builds)
+    if a.name != b.name:
+        raise UsageError(
+            f"build A runs as {a.name} and build B as {b.name}: one setup cannot serve both"
+            " (AO's daemon keeps its sessions in its own database); measure each with"
+            " 'ghbench setup' and 'ghbench measure' in its own --out, then 'ghbench compare'"
+        )
+    return builds[0], builds[1]
 
 
 @dataclass

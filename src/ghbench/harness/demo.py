@@ -11,11 +11,11 @@ directory, exactly as two separate commands would.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 import yaml
 
 from ghbench.artifacts.io import write_new
@@ -29,10 +29,8 @@ from ghbench.harness.setup import SetupOutcome, run_setup
 from ghbench.harness.window import MeasureResult
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import Duration, RunSpec
-from ghbench.workload.config import TransportName
-from ghbench.workload.profiles import ProfileName
 
-__all__ = ["DemoResult", "demo_spec", "pick_transport", "run_demo"]
+__all__ = ["DemoResult", "demo_spec", "run_demo"]
 
 DEMO_PROJECT = "demo"
 DEMO_REPO = "acme/todo"
@@ -64,38 +62,18 @@ def write_demo_config(out_dir: Path) -> Path:
     return path
 
 
-def pick_transport(requested: str) -> TransportName:
-    """``gh`` or ``http`` as asked; ``auto``: the real gh when it is installed."""
-    if requested == "gh" or (requested == "auto" and shutil.which("gh")):
-        return "gh"
-    return "http"
-
-
-def demo_spec(
-    out_dir: Path,
-    *,
-    sessions: int,
-    warmup: Duration,
-    duration: Duration,
-    transport: TransportName,
-    tick: Duration | None,
-    profile: ProfileName,
-) -> RunSpec:
-    """The demo's run: the model on the emulator, its own project, quick setup polling."""
-    return RunSpec(
+def demo_spec(spec: RunSpec) -> RunSpec:
+    """The demo's run of what the flags gave: the model on the emulator, its own project
+    and an issue per session, quick setup polling."""
+    return msgspec.structs.replace(
+        spec,
         driver="workload",
         backend="emulator",
-        transport=transport,
-        tick=tick,
-        cell=Cell("S2", "T1", sessions),
-        warmup=warmup,
-        duration=duration,
+        cell=Cell("S2", "T1", spec.cell.sessions),
         project=DEMO_PROJECT,
-        issues=tuple(range(1, sessions + 1)),
+        issues=tuple(range(1, spec.cell.sessions + 1)),
         poll_interval=Duration(1.0, "1s"),
         setup_timeout=Duration(60.0, "60s"),
-        out_dir=out_dir,
-        profile=profile,
     )
 
 
@@ -107,6 +85,9 @@ def run_demo(
     color: bool,
     announce: Callable[[str], None],
 ) -> DemoResult:
+    """``demo_spec(spec)``'s setup, then its measurement, each as its own command would
+    run it."""
+    spec = demo_spec(spec)
     out = spec.out_dir
     out.mkdir(parents=True, exist_ok=True)
     config = write_demo_config(out)

@@ -9,11 +9,18 @@ from pathlib import Path
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
 from ghbench.drivers.project import Project
-from ghbench.drivers.registry import build_driver, state_dir
+from ghbench.drivers.registry import build_driver, find_project, state_dir
 from ghbench.github.backend import Backend, make_backend
 from ghbench.runspec.spec import RunSpec
 
-__all__ = ["build_backend", "start_backend"]
+__all__ = ["build_backend", "find_run_project", "start_backend"]
+
+
+def find_run_project(spec: RunSpec) -> Project:
+    """The project ``spec``'s ``--project`` names, as its driver finds it: in the
+    agent-orchestrator.yaml AO would read from here (or ``--config``), or, for AO 0.10,
+    the checkout ghbench runs in."""
+    return find_project(spec, os.environ, Path.cwd(), Path.home())
 
 
 def build_backend(spec: RunSpec, clock: Clock, env: Mapping[str, str] | None = None) -> Backend:

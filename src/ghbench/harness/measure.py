@@ -223,9 +223,9 @@ def _open_window(run: _Run) -> None:
     run.measured.before = _snapshot(run, "before")
 
 
-def _watch_disk(measured: Measurement, now: float) -> None:
-    """Note when the trace's filesystem is full: a tracer that does not count its lost
-    rows (AO's) loses them unseen."""
+def _watch_disk(measured: Measurement, now: float, progress: Progress) -> None:
+    """Note when the trace's filesystem is full (and say so the first time, as it
+    happens): a tracer that does not count its lost rows (AO's) loses them unseen."""
     try:
         fs = os.statvfs(measured.trace_path.parent)
     except OSError:
@@ -233,6 +233,11 @@ def _watch_disk(measured: Measurement, now: float) -> None:
     # root may write into the blocks a filesystem keeps back from other users
     free = fs.f_bfree if os.geteuid() == 0 else fs.f_bavail
     if free * fs.f_frsize < FULL_DISK_BYTES:
+        if not measured.full_disk:
+            progress.note(
+                f"warning: the filesystem of {measured.trace_path.parent} is full: rows"
+                " written now are lost; free space there"
+            )
         measured.full_disk.append(now)
 
 
@@ -265,7 +270,7 @@ def _window(run: _Run) -> None:
     test = run.plan.end_when
 
     def end_when() -> str | None:
-        _watch_disk(measured, clock.now())
+        _watch_disk(measured, clock.now(), run.progress)
         return None if test is None else test(measured)
 
     start = clock.now() if measured.start is None else measured.start

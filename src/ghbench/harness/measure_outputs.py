@@ -182,7 +182,7 @@ def write_outputs(
     out_dir, stamp, warnings = spec.out_dir, measured.stamp, measured.warnings
     frame = load_frame(measured.trace_path)
     texts = _supplemental_texts(frame, warnings) if plan.supplemental else {}
-    # --out is locked for the run (ghbench.artifacts.lock), so a free name stays free
+    # --out is locked for the run (ghbench.commands.options.hold_out): a free name stays free
     supplemental = {
         key: unique_path(out_dir, f"{stem}-bench-{stamp}", ".txt")
         for key, (stem, _) in texts.items()

@@ -1,17 +1,17 @@
 """The burn curve as a PNG: rate-limit ``remaining`` over time, one line per resource.
 
 The points are ``ghbench.pages.burn``'s (the HTML report draws the same ones); the
-measurement window is shaded. ``render_burn_png`` draws them with matplotlib's Agg
-backend and returns PNG bytes (the caller writes them atomically).
+measurement window is shaded. ``render_burn_png`` draws them (``analysis.plots``: the one
+matplotlib setup) and returns PNG bytes (the caller writes them atomically).
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 import numpy as np
 
+from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.pages.burn import BurnSeries, burn_points
 
 __all__ = ["BurnSeries", "burn_points", "render_burn_png"]
@@ -20,13 +20,7 @@ __all__ = ["BurnSeries", "burn_points", "render_burn_png"]
 def render_burn_png(
     series: Sequence[BurnSeries], *, window: tuple[float, float] | None, title: str
 ) -> bytes:
-    # matplotlib takes 0.5-1 s to import (docs/performance.md): only a run that draws pays it
-    import matplotlib  # noqa: PLC0415
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure  # noqa: PLC0415
-
-    fig = Figure(figsize=(9, 4.5), dpi=100)
+    fig = new_figure(9, 4.5)
     ax = fig.add_subplot(1, 1, 1)
     origin = min((s.times[0] for s in series), default=window[0] if window else 0.0)
     if window is not None:
@@ -48,6 +42,4 @@ def render_burn_png(
     ax.grid(True, alpha=0.3)
     if series or window is not None:
         ax.legend(loc="best")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    return png_bytes(fig)

@@ -1,29 +1,28 @@
-"""``ghbench capacity``'s flow: the workload model in virtual time as the capacity search's
-probe, and ``--verify``: the answer and the next count in real time on the emulator.
+"""``ghbench capacity``'s flow: the search for the most sessions that fit, with the
+workload model in virtual time as its probe, or a recorded trace replayed at each count;
+then the answer's plot and HTML page, how to reproduce it, and ``--verify``
+(``capacity_verify``).
 
-Each count tried is one ``simulate`` run of the cell (same spec, same seed), reduced to
-its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the longest
-poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines say,
-prints the same scorecard figures and poll cycle for any count tried.
+Each count the model tries is one ``simulate`` run of the cell (same spec, same seed),
+reduced to its budgets (``ghbench.analysis.capacity``): the scorecard in memory plus the
+longest poll cycle of the window. So ``ghbench simulate``, run as the ``reproduce`` lines
+say, prints the same scorecard figures and poll cycle for any count tried.
 
 ``series_search`` answers for each series (scenario, topology) of a matrix the same
-way, with the matrix's profile, agents and seed at the runbook's timing
-(``series_searches``: those not yet answered with these settings), and ``store_series``
-keeps it in ``capacity/{S}-{T}.json``: ``baseline.md``'s "Sessions that fit" is that
-answer, so ``capacity`` and the baseline cannot give two numbers for one cell and
-profile. A matrix runs the searches on both of its lanes once the cells are done
+way, with the matrix's profile, agents and seed at the runbook's timing: the spec
+``capacity``'s own flags build (``capacity_spec``); ``series_searches`` lists those not
+yet answered with these settings, and ``store_series`` keeps each in
+``capacity/{S}-{T}.json``: ``baseline.md``'s "Sessions that fit" is that answer, so
+``capacity`` and the baseline cannot give two numbers for one cell and profile. A
+matrix runs the searches on both of its lanes once the cells are done
 (``ghbench.matrix.invoke``).
-
-``verify_capacity`` runs each of the two counts as a real-time matrix cell (the harness's
-setup and measure, the chosen driver, the scenario's trigger) on an emulator of its own
-whose calls take the model's latency once setup is done, and the model again at that
-run's timing, so the two are compared like for like; ``--verify-scale`` shortens both.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,30 +35,33 @@ from ghbench.analysis.capacity import (
     TICK_MARK,
     CapacityResult,
     Probe,
-    VerifiedCount,
     budget_uses,
     find_capacity,
     longest_poll_cycle,
     poll_ticks,
-    traced_probe,
 )
-from ghbench.analysis.capacity_render import capacity_json
-from ghbench.analysis.load import load_trace
-from ghbench.artifacts.io import replace_atomic
+from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text
+from ghbench.artifacts.io import replace_atomic, unique_path, write_new
 from ghbench.clock import Clock
+from ghbench.collector import batch_collection
 from ghbench.errors import UsageError
-from ghbench.matrix.hygiene import CellTiming, cell_timing, run_timing
-from ghbench.matrix.realtime import RealtimeCells
-from ghbench.matrix.runner import cell_spec
+from ghbench.matrix.capacity_verify import (
+    Verification,
+    at_sessions,
+    smallest_sessions,
+    verify_capacity,
+)
 from ghbench.matrix.runs import capacity_path
-from ghbench.runspec.cells import SCENARIOS, TOPOLOGIES, Cell
+from ghbench.pages.capacity_page import capacity_page
+from ghbench.runspec.build import build_spec
+from ghbench.runspec.cells import SCENARIOS, Cell
+from ghbench.runspec.flags import flag_for
 from ghbench.runspec.names import AgentsName
-from ghbench.runspec.spec import Duration, RunSpec
-from ghbench.simulation.cell import ScenarioPlay, run_cell
-from ghbench.simulation.replay import ReplaySpec, replay_plan, replay_scorecard
+from ghbench.runspec.spec import RunSpec
+from ghbench.simulation.cell import run_cell
+from ghbench.simulation.replay import ReplaySpec, load_recording, replay_plan, replay_scorecard
 from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import cell_scorecard
-from ghbench.simulation.world import SIM_LATENCY
 from ghbench.timefmt import format_duration
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import TraceRow, from_agent
@@ -67,6 +69,10 @@ from ghbench.workload.profiles import ProfileName
 from ghbench.workload.replay import ReplayPlan, plan_replay, recorded_session_count
 
 __all__ = [
+    "MAX_SESSIONS",
+    "CapacityAnswer",
+    "CapacityQuery",
+    "answer_capacity",
     "capacity_cell",
     "capacity_command",
     "capacity_spec",
@@ -77,29 +83,79 @@ __all__ = [
     "series_search",
     "series_searches",
     "simulate_command",
-    "smallest_sessions",
     "store_series",
     "trace_probe",
-    "verify_capacity",
 ]
+
+Log = Callable[[str], None]
+# what a recording's own run fixed: the flags that describe the model's cell
+_MODEL_FLAGS = ("scenario", "topology", "profile", "agents", "warmup", "duration")
+_VERIFY_FLAGS = ("driver", "ao_command", "transport", "duration_scale")
+MAX_SESSIONS = 1000  # capacity's --max-sessions default
+
+
+@dataclass(frozen=True)
+class CapacityQuery:
+    """What the search is asked, beside the run it probes (``RunSpec``)."""
+
+    fraction: float
+    maximum: int
+    ceiling_s: float
+    plot: bool = True
+    verify: bool = False
+    from_trace: Path | None = None
+
+
+@dataclass(frozen=True)
+class CapacityAnswer:
+    """The search's result and what describes it: the console text and the JSON object
+    (``analysis.capacity_render``) are made from it alone."""
+
+    result: CapacityResult
+    title: str
+    extra: dict[str, Any]  # the JSON object's own keys: the cell, the plot, reproduce
+    notes: list[str] = field(default_factory=list)
+    paths: dict[str, str] = field(default_factory=dict)
+    runs: str = "model run(s)"
+    verification: Verification | None = None
+    page: str | None = None  # the answer's HTML page (``ghbench.pages``), when written
+
+    def _doc(self) -> dict[str, Any]:
+        extra = dict(self.extra)
+        if self.verification is not None:
+            extra["verify"] = self.verification.json()
+        return capacity_json(self.result, extra)
+
+    def json(self) -> dict[str, Any]:
+        return {**self._doc(), "page": self.page}
+
+    def with_page(self, out_dir: Path, stem: str) -> CapacityAnswer:
+        """This answer with its HTML page written under ``out_dir``, beside the plot."""
+        html = capacity_page(self._doc()).encode()
+        page = str(write_new(unique_path(out_dir, stem, ".html"), html))
+        return dataclasses.replace(self, page=page, paths={**self.paths, "page": page})
+
+    def text(self) -> str:
+        text = capacity_text(
+            self.result, title=self.title, notes=self.notes, paths=self.paths, runs=self.runs
+        )
+        return text + ("" if self.verification is None else self.verification.text())
 
 
 def capacity_spec(
     scenario: str, topology: str, *, profile: ProfileName, agents: AgentsName, seed: int
 ) -> RunSpec:
     """What ``ghbench capacity --scenario S --topology T --profile P --agents A --seed N``
-    searches with: the cell at its smallest count, the runbook's warmup and window, the
-    model in virtual time (a test holds the command to it)."""
-    info, topo = SCENARIOS[scenario], TOPOLOGIES[topology]
-    return RunSpec(
-        backend="simulated",
-        cell=Cell(info.id, topo.id, topo.min_sessions),
-        warmup=Duration(info.warmup_s, f"{info.warmup_s:g}s"),
-        duration=Duration(info.duration_s, f"{info.duration_s:g}s"),
-        profile=profile,
-        seed=seed,
-        agents=agents if info.agents else "none",
-    )
+    searches with: the spec those flags build (the runbook's warmup and window, the
+    model in virtual time)."""
+    values = {
+        "scenario": scenario,
+        "topology": topology,
+        "profile": profile,
+        "agents": agents,
+        "seed": seed,
+    }
+    return build_spec("capacity", values, base=RunSpec(backend="simulated"))
 
 
 def capacity_command(spec: RunSpec) -> str:
@@ -112,14 +168,18 @@ def capacity_command(spec: RunSpec) -> str:
     )
 
 
-def smallest_sessions(spec: RunSpec) -> int:
-    """The fewest sessions the cell's topology holds (a spread needs two)."""
-    return spec.cell.layout.min_sessions
-
-
-def _at(spec: RunSpec, sessions: int) -> RunSpec:
+def capacity_cell(spec: RunSpec) -> dict[str, Any]:
+    """``capacity --json``'s ``cell``: what the search ran."""
     cell = spec.cell
-    return msgspec.structs.replace(spec, cell=Cell(cell.scenario, cell.topology, sessions))
+    return {
+        "scenario": cell.scenario,
+        "topology": cell.topology,
+        "profile": spec.profile,
+        "agents": spec.agents if spec.runs_agents else None,
+        "seed": spec.seed,
+        "warmupSeconds": spec.warmup.seconds,
+        "windowSeconds": spec.duration.seconds,
+    }
 
 
 def capacity_title(spec: RunSpec) -> str:
@@ -150,7 +210,7 @@ def model_probe(spec: RunSpec, ceiling_s: float) -> Callable[[int], Probe]:
     agents' calls in them when the cell runs agents)."""
 
     def probe(sessions: int) -> Probe:
-        run = run_cell(_at(spec, sessions))
+        run = run_cell(at_sessions(spec, sessions))
         card = cell_scorecard(run)
         uses = budget_uses(card, run.longest_poll_cycle, ceiling_s)
         return Probe.of(sessions, card, uses)
@@ -275,129 +335,127 @@ def series_search(spec: RunSpec) -> CapacityResult:
     )
 
 
-def _series_extra(spec: RunSpec) -> dict[str, Any]:
-    return {
+def store_series(matrix_dir: Path, spec: RunSpec, result: CapacityResult) -> Path:
+    """``capacity/{S}-{T}.json``: ``capacity --json``'s object for the series, with the
+    command that gives it."""
+    extra = {
         "cell": capacity_cell(spec),
         "pollCeilingSeconds": POLL_CEILING_S,
         "maxSessions": MAX_SESSIONS,
         "command": capacity_command(spec),
+        "reproduce": [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p],
     }
-
-
-def store_series(matrix_dir: Path, spec: RunSpec, result: CapacityResult) -> Path:
-    """``capacity/{S}-{T}.json``: ``capacity --json``'s object for the series, with the
-    command that gives it."""
-    extra = _series_extra(spec)
-    extra["reproduce"] = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
     data = msgspec.json.format(msgspec.json.encode(capacity_json(result, extra)), indent=2)
     path = capacity_path(matrix_dir, spec.cell.scenario, spec.cell.topology)
     path.parent.mkdir(parents=True, exist_ok=True)
     return replace_atomic(path, data + b"\n")
 
 
-def capacity_cell(spec: RunSpec) -> dict[str, Any]:
-    """``capacity --json``'s ``cell``: what the search ran."""
-    cell = spec.cell
-    return {
-        "scenario": cell.scenario,
-        "topology": cell.topology,
-        "profile": spec.profile,
-        "agents": spec.agents if spec.runs_agents else None,
-        "seed": spec.seed,
-        "warmupSeconds": spec.warmup.seconds,
-        "windowSeconds": spec.duration.seconds,
-    }
+def _check(spec: RunSpec, query: CapacityQuery, typed: Collection[str]) -> None:
+    """What the flags ask that the search cannot do, before anything runs."""
+    if query.from_trace is not None:
+        for dest in (*_MODEL_FLAGS, "verify", *_VERIFY_FLAGS):
+            if dest in typed:
+                flag = "--verify" if dest == "verify" else flag_for(dest).name
+                raise UsageError(f"{flag} does not apply to --from-trace (a recording's own run)")
+        return
+    smallest = smallest_sessions(spec)
+    if query.maximum < smallest:
+        raise UsageError(f"--max-sessions: {spec.cell.topology} needs at least {smallest}")
+    if query.verify and spec.driver == "ao" and spec.ao_command is None:
+        raise UsageError("--driver ao needs --ao CHECKOUT")
 
 
-MAX_SESSIONS = 1000  # capacity's --max-sessions default
+def _plot(result: CapacityResult, title: str, out_dir: Path, stem: str) -> dict[str, str]:
+    png = capacity_png(result, title=title)
+    return {"plot": str(write_new(unique_path(out_dir, stem, ".png"), png))}
 
 
-def _timing(spec: RunSpec) -> CellTiming:
-    """What the real run does (``cell_timing``, as the matrix's real-time cells use it)."""
-    return cell_timing(
-        _at(spec, smallest_sessions(spec)).cell,
-        duration_scale=spec.duration_scale,
-        scaled_poll=spec.traits.tick,
-    )
-
-
-def _model_at(spec: RunSpec, sessions: int, timing: CellTiming, ceiling_s: float) -> Probe:
-    """The model at the real run's timing and triggers, its cycle read like the real one's."""
-    poll = timing.tick_s or timing.poll_s
-    scale = spec.duration_scale
-    model = msgspec.structs.replace(
-        _at(spec, sessions),
-        backend="simulated",
-        warmup=Duration.of(timing.warmup_s),
-        duration=Duration.of(timing.window_s),
-        tick=Duration(poll, f"{poll:g}s"),
-    )
-    play = ScenarioPlay(
-        burst_prs=math.ceil(sessions / 2),  # the real-time S4's M = ceil(N/2)
-        dashboard_refresh=max(1.0, 30.0 * scale),  # the real-time S6 reader's, scaled
-        dashboard_click=max(1.0, 10.0 * scale),
-    )
-    run = run_cell(model, play)
-    frame = TraceFrame.from_rows(run.rows)
-    return traced_probe(cell_scorecard(run), frame, poll, ceiling_s)
-
-
-def _real_at(
+def answer_capacity(
     spec: RunSpec,
-    sessions: int,
-    root: Path,
+    query: CapacityQuery,
+    typed: Collection[str],
     *,
-    timing: CellTiming,
-    ceiling_s: float,
     clock: Clock,
     env: Mapping[str, str],
-    log: Callable[[str], None],
-) -> Probe:
-    """The count as a real-time matrix cell on its own emulator (fresh buckets), whose
-    latency is the model's (``SIM_LATENCY``), with the chosen driver."""
-    real = msgspec.structs.replace(spec, backend="emulator", poll_interval=Duration(1.0, "1s"))
-    cell = _at(spec, sessions).cell
-    runner = RealtimeCells(
-        spec=real,
-        state_dir=root / "state" / "emulator",
-        work_dir=root / "realtime",
-        clock=clock,
-        env=env,
-        log=log,
-        window_faults=SIM_LATENCY,
-    )
-    try:
-        result = runner.run_cell(cell_spec(real, cell, run_timing(real, cell), root / "cell"))
-    finally:
-        runner.close()
-    frame = load_trace(result.trace_path, ("ts_ms", "duration_ms", "operation"))
-    return traced_probe(result.scorecard, frame, timing.tick_s or timing.poll_s, ceiling_s)
-
-
-def verify_capacity(
-    spec: RunSpec,
-    result: CapacityResult,
-    out_dir: Path,
-    *,
-    ceiling_s: float,
-    clock: Clock,
-    env: Mapping[str, str],
-    log: Callable[[str], None],
-) -> tuple[CellTiming, list[VerifiedCount]]:
-    """The answer and the next count, each run in real time (``spec``'s driver, its
-    ``duration_scale``) under ``out_dir`` and by the model at the same timing; both poll
-    cycles are read from the trace (``longest_poll_cycle``: from each tick's Guard 1
-    on), since a real orchestrator records no ticks."""
-    timing = _timing(spec)
-    out = []
-    for probe in (result.at, result.next):
-        if probe is None:
-            continue
-        n = probe.sessions
-        log(f"verify: {n} session(s) in real time on the emulator ({spec.driver} driver)")
-        root = out_dir / f"sessions-{n}"
-        real = _real_at(
-            spec, n, root, timing=timing, ceiling_s=ceiling_s, clock=clock, env=env, log=log
+    log: Log,
+    hold: Callable[[Path], None],
+) -> CapacityAnswer:
+    """The search ``query`` asks of ``spec``'s cell (or of ``query.from_trace``): checked
+    first, ``hold`` takes ``spec.out_dir`` before anything is written there, then the
+    answer, its plot and ``--verify``'s real runs."""
+    _check(spec, query, typed)
+    if query.from_trace is not None:
+        return _from_trace(query.from_trace, spec, query, hold)
+    if query.verify or query.plot:
+        hold(spec.out_dir)
+    with batch_collection():
+        result = run_capacity(
+            spec, fraction=query.fraction, maximum=query.maximum, ceiling_s=query.ceiling_s
         )
-        out.append(VerifiedCount(_model_at(spec, n, timing, ceiling_s), real))
-    return timing, out
+    cell, title = spec.cell, capacity_title(spec)
+    agents = f"-agents-{spec.agents}" if spec.runs_agents else ""
+    stem = f"capacity-{cell.scenario}-{cell.topology}-{spec.profile}{agents}-seed{spec.seed}"
+    paths = _plot(result, title, spec.out_dir, stem) if query.plot else {}
+    reproduce = [simulate_command(spec, p.sessions) for p in (result.at, result.next) if p]
+    verification = None
+    if query.verify:
+        # absolute: the emulator and the orchestrator run in directories of their own
+        where = unique_path(spec.out_dir.resolve(), f"verify-{cell.scenario}-{cell.topology}", "")
+        verification = verify_capacity(
+            spec, result, where, ceiling_s=query.ceiling_s, clock=clock, env=env, log=log
+        )
+    extra = {
+        "cell": capacity_cell(spec),
+        "pollCeilingSeconds": query.ceiling_s,
+        "maxSessions": query.maximum,
+        "plot": paths.get("plot"),
+        "reproduce": reproduce,
+        "verify": None,
+    }
+    notes = [f"reproduce: {line}" for line in reproduce]
+    answer = CapacityAnswer(result, title, extra, notes, paths, verification=verification)
+    return answer.with_page(spec.out_dir, stem) if query.plot else answer
+
+
+def _from_trace(
+    trace: Path, spec: RunSpec, query: CapacityQuery, hold: Callable[[Path], None]
+) -> CapacityAnswer:
+    """``--from-trace``: the search with the recording replayed as its probe."""
+    rows, agents_trace = load_recording(trace)
+    if query.plot:
+        hold(spec.out_dir)
+    seed = spec.seed
+    with batch_collection():
+        result, recorded = run_capacity_from_trace(
+            rows,
+            fraction=query.fraction,
+            maximum=query.maximum,
+            ceiling_s=query.ceiling_s,
+            seed=seed,
+        )
+    title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
+    stem = f"capacity-from-{trace.stem}-seed{seed}"
+    paths = _plot(result, title, spec.out_dir, stem) if query.plot else {}
+    reproduce = [
+        f"ghbench replay --trace {trace} --sessions {p.sessions} --seed {seed}"
+        for p in (result.at, result.next)
+        if p
+    ]
+    extra = {
+        "fromTrace": {
+            "trace": str(trace),
+            "agentTrace": None if agents_trace is None else str(agents_trace),
+            "recordedSessions": recorded,
+            "seed": seed,
+        },
+        "pollCeilingSeconds": query.ceiling_s,
+        "maxSessions": query.maximum,
+        "plot": paths.get("plot"),
+        "reproduce": reproduce,
+    }
+    notes = [f"reproduce: {line}" for line in reproduce]
+    if agents_trace is not None:
+        notes.insert(0, f"with the agents' trace beside it: {agents_trace}")
+    answer = CapacityAnswer(result, title, extra, notes, paths, runs="replay(s)")
+    return answer.with_page(spec.out_dir, stem) if query.plot else answer

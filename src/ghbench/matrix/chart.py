@@ -1,16 +1,15 @@
 """The scaling chart: GraphQL points/hr and REST core requests/hr against sessions.
 
 One line per scenario x topology (latest successful run of each cell), one panel per
-resource, and the 5,000/hr budget drawn across both. Rendered with matplotlib's Agg
-canvas directly (no pyplot, no global state); returns PNG bytes for the caller to
-write atomically.
+resource, and the 5,000/hr budget drawn across both (``analysis.plots``: the one
+matplotlib setup); returns PNG bytes for the caller to write atomically.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 
+from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.artifacts.metrics import METRICS
 from ghbench.matrix.runs import MatrixRun
 from ghbench.runspec.cells import Cell
@@ -27,12 +26,7 @@ _PANELS = (
 
 def scaling_chart_png(best: Mapping[Cell, MatrixRun]) -> bytes:
     """PNG bytes of the chart; an empty matrix still gives a chart with the budget line."""
-    # matplotlib takes 0.5-1 s to import (docs/performance.md): only the final chart pays it
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
-    from matplotlib.figure import Figure  # noqa: PLC0415
-
-    fig = Figure(figsize=(11, 4.8), dpi=100)
-    FigureCanvasAgg(fig)
+    fig = new_figure(11, 4.8)
     series = sorted({(c.scenario, c.topology) for c in best})
     for i, (key, label) in enumerate(_PANELS):
         ax = fig.add_subplot(1, 2, i + 1)
@@ -61,6 +55,4 @@ def scaling_chart_png(best: Mapping[Cell, MatrixRun]) -> bytes:
         if i == 1:
             ax.legend(fontsize=7, ncol=2, loc="upper left")
     fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None})
-    return buf.getvalue()
+    return png_bytes(fig)

@@ -24,15 +24,11 @@ Pure, but for ``trace_rows`` (which reads the trace the checks run over).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import msgspec
 
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import GhbenchError
@@ -40,6 +36,7 @@ from ghbench.matrix.hygiene import CellTiming
 from ghbench.runspec.cells import Cell
 from ghbench.timefmt import format_duration, parse_iso
 from ghbench.trace.reader import read_rows
+from ghbench.trace.schema import TraceRow
 from ghbench.workload.calls import DASHBOARD_COMPONENT
 
 __all__ = [
@@ -52,10 +49,10 @@ __all__ = [
 ]
 
 
-def trace_rows(path: Path) -> list[dict[str, Any]]:
-    """The trace's rows as the scorecard reads them, as mappings; none when it has none
-    (the checks report what the trace lacks)."""
-    return [msgspec.to_builtins(row) for row in read_rows(path, empty_ok=True)]
+def trace_rows(path: Path) -> list[TraceRow]:
+    """The trace's rows as the scorecard reads them; none when it has none (the checks
+    report what the trace lacks)."""
+    return read_rows(path, empty_ok=True)
 
 
 def require_calls(
@@ -73,34 +70,32 @@ def require_calls(
     )
 
 
-def unpolled_repos(rows: Sequence[Mapping[str, object]], repos: Sequence[str]) -> list[str]:
+def unpolled_repos(rows: Iterable[TraceRow], repos: Sequence[str]) -> list[str]:
     """The repos no trace row names (in its args or endpoint), in ``repos`` order."""
     # a name must end where the repo ends: ``…-r1`` is not seen in ``…-r10``
     patterns = {repo: re.compile(re.escape(repo) + r"(?![A-Za-z0-9_.-])") for repo in repos}
     seen: set[str] = set()
     for row in rows:
-        text = json.dumps([row.get("args"), row.get("endpoint")])
+        text = "\0".join([*(row.args or ()), row.endpoint or ""])
         seen.update(repo for repo, pattern in patterns.items() if pattern.search(text))
     return [repo for repo in repos if repo not in seen]
 
 
-def _json_fields(args: Sequence[Any]) -> set[str]:
+def _json_fields(args: Sequence[str]) -> set[str]:
     for i, arg in enumerate(args[:-1]):
         if arg == "--json":
-            return {f.strip() for f in str(args[i + 1]).split(",") if f.strip()}
+            return {f.strip() for f in args[i + 1].split(",") if f.strip()}
     return set()
 
 
-def is_dashboard_row(row: Mapping[str, Any]) -> bool:
+def is_dashboard_row(row: TraceRow) -> bool:
     """Whether a trace row is a dashboard's call (see the module docstring for the rule)."""
-    if row.get("component") == DASHBOARD_COMPONENT:
+    if row.component == DASHBOARD_COMPONENT:
         return True
-    operation = row.get("operation")
-    if operation in ("gh.issue.view", "gh.pr.checks"):
+    if row.operation in ("gh.issue.view", "gh.pr.checks"):
         return True
-    if operation == "gh.pr.view":
-        args = row.get("args")
-        return isinstance(args, list) and _json_fields(args) != {"state"}
+    if row.operation == "gh.pr.view":
+        return row.args is not None and _json_fields(row.args) != {"state"}
     return False
 
 
@@ -121,19 +116,14 @@ class TrafficSplit:
         )
 
 
-def _timestamp_ms(row: Mapping[str, Any]) -> int | None:
-    value = row.get("timestamp")
-    if not isinstance(value, str):
-        return None
+def _timestamp_ms(row: TraceRow) -> int | None:
     try:
-        return round(parse_iso(value) * 1000)
+        return round(parse_iso(row.timestamp) * 1000)
     except ValueError:
         return None
 
 
-def split_dashboard_traffic(
-    rows: Iterable[Mapping[str, Any]], start_ms: int, end_ms: int
-) -> TrafficSplit:
+def split_dashboard_traffic(rows: Iterable[TraceRow], start_ms: int, end_ms: int) -> TrafficSplit:
     """Count the rows completed in ``[start_ms, end_ms]`` as dashboard or lifecycle calls.
 
     Milliseconds, as the scorecard's window is kept, so a row on the window's edge
@@ -146,7 +136,7 @@ def split_dashboard_traffic(
         if at is None or not start_ms <= at <= end_ms:
             continue
         if is_dashboard_row(row):
-            dashboard[str(row.get("operation"))] += 1
+            dashboard[str(row.operation)] += 1
         else:
             lifecycle += 1
     return TrafficSplit(sum(dashboard.values()), lifecycle, dict(dashboard))

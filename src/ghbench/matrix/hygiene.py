@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ghbench.ratelimit import Bucket
 from ghbench.runspec.cells import Cell
+from ghbench.runspec.flags import takes
 from ghbench.runspec.spec import RunSpec
 from ghbench.timefmt import format_duration, iso_s
 
@@ -89,10 +90,15 @@ def cell_timing(
     return CellTiming(warmup, window)
 
 
+def _told(spec: RunSpec) -> bool:
+    """Whether ``spec``'s orchestrator is told its poll interval (the model is)."""
+    return takes("tick", spec.driver, spec.backend)
+
+
 def spec_timing(spec: RunSpec) -> CellTiming:
     """The timing a cell's own spec runs with (``ghbench.matrix.runner.cell_spec`` set
     its durations, and the poll interval of a driver told one)."""
-    told = spec.tick.seconds if spec.tick is not None and spec.traits.tick else None
+    told = spec.tick.seconds if spec.tick is not None and _told(spec) else None
     poll = AO_POLL_S if told is None else told
     return CellTiming(spec.warmup.seconds, spec.duration.seconds, poll, told)
 
@@ -104,7 +110,7 @@ def run_timing(spec: RunSpec, cell: Cell) -> CellTiming:
     tick = None if spec.tick is None else spec.tick.seconds
     if spec.backend == "simulated":
         return cell_timing(cell, tick_s=tick)
-    told = spec.traits.tick
+    told = _told(spec)
     return cell_timing(
         cell,
         duration_scale=spec.duration_scale,

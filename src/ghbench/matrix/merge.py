@@ -110,9 +110,7 @@ def merge_dirs(sources: Sequence[Path], target: Path) -> MergeReport:
         planned |= {c for c in map(cell_from_id, load_plan(target).cells) if c is not None}
     report.planned = order_cells(planned)
     if first_plan is not None or not (target / STATE_FILE).exists():
-        base = first_plan or MatrixPlan(
-            matrix_run="merged", backend="merged", driver="-", seed=0, scales=[], cells=[]
-        )
+        base = first_plan or MatrixPlan(matrix_run="merged", scales=[], cells=[])
         save_plan(
             target,
             msgspec.structs.replace(

@@ -32,6 +32,7 @@ from ghbench.matrix.checks import require_calls, split_dashboard_traffic, trace_
 from ghbench.matrix.hygiene import spec_timing
 from ghbench.matrix.runner import CellResult
 from ghbench.matrix.triggers import CellWindow, scenario_triggers
+from ghbench.runspec.flags import takes
 from ghbench.runspec.spec import RunSpec
 from ghbench.timefmt import format_duration
 
@@ -146,4 +147,10 @@ def _check_trace(
                     "S6: no dashboard calls in the window's trace: the dashboard made none,"
                     " or the orchestrator does not trace them"
                 )
-    require_calls(cell, result.scorecard, spec_timing(spec), tick=spec.traits.tick, trace=trace)
+    require_calls(
+        cell,
+        result.scorecard,
+        spec_timing(spec),
+        tick=takes("tick", spec.driver, spec.backend),
+        trace=trace,
+    )

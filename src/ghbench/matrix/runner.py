@@ -31,7 +31,7 @@ from ghbench.analysis.load import load_trace
 from ghbench.analysis.summarize import summarize
 from ghbench.analysis.text import analysis_lines, summary_lines
 from ghbench.artifacts.io import replace_atomic, unique_path, write_new
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.artifacts.models import ScorecardArtifact, load_scorecard
 from ghbench.clock import Clock
 from ghbench.errors import GhbenchError, Interrupted, interrupt_signal, signal_label
 from ghbench.matrix.baseline import baseline_json, latest_ok, render_baseline
@@ -46,6 +46,7 @@ from ghbench.matrix.runs import (
     save_run,
 )
 from ghbench.matrix.state import MatrixPlan
+from ghbench.pages.history import Measurement, scorecard_measurements, spec_measurements
 from ghbench.pages.matrix_page import matrix_page
 from ghbench.ratelimit import Bucket
 from ghbench.runspec.cells import Cell, cell_from_id
@@ -252,7 +253,19 @@ def _budgets(card: ScorecardArtifact, frame: TraceFrame, timing: CellTiming) -> 
     return [BudgetRecord(name=u.name, used=u.used, limit=u.limit) for u in probe.uses]
 
 
-def _analyse(result: CellResult, cell_dir: Path, timing: CellTiming) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Analysed:
+    """What summarize and analyze said of a cell's trace (written beside it too), and
+    its budgets as the capacity engine judges a count."""
+
+    summary_text: str | None = None
+    analysis_text: str | None = None
+    rows: int | None = None
+    attributed_rows: int | None = None
+    budgets: list[BudgetRecord] = field(default_factory=list)
+
+
+def _analyse(result: CellResult, cell_dir: Path, timing: CellTiming) -> _Analysed:
     frame = load_trace(result.trace_path, ANALYSIS_COLUMNS)
     summary, analysis = summarize(frame), analyze(frame)
     s_text = "\n".join(summary_lines(summary)) + "\n"
@@ -264,13 +277,13 @@ def _analyse(result: CellResult, cell_dir: Path, timing: CellTiming) -> dict[str
         ("analysis.json", msgspec.json.encode(analysis.to_json())),
     ):
         write_new(cell_dir / name, data)
-    return {
-        "summary_text": s_text,
-        "analysis_text": a_text,
-        "rows": analysis.rows,
-        "attributed_rows": analysis.attributed_rows,
-        "budgets": _budgets(result.scorecard, frame, timing),
-    }
+    return _Analysed(
+        s_text,
+        a_text,
+        analysis.rows,
+        analysis.attributed_rows,
+        _budgets(result.scorecard, frame, timing),
+    )
 
 
 def _run_one(  # noqa: PLR0917 - private, called once
@@ -284,12 +297,12 @@ def _run_one(  # noqa: PLR0917 - private, called once
     planned: Path | None = None,
 ) -> MatrixRun:
     started = clock.now()
-    spec = plan.run_spec()
+    spec = plan.run
     timing = run_timing(spec, cell)
     base: dict[str, Any] = {
         "cell": cell.id,
-        "backend": plan.backend,
-        "driver": plan.driver,
+        "backend": spec.backend,
+        "driver": spec.driver,
         "operator": operator,
         "matrix_run": plan.matrix_run,
         "sessions": cell.sessions,
@@ -321,10 +334,10 @@ def _run_one(  # noqa: PLR0917 - private, called once
         return failed("failed", str(exc))
     except Exception as exc:  # a bug in one cell must not lose the rest of the matrix
         return failed("failed", f"internal error {type(exc).__name__}: {exc}")
-    extra: dict[str, Any] = {}
+    analysed = _Analysed()
     notes = [*result.notes, *_agents_note(result.scorecard)]
     try:
-        extra = _analyse(result, cell_dir, timing)
+        analysed = _analyse(result, cell_dir, timing)
     except Exception as exc:  # optional: the cell's scorecard stands without them
         why = str(exc) if isinstance(exc, GhbenchError) else f"{type(exc).__name__}: {exc}"
         notes.append(f"no summary or analysis: {why}")
@@ -341,8 +354,12 @@ def _run_one(  # noqa: PLR0917 - private, called once
         scorecard=card.scorecard,
         warnings=card.warnings,
         notes=notes,
+        summary_text=analysed.summary_text,
+        analysis_text=analysed.analysis_text,
+        rows=analysed.rows,
+        attributed_rows=analysed.attributed_rows,
+        budgets=analysed.budgets,
         **base,
-        **extra,
     )
 
 
@@ -357,7 +374,7 @@ def _planned(
 ) -> dict[str, Path]:
     """Each cell's directory, made now, when the runner takes its cells ahead (virtual
     time: no hygiene, every cell runs as planned); else none."""
-    spec = plan.run_spec()
+    spec = plan.run
     dirs: dict[str, Path] = {}
     specs = []
     for cell in cells:
@@ -394,6 +411,21 @@ def write_baseline(
     index = msgspec.json.format(msgspec.json.encode(doc), indent=2)
     replace_atomic(matrix_dir / "baseline.json", index + b"\n")
     replace_atomic(matrix_dir / "baseline.html", matrix_page(doc).encode())
+
+
+def latest_measurements(matrix_dir: Path) -> list[Measurement]:
+    """The latest successful run of each cell under ``matrix_dir`` as the trend
+    trackers' figures (``--format bmf|gab``): its whole scorecard's when the file is
+    there, else the spec's figures the run record keeps."""
+    measurements = []
+    for cell, run in sorted(latest_ok(load_runs(matrix_dir)).items(), key=lambda c: c[0].id):
+        path = None if run.scorecard_path is None else matrix_dir / run.scorecard_path
+        if path is not None and path.is_file():
+            artifact = load_scorecard(path)
+            measurements += scorecard_measurements(artifact, benchmark=cell.scenario_id)
+        elif run.scorecard is not None:
+            measurements += spec_measurements(cell.scenario_id, run.scorecard)
+    return measurements
 
 
 def done_cells(matrix_dir: Path, matrix_run: str) -> set[str]:

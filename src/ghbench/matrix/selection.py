@@ -10,7 +10,15 @@ from collections.abc import Iterable, Sequence
 from ghbench.errors import UsageError
 from ghbench.runspec.cells import DEFAULT_SCALES, SCENARIOS, TOPOLOGIES, Cell, valid_cell
 
-__all__ = ["MAX_SCALE", "all_cells", "order_cells", "parse_cell", "parse_scales", "select_cells"]
+__all__ = [
+    "MAX_SCALE",
+    "all_cells",
+    "choose_cells",
+    "order_cells",
+    "parse_cell",
+    "parse_scales",
+    "select_cells",
+]
 
 MAX_SCALE = 10_000  # sessions in one cell
 
@@ -91,3 +99,13 @@ def select_cells(
     if everything or (not ids and not priority):
         chosen += valid
     return order_cells(chosen)
+
+
+def choose_cells(
+    ids: Sequence[str], *, priority: bool, everything: bool, scales: str | None
+) -> list[Cell]:
+    """The cells ``--cells``, ``--priority``, ``--all`` and ``--scales`` select (see
+    ``select_cells``); ``--priority`` and ``--all`` are two different selections."""
+    if priority and everything:
+        raise UsageError("--priority and --all select different cells; give one of them")
+    return select_cells(ids, priority=priority, everything=everything, scales=parse_scales(scales))

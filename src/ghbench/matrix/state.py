@@ -1,53 +1,50 @@
 """The plan of one ``matrix run`` invocation, kept for ``--resume``, and its policy.
 
 ``matrix-state.json`` records which cells the invocation meant to run, in order, and
-every setting that changes what a cell measures (backend, driver, seed, duration
-scale, repos, transport, profile, tick, AO command, agents), so ``--resume`` runs the
-remaining cells exactly as the interrupted invocation would have. Progress is not
-stored here: a cell is done when a run of this invocation (same ``matrixRun`` id,
-``ghbench.matrix.runs``) says ``ok``, so a crash between writing a run and updating
-any index loses nothing.
+the ``RunSpec`` every cell runs with (backend, driver, seed, duration scale, repos,
+transport, profile, tick, AO command, agents: whatever changes what a cell measures), so
+``--resume`` runs the remaining cells exactly as the interrupted invocation would have.
+Progress is not stored here: a cell is done when a run of this invocation (same
+``matrixRun`` id, ``ghbench.matrix.runs``) says ``ok``, so a crash between writing a run
+and updating any index loses nothing.
 
-The policy: a flag the run would ignore is refused on a fresh run (``check_applicable``,
-a table over the drivers' traits); ``--resume`` runs the stored settings, and a typed
-flag that contradicts them is refused (``resume_plan``); the AO a matrix runs is fixed
-when it starts (``resolve_ao``), so a resume from elsewhere runs the same one.
+The policy: ``--resume`` runs the stored spec, and a typed flag that contradicts it is
+refused (``resume_plan``; which flags are settings is the flag table's, as is what a
+fresh run's driver takes); the AO a matrix runs is fixed when it starts
+(``resolve_ao``), so a resume from elsewhere runs the same one.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 
 from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
-from ghbench.errors import ArtifactError, UsageError
+from ghbench.errors import ArtifactError, GhbenchError, UsageError
+from ghbench.runspec.build import SETTINGS
 from ghbench.runspec.cells import Cell
-from ghbench.runspec.names import DRIVERS, AgentsName, DriverName, DriverTraits, RunBackendName
+from ghbench.runspec.flags import Flag, flags_of
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import iso_s
 from ghbench.workload.agents.profiles import profile_before_gh_2_102
-from ghbench.workload.config import TransportName
-from ghbench.workload.profiles import DEFAULT_PROFILE, ProfileName, unalias_profile
+from ghbench.workload.profiles import unalias_profile
 
 __all__ = [
     "READABLE_VERSIONS",
-    "SETTINGS",
     "STATE_FILE",
     "STATE_SCHEMA_VERSION",
     "MatrixPlan",
-    "check_applicable",
     "describe_settings",
     "load_plan",
     "new_plan",
     "resolve_ao",
     "resume_plan",
-    "resumed_plan",
     "save_plan",
 ]
 
@@ -58,63 +55,82 @@ STATE_FILE = "matrix-state.json"
 #   3: agents (the agent model's profile, or none).
 #   4: agents name the gh their requests are captured from (claude-code-gh-2.102); a
 #      version-3 plan's claude-code ran gh 2.23's (claude-code-gh-2.23).
-STATE_SCHEMA_VERSION = 4
-READABLE_VERSIONS = (1, 2, 3, 4)
+#   5: the settings as the run's spec (``spec``: a RunSpec) instead of flat fields.
+STATE_SCHEMA_VERSION = 5
+READABLE_VERSIONS = (1, 2, 3, 4, 5)
+COMMAND = "matrix run"
 
 
 class MatrixPlan(msgspec.Struct, kw_only=True, rename="camel", frozen=True):
     schema_version: int = STATE_SCHEMA_VERSION
     matrix_run: str
-    backend: str
-    driver: str
-    seed: int
     scales: list[int]
     cells: list[str]  # ids, in run order
-    session_ids: bool = False
-    repos: list[str] = msgspec.field(default_factory=list)  # --repos (--backend github)
-    # Version 2. The defaults are what a version-1 invocation ran with when the flags
-    # were not given on the command line.
-    duration_scale: float = 1.0
-    transport: str = "gh"
-    profile: ProfileName = DEFAULT_PROFILE
-    tick: float | None = None  # seconds; None: the profile's (scaled in real time)
-    ao_command: str | None = None  # as resolved when the matrix started
-    # Version 3: the agents S3 and S4 cells run ("none" before: they ran none).
-    agents: AgentsName = "none"
+    # what every cell runs with (each cell's own timing, seed and directory are set
+    # when it runs: ``ghbench.matrix.runner.cell_spec``); None: a merged directory's
+    spec: RunSpec | None = None
 
     @property
     def settings_recorded(self) -> bool:
         """False for a version-1 plan: it kept the selection but not the other flags."""
         return self.schema_version >= 2
 
-    def run_spec(self) -> RunSpec:
-        """What every cell of the plan runs with (each cell's own timing, seed and
-        directory are set when it runs: ``ghbench.matrix.runner``)."""
-        tick = None if self.tick is None else Duration(self.tick, f"{self.tick:g}s")
-        # setup's PR polling: the emulator answers at once, GitHub is polled as AO would
-        poll = Duration(1.0, "1s") if self.backend == "emulator" else Duration(30.0, "30s")
-        return RunSpec(
-            # as stored: only a plan that runs is turned into a spec (a merged one's
-            # names are not settings)
-            driver=cast(DriverName, self.driver),
-            backend=cast(RunBackendName, self.backend),
-            ao_command=self.ao_command,
-            transport=cast(TransportName, self.transport),
-            profile=self.profile,
-            tick=tick,
-            repos=tuple(self.repos),
-            duration_scale=self.duration_scale,
-            seed=self.seed,
-            session_ids=self.session_ids,
-            poll_interval=poll,
-            agents=self.agents,
-        )
+    @property
+    def run(self) -> RunSpec:
+        """The spec the plan runs (a merged directory's plan runs nothing)."""
+        if self.spec is None:
+            raise UsageError("a merged matrix directory has no settings to run with")
+        return self.spec
+
+
+def _path_text(value: object) -> str:
+    if isinstance(value, Path):
+        return str(value)
+    raise NotImplementedError(f"{type(value).__name__} in a matrix plan")
+
+
+def _path(kind: type, value: object) -> object:
+    if kind is Path and isinstance(value, str):
+        return Path(value)
+    raise NotImplementedError(f"{kind} from {type(value).__name__}")
 
 
 def save_plan(matrix_dir: Path, plan: MatrixPlan) -> Path:
-    plan = msgspec.structs.replace(plan, schema_version=STATE_SCHEMA_VERSION)
-    data = msgspec.json.format(msgspec.json.encode(plan), indent=2) + b"\n"
+    """The plan in ``matrix_dir``; its spec's ``out_dir`` is that directory, stored as
+    ``.`` (a matrix directory moved or merged elsewhere stays whole)."""
+    here = None if plan.spec is None else msgspec.structs.replace(plan.spec, out_dir=Path("."))
+    plan = msgspec.structs.replace(plan, schema_version=STATE_SCHEMA_VERSION, spec=here)
+    data = msgspec.json.format(msgspec.json.encode(plan, enc_hook=_path_text), indent=2) + b"\n"
     return replace_atomic(Path(matrix_dir) / STATE_FILE, data)
+
+
+# versions 1 to 4: the settings as flat fields (camelCase), read into a spec; a field
+# the file does not have is the default that version ran with
+_FLAT = {
+    "backend": "backend",
+    "driver": "driver",
+    "seed": "seed",
+    "sessionIds": "session_ids",
+    "repos": "repos",
+    "durationScale": "duration_scale",
+    "transport": "transport",
+    "profile": "profile",
+    "tick": "tick",
+    "aoCommand": "ao_command",
+    "agents": "agents",
+}
+_FIELDS = frozenset(f.name for f in msgspec.structs.fields(RunSpec))
+
+
+def _flat_spec(raw: dict[str, Any]) -> dict[str, Any] | None:
+    if raw.get("backend") not in ("simulated", "emulator", "github"):
+        return None  # a merged directory's: its names were never settings
+    spec = {field: raw[key] for key, field in _FLAT.items() if raw.get(key) is not None}
+    if "tick" in spec:
+        spec["tick"] = {"seconds": spec["tick"], "text": f"{spec['tick']:g}s"}
+    # setup's PR polling: the emulator answers at once, GitHub is polled as AO would
+    spec["poll_interval"] = {"seconds": 1.0, "text": "1s"} if raw["backend"] == "emulator" else None
+    return {k: v for k, v in spec.items() if v is not None}
 
 
 def load_plan(matrix_dir: Path) -> MatrixPlan:
@@ -135,42 +151,50 @@ def load_plan(matrix_dir: Path) -> MatrixPlan:
             f" {', '.join(map(str, READABLE_VERSIONS))}); upgrade ghbench or start a new"
             " matrix directory"
         )
-    if "profile" in raw:  # a plan written before the profiles had their builds' names
-        raw["profile"] = unalias_profile(raw["profile"])
-    if version == 3 and "agents" in raw:  # agents before their gh's name: gh 2.23's
-        raw["agents"] = profile_before_gh_2_102(raw["agents"])
+    spec = raw.get("spec") if version >= 5 else _flat_spec(raw)
+    if isinstance(spec, dict):  # a newer ghbench's settings are not ours to judge
+        spec = {k: v for k, v in spec.items() if k in _FIELDS}
+        if "profile" in spec:  # a plan written before the profiles had their builds' names
+            spec["profile"] = unalias_profile(spec["profile"])
+        if version <= 3 and "agents" in spec:  # agents before their gh's name: gh 2.23's
+            spec["agents"] = profile_before_gh_2_102(spec["agents"])
+    keep = ("schemaVersion", "matrixRun", "scales", "cells")
     try:
-        return msgspec.convert(raw, MatrixPlan)
-    except msgspec.ValidationError as exc:
+        stored = {**{k: raw[k] for k in keep if k in raw}, "spec": spec}
+        plan = msgspec.convert(stored, MatrixPlan, dec_hook=_path)
+    except (msgspec.ValidationError, GhbenchError) as exc:
         raise ArtifactError(f"{path}: invalid matrix state ({exc})") from exc
+    if plan.spec is None:
+        return plan
+    return msgspec.structs.replace(
+        plan, spec=msgspec.structs.replace(plan.spec, out_dir=Path(matrix_dir))
+    )
 
 
-# The plan fields a ``matrix run`` flag sets, with the flag: every one changes what a
-# cell measures, so ``--resume`` keeps them. (``--operator`` only names the runs.)
-SETTINGS: tuple[tuple[str, str], ...] = (
-    ("backend", "--backend"),
-    ("driver", "--driver"),
-    ("seed", "--seed"),
-    ("session_ids", "--session-ids"),
-    ("duration_scale", "--duration-scale"),
-    ("repos", "--repos"),
-    ("transport", "--transport"),
-    ("profile", "--profile"),
-    ("tick", "--tick"),
-    ("ao_command", "--ao"),
-    ("agents", "--agents"),
-)
+# what version 1 recorded; its other settings come from the command line, as then
 _RECORDED_IN_V1 = frozenset({"backend", "driver", "seed", "session_ids"})
 
 
-def _show(field: str, value: Any) -> str:
-    if field == "session_ids":
+def _settings() -> tuple[Flag, ...]:
+    """The ``matrix run`` flags that change what a cell measures (``--operator`` only
+    names the runs; ``--out`` is where the plan is)."""
+    return tuple(f for f in flags_of(COMMAND) if f.dest in SETTINGS and f.dest != "out_dir")
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, Duration) and isinstance(b, Duration):
+        return a.seconds == b.seconds
+    return a == b
+
+
+def _show(dest: str, value: Any) -> str:
+    if dest == "session_ids":
         return "on" if value else "off"
-    if field == "repos":
+    if dest == "repos":
         return ",".join(value) if value else "none"
-    if field == "tick":
-        return "the profile's" if value is None else f"{value:g}s"
-    if field == "ao_command":
+    if dest == "tick":
+        return "the profile's" if value is None else f"{value.seconds:g}s"
+    if dest == "ao_command":
         return "none ($GHBENCH_AO or ao on PATH)" if value is None else str(value)
     if isinstance(value, float):
         return f"{value:g}"
@@ -178,42 +202,56 @@ def _show(field: str, value: Any) -> str:
 
 
 def resume_plan(
-    stored: MatrixPlan, given: Mapping[str, Any], explicit: Collection[str], where: Path
+    stored: MatrixPlan, given: RunSpec, typed: Collection[str], where: Path
 ) -> MatrixPlan:
     """The plan ``--resume`` continues with: the stored settings, never the flags.
 
-    ``given`` maps each SETTINGS field to the command line's value (normalized as the
-    plan stores it, defaults included); ``explicit`` names the fields whose flag was
-    typed. A typed flag that differs from the stored value is a usage error. A
-    version-1 plan did not record every setting: those come from the command line,
-    as they did then, and the returned plan records them (the caller saves it).
+    ``given`` is the run the command line describes (defaults included); ``typed``
+    names the settings whose flag was typed. A typed flag that differs from the stored
+    value is a usage error. A version-1 plan did not record every setting: those come
+    from the command line, as they did then, and the returned plan records them (the
+    caller saves it).
     """
+    spec = stored.run
     updates: dict[str, Any] = {}
-    for field, flag in SETTINGS:
-        if not stored.settings_recorded and field not in _RECORDED_IN_V1:
-            updates[field] = given[field]
+    for flag in _settings():
+        dest = flag.dest
+        if not stored.settings_recorded and dest not in _RECORDED_IN_V1:
+            updates[dest] = getattr(given, dest)
             continue
-        value = getattr(stored, field)
-        if field in explicit and given[field] != value:
+        value, wanted = getattr(spec, dest), getattr(given, dest)
+        if dest in typed and not _same(wanted, value):
             raise UsageError(
-                f"--resume: {flag} {_show(field, given[field])} conflicts with the stored"
-                f" {_show(field, value)} of this matrix ({where}); drop {flag} to resume"
+                f"--resume: {flag.name} {_show(dest, wanted)} conflicts with the stored"
+                f" {_show(dest, value)} of this matrix ({where}); drop {flag.name} to resume"
                 " with the stored settings, or start a new matrix in another --out"
             )
     if not updates:
         return stored
-    return msgspec.structs.replace(stored, schema_version=STATE_SCHEMA_VERSION, **updates)
+    return msgspec.structs.replace(
+        stored,
+        schema_version=STATE_SCHEMA_VERSION,
+        spec=msgspec.structs.replace(spec, **updates),
+    )
 
 
 def describe_settings(plan: MatrixPlan) -> str:
     """The plan's settings in one line (those left at their defaults omitted)."""
-    plain = MatrixPlan(matrix_run="", backend="", driver="", seed=0, scales=[], cells=[])
-    parts = [f"backend {plan.backend}", f"driver {plan.driver}", f"seed {plan.seed}"]
-    for field, flag in SETTINGS[3:]:
-        value = getattr(plan, field)
-        if value != getattr(plain, field):
-            parts.append(f"{flag} {_show(field, value)}")
+    spec = plan.run
+    parts = [f"backend {spec.backend}", f"driver {spec.driver}", f"seed {spec.seed}"]
+    for flag in _settings():
+        value = getattr(spec, flag.dest)
+        if flag.dest in ("backend", "driver", "seed") or _same(value, _default(flag)):
+            continue
+        parts.append(f"{flag.name} {_show(flag.dest, value)}")
     return ", ".join(parts)
+
+
+def _default(flag: Flag) -> Any:
+    default = flag.default(COMMAND)
+    if flag.dest == "repos":
+        return ()
+    return None if flag.kind == "duration" and default is None else default
 
 
 def resolve_ao(spec: str | None, env: Mapping[str, str]) -> str | None:
@@ -229,85 +267,14 @@ def resolve_ao(spec: str | None, env: Mapping[str, str]) -> str | None:
     return found or chosen
 
 
-# field -> (applies to the run the plan describes?, what it needs): a typed flag the
-# run would ignore is refused on a fresh run
-_APPLIES: dict[str, tuple[Callable[[MatrixPlan], bool], str]] = {
-    # virtual time has no orchestrator process: it is always the workload model
-    "driver": (
-        lambda p: p.backend != "simulated" or p.driver == "workload",
-        "--backend emulator|github",
-    ),
-    "session_ids": (lambda p: p.backend == "simulated", "--backend simulated"),
-    "duration_scale": (lambda p: p.backend != "simulated", "--backend emulator|github"),
-    "repos": (lambda p: p.backend == "github", "--backend github"),
-    "transport": (
-        lambda p: p.backend != "simulated" and _traits(p).transport,
-        "--backend emulator|github with --driver workload",
-    ),
-    "profile": (lambda p: _traits(p).profile, "--driver workload"),
-    "tick": (lambda p: _traits(p).tick, "--driver workload"),
-    "ao_command": (lambda p: _traits(p).ao, "--driver ao"),
-    # virtual time runs the model's sessions' agents; in real time the driver must
-    "agents": (
-        lambda p: p.backend == "simulated" or _traits(p).agents,
-        "--backend simulated or --driver ao",
-    ),
-}
-
-
-def _traits(plan: MatrixPlan) -> DriverTraits:
-    return DRIVERS[cast(DriverName, plan.driver)]
-
-
-def _given(settings: Mapping[str, Any]) -> MatrixPlan:
-    return MatrixPlan(matrix_run="", scales=[], cells=[], **settings)
-
-
-def check_applicable(given: Mapping[str, Any], explicit: Collection[str]) -> None:
-    """A typed flag the run would ignore is an error: the user expects it to matter."""
-    flags = dict(SETTINGS)
-    plan, plain = (
-        _given(given),
-        MatrixPlan(
-            matrix_run="", backend="simulated", driver="workload", seed=0, scales=[], cells=[]
-        ),
-    )
-    for name, (applies, needs) in _APPLIES.items():
-        value = getattr(plan, name)
-        if name in explicit and value != getattr(plain, name) and not applies(plan):
-            shown = f" {value}" if name == "driver" else ""
-            raise UsageError(f"{flags[name]}{shown} applies only with {needs}; drop it")
-
-
-def new_plan(
-    out_dir: Path, chosen: Sequence[Cell], given: Mapping[str, Any], clock: Clock
-) -> MatrixPlan:
+def new_plan(out_dir: Path, chosen: Sequence[Cell], spec: RunSpec, clock: Clock) -> MatrixPlan:
     """A fresh invocation's plan of ``chosen`` cells, saved in ``out_dir``."""
     stamp = iso_s(clock.now()).replace("-", "").replace(":", "")
     plan = MatrixPlan(
         matrix_run=f"m{stamp}-{os.getpid()}",
         scales=sorted({c.sessions for c in chosen}),
         cells=[c.id for c in chosen],
-        **given,
+        spec=spec,
     )
     save_plan(out_dir, plan)
-    return plan
-
-
-def resumed_plan(
-    out_dir: Path, given: Mapping[str, Any], explicit: Collection[str], env: Mapping[str, str]
-) -> MatrixPlan:
-    """The stored plan ``--resume`` continues, checked against the typed flags (a
-    version-1 plan is saved again, now recording its settings)."""
-    stored = load_plan(out_dir)
-    if stored.matrix_run == "merged":
-        raise UsageError(
-            f"--resume: {out_dir} was assembled by 'matrix merge'; resume in the job"
-            " directories it was merged from, then merge again"
-        )
-    if not stored.settings_recorded and stored.driver == "ao":
-        given = {**given, "ao_command": resolve_ao(given["ao_command"], env)}
-    plan = resume_plan(stored, given, explicit, out_dir / STATE_FILE)
-    if plan is not stored:  # a version-1 plan now records what it runs with
-        save_plan(out_dir, plan)
     return plan

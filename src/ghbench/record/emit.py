@@ -15,7 +15,7 @@ from pathlib import Path
 from ghbench.clock import Clock
 from ghbench.procs import Stderr
 from ghbench.record.contract import ENV_PROJECT, ENV_SESSION, ENV_SINKS, Sink, decode_sinks
-from ghbench.record.debuglog import Exchange
+from ghbench.record.exchange import Exchange
 from ghbench.record.ghcache import (
     cache_dirs,
     cache_requested,

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ghbench.record.debuglog import Exchange
+from ghbench.record.exchange import Exchange
 
 __all__ = [
     "CACHE_TTL_HEADER",

@@ -35,21 +35,31 @@ from typing import Literal
 from ghbench.clock import Clock, SystemClock
 from ghbench.emulator.client_env import credential_entries, git_config_environment
 from ghbench.emulator.process import start_emulator_process
-from ghbench.errors import UsageError
+from ghbench.errors import GhbenchError, UsageError
 from ghbench.front import FrontCounts, FrontSettings, start_front
 from ghbench.front.settings import parse_upstream
 from ghbench.record.diagnosis import no_exchange_cause
 from ghbench.record.runner import (
+    RecordResult,
+    appended,
     check_command,
     check_runnable,
     count_lines,
     file_size,
+    incomplete,
+    record,
     resolve_trace,
     run_command,
 )
 from ghbench.signals import uninterruptible
 
-__all__ = ["GitHubChoice", "NetworkRecordResult", "emulator_token_env", "record_network"]
+__all__ = [
+    "GitHubChoice",
+    "NetworkRecordResult",
+    "emulator_token_env",
+    "record_command",
+    "record_network",
+]
 
 GitHubChoice = Literal["emulator", "github"]
 # token variables the command's clients read: set to the emulator's token
@@ -69,6 +79,38 @@ class NetworkRecordResult:
     counts: FrontCounts
     # why no client made an exchange through the front (None: one did)
     no_exchange: str | None = None
+
+    def lines(self) -> list[str]:
+        """What ``record --github`` says on stderr when the command ends."""
+        counts = self.counts
+        seen = (
+            f"{counts.exchanges} exchanges, {counts.refused} refused, {counts.tunnelled}"
+            f" tunnelled, {counts.failed_handshakes} failed handshakes,"
+            f" {counts.rows_lost} rows lost"
+        )
+        if counts.abandoned or counts.unauthorized:
+            seen += f", {counts.abandoned} abandoned tunnels, {counts.unauthorized} unauthorized"
+        warnings = [f"warning: {warning}" for warning in counts.warnings]
+        lines = [*warnings, f"ghbench record: {appended(self.rows, self.trace)} ({seen})"]
+        if self.no_exchange and not self._traced_nothing:
+            # whatever the exit code: the command's own error may not say
+            lines.append(f"ghbench record: no GitHub exchange: {self.no_exchange}")
+        return lines
+
+    @property
+    def _traced_nothing(self) -> bool:
+        """A success that no client reached the front in: it traced nothing."""
+        return self.returncode == 0 and not self.counts.reached and bool(self.no_exchange)
+
+    def raise_for_trace(self) -> None:
+        """A command that succeeded fails when no client reached the front (the error
+        says the likely cause) or when rows were lost."""
+        if self._traced_nothing:
+            raise GhbenchError(str(self.no_exchange))  # a success that traced nothing is not one
+        if self.returncode == 0 and self.counts.rows_lost:
+            raise incomplete(
+                f"{self.counts.rows_lost:,} trace row(s) could not be written", self.trace
+            )
 
 
 def emulator_token_env(token: str, env: Mapping[str, str]) -> dict[str, str]:
@@ -158,3 +200,34 @@ def record_network(
     rows = count_lines(trace_path, start_size)
     cause = no_exchange_cause(counts, front_env)
     return NetworkRecordResult(returncode, trace_path, rows, counts, cause)
+
+
+def record_command(
+    command: Sequence[str],
+    *,
+    github: GitHubChoice | None,
+    upstream: str | None = None,
+    repos: Sequence[str] = (),
+    state: Path | None = None,
+    keep_ca: bool = False,
+    trace: Path | None = None,
+    component: str = "record",
+) -> RecordResult | NetworkRecordResult:
+    """``ghbench record``: ``command`` traced by the gh shim (``github`` None: the
+    front's flags are refused) or behind the front (``record_network``)."""
+    if github is None:
+        front = (("--upstream", upstream), ("--repo", repos), ("--state", state))
+        for flag, given in (*front, ("--keep-ca", keep_ca)):
+            if given:
+                raise UsageError(f"{flag} goes with --github emulator|github")
+        return record(command, trace=trace, component=component)
+    return record_network(
+        command,
+        github=github,
+        upstream=upstream,
+        repos=repos,
+        state=state,
+        trace=trace,
+        component=component,
+        keep_ca=keep_ca,
+    )

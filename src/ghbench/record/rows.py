@@ -22,10 +22,10 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ghbench.record.debuglog import Exchange
+from ghbench.record.exchange import Exchange
 from ghbench.timefmt import iso_ms
 from ghbench.trace.graphql_cost import estimate_graphql_cost
-from ghbench.trace.headers import GraphqlRateLimit, parse_graphql_rate
+from ghbench.trace.headers import GraphqlRateLimit, header_int, parse_graphql_rate
 from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import endpoint_of, extract_operation, redact_args
 from ghbench.trace.schema import TraceRow
@@ -99,15 +99,6 @@ def graphql_cost_estimate(request_body: str) -> int | None:
     return None if request is None else estimate_graphql_cost(request[0], request[1])
 
 
-def _int(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value.strip())
-    except ValueError:
-        return None
-
-
 def _graphql_rate(body: str) -> GraphqlRateLimit | None:
     """``data.rateLimit`` of a JSON response body (bodies over 10 kB are not logged)."""
     return parse_graphql_rate(body) if body.startswith("{") else None
@@ -160,9 +151,9 @@ def exchange_rows(
                 statusLine=ex.status_line,
                 httpStatus=ex.status,
                 etag=ex.response_headers.get("etag"),
-                rateLimitLimit=_int(headers.get("x-ratelimit-limit")),
-                rateLimitRemaining=_int(headers.get("x-ratelimit-remaining")),
-                rateLimitReset=_int(headers.get("x-ratelimit-reset")),
+                rateLimitLimit=header_int(headers.get("x-ratelimit-limit")),
+                rateLimitRemaining=header_int(headers.get("x-ratelimit-remaining")),
+                rateLimitReset=header_int(headers.get("x-ratelimit-reset")),
                 rateLimitResource=headers.get("x-ratelimit-resource"),
                 graphqlCost=rate.cost if rate else estimate,
                 graphqlRemaining=rate.remaining if rate else None,

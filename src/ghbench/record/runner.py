@@ -31,7 +31,7 @@ from pathlib import Path
 import ghbench
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import Clock, SystemClock
-from ghbench.errors import ToolMissingError, UsageError
+from ghbench.errors import GhbenchError, ToolMissingError, UsageError
 from ghbench.procs import guard, popen_guarded, stop_group, unguard
 from ghbench.record.contract import (
     ENV_PROJECT,
@@ -73,6 +73,26 @@ _LEFTOVER_GRACE_S = 5.0  # what the command left in its group, after a stop sign
 _HEAD_BYTES = 4096  # read of an existing --trace to tell a trace from another file
 
 
+def shown(path: Path) -> str:
+    """``path`` as the user will find it: relative to here when it is below here."""
+    try:
+        return os.path.relpath(path) if path.is_relative_to(Path.cwd()) else str(path)
+    except (OSError, ValueError):
+        return str(path)
+
+
+def appended(count: int, trace: Path) -> str:
+    return f"{count} {'row' if count == 1 else 'rows'} appended to {shown(trace)}"
+
+
+def incomplete(what: str, trace: Path) -> GhbenchError:
+    """COMMAND succeeded but its trace did not keep every call: not a success."""
+    return GhbenchError(
+        f"{what} to {shown(trace)}: the trace is incomplete; free space (or choose"
+        " another --trace) and record again"
+    )
+
+
 @dataclass(frozen=True)
 class RecordResult:
     """How the recorded command ended and what reached the trace."""
@@ -81,6 +101,22 @@ class RecordResult:
     trace: Path
     rows: int  # lines appended to the trace during the run
     write_failed: bool  # a shim could not write the trace (it warned once)
+
+    def lines(self) -> list[str]:
+        """What ``record`` says on stderr when the command ends."""
+        where = shown(self.trace)
+        if self.write_failed:
+            return [
+                f"ghbench record: the trace {where} could not be written (see the warning above)"
+            ]
+        if self.rows:
+            return [f"ghbench record: {appended(self.rows, self.trace)}"]
+        return [f"ghbench record: no gh HTTP exchanges were recorded; trace: {where}"]
+
+    def raise_for_trace(self) -> None:
+        """A command that succeeded while rows were lost fails: the trace is incomplete."""
+        if self.returncode == 0 and self.write_failed:
+            raise incomplete("trace rows could not be written", self.trace)
 
 
 def _is_shim(path: Path) -> bool:

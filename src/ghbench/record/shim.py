@@ -30,7 +30,7 @@ from ghbench.record.contract import ENV_REAL_GH, gh_child_env, user_debug_env
 from ghbench.signals import exit_like, forward_signals
 
 if TYPE_CHECKING:
-    from ghbench.record.debuglog import Exchange
+    from ghbench.record.exchange import Exchange
 
 __all__ = ["main", "run_gh"]
 

@@ -1,5 +1,6 @@
-"""The names a run is made of that no part owns: its driver, AO's storage layout, the
-agents' model, and which of a run's settings each driver takes.
+"""The names a run is made of that no part owns: its driver and the kinds of it, AO's
+storage layout, the agents' model (which driver takes which setting is the flag table's,
+``ghbench.runspec.flags``).
 
 The GitHub a run talks to (``ghbench.github.names``), the model's transports
 (``ghbench.workload.config``) and profiles (``ghbench.workload.profiles``) are named
@@ -8,7 +9,7 @@ where they are implemented.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Literal, get_args
 
 from ghbench.workload.agents.profiles import AgentProfileName
@@ -16,13 +17,14 @@ from ghbench.workload.agents.profiles import AgentProfileName
 __all__ = [
     "AGENTS_NAMES",
     "AO_LAYOUT_NAMES",
-    "DRIVERS",
+    "DRIVER_KIND_NAMES",
     "DRIVER_NAMES",
+    "KINDS_OF",
     "RUN_BACKEND_NAMES",
     "AgentsName",
     "AoLayoutName",
+    "DriverKindName",
     "DriverName",
-    "DriverTraits",
     "RunBackendName",
 ]
 
@@ -30,6 +32,18 @@ __all__ = [
 # ghbench's model of it
 DriverName = Literal["ao", "workload"]
 DRIVER_NAMES: tuple[DriverName, ...] = get_args(DriverName)
+
+# the kinds of orchestrator ghbench drives: a row each of the drivers' table
+# (``ghbench.drivers.registry``), one per family. ``--driver ao`` is AO's daemon (0.10 and
+# 0.12) or a TypeScript build, told apart by what ``--ao`` names, not by a flag; a
+# setting one kind of a driver acts on and the other does not is refused once the run
+# knows which it is (``ghbench.runspec.build.check_kind``)
+DriverKindName = Literal["workload", "ao-daemon", "ao-typescript"]
+DRIVER_KIND_NAMES: tuple[DriverKindName, ...] = get_args(DriverKindName)
+KINDS_OF: Mapping[DriverName, tuple[DriverKindName, ...]] = {
+    "ao": ("ao-daemon", "ao-typescript"),
+    "workload": ("workload",),
+}
 
 # where a run's calls go: a real GitHub (``ghbench.github.names``) or the in-process
 # emulator in virtual time (the model only)
@@ -45,24 +59,3 @@ AO_LAYOUT_NAMES: tuple[AoLayoutName, ...] = get_args(AoLayoutName)
 # agents; a real AO's are whatever it launches)
 AgentsName = Literal["none", AgentProfileName]
 AGENTS_NAMES: tuple[AgentsName, ...] = get_args(AgentsName)
-
-
-@dataclass(frozen=True)
-class DriverTraits:
-    """Which of a run's settings a driver takes; a flag for a setting the driver does
-    not take is refused (the user expects it to matter)."""
-
-    tick: bool  # told its poll interval (--tick; scaled with a run's durations); else AO's 30 s
-    profile: bool  # plays a --profile of the model
-    transport: bool  # calls GitHub through --transport
-    ao: bool  # runs the AO --ao names
-    # in real time, runs --agents: the agent model as each session's coding agent (AO
-    # launches it as its ``claude``); in virtual time the model's sessions always can
-    agents: bool
-
-
-DRIVERS: dict[DriverName, DriverTraits] = {
-    # in real time the model opens its sessions' PRs itself: no agent runs
-    "workload": DriverTraits(tick=True, profile=True, transport=True, ao=False, agents=False),
-    "ao": DriverTraits(tick=False, profile=False, transport=False, ao=True, agents=True),
-}

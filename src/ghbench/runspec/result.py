@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.artifacts.models import ScorecardArtifact, encode_artifact
 
 __all__ = ["RunResult"]
 
@@ -21,3 +21,7 @@ class RunResult:
     trace_path: Path
     scorecard_path: Path
     scorecard: ScorecardArtifact
+
+    def scorecard_json(self) -> str:
+        """The scorecard as its file holds it (what ``--json`` prints)."""
+        return encode_artifact(self.scorecard).decode()

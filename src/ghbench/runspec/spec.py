@@ -1,6 +1,7 @@
 """``RunSpec``: what a run is, built once by the CLI and passed on unchanged.
 
-Every command turns its flags into one ``RunSpec``; the flows (harness, simulation,
+Every command turns its flags into one ``RunSpec`` (``ghbench.runspec.build``, from the
+flag table ``ghbench.runspec.flags``); the flows (harness, simulation,
 matrix) and the drivers read it and never re-wrap it. A flow that runs several things
 derives each one's spec with ``msgspec.structs.replace`` (a matrix cell, an A/B build, a
 capacity probe). The workload driver serialises it, with the sessions, as the model's
@@ -20,14 +21,7 @@ from ghbench.budgets import PAT, Budget
 from ghbench.errors import UsageError
 from ghbench.github.names import BackendName
 from ghbench.runspec.cells import SCENARIOS, Cell
-from ghbench.runspec.names import (
-    DRIVERS,
-    AgentsName,
-    AoLayoutName,
-    DriverName,
-    DriverTraits,
-    RunBackendName,
-)
+from ghbench.runspec.names import AgentsName, AoLayoutName, DriverName, RunBackendName
 from ghbench.timefmt import MAX_DURATION_S, duration_flag, format_duration
 from ghbench.workload.agents.profiles import AgentProfileName, canonical_agent_profile
 from ghbench.workload.config import TransportName
@@ -97,11 +91,6 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             raise UsageError("--duration must be positive and --warmup not negative")
         if not 0 < self.duration_scale <= 1:
             raise UsageError(f"--duration-scale {self.duration_scale:g}: use a number in (0, 1]")
-
-    @property
-    def traits(self) -> DriverTraits:
-        """Which of these settings the driver takes."""
-        return DRIVERS[self.driver]
 
     @property
     def runs_agents(self) -> bool:

@@ -35,7 +35,7 @@ from ghbench.scorecard.rates import SHORT_SPAN_S, short_span
 from ghbench.scorecard.refusals import rate_limit_warnings
 from ghbench.scorecard.window import MeasureWindow, window_rows
 from ghbench.timefmt import format_duration, iso_ms, iso_s
-from ghbench.trace.frame import TraceFrame
+from ghbench.trace.frame import CALL_COLUMNS, TraceFrame
 
 __all__ = ["MAX_READ_WARNINGS", "build_scorecard_artifact"]
 
@@ -44,16 +44,7 @@ RESOURCES = ("graphql", "core")
 # The trace frame columns the scorecard and its insights compute over: ``report`` reads
 # only these (tests hold the list to what the code uses).
 SCORECARD_COLUMNS: tuple[str, ...] = (
-    "ts_ms",
-    "duration_ms",
-    "ok",
-    "http_status",
-    "rate_limit_remaining",
-    "rate_limit_reset",
-    "graphql_cost",
-    "operation",
-    "component",
-    "resource",
+    *CALL_COLUMNS,
     "session_id",
     "method",
     "rate_limit_call",

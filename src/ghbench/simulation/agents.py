@@ -22,14 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
-from ghbench.artifacts.io import unique_path, write_new
+from ghbench.artifacts.io import unique_path
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.ratelimit import RateLimitSnapshot
+from ghbench.runspec.result import RunResult
+from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
-from ghbench.simulation.world import SIM_START, SimWorld
+from ghbench.simulation.world import SIM_START, Ledger, SimWorld
 from ghbench.timefmt import format_duration
+from ghbench.trace.files import write_rows
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.agents.fleet import AgentSpec, Fleet, FleetSummary
@@ -49,9 +50,11 @@ __all__ = [
     "AgentRun",
     "AgentRunSpec",
     "AgentWorld",
+    "AgentsResult",
     "CellAgents",
     "agents_for",
     "run_agents",
+    "simulate_agents",
     "start_agents",
     "write_agent_artifacts",
 ]
@@ -76,6 +79,17 @@ class AgentRunSpec:
     # hourly points per resource instead of GitHub's 5,000 (a large one shows the
     # agents' demand where the bucket would have stopped them)
     limits: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def of(cls, spec: RunSpec) -> AgentRunSpec:
+        """The run's sessions' agents alone: ``spec.agents``'s profile, one agent per
+        session, over its window from their spawn."""
+        return cls(
+            profile=spec.agents,
+            agents=spec.cell.sessions,
+            duration_s=spec.duration.seconds,
+            warmup_s=spec.warmup.seconds,
+        )
 
     @property
     def resolved(self) -> AgentParams:
@@ -222,14 +236,13 @@ class AgentRun:
     window_start: float
     window_end: float
     snapshots: dict[str, RateLimitSnapshot]
-    ledger: dict[str, Any]
+    ledger: Ledger
     summary: FleetSummary
     pushes: int = 0
     ci_runs: dict[str, int] = field(default_factory=dict)
 
     def points_per_hour(self, resource: str) -> float:
-        hours = (self.window_end - self.window_start) / 3600.0
-        return float(self.ledger["points"].get(resource, 0)) / hours if hours > 0 else 0.0
+        return self.ledger.per_hour(resource)
 
 
 def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
@@ -267,7 +280,7 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
         window_start,
         window_end,
         snapshots,
-        world.ledger_summary(window_start, window_end),
+        world.ledger(window_start, window_end),
         summary,
         pushes=agents.world.pushes,
         ci_runs=agents.world.ci_runs,
@@ -291,12 +304,33 @@ def agent_scorecard(run: AgentRun, *, trace_path: str | None = None) -> Scorecar
     )
 
 
-def write_agent_artifacts(run: AgentRun, *, seed: int, out_dir: Path) -> tuple[Path, Path]:
-    """The trace and the scorecard artifact under ``out_dir``: (trace, scorecard)."""
+@dataclass(frozen=True)
+class AgentsResult(RunResult):
+    """What ``write_agent_artifacts`` wrote, and the run it wrote."""
+
+    run: AgentRun
+
+    def summary(self) -> str:
+        """One line: the agents, their gh commands and requests, the ledger's points."""
+        run, spec = self.run, self.run.spec
+        return (
+            f"agents: {spec.agents} x {spec.profile}, {run.summary.commands} gh commands,"
+            f" {run.summary.requests} requests; ledger in window: {run.ledger.spent}"
+            f" (graphql {run.points_per_hour('graphql'):.0f}/h)"
+        )
+
+
+def write_agent_artifacts(run: AgentRun, *, seed: int, out_dir: Path) -> AgentsResult:
+    """The trace and the scorecard artifact under ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"gh-trace-sim-{run.spec.slug}-seed{seed}-{int(run.window_end)}"
-    trace_path = unique_path(out_dir, stem, ".jsonl")
-    encoder = msgspec.json.Encoder()
-    write_new(trace_path, b"".join(encoder.encode(r) + b"\n" for r in run.rows))
+    trace_path = write_rows(unique_path(out_dir, stem, ".jsonl"), run.rows)
     artifact = agent_scorecard(run, trace_path=str(trace_path))
-    return trace_path, write_scorecard(artifact, out_dir)
+    return AgentsResult(trace_path, write_scorecard(artifact, out_dir), artifact, run)
+
+
+def simulate_agents(spec: RunSpec) -> AgentsResult:
+    """``spec``'s sessions' agents alone in virtual time (``AgentRunSpec.of``), written
+    under its ``out_dir``."""
+    run = run_agents(AgentRunSpec.of(spec), seed=spec.seed)
+    return write_agent_artifacts(run, seed=spec.seed, out_dir=spec.out_dir)

@@ -22,14 +22,13 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.spec import RunSpec
 from ghbench.simulation.agents import SPAWN_STAGGER_S, CellAgents
-from ghbench.simulation.world import SIM_START, SimWorld
+from ghbench.simulation.world import SIM_START, Ledger, SimWorld
 from ghbench.trace.schema import TraceRow
 from ghbench.workload import calls as ao
 from ghbench.workload.agents.profiles import AGENT_PROFILES
@@ -59,9 +58,14 @@ class ScenarioPlay:
     # (median ms, sigma) of the calls' lognormal latency; None: the simulation's default
     # (ghbench.simulation.world.SIM_LATENCY, AO's against github.com)
     latency: tuple[float, float] | None = None
-    # primary limits other than GitHub's (resource -> points an hour), from the start:
-    # a budget that runs out, as a real run's emulator was given
+    # primary limits other than GitHub's (resource -> points a window), from the start:
+    # a budget that runs out, as a real run's emulator was given; each resource's
+    # window is GitHub's hour unless ``limit_windows`` gives it another (seconds)
     limits: tuple[tuple[str, int], ...] = ()
+    limit_windows: tuple[tuple[str, int], ...] = ()
+    # points of a budget already spent when the model starts (resource -> points): a
+    # real run's harness reads the open PRs before its window, on the same user's budget
+    spent: tuple[tuple[str, int], ...] = ()
 
 
 def repos_for(topology: str, sessions: int, owner: str = "acme") -> list[str]:
@@ -83,7 +87,7 @@ class CellRun:
     window_end: float
     warmup_start: float
     snapshots: dict[str, RateLimitSnapshot]  # before, after
-    ledger: dict[str, Any]
+    ledger: Ledger
     control_calls: int
     ticks: int = 0
     skipped_ticks: int = 0
@@ -133,8 +137,11 @@ class _Cell:
         self.world = SimWorld(
             self.clock, seed=self.rng.randrange(2**31), latency=play.latency, budget=spec.budget
         )
+        windows = dict(play.limit_windows)
         for resource, limit in play.limits:
-            self.world.set_limit(resource, limit)
+            self.world.set_limit(resource, limit, windows.get(resource, 3600))
+        for resource, points in play.spent:
+            self.world.spend(resource, points)
         sessions = spec.cell.sessions
         self.repos = repos_for(spec.cell.topology, sessions)
         self.sessions = self.world.seed(self.repos, sessions, open_prs=self.scenario.prs_at_start)
@@ -155,7 +162,10 @@ class _Cell:
         self.timer = self._new_schedule()
         self.events = _Events()
         window_end = window_start + spec.duration.seconds
-        self.run = CellRun(spec, self.repos, self.rows, window_start, window_end, t0, {}, {}, 0)
+        nothing = Ledger(0, {}, window_start, window_end)  # until the run's is read
+        self.run = CellRun(
+            spec, self.repos, self.rows, window_start, window_end, t0, {}, nothing, 0
+        )
         self.down_until = t0
         self.agents: CellAgents | None = None
         if spec.agent_model is not None:
@@ -307,7 +317,7 @@ class _Cell:
         self.rows.sort(key=lambda r: r.timestamp)
         if run.agent_rows is not None:
             run.agent_rows.sort(key=lambda r: r.timestamp)
-        run.ledger = self.world.ledger_summary(run.window_start, run.window_end)
+        run.ledger = self.world.ledger(run.window_start, run.window_end)
         return run
 
 

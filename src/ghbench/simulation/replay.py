@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
@@ -30,13 +29,16 @@ from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
 from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.ratelimit import RateLimitSnapshot
+from ghbench.runspec.result import RunResult
+from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
 from ghbench.scorecard.costs import row_costs
 from ghbench.simulation.replay_merge import merge_parts
 from ghbench.simulation.replay_parts import run_parts
 from ghbench.simulation.replay_run import Part, copies_for
 from ghbench.simulation.replay_targets import recorded_limits
-from ghbench.trace.files import agent_trace_path
+from ghbench.simulation.world import Ledger
+from ghbench.trace.files import agent_trace_path, agents_beside, write_rows
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.reader import read_rows
@@ -49,12 +51,16 @@ from ghbench.workload.replay import (
 )
 
 __all__ = [
+    "SCHEMA_VERSION",
     "ReplayResult",
     "ReplaySpec",
+    "ReplaySummary",
+    "ReplayWritten",
     "load_recording",
     "recorded_points",
     "replay_frames",
     "replay_plan",
+    "replay_recording",
     "replay_scorecard",
     "replay_trace",
     "write_replay",
@@ -62,10 +68,15 @@ __all__ = [
 
 # a part's seed: the first part's is the replay's (one part replays as it always did)
 _PART_SEED_STRIDE = 1_000_003
+SCHEMA_VERSION = 1  # of ``replay --json``'s object
 
 
 @dataclass(frozen=True)
 class ReplaySpec:
+    """A replay: the run it is (``run``: its seed, where it writes, and with --sessions
+    its cell's count), how many sessions, how fast, under which policies."""
+
+    run: RunSpec = field(default_factory=lambda: RunSpec(backend="simulated"))
     sessions: int | None = None  # None: the recorded count
     speed: float | None = None  # None: virtual time
     policy: ReplayPolicy = field(default_factory=ReplayPolicy)
@@ -83,6 +94,49 @@ class ReplaySpec:
         return 2 if copies >= 2 and self.speed is None else 1
 
 
+class ReplaySummary(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """How a replay's spend compares with the recording's, what could not be re-issued
+    and why, and what the policies held back."""
+
+    recorded_rows: int
+    recorded_sessions: int
+    sessions: int
+    copies: float
+    calls_reissued: int
+    requests: int
+    recorded_points: dict[str, int]
+    recorded_unpriced_rows: int
+    replayed_points: dict[str, int]
+    ratio: dict[str, float]
+    not_reissued: dict[str, dict[str, int]]  # reason -> operation -> rows
+    not_reissued_rows: int
+    policy: dict[str, dict[str, int]]  # reason -> operation -> calls held back
+    stopped_early: dict[str, int]
+
+    def lines(self) -> list[str]:
+        """The summary as the console shows it, under the scorecard."""
+        recorded, replayed = self.recorded_points, self.replayed_points
+        lines = [
+            f"replay: {self.sessions} sessions ({self.recorded_sessions} recorded, "
+            f"{self.copies} copies), {self.calls_reissued} calls re-issued",
+        ]
+        for budget in sorted(set(recorded) | set(replayed)):
+            lines.append(
+                f"  {budget}: recorded {recorded.get(budget, 0)} points, "
+                f"replayed {replayed.get(budget, 0)}"
+            )
+        lines.append(f"  not re-issued: {self.not_reissued_rows} rows")
+        for reason, operations in self.not_reissued.items():
+            lines.append(f"    {reason}: {_named(operations)}")
+        for reason, operations in self.policy.items():
+            lines.append(f"  policy, {reason}: {_named(operations)}")
+        return lines
+
+
+def _named(operations: dict[str, int]) -> str:
+    return ", ".join(f"{op} {n}" for op, n in sorted(operations.items()))
+
+
 @dataclass
 class ReplayResult:
     plan: ReplayPlan
@@ -92,7 +146,7 @@ class ReplayResult:
     copies: float
     recorded: dict[str, int]
     recorded_unpriced: int
-    ledger: dict[str, Any]
+    ledger: Ledger
     snapshots: dict[str, RateLimitSnapshot]
     window_start: float
     window_end: float
@@ -111,27 +165,26 @@ class ReplayResult:
 
     @property
     def replayed(self) -> dict[str, int]:
-        return {k: v for k, v in self.ledger["points"].items() if v}
+        return self.ledger.spent
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "recordedRows": self.plan.rows,
-            "recordedSessions": self.recorded_sessions,
-            "sessions": self.sessions,
-            "copies": round(self.copies, 4),
-            "callsReissued": self.calls,
-            "requests": len(self.rows) + len(self.agent_rows or ()),
-            "recordedPoints": self.recorded,
-            "recordedUnpricedRows": self.recorded_unpriced,
-            "replayedPoints": self.replayed,
-            "ratio": {
-                k: round(self.replayed.get(k, 0) / v, 4) for k, v in self.recorded.items() if v
-            },
-            "notReissued": {r: dict(c) for r, c in sorted(self.plan.skipped.items())},
-            "notReissuedRows": self.plan.skipped_rows,
-            "policy": {r: dict(c) for r, c in sorted(self.policy.items())},
-            "stoppedEarly": dict(self.stopped),
-        }
+    def summary(self) -> ReplaySummary:
+        replayed = self.replayed
+        return ReplaySummary(
+            recorded_rows=self.plan.rows,
+            recorded_sessions=self.recorded_sessions,
+            sessions=self.sessions,
+            copies=round(self.copies, 4),
+            calls_reissued=self.calls,
+            requests=len(self.rows) + len(self.agent_rows or ()),
+            recorded_points=self.recorded,
+            recorded_unpriced_rows=self.recorded_unpriced,
+            replayed_points=replayed,
+            ratio={k: round(replayed.get(k, 0) / v, 4) for k, v in self.recorded.items() if v},
+            not_reissued={r: dict(c) for r, c in sorted(self.plan.skipped.items())},
+            not_reissued_rows=self.plan.skipped_rows,
+            policy={r: dict(c) for r, c in sorted(self.policy.items())},
+            stopped_early=dict(self.stopped),
+        )
 
 
 def _query_of(argv: Sequence[str]) -> tuple[str, dict[str, object]] | None:
@@ -174,8 +227,8 @@ def load_recording(path: Path) -> tuple[list[TraceRow], Path | None]:
     """A recorded trace's rows, with the agents' trace beside it (``gh-trace-agents-*``,
     as a run leaves it) when there is one: (rows, the agents' trace or None)."""
     rows = read_rows(path)
-    beside = agent_trace_path(path)
-    if beside == path or not beside.is_file() or beside.stat().st_size == 0:
+    beside = agents_beside(path)
+    if beside is None:
         return rows, None
     agents = read_rows(beside)
     # an AO agent's gh traced by ghbench's shim says component agent; the model's says so
@@ -192,6 +245,7 @@ def replay_plan(
             f"--trace: none of its {plan.rows} rows can be re-issued "
             f"({', '.join(sorted(plan.skipped))})"
         )
+    spec.policy.check(plan)
     recorded = recorded_session_count(plan)
     sessions = spec.sessions or recorded
     copies = copies_for(recorded, sessions)
@@ -212,7 +266,7 @@ def replay_plan(
     done = merge_parts(run_parts(plan, parts))
     points, unpriced = recorded_points(rows)
     agents = any(call.agent for call in plan.calls)
-    ledger = {"charges": done.charges, "points": done.points, "start": plan.start, "end": done.end}
+    ledger = Ledger(done.charges, done.points, plan.start, done.end)
     return ReplayResult(
         plan,
         done.rows,
@@ -272,21 +326,40 @@ def replay_scorecard(
     )
 
 
-def _write_rows(path: Path, rows: Sequence[TraceRow]) -> Path:
-    encoder = msgspec.json.Encoder()
-    return write_new(path, b"".join(encoder.encode(r) + b"\n" for r in rows))
+@dataclass(frozen=True)
+class ReplayWritten(RunResult):
+    """A replay's trace, scorecard and page as written, the recording it re-issued,
+    and its summary."""
+
+    source: Path
+    agent_source: Path | None
+    page_path: Path  # the scorecard's HTML page (``ghbench.pages``)
+    summary: ReplaySummary
+
+    def json(self) -> dict[str, object]:
+        """``replay --json``'s object: where things are, then the summary."""
+        return {
+            "schemaVersion": SCHEMA_VERSION,
+            "source": str(self.source),
+            "agentSource": None if self.agent_source is None else str(self.agent_source),
+            "trace": str(self.trace_path),
+            "scorecard": str(self.scorecard_path),
+            "page": str(self.page_path),
+            **msgspec.to_builtins(self.summary),
+        }
 
 
-def write_replay(result: ReplayResult, *, out_dir: Path, source: Path) -> tuple[Path, Path, Path]:
+def write_replay(
+    result: ReplayResult, *, out_dir: Path, source: Path, agent_source: Path | None = None
+) -> ReplayWritten:
     """The replay's trace (and the agents', beside it), its scorecard and the
-    scorecard's page under ``out_dir``, as ``measure`` writes them: (trace, scorecard,
-    page)."""
+    scorecard's page under ``out_dir``, as ``measure`` writes them."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"gh-trace-replay-{source.stem}-{result.sessions}s-{int(result.window_end)}"
-    trace_path = _write_rows(unique_path(out_dir, stem, ".jsonl"), result.rows)
+    trace_path = write_rows(unique_path(out_dir, stem, ".jsonl"), result.rows)
     agents = None
     if result.agent_rows is not None:
-        agents = _write_rows(agent_trace_path(trace_path), result.agent_rows)
+        agents = write_rows(agent_trace_path(trace_path), result.agent_rows)
     frames = replay_frames(result)
     artifact = replay_scorecard(
         result,
@@ -298,4 +371,15 @@ def write_replay(result: ReplayResult, *, out_dir: Path, source: Path) -> tuple[
     path = write_scorecard(artifact, out_dir)
     snapshots = [result.snapshots.get("before"), result.snapshots.get("after")]
     page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
-    return trace_path, path, write_new(unique_path(*report_path(path), ".html"), page.encode())
+    page_path = write_new(unique_path(*report_path(path), ".html"), page.encode())
+    return ReplayWritten(
+        trace_path, path, artifact, source, agent_source, page_path, result.summary()
+    )
+
+
+def replay_recording(spec: ReplaySpec, source: Path) -> ReplayWritten:
+    """``ghbench replay``: the recording at ``source`` (with its agents' trace beside
+    it) re-issued as ``spec`` says, written under ``spec.run.out_dir``."""
+    rows, agents = load_recording(source)
+    result = replay_trace(rows, spec, seed=spec.run.seed)
+    return write_replay(result, out_dir=spec.run.out_dir, source=source, agent_source=agents)

@@ -114,12 +114,12 @@ def run_part(plan: ReplayPlan, part: Part) -> PartResult:
     replay.rows.sort(key=lambda r: r.timestamp)
     replay.agent_rows.sort(key=lambda r: r.timestamp)
     end = max(plan.end, replay.clock.now())
-    ledger = replay.world.ledger_summary(plan.start, end)
+    ledger = replay.world.ledger(plan.start, end)
     return PartResult(
         replay.rows,
         replay.agent_rows,
-        {k: v for k, v in ledger["points"].items() if v},
-        ledger["charges"],
+        ledger.spent,
+        ledger.charges,
         snapshots,
         replay.policy,
         replay.stopped,

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import msgspec
 
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
@@ -20,10 +17,10 @@ from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
 from ghbench.simulation.cell import CellRun, ScenarioPlay, run_cell
+from ghbench.simulation.world import Ledger
 from ghbench.timefmt import format_duration
-from ghbench.trace.files import agent_trace_path
+from ghbench.trace.files import agent_trace_path, write_rows
 from ghbench.trace.frame import TraceFrame
-from ghbench.trace.schema import TraceRow
 
 __all__ = [
     "SimulationResult",
@@ -38,13 +35,24 @@ __all__ = [
 class SimulationResult(RunResult):
     """What ``simulate_cell`` wrote and computed."""
 
+    spec: RunSpec
     repos: tuple[str, ...]
-    ledger: dict[str, Any]
+    ledger: Ledger
     ticks: int
     skipped_ticks: int
     longest_poll_cycle: float = 0.0
     agent_trace_path: Path | None = None  # the agents' rows, when agents ran
     page_path: Path | None = None  # the scorecard's HTML page (``ghbench.pages``)
+
+    def summary(self) -> str:
+        """One line: the cell, its ticks and longest poll cycle, the ledger's points."""
+        spec = self.spec
+        agents = f", agents {spec.agents}" if spec.runs_agents else ""
+        return (
+            f"simulated {spec.cell.id} ({spec.profile}{agents}, seed {spec.seed}):"
+            f" {self.ticks} ticks, {self.skipped_ticks} skipped, longest poll cycle in the"
+            f" window {self.longest_poll_cycle:.1f} s; ledger in window: {dict(self.ledger.points)}"
+        )
 
 
 def cell_frames(run: CellRun) -> tuple[TraceFrame, TraceFrame | None]:
@@ -82,20 +90,15 @@ def cell_scorecard(
     )
 
 
-def _write_rows(path: Path, rows: list[TraceRow]) -> Path:
-    encoder = msgspec.json.Encoder()
-    return write_new(path, b"".join(encoder.encode(r) + b"\n" for r in rows))
-
-
 def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
     spec = run.spec
     stamp = int(run.window_end)
     out_dir.mkdir(parents=True, exist_ok=True)
     name = f"gh-trace-sim-{spec.cell.slug}-seed{spec.seed}-{stamp}"
-    trace_path = _write_rows(unique_path(out_dir, name, ".jsonl"), run.rows)
+    trace_path = write_rows(unique_path(out_dir, name, ".jsonl"), run.rows)
     agents = None
     if run.agent_rows is not None:
-        agents = _write_rows(agent_trace_path(trace_path), run.agent_rows)
+        agents = write_rows(agent_trace_path(trace_path), run.agent_rows)
     frames = cell_frames(run)
     artifact = cell_scorecard(
         run,
@@ -111,6 +114,7 @@ def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
         trace_path=trace_path,
         scorecard_path=path,
         scorecard=artifact,
+        spec=spec,
         repos=tuple(run.repos),
         ledger=run.ledger,
         ticks=run.ticks,

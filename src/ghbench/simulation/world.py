@@ -8,18 +8,23 @@ writes a row. This is the one module that knows the emulator's Python API.
 from __future__ import annotations
 
 import json
-from typing import Any
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
 
-from ghbench.budgets import PAT, Budget
+import msgspec
+
+from ghbench.budgets import PAT, WINDOW_S, Budget
 from ghbench.clock import VirtualClock
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.core import ACTIONS_BUCKET, Emulator
+from ghbench.emulator.faults import draw_fault
 from ghbench.emulator.http import EmuRequest
 from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
 from ghbench.workload.config import SessionSpec
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
-__all__ = ["SIM_LATENCY", "SIM_START", "SimWorld"]
+__all__ = ["SIM_LATENCY", "SIM_START", "Ledger", "SimWorld"]
 
 # 2026-04-17T09:05:00Z: inside an hour, like the runbook's hygiene asks
 SIM_START = 1_776_416_700.0
@@ -34,6 +39,27 @@ SIM_LATENCY: dict[str, object] = {
 SIM_TOKEN = "ghp_simulated0000000000000000000000000000"
 SIM_LOGIN = "ao-bot"
 SIM_INSTALLATION = "ao-app"  # an App budget's installation
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """What the emulator's ledger charged in ``[start, end]`` (epoch s): points per
+    resource that was charged, and how many charges."""
+
+    charges: int
+    points: Mapping[str, int]
+    start: float
+    end: float
+
+    @property
+    def spent(self) -> dict[str, int]:
+        """The resources that cost something, and their points."""
+        return {resource: n for resource, n in self.points.items() if n}
+
+    def per_hour(self, resource: str) -> float:
+        """``resource``'s points per hour of the window (0.0 for an empty window)."""
+        hours = (self.end - self.start) / 3600.0
+        return self.points.get(resource, 0) / hours if hours > 0 else 0.0
 
 
 class SimWorld:
@@ -61,13 +87,18 @@ class SimWorld:
         self.emulator.issue_token(SIM_LOGIN, SIM_TOKEN, budget, installation=SIM_INSTALLATION)
         self.token = SIM_TOKEN
         self.home: str | None = None  # an Actions token's repository
+        # the round trip of an answer the emulator refuses before it draws a latency
+        # (a rate limit): the same model, from a source of its own so that a run in
+        # which nothing is refused draws what it always drew
+        self._trip = msgspec.structs.replace(cfg.faults, error_rate=0.0, timeout_rate=0.0)
+        self._trip_rng: random.Random | None = random.Random(seed)
 
-    def set_limit(self, resource: str, limit: int) -> None:
-        """``resource``'s hourly limit for the run's token, whatever its kind."""
+    def set_limit(self, resource: str, limit: int, window_s: int = WINDOW_S) -> None:
+        """``resource``'s limit for the run's token, whatever its kind."""
         if self.budget.kind == "pat":
-            self.emulator.set_limit(resource, limit)
+            self.emulator.set_limit(resource, limit, window_s)
         else:
-            self.emulator.set_limit(resource, limit, owner=self.owner)
+            self.emulator.set_limit(resource, limit, window_s, owner=self.owner)
 
     @property
     def owner(self) -> str:
@@ -85,6 +116,7 @@ class SimWorld:
         world = cls.__new__(cls)
         world.clock, world.emulator, world.token = clock, emulator, token
         world.budget, world.home = PAT, None
+        world._trip, world._trip_rng = emulator.config.faults, None
         return world
 
     # -- requests ----------------------------------------------------------------
@@ -96,6 +128,8 @@ class SimWorld:
         resp = self.emulator.handle(emu)
         # on a virtual clock the emulator advances it by the latency it drew
         latency = self.clock.now() - before + resp.delay_s
+        if latency <= 0 and self._trip_rng is not None:
+            latency = draw_fault(self._trip, self._trip_rng).delay_s
         return HttpResponse(
             resp.status, list(resp.headers.items()), resp.body, latency if latency > 0 else None
         )
@@ -159,6 +193,16 @@ class SimWorld:
 
     # -- measurements ---------------------------------------------------------------
 
+    def spend(self, resource: str, points: int) -> None:
+        """Spend ``points`` of the user's ``resource`` budget (at most what is left)
+        outside the model's calls: what a real run's harness spent before its window
+        opened, so that a model run starts where the real one's budget stood."""
+        left = self.emulator.limiter.view(self.owner, resource).remaining
+        if min(points, left) > 0:
+            self.emulator.limiter.charge(
+                self.owner, "harness", resource, min(points, left), endpoint="harness", status=200
+            )
+
     def rate_limit_snapshot(self) -> RateLimitSnapshot:
         """``GET /rate_limit`` in-process with the workload's token (free, untraced)."""
         resp = self.handle(
@@ -166,10 +210,10 @@ class SimWorld:
         )
         return parse_rate_limit(json.loads(resp.body), self.clock.now())
 
-    def ledger_summary(self, start: float, end: float) -> dict[str, Any]:
-        """Points charged per resource in ``[start, end]`` and the charge count."""
+    def ledger(self, start: float, end: float) -> Ledger:
+        """What was charged in ``[start, end]``."""
         entries = self.emulator.ledger_entries(since=start, until=end + 1e-6)
         totals: dict[str, int] = {}
         for e in entries:
             totals[e.resource] = totals.get(e.resource, 0) + e.cost
-        return {"charges": len(entries), "points": totals, "start": start, "end": end}
+        return Ledger(len(entries), totals, start, end)

@@ -1,4 +1,5 @@
-"""The names of the trace files a measurement leaves, and how they pair up.
+"""The names of the trace files a measurement leaves, and how they pair up; a trace
+written whole (``write_rows``: a simulation's, a replay's).
 
 The orchestrator's trace is ``gh-trace-bench-{stamp}.jsonl``. The agents' own gh calls
 (traced by ghbench's record shim, one ``sessionId`` per agent) go beside it in
@@ -7,9 +8,15 @@ The orchestrator's trace is ``gh-trace-bench-{stamp}.jsonl``. The agents' own gh
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["agent_trace_path", "agents_beside"]
+import msgspec
+
+from ghbench.artifacts.io import write_new
+from ghbench.trace.schema import TraceRow
+
+__all__ = ["agent_trace_path", "agents_beside", "write_rows"]
 
 ORCHESTRATOR_PREFIX = "gh-trace-bench-"
 AGENT_PREFIX = "gh-trace-agents-"
@@ -29,3 +36,9 @@ def agents_beside(trace: Path) -> Path | None:
     if path == trace or not path.is_file() or path.stat().st_size == 0:
         return None
     return path
+
+
+def write_rows(path: Path, rows: Iterable[TraceRow]) -> Path:
+    """``rows`` as a new trace at ``path``, one JSON object a line (never overwrites)."""
+    encoder = msgspec.json.Encoder()
+    return write_new(path, b"".join(encoder.encode(row) + b"\n" for row in rows))

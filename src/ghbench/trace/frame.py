@@ -25,6 +25,7 @@ from ghbench.timefmt import parse_iso
 from ghbench.trace.schema import TraceRow
 
 __all__ = [
+    "CALL_COLUMNS",
     "CATEGORICAL_COLUMNS",
     "COLUMNS",
     "NA",
@@ -69,6 +70,20 @@ CATEGORICAL_COLUMNS: tuple[str, ...] = (
     "rate_limited",
 )
 COLUMNS: tuple[str, ...] = (*NUMERIC_COLUMNS, *CATEGORICAL_COLUMNS)
+# What every reading of a trace's calls computes over (the scorecard, summarize and
+# analyze add their own): when, how long, how it ended, what it cost, what it was
+CALL_COLUMNS: tuple[str, ...] = (
+    "ts_ms",
+    "duration_ms",
+    "ok",
+    "http_status",
+    "rate_limit_remaining",
+    "rate_limit_reset",
+    "graphql_cost",
+    "operation",
+    "component",
+    "resource",
+)
 
 
 @dataclass(frozen=True)

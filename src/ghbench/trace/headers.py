@@ -14,7 +14,13 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["GraphqlRateLimit", "ParsedHeaders", "parse_gh_include_output", "parse_graphql_rate"]
+__all__ = [
+    "GraphqlRateLimit",
+    "ParsedHeaders",
+    "header_int",
+    "parse_gh_include_output",
+    "parse_graphql_rate",
+]
 
 _STATUS_LINE = re.compile(r"^HTTP/\S+ (\d{3})(?: .*)?$")
 
@@ -65,6 +71,16 @@ class GraphqlRateLimit:
     cost: int | None
     remaining: int | None
     reset_at: str | None
+
+
+def header_int(value: str | None) -> int | None:
+    """A header's integer value (``x-ratelimit-remaining``); None when absent or not one."""
+    if value is None:
+        return None
+    try:
+        return int(value.strip())
+    except ValueError:
+        return None
 
 
 def _int_or_none(v: Any) -> int | None:

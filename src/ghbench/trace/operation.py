@@ -46,7 +46,6 @@ HEADER_FLAGS = ("-H", "--header")
 METHOD_FLAGS = ("--method", "-X")
 # An argument starting with one of these (any case) keeps the prefix and loses the value.
 SECRET_ARG_PREFIXES = ("token=", "password=", "secret=", "authorization=")
-_AUTH_HEADER = re.compile(r"authorization\s*:", re.IGNORECASE)
 # Query parameters whose values are credentials on some GitHub endpoints.
 _SECRET_PARAM = re.compile(
     r"(?i)([?&](?:access_token|token|client_secret|password|secret|code|sig|jwt)=)[^&#]*"
@@ -121,11 +120,6 @@ def redact_args(args: Sequence[str]) -> list[str]:
         out.append(_redact_one(arg, previous in HEADER_FLAGS))
         previous = arg
     return out
-
-
-def has_auth_header(text: str) -> bool:
-    """True when ``text`` carries an ``Authorization:`` header (used by the writer's scrub)."""
-    return _AUTH_HEADER.search(text) is not None
 
 
 def endpoint_of(target: str | None) -> str | None:

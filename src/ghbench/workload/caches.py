@@ -15,24 +15,13 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-class LruCache(Generic[K, V]):
-    """A map that forgets its least recently used key beyond ``capacity`` entries."""
+class _Bounded(Generic[K, V]):
+    """A map of at most ``capacity`` entries; what forgets which key is the subclass's."""
+
+    _data: dict[K, V]
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._data: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        if key not in self._data:
-            return None
-        self._data.move_to_end(key)
-        return self._data[key]
-
-    def put(self, key: K, value: V) -> None:
-        self._data[key] = value
-        self._data.move_to_end(key)
-        while len(self._data) > self.capacity:
-            self._data.popitem(last=False)
 
     def pop(self, key: K) -> None:
         self._data.pop(key, None)
@@ -47,13 +36,35 @@ class LruCache(Generic[K, V]):
         return len(self._data)
 
 
-class FifoCache(Generic[K, V]):
+class LruCache(_Bounded[K, V]):
+    """A map that forgets its least recently used key beyond ``capacity`` entries."""
+
+    _data: OrderedDict[K, V]
+
+    def __init__(self, capacity: int) -> None:
+        super().__init__(capacity)
+        self._data = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        if key not in self._data:
+            return None
+        self._data.move_to_end(key)
+        return self._data[key]
+
+    def put(self, key: K, value: V) -> None:
+        self._data[key] = value
+        self._data.move_to_end(key)
+        while len(self._data) > self.capacity:
+            self._data.popitem(last=False)
+
+
+class FifoCache(_Bounded[K, V]):
     """A map that forgets its oldest key beyond ``capacity`` entries; neither a read nor
     a rewrite renews a key (AO 0.10's ``observe.CacheSet`` and its client's ETag cache)."""
 
     def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self._data: dict[K, V] = {}
+        super().__init__(capacity)
+        self._data = {}
 
     def get(self, key: K) -> V | None:
         return self._data.get(key)
@@ -62,15 +73,6 @@ class FifoCache(Generic[K, V]):
         self._data[key] = value  # a dict keeps a key's first insertion place
         while len(self._data) > self.capacity:
             del self._data[next(iter(self._data))]
-
-    def pop(self, key: K) -> None:
-        self._data.pop(key, None)
-
-    def clear(self) -> None:
-        self._data.clear()
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._data
 
 
 class TtlCache(Generic[K, V]):

@@ -40,6 +40,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ghbench.errors import UsageError
 from ghbench.timefmt import parse_iso
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow, from_agent
 from ghbench.workload.agents.fixtures import (
@@ -77,6 +78,7 @@ _REPO_PATH = re.compile(r"^/?repos/([^/?]+)/([^/?]+)")
 _PULL_PATH = re.compile(r"^/?repos/[^/]+/[^/]+/pulls/(\d+)")
 _BRANCH_QUERY = re.compile(r"[?&]branch=([^&]+)")
 _HIGH_LEVEL = {("pr", "list"), ("pr", "view"), ("issue", "view")}
+_SHOWN = 12  # operations named in a refusal
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,24 @@ class ReplayPolicy:
     drop: frozenset[str] = frozenset()
     ttl: Mapping[str, float] = field(default_factory=dict)
     interval: Mapping[str, float] = field(default_factory=dict)
+
+    def check(self, plan: ReplayPlan) -> None:
+        """UsageError naming a policy's operation the recording never made, and the
+        operations it did make (a typo would silently change nothing)."""
+        known = plan.operations
+        for flag, operations in (
+            ("--drop", self.drop),
+            ("--ttl", self.ttl),
+            ("--interval", self.interval),
+        ):
+            for operation in sorted(operations):
+                if operation not in known:
+                    shown = sorted(known)
+                    more = f" and {len(shown) - _SHOWN} more" if len(shown) > _SHOWN else ""
+                    raise UsageError(
+                        f"{flag} {operation}: the recording has no such operation; it has"
+                        f" {', '.join(shown[:_SHOWN])}{more}"
+                    )
 
 
 @dataclass
@@ -152,6 +172,12 @@ class ReplayPlan:
     @property
     def skipped_rows(self) -> int:
         return sum(sum(c.values()) for c in self.skipped.values())
+
+    @property
+    def operations(self) -> frozenset[str]:
+        """Every operation the recording made, re-issued or not."""
+        skipped = (op for ops in self.skipped.values() for op in ops)
+        return frozenset({c.operation for c in self.calls} | set(skipped))
 
 
 def copy_repo(repo: str, copy: int) -> str:

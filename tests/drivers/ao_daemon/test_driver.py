@@ -26,6 +26,24 @@ TOKEN = "ghp_daemon000000000000000000000000000001"
 
 
 @pytest.mark.needs("git")
+def test_what_only_a_typescript_build_acts_on_is_refused_once_the_daemon_is_known(
+    tmp_path: Path,
+) -> None:
+    """--ao-layout and --config: the flags cannot tell AO's daemon from a TypeScript
+    build, the executable can; the flag table's refusal comes then, before anything runs."""
+    ao, env = str(daemon_build(tmp_path)), {"PATH": "/usr/bin:/bin"}
+    for spec, flag in (
+        (RunSpec(driver="ao", ao_command=ao, ao_layout="kv"), "--ao-layout"),
+        (RunSpec(driver="ao", ao_command=ao, ao_config=tmp_path / "a.yaml"), "--config"),
+    ):
+        with pytest.raises(UsageError, match=rf"^{flag} applies only with") as refused:
+            driver_kind(spec, env)
+        assert "the AO this run drives is AO's daemon, which has no" in str(refused.value)
+    typescript = RunSpec(driver="ao", ao_command="/bin/true", ao_layout="kv")
+    assert driver_kind(typescript, env).name == "ao-typescript"
+
+
+@pytest.mark.needs("git")
 def test_the_daemon_is_told_apart_by_what_it_runs_and_watches_every_project(
     tmp_path: Path,
 ) -> None:
@@ -33,7 +51,7 @@ def test_the_daemon_is_told_apart_by_what_it_runs_and_watches_every_project(
     spec = RunSpec(driver="ao", ao_command=str(ao), out_dir=tmp_path / "out")
     env = {"PATH": "/usr/bin:/bin"}
     assert driver_kind(spec, env).name == "ao-daemon"
-    assert driver_kind(RunSpec(driver="ao", ao_command="/bin/true"), env).name == "ao"
+    assert driver_kind(RunSpec(driver="ao", ao_command="/bin/true"), env).name == "ao-typescript"
     backend = EmulatorBackend.attach(
         "http://127.0.0.1:9", TOKEN, VirtualClock(), tmp_path, control_key="unused"
     )

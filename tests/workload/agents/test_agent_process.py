@@ -114,7 +114,8 @@ def test_workload_agent_refuses_an_unknown_profile(tmp_path: Path) -> None:
         env=env, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 2
-    assert done.stderr.startswith("error: --profile") and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: Invalid value for '--agents' / '--profile': 'codex'")
+    assert len(done.stderr.splitlines()) == 1
 
 
 @pytest.mark.parametrize(

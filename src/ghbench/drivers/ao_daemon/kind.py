@@ -22,7 +22,6 @@ from ghbench.drivers.common.ao_cli import resolve_ao_command
 from ghbench.drivers.common.checkouts import ensure_checkout
 from ghbench.drivers.kind import DriverContext, DriverKind, project_flag, state_dir
 from ghbench.drivers.project import Project, project_id
-from ghbench.errors import UsageError
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import RunSpec
 
@@ -37,12 +36,8 @@ def spec_build(spec: RunSpec, env: Mapping[str, str]) -> DaemonBuild | None:
 
 
 def _find_project(spec: RunSpec, env: Mapping[str, str], cwd: Path, home: Path) -> Project:
-    """The daemon's project: the checkout ghbench runs in (it has no config file)."""
-    if spec.ao_config is not None:
-        raise UsageError(
-            f"--config {spec.ao_config}: AO's daemon has no agent-orchestrator.yaml; run"
-            " ghbench from the project's checkout instead"
-        )
+    """The daemon's project: the checkout ghbench runs in (it has no config file: the
+    flag table refuses ``--config``)."""
     return checkout_project(project_flag(spec), cwd)
 
 
@@ -111,5 +106,4 @@ AO_DAEMON = DriverKind(
     cell_projects=_cell_projects,
     uses_gh=lambda spec: False,
     find_project=_find_project,
-    runs_agent_model=True,
 )

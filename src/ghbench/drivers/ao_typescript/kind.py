@@ -71,12 +71,11 @@ def _check_dashboard(env: Mapping[str, str]) -> None:
 
 
 AO_TYPESCRIPT = DriverKind(
-    name="ao",
+    name="ao-typescript",
     runs=lambda spec, env: spec.driver == "ao",
     build=_build,
     cell_projects=_cell_projects,
     uses_gh=lambda spec: True,
     find_project=config_project,
     check_dashboard=_check_dashboard,
-    runs_agent_model=True,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghbench.emulator.rest.common import issue_or_pull, paginate
+from ghbench.emulator.rest.gitdata import git_commit_json
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import IssueEvent, PullRequest, Repo
 from ghbench.timefmt import iso_s
@@ -89,45 +90,7 @@ def timeline(call: Call) -> Reply:
 
 
 def _committed(call: Call, repo: Repo, sha: str) -> Json:
-    commit = call.store.commits[(repo.id, sha)]
-    api = f"{call.render.api}/repos/{repo.full_name}/git/commits"
-    return {
-        "event": "committed",
-        "sha": sha,
-        "node_id": f"C_kwDO{commit.id:06X}",
-        "url": f"{api}/{sha}",
-        "html_url": f"{call.render.web}/{repo.full_name}/commit/{sha}",
-        "author": {
-            "name": commit.author_name,
-            "email": commit.author_email,
-            "date": iso_s(commit.created_at),
-        },
-        "committer": {
-            "name": commit.committer_name,
-            "email": commit.committer_email,
-            "date": iso_s(commit.committed_at or commit.created_at),
-        },
-        "tree": {
-            "sha": commit.tree_sha,
-            "url": f"{api.removesuffix('/commits')}/trees/{commit.tree_sha}",
-        },
-        "message": commit.message,
-        "parents": [
-            {
-                "sha": p,
-                "url": f"{api}/{p}",
-                "html_url": f"{call.render.web}/{repo.full_name}/commit/{p}",
-            }
-            for p in commit.parents
-        ],
-        "verification": {
-            "verified": False,
-            "reason": "unsigned",
-            "signature": None,
-            "payload": None,
-            "verified_at": None,
-        },
-    }
+    return {"event": "committed", **git_commit_json(call, repo, call.store.commits[(repo.id, sha)])}
 
 
 _I = "/repos/{owner}/{repo}/issues/{number}"

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import base64
 import re
+from typing import Any
 
 from ghbench.emulator.errors import NotFound
 from ghbench.emulator.git.objects import TREE_MODE
 from ghbench.emulator.rest.common import paginate, repo_of
 from ghbench.emulator.rest.routing import Call, Reply, Route
+from ghbench.emulator.state import Commit, Repo
 from ghbench.timefmt import iso_s
 
-__all__ = ["ROUTES"]
+__all__ = ["ROUTES", "git_commit_json"]
+
+Json = dict[str, Any]
 
 # GitHub stops a recursive tree listing here and says it is truncated.
 _MAX_TREE_ENTRIES = 100_000
@@ -75,45 +79,48 @@ def get_tree(call: Call) -> Reply:
     return Reply(body)
 
 
+def git_commit_json(call: Call, repo: Repo, commit: Commit) -> Json:
+    """``commit`` as the git data API shows it (the timeline's ``committed`` too)."""
+    api = f"{call.render.api}/repos/{repo.full_name}/git"
+    html = f"{call.render.web}/{repo.full_name}/commit"
+    return {
+        "sha": commit.sha,
+        "node_id": f"C_kwDO{commit.id:06X}",
+        "url": f"{api}/commits/{commit.sha}",
+        "html_url": f"{html}/{commit.sha}",
+        "author": {
+            "name": commit.author_name,
+            "email": commit.author_email,
+            "date": iso_s(commit.created_at),
+        },
+        "committer": {
+            "name": commit.committer_name,
+            "email": commit.committer_email,
+            "date": iso_s(commit.committed_at or commit.created_at),
+        },
+        "message": commit.message,
+        "tree": {"sha": commit.tree_sha, "url": f"{api}/trees/{commit.tree_sha}"},
+        "parents": [
+            {"sha": p, "url": f"{api}/commits/{p}", "html_url": f"{html}/{p}"}
+            for p in commit.parents
+        ],
+        "verification": {
+            "verified": False,
+            "reason": "unsigned",
+            "signature": None,
+            "payload": None,
+            "verified_at": None,
+        },
+    }
+
+
 def get_git_commit(call: Call) -> Reply:
     """A commit as git has it (`git-commit`): tree, parents, author and committer."""
     repo = repo_of(call)
     commit = call.store.commit(repo, call.params["commit_sha"])
     if commit is None:
         raise NotFound()
-    api = f"{call.render.api}/repos/{repo.full_name}/git"
-    html = f"{call.render.web}/{repo.full_name}/commit"
-    return Reply(
-        {
-            "sha": commit.sha,
-            "node_id": f"C_kwDO{commit.id:06X}",
-            "url": f"{api}/commits/{commit.sha}",
-            "html_url": f"{html}/{commit.sha}",
-            "author": {
-                "name": commit.author_name,
-                "email": commit.author_email,
-                "date": iso_s(commit.created_at),
-            },
-            "committer": {
-                "name": commit.committer_name,
-                "email": commit.committer_email,
-                "date": iso_s(commit.committed_at or commit.created_at),
-            },
-            "message": commit.message,
-            "tree": {"sha": commit.tree_sha, "url": f"{api}/trees/{commit.tree_sha}"},
-            "parents": [
-                {"sha": p, "url": f"{api}/commits/{p}", "html_url": f"{html}/{p}"}
-                for p in commit.parents
-            ],
-            "verification": {
-                "verified": False,
-                "reason": "unsigned",
-                "signature": None,
-                "payload": None,
-                "verified_at": None,
-            },
-        }
-    )
+    return Reply(git_commit_json(call, repo, commit))
 
 
 def get_blob(call: Call) -> Reply:

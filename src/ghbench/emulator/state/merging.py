@@ -31,7 +31,7 @@ from ghbench.emulator.errors import (
 )
 from ghbench.emulator.git.objects import Signature
 from ghbench.emulator.state.checks import CheckOps
-from ghbench.emulator.state.models import Issue, PullRequest, Repo, Review, User
+from ghbench.emulator.state.models import Issue, PullRequest, Repo, User
 from ghbench.emulator.state.protection import ProtectionOps
 from ghbench.emulator.state.pulls import PullOps
 
@@ -355,15 +355,5 @@ class MergeOps(PullOps, ProtectionOps, CheckOps):
             if pull.repo_id == repo.id and pull.head_sha == sha:
                 self.merge_when_ready(pull)
 
-    def add_review(
-        self,
-        pull: PullRequest,
-        author: User,
-        state: str,
-        *,
-        body: str = "",
-        commit_id: str | None = None,
-    ) -> Review:
-        review = super().add_review(pull, author, state, body=body, commit_id=commit_id)
-        self.merge_when_ready(pull)
-        return review
+    def reviewed(self, pull: PullRequest) -> None:
+        self.merge_when_ready(pull)  # a review may be what auto-merge waited on

@@ -195,7 +195,8 @@ class PullOps(RepoOps, IssueOps):
         body: str = "",
         commit_id: str | None = None,
     ) -> Review:
-        """``state``: APPROVED, CHANGES_REQUESTED, COMMENTED or PENDING."""
+        """``state``: APPROVED, CHANGES_REQUESTED, COMMENTED or PENDING; ``reviewed``
+        runs after (auto-merge waits on reviews: ``merging.py``)."""
         rid = self.new_id()
         now = self.now()
         review = Review(
@@ -214,7 +215,11 @@ class PullOps(RepoOps, IssueOps):
             pull.requested_reviewers.remove(author.id)  # a review answers the request
         pull.updated_at = now
         self.save(pull)
+        self.reviewed(pull)
         return review
+
+    def reviewed(self, pull: PullRequest) -> None:
+        """What follows a review of ``pull`` (a subclass's: ``merging.py``)."""
 
     # -- review threads and comments --------------------------------------------
     def review_threads(self, pull: PullRequest) -> list[ReviewThread]:

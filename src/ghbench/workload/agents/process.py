@@ -13,16 +13,30 @@ from __future__ import annotations
 import random
 import subprocess
 import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from ghbench.clock import Clock
+from ghbench.errors import UsageError
 from ghbench.trace.schema import AGENT
 from ghbench.workload.agents.fleet import AgentSpec, Fleet, FleetSummary
-from ghbench.workload.agents.profiles import AgentParams
+from ghbench.workload.agents.profiles import AgentParams, agent_profile, faster
 from ghbench.workload.agents.session import agent_session
+from ghbench.workload.config import default_api_url
+from ghbench.workload.process import ProcessOutcome, trace_file, traced_process
 from ghbench.workload.rows import RowSettings
 from ghbench.workload.runner import RowSink, Transport
+from ghbench.workload.transport.gh import GhTransport
+from ghbench.workload.transport.http import HttpTransport
 
-__all__ = ["CheckoutHooks", "checkout_target", "repo_of_url", "run_agent_process"]
+__all__ = [
+    "AgentProcess",
+    "CheckoutHooks",
+    "agent_process",
+    "checkout_target",
+    "repo_of_url",
+    "run_agent_process",
+]
 
 _GIT_TIMEOUT_S = 120.0
 
@@ -118,3 +132,64 @@ def run_agent_process(
     start = clock.now()
     fleet.add(agent, agent_session(params, random.Random(rng.randrange(2**31))), start)
     return fleet.run(start + duration_s)
+
+
+@dataclass(frozen=True)
+class AgentProcess:
+    """One agent as ``ghbench workload agent`` runs it: its profile and session, how it
+    calls GitHub, its checkout, how long and how fast."""
+
+    profile: str
+    issue: int
+    session_id: str
+    transport: str  # gh | http
+    duration_s: float
+    seed: int = 0
+    speed: float = 1.0  # every wait of the profile divided by it
+    repo: str | None = None  # default: the checkout's origin
+    branch: str | None = None  # default: the checkout's branch
+    cwd: str | None = None
+    push: bool = False
+    api_url: str | None = None  # http: REST base (default: GH_HOST's)
+
+
+def agent_process(agent: AgentProcess, env: Mapping[str, str], *, clock: Clock) -> ProcessOutcome:
+    """Run one coding agent's gh traffic in real time until its duration or a stop
+    signal; its rows to ``$AO_GH_TRACE_FILE``."""
+    path = trace_file(env)
+    params = faster(agent_profile(agent.profile), agent.speed)
+    repo, branch = agent.repo, agent.branch
+    if (repo is None or branch is None) and agent.cwd is not None:
+        found_repo, found_branch = checkout_target(agent.cwd)
+        repo, branch = repo or found_repo, branch or found_branch
+    if repo is None or branch is None:
+        raise UsageError("--repo and --branch: give both, or --cwd a checkout on its branch")
+    if "/" not in repo:
+        raise UsageError(f"--repo: {repo!r} is not owner/name")
+    token = env.get("GH_TOKEN") or env.get("GITHUB_TOKEN")
+    runner: Transport
+    if agent.transport == "gh":
+        runner = GhTransport(cwd=agent.cwd)
+    else:
+        base = agent.api_url or default_api_url(env.get("GH_HOST", "github.com"))
+        runner = HttpTransport(base, token=token)
+    secrets = (token,) if token else ()
+    with traced_process(path, env, secrets) as process:
+        try:
+            summary = run_agent_process(
+                params,
+                AgentSpec(agent.session_id, repo, branch, agent.issue),
+                runner,
+                process.write,
+                clock=clock,
+                stop=process.stop,
+                token=token,
+                hooks=CheckoutHooks(agent.cwd, push=agent.push),
+                duration_s=agent.duration_s,
+                seed=agent.seed,
+                secrets=secrets,
+            )
+        finally:
+            runner.close()
+    line = f"agent: {summary.commands} gh commands, {summary.requests} requests"
+    return ProcessOutcome.of(line, process.writer, summary.requests)

@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import paginate
 from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
-from ghbench.emulator.graphql.resolvers.pulls import COMMON_ISSUE_FIELDS, association
+from ghbench.emulator.graphql.resolvers.pulls import (
+    COMMENT_FIELDS,
+    COMMON_ISSUE_FIELDS,
+    association,
+)
 from ghbench.emulator.graphql.resolvers.reactions import REACTABLE_FIELDS
 from ghbench.emulator.graphql.resolvers.repository import actor
 
@@ -100,12 +104,7 @@ def _comment_url(comment: IssueComment, info: Info) -> str:
 
 
 ISSUE_COMMENT_FIELDS: dict[str, Any] = {
-    "id": lambda c, _: c.node_id,
-    "databaseId": lambda c, _: c.id,
-    "author": lambda c, info: actor(info, c.user_id),
-    "authorAssociation": association,
-    "body": lambda c, _: c.body,
-    "createdAt": lambda c, _: iso(c.created_at),
+    **COMMENT_FIELDS,
     "includesCreatedEdit": lambda c, _: c.updated_at != c.created_at,
     "isMinimized": lambda c, _: False,
     "minimizedReason": lambda c, _: None,

@@ -312,13 +312,18 @@ def _review_comment_url(comment: ReviewComment, info: Info) -> str:
     return f"{pull_url(pull, info)}#discussion_r{comment.id}"
 
 
-REVIEW_COMMENT_FIELDS = {
+# what every comment answers: an issue's, a review's (issues.ISSUE_COMMENT_FIELDS)
+COMMENT_FIELDS: dict[str, Any] = {
     "id": lambda c, _: c.node_id,
     "databaseId": lambda c, _: c.id,
     "author": lambda c, info: actor(info, c.user_id),
     "authorAssociation": association,
     "body": lambda c, _: c.body,
     "createdAt": lambda c, _: iso(c.created_at),
+}
+
+REVIEW_COMMENT_FIELDS = {
+    **COMMENT_FIELDS,
     "url": _review_comment_url,
     "path": lambda c, _: c.path,
     "line": lambda c, _: c.line,

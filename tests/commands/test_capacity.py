@@ -134,7 +134,13 @@ def test_console_names_the_count_the_binding_budget_and_both_margins(
         (["--topology", "T2", "--max-sessions", "1"], "--max-sessions"),
         (["--agents", "default", "--scenario", "S2"], "--agents: S2 (quiet-steady) has no"),
         (["--agents", "codex"], "--agents"),
-        (["--agents", "default", "--verify"], "--verify --agents: the workload driver"),
+        (
+            ["--agents", "default", "--verify"],
+            "--agents applies only with --driver ao or the model",
+        ),
+        (["--transport", "gh"], "--transport applies only with --verify with --driver workload"),
+        (["--driver", "ao"], "--driver ao applies only with --verify"),
+        (["--verify", "--driver", "ao"], "--driver ao needs --ao CHECKOUT"),
         (["--from-trace", "t.jsonl", "--scenario", "S3"], "--scenario does not apply"),
     ],
 )

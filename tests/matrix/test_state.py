@@ -20,31 +20,22 @@ from ghbench.errors import ArtifactError, UsageError
 from ghbench.matrix.runs import load_runs
 from ghbench.matrix.state import (
     STATE_FILE,
+    STATE_SCHEMA_VERSION,
     MatrixPlan,
     describe_settings,
     load_plan,
     resume_plan,
     save_plan,
 )
+from ghbench.runspec.spec import Duration, RunSpec
 
-GIVEN: dict[str, Any] = {
-    "backend": "emulator",
-    "driver": "workload",
-    "seed": 0,
-    "session_ids": False,
-    "duration_scale": 1.0,
-    "repos": [],
-    "transport": "gh",
-    "profile": "ao-0.12.6",
-    "tick": None,
-    "ao_command": None,
-    "agents": "none",
-}
+GIVEN = RunSpec(backend="emulator", session_ids=False)  # as matrix run's flags build it
 
 
 def _stored(**changes: Any) -> MatrixPlan:
-    settings = {**GIVEN, "duration_scale": 0.01, "transport": "http", "seed": 5, **changes}
-    return MatrixPlan(matrix_run="m1", scales=[1], cells=["S2-T1-1"], **settings)
+    settings = {"duration_scale": 0.01, "transport": "http", "seed": 5, **changes}
+    spec = msgspec.structs.replace(GIVEN, **settings)
+    return MatrixPlan(matrix_run="m1", scales=[1], cells=["S2-T1-1"], spec=spec)
 
 
 def test_resume_keeps_the_stored_settings_over_untyped_defaults(tmp_path: Path) -> None:
@@ -53,7 +44,7 @@ def test_resume_keeps_the_stored_settings_over_untyped_defaults(tmp_path: Path) 
 
 
 def test_a_typed_flag_equal_to_the_stored_value_is_fine(tmp_path: Path) -> None:
-    given = {**GIVEN, "duration_scale": 0.01, "transport": "http"}
+    given = msgspec.structs.replace(GIVEN, duration_scale=0.01, transport="http")
     stored = _stored()
     assert resume_plan(stored, given, {"duration_scale", "transport"}, tmp_path) is stored
 
@@ -65,8 +56,8 @@ def test_a_typed_flag_equal_to_the_stored_value_is_fine(tmp_path: Path) -> None:
         ("transport", "gh", "--transport gh conflicts with the stored http"),
         ("seed", 0, "--seed 0 conflicts with the stored 5"),
         ("backend", "github", "--backend github conflicts with the stored emulator"),
-        ("repos", ["o/a"], "--repos o/a conflicts with the stored none"),
-        ("tick", 2.0, "--tick 2s conflicts with the stored the profile's"),
+        ("repos", ("o/a",), "--repos o/a conflicts with the stored none"),
+        ("tick", Duration(2.0, "2s"), "--tick 2s conflicts with the stored the profile's"),
         ("session_ids", True, "--session-ids on conflicts with the stored off"),
         ("agents", "claude-code", "--agents claude-code conflicts with the stored none"),
     ],
@@ -74,8 +65,9 @@ def test_a_typed_flag_equal_to_the_stored_value_is_fine(tmp_path: Path) -> None:
 def test_a_conflicting_flag_names_itself_and_the_stored_value(
     tmp_path: Path, field: str, value: Any, message: str
 ) -> None:
+    given = msgspec.structs.replace(GIVEN, **{field: value})
     with pytest.raises(UsageError, match="^--resume: " + message.replace("'", ".")):
-        resume_plan(_stored(), {**GIVEN, field: value}, {field}, tmp_path / STATE_FILE)
+        resume_plan(_stored(), given, {field}, tmp_path / STATE_FILE)
 
 
 def _write_v1(out: Path, **fields: Any) -> None:
@@ -100,11 +92,17 @@ def test_version_1_plans_stay_readable_and_take_unrecorded_flags(tmp_path: Path)
     _write_v1(tmp_path, seed=4)
     old = load_plan(tmp_path)
     assert not old.settings_recorded
-    assert (old.duration_scale, old.transport, old.tick, old.ao_command) == (1.0, "gh", None, None)
-    given = {**GIVEN, "backend": "simulated", "tick": 15.0, "profile": "ao-bench-1e73a505"}
+    spec = old.run
+    assert (spec.duration_scale, spec.transport, spec.tick, spec.ao_command) == (
+        1.0,
+        "gh",
+        None,
+        None,
+    )
+    given = RunSpec(backend="simulated", tick=Duration(15.0, "15s"), profile="ao-bench-1e73a505")
     new = resume_plan(old, given, {"tick", "profile"}, tmp_path / STATE_FILE)
-    assert new.settings_recorded and (new.tick, new.profile, new.seed) == (
-        15.0,
+    assert new.settings_recorded and (new.run.tick, new.run.profile, new.run.seed) == (
+        Duration(15.0, "15s"),
         "ao-bench-1e73a505",
         4,
     )
@@ -112,8 +110,31 @@ def test_version_1_plans_stay_readable_and_take_unrecorded_flags(tmp_path: Path)
     with pytest.raises(UsageError, match="--seed 0 conflicts with the stored 4"):
         resume_plan(old, given, {"seed"}, tmp_path / STATE_FILE)
     save_plan(tmp_path, new)
-    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == 4
+    assert json.loads((tmp_path / STATE_FILE).read_text())["schemaVersion"] == STATE_SCHEMA_VERSION
     assert load_plan(tmp_path) == new
+
+
+def test_a_version_3_plan_reads_as_its_spec(tmp_path: Path) -> None:
+    doc = {
+        "schemaVersion": 3, "matrixRun": "m", "backend": "emulator", "driver": "workload",
+        "seed": 2, "scales": [1], "cells": ["S2-T1-1"], "sessionIds": False, "repos": [],
+        "durationScale": 0.1, "transport": "http", "profile": "head", "tick": 7.0,
+        "aoCommand": None, "agents": "claude-code-badge",
+    }  # fmt: skip
+    (tmp_path / STATE_FILE).write_text(json.dumps(doc))
+    spec = load_plan(tmp_path).run
+    assert (spec.backend, spec.seed, spec.duration_scale, spec.transport) == (
+        "emulator",
+        2,
+        0.1,
+        "http",
+    )
+    assert (spec.profile, spec.tick, spec.agents) == (
+        "ao-main-60e8c881",
+        Duration(7.0, "7s"),
+        "claude-code-badge-gh-2.23",  # version 3's habit alone ran gh 2.23's requests
+    )
+    assert spec.poll_interval == Duration(1.0, "1s")  # the emulator answers at once
 
 
 def test_a_version_3_plans_agents_ran_gh_2_23(tmp_path: Path) -> None:
@@ -125,24 +146,28 @@ def test_a_version_3_plans_agents_ran_gh_2_23(tmp_path: Path) -> None:
         ("none", "none"),
     ]:
         _write_v1(tmp_path, schemaVersion=3, agents=stored)
-        assert load_plan(tmp_path).agents == now
+        assert load_plan(tmp_path).run.agents == now
+    # version 4 named the gh, in flat fields still
+    _write_v1(tmp_path, schemaVersion=4, agents="claude-code-gh-2.102")
+    assert load_plan(tmp_path).run.agents == "claude-code-gh-2.102"
 
 
 def test_unknown_fields_are_ignored_and_unknown_versions_refused(tmp_path: Path) -> None:
     save_plan(tmp_path, _stored())
     doc = json.loads((tmp_path / STATE_FILE).read_text())
+    doc["spec"]["futureSetting"] = 1
     (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "futureField": [1, 2]}))
-    assert load_plan(tmp_path) == _stored()
-    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 5}))
-    with pytest.raises(ArtifactError, match="schemaVersion 5 is not supported"):
+    assert load_plan(tmp_path) == _stored(out_dir=tmp_path)  # a plan's directory is its own
+    (tmp_path / STATE_FILE).write_text(json.dumps({**doc, "schemaVersion": 6}))
+    with pytest.raises(ArtifactError, match="schemaVersion 6 is not supported"):
         load_plan(tmp_path)
 
 
 def test_describe_settings_names_what_is_not_the_default() -> None:
-    text = describe_settings(_stored(ao_command=None, repos=["o/a", "o/b"]))
+    text = describe_settings(_stored(ao_command=None, repos=("o/a", "o/b")))
     assert text == (
-        "backend emulator, driver workload, seed 5, --duration-scale 0.01, --repos o/a,o/b,"
-        " --transport http"
+        "backend emulator, driver workload, seed 5, --transport http, --repos o/a,o/b,"
+        " --duration-scale 0.01"
     )
 
 
@@ -186,7 +211,8 @@ def test_cli_resume_measures_what_the_interrupted_run_would_have(tmp_path: Path)
 
 
 def test_cli_conflicting_flag_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
-    save_plan(tmp_path, msgspec.structs.replace(_stored(), backend="simulated"))
+    plan = _stored()
+    save_plan(tmp_path, msgspec.structs.replace(plan, spec=RunSpec(backend="simulated")))
     before = (tmp_path / STATE_FILE).read_bytes()
     proc = _cli("--resume", "--profile", "bench-era", "--out", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
@@ -206,9 +232,9 @@ def test_cli_version_1_plan_resumes_with_the_flags_given_again(tmp_path: Path) -
                 cwd=tmp_path)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     plan = load_plan(tmp_path)
-    assert plan.settings_recorded and (plan.profile, plan.tick, plan.seed) == (
+    assert plan.settings_recorded and (plan.run.profile, plan.run.tick, plan.run.seed) == (
         "ao-bench-1e73a505",
-        15.0,
+        Duration(15.0, "15s"),
         3,
     )
     fresh = tmp_path / "fresh"

@@ -16,8 +16,9 @@ from ghbench.record.contract import (
     gh_child_env,
     user_debug_env,
 )
-from ghbench.record.debuglog import DebugMode, Exchange, split_debug_log
+from ghbench.record.debuglog import DebugMode, split_debug_log
 from ghbench.record.emit import token_values
+from ghbench.record.exchange import Exchange
 from ghbench.record.ghcache import CacheEntry, cache_requested, find_cache_hits, scan_cache
 from ghbench.record.rows import Invocation, exchange_rows, graphql_operation
 from ghbench.trace.operation import endpoint_of

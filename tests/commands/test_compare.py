@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURES = Path(__file__).parent / "fixtures" / "compare"
+FIXTURES = Path(__file__).resolve().parents[1] / "analysis" / "fixtures" / "compare"
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 CELL = ["--scenario", "S2", "--topology", "T1", "--sessions", "5", "--warmup", "30s"]
 

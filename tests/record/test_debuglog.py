@@ -12,10 +12,9 @@ from ghbench.record.debuglog import (
     DebugLogSplitter,
     DebugMode,
     debug_mode,
-    parse_go_duration,
-    parse_go_time,
     split_debug_log,
 )
+from ghbench.record.exchange import parse_go_duration, parse_go_time
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # (fixture stem, what `gh` printed on stderr without GH_DEBUG)
@@ -194,10 +193,17 @@ def test_block_cut_short_is_an_incomplete_exchange() -> None:
     assert ex.method == "GET"
 
 
+def _writes(block: bytes) -> list[bytes]:
+    lines = block.splitlines(keepends=True)
+    body_at = lines.index(b'{"name": "todo"}\n')
+    return [*lines[:body_at], lines[body_at] + lines[body_at + 1], *lines[body_at + 2 :]]
+
+
 def test_concurrent_requests_stay_hidden_and_are_all_counted() -> None:
-    # gh logs one write per line, so two requests in flight interleave their lines.
+    # httpretty writes each line of a head on its own and a body at once, so two
+    # requests in flight interleave those writes
     other = BLOCK.replace(b"/repos/acme/todo", b"/graphql").replace(b"200 OK", b"502 Bad Gateway")
-    a, b = BLOCK.splitlines(keepends=True), other.splitlines(keepends=True)
+    a, b = _writes(BLOCK), _writes(other)
     mixed = b"".join(x + y for x, y in zip(a, b, strict=True))
     exchanges, shown = split_debug_log(b"first\n" + mixed + b"gh: done\n", DebugMode.OFF)
     assert shown == b"first\ngh: done\n"

@@ -74,7 +74,7 @@ def test_the_scorecard_splits_the_spend_and_both_traces_make_the_ledger() -> Non
     assert split is not None and split.agent_model == "claude-code-gh-2.102"  # by its name
     assert split.agents.calls == len(run.agent_rows)
     assert {s.key for s in split.agent_sessions} == {"ta-1", "ta-2"}
-    ledger = {k: v for k, v in run.ledger["points"].items() if v}
+    ledger = {k: v for k, v in run.ledger.points.items() if v}
     priced = _points(run.rows) + _points(run.agent_rows)
     assert priced["core"] == ledger["core"]
     # the orchestrator's gh pr list / issue view show no cost (AO's own trace does not):
@@ -114,5 +114,5 @@ def test_ao_daemons_meter_reads_the_agents_answers_too() -> None:
     run = run_cell(model_spec("S3", sessions=2, agents="claude-code", seed=4, **S3))
     assert run.spec.profile == "ao-0.12.6" and run.agent_rows is not None
     points = _points(run.rows)["graphql"], _points(run.agent_rows)["graphql"]
-    assert sum(points) == run.ledger["points"]["graphql"]
+    assert sum(points) == run.ledger.points["graphql"]
     assert points[0] < points[1] / 10

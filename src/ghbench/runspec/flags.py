@@ -1,0 +1,426 @@
+"""The one table of flags: each setting of a run once, with which commands and drivers take it.
+
+A row (``Flag``) says a flag's names, what its text is (``kind``), its help, which
+commands take it and with what default, and, for a setting an orchestrator acts on,
+which kinds of driver take it and on which GitHubs (``takes``: the workload model,
+AO's daemon, AO's TypeScript builds; ``runspec.names.DriverKindName``).
+``ghbench.commands.options`` turns the rows a command names into its click options (one
+decorator); the rows whose ``dest`` is a setting of ``RunSpec`` become the command's
+spec in one function (``ghbench.runspec.build.build_spec``). A flag that a run's driver
+would ignore is refused from this table, in every command: while the flags are parsed
+when no kind of ``--driver`` acts on it, and once the run knows which kind it drives
+when only the other kind would (``--ao-layout`` with AO's daemon:
+``ghbench.runspec.build.check_kind``). The flows ask it too (``takes``: is a driver told
+its poll interval?).
+
+Pure data and pure functions: the CLI reads it while it parses flags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from ghbench.runspec.cells import DEFAULT_SCALES
+from ghbench.runspec.names import (
+    AGENTS_NAMES,
+    AO_LAYOUT_NAMES,
+    DRIVER_KIND_NAMES,
+    DRIVER_NAMES,
+    KINDS_OF,
+    RUN_BACKEND_NAMES,
+    DriverKindName,
+    DriverName,
+    RunBackendName,
+)
+from ghbench.workload.agents.profiles import AGENT_PROFILE_CHOICES, DEFAULT_AGENT_PROFILE
+from ghbench.workload.profiles import DEFAULT_PROFILE, PROFILE_CHOICES
+
+__all__ = [
+    "DEFAULT_OUT",
+    "FLAGS",
+    "HISTORY_FORMATS",
+    "KIND_BACKENDS",
+    "KIND_NOTES",
+    "KIND_NOUNS",
+    "MAX_ISSUE_NUMBER",
+    "MAX_SESSIONS",
+    "MAX_VIRTUAL_S",
+    "ORCHESTRATED",
+    "REQUIRED",
+    "TRANSPORT_CHOICES",
+    "Flag",
+    "Kind",
+    "backend_words",
+    "flag_for",
+    "flags_of",
+    "takes",
+]
+
+MAX_SESSIONS = 10_000  # sessions (and so issues) one run may have
+MAX_ISSUE_NUMBER = 2**31 - 1  # GitHub's issue numbers are 32-bit
+# Virtual time costs real time and memory in proportion (simulate: about 1.2 s and
+# 13 MB per hour of 50 sessions), so the model's runs are bounded tighter than the
+# real ones (timefmt.MAX_DURATION_S)
+MAX_VIRTUAL_S = 24 * 3600.0
+# where commands write when --out is not given
+DEFAULT_OUT = Path("ghbench-out")
+# how the model (or an agent) calls GitHub; auto: the real gh when it is installed
+TRANSPORT_CHOICES = ("gh", "http", "auto")
+# --format's trend trackers' formats (``ghbench.pages.history.FORMATS``; a test holds
+# them equal): Bencher's BMF, github-action-benchmark's customSmallerIsBetter
+HISTORY_FORMATS = ("bmf", "gab")
+# the kinds of driver as a refusal names them, and the flags that choose each
+KIND_NOUNS: Mapping[DriverKindName, str] = {
+    "workload": "the workload model",
+    "ao-daemon": "AO's daemon",
+    "ao-typescript": "a TypeScript build of AO",
+}
+# what a refusal adds when a run's kind turns out not to take a flag
+KIND_NOTES: Mapping[DriverKindName, str] = {
+    "ao-daemon": ", which has no agent-orchestrator.yaml (its project is the checkout ghbench"
+    " runs in) and a session store of its own",
+}
+_CHOSEN_BY: Mapping[DriverKindName, str] = {
+    "workload": "--driver workload",
+    "ao-daemon": "--driver ao, --ao a 0.10 or 0.12 build",
+    "ao-typescript": "--driver ao, --ao a checkout",
+}
+
+# What a flag's text is; ``ghbench.commands.options`` has the click type of each.
+#   text      as typed              choice    one of ``choices``
+#   int       a whole number        number    a finite number in ``bounds``
+#   duration  90s, 2m, 1h30m        switch    present or not
+#   out       a directory written   file      a file read
+#   profile   a model profile       agents    an agent profile, or none
+#   many      repeatable text
+Kind = Literal[
+    "text",
+    "choice",
+    "int",
+    "number",
+    "duration",
+    "switch",
+    "out",
+    "file",
+    "profile",
+    "agents",
+    "many",
+]
+KINDS: tuple[Kind, ...] = get_args(Kind)
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()  # a command's default that says the flag must be given
+
+_REAL: frozenset[RunBackendName] = frozenset({"emulator", "github"})
+_EVERY: frozenset[RunBackendName] = frozenset(RUN_BACKEND_NAMES)
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One flag: its names (the first is its name; after it, an old spelling still
+    accepted), where its value goes, what it is (``kind``), and who takes it."""
+
+    names: tuple[str, ...]
+    # a RunSpec setting (``build.SETTINGS``) or the command's own parameter
+    dest: str
+    kind: Kind
+    help: str
+    # command (a group's subcommand as "matrix run") -> its default, or REQUIRED
+    commands: Mapping[str, Any]
+    choices: tuple[str, ...] = ()
+    choices_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # narrower
+    # int: at least the first, at most the second; number: above the first, at most the second
+    bounds: tuple[float | None, float | None] = (None, None)
+    zero: bool = True  # a duration may be 0
+    metavar: str | None = None
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # a command's old names
+    help_in: Mapping[str, str] = field(default_factory=dict)  # a command's own help
+    unset: str = ""  # what a command's default of None means, shown as its default
+    # the kinds of driver that act on it, each on the GitHubs it does so for; None: every
+    # run. A typed value a run's driver would not act on is refused (the user expects it
+    # to matter); virtual time (``simulated``) always runs the model.
+    takes: Mapping[DriverKindName, frozenset[RunBackendName]] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.names[0]
+
+    def names_in(self, command: str) -> tuple[str, ...]:
+        return (*self.names, *self.aliases.get(command, ()))
+
+    def help_for(self, command: str) -> str:
+        return self.help_in.get(command, self.help)
+
+    def default(self, command: str) -> Any:
+        value = self.commands[command]
+        return None if value is REQUIRED else value
+
+    def required(self, command: str) -> bool:
+        return self.commands[command] is REQUIRED
+
+    def choices_for(self, command: str) -> tuple[str, ...]:
+        return self.choices_in.get(command, self.choices)
+
+    def taken_by(self, driver_kind: DriverKindName, backend: RunBackendName) -> bool:
+        """Whether a run of ``driver_kind`` on ``backend`` acts on it."""
+        return self.takes is None or backend in self.takes.get(driver_kind, frozenset())
+
+    def taken(self, driver: DriverName, backend: RunBackendName) -> bool:
+        """Whether a run of ``driver`` on ``backend`` may act on it: one of its kinds does."""
+        return any(self.taken_by(kind, backend) for kind in KINDS_OF[driver])
+
+    def split(self, driver: DriverName, backend: RunBackendName) -> bool:
+        """Whether the kinds of ``driver`` disagree on it: only the run's kind can say."""
+        return len({self.taken_by(kind, backend) for kind in KINDS_OF[driver]}) > 1
+
+    def needs(self, words: Mapping[frozenset[RunBackendName], str] | None = None) -> str:
+        """What a run needs for this flag to be taken, in flags: ``--driver workload``,
+        ``--backend simulated or --driver ao``, ``a TypeScript build of AO (...)``."""
+        assert self.takes is not None
+        ways = _ways(self.takes)
+        reached = {backend for _, backend in ways}
+        if ways == {way for way in _ways(KIND_BACKENDS) if way[1] in reached}:
+            return backend_words(reached, words)
+        parts = []
+        for driver in DRIVER_NAMES:
+            for subject, kinds in _subjects(self.takes, driver):
+                backends = self.takes[kinds[0]]
+                alone = all(
+                    {k for k, b in _ways(KIND_BACKENDS) if b == x} <= set(kinds) for x in backends
+                )
+                if all(backends == KIND_BACKENDS[k] for k in kinds):
+                    parts.append(subject)
+                elif alone:
+                    parts.append(backend_words(backends, words))
+                else:
+                    parts.append(f"{backend_words(backends, words)} with {subject}")
+        return " or ".join(sorted(parts))
+
+
+def _subjects(
+    takes: Mapping[DriverKindName, frozenset[RunBackendName]], driver: DriverName
+) -> list[tuple[str, tuple[DriverKindName, ...]]]:
+    """Who takes a flag among ``driver``'s kinds, as a refusal says it: the driver, when
+    every kind of it takes it alike; else each kind that does."""
+    kinds = KINDS_OF[driver]
+    taking = tuple(k for k in kinds if k in takes)
+    if taking == kinds and len({takes[k] for k in kinds}) == 1:
+        return [(f"--driver {driver}", kinds)]
+    return [(f"{KIND_NOUNS[k]} ({_CHOSEN_BY[k]})", (k,)) for k in taking]
+
+
+def _ways(
+    takes: Mapping[DriverKindName, frozenset[RunBackendName]],
+) -> set[tuple[DriverKindName, RunBackendName]]:
+    return {(kind, backend) for kind, backends in takes.items() for backend in backends}
+
+
+def backend_words(
+    backends: frozenset[RunBackendName] | set[RunBackendName],
+    words: Mapping[frozenset[RunBackendName], str] | None = None,
+) -> str:
+    """``--backend emulator|github``, or how a command says it (``--verify``)."""
+    chosen = frozenset(backends)
+    if words and chosen in words:
+        return words[chosen]
+    return "--backend " + "|".join(b for b in ("simulated", "emulator", "github") if b in chosen)
+
+
+_RUNS = {"setup": REQUIRED, "measure": REQUIRED, "ab": REQUIRED}  # the v1 harness's
+
+# fmt: off
+FLAGS: tuple[Flag, ...] = (
+    # -- the orchestrator ------------------------------------------------------------
+    Flag(("--driver",), "driver", "choice",
+         "The orchestrator: ao, the real AO (its build is what --ao names); workload,"
+         " ghbench's model of AO.",
+         dict.fromkeys(("setup", "measure", "ab", "matrix run", "capacity"), "workload"),
+         choices=DRIVER_NAMES,
+         # the GitHubs each kind of driver runs on: virtual time has no orchestrator process
+         takes={"ao-daemon": _REAL, "ao-typescript": _REAL, "workload": _EVERY}),
+    Flag(("--ao",), "ao_command", "text",
+         "An ao executable: AO's daemon, 0.12.6 (the desktop line) or 0.10.3 (npm's last),"
+         " told apart by the binary itself; or a TypeScript build's checkout (its CLI: node"
+         " packages/cli/dist/index.js).",
+         dict.fromkeys(("setup", "measure", "matrix run", "capacity")),
+         metavar="PATH", unset="$GHBENCH_AO, else 'ao' on PATH",
+         takes={"ao-daemon": _REAL, "ao-typescript": _REAL}),
+    Flag(("--ao-layout",), "ao_layout", "choice",
+         "AO's TypeScript builds' session storage: json (current) or kv (bench-era"
+         " key=value files).",
+         dict.fromkeys(("setup", "measure"), "auto"),
+         choices=AO_LAYOUT_NAMES, takes={"ao-typescript": _REAL}),
+    Flag(("--transport",), "transport", "choice",
+         "How the model calls GitHub: the real gh CLI, or HTTP (auto: gh when installed).",
+         {**dict.fromkeys(("setup", "measure", "ab", "matrix run"), "gh"),
+          "demo": "auto", "capacity": "http", "workload agent": "http"},
+         choices=TRANSPORT_CHOICES, takes={"workload": _REAL}),
+    Flag(("--profile",), "profile", "profile",
+         "The AO build the model plays: ao-0.12.6, the daemon AO's users run today;"
+         " ao-0.10.3, npm's last release; the others AO's TypeScript builds (old names:"
+         " head, pre-b1).",
+         dict.fromkeys(("setup", "measure", "matrix run", "capacity", "demo", "simulate"),
+                       DEFAULT_PROFILE),
+         choices=PROFILE_CHOICES, takes={"workload": _EVERY}),
+    Flag(("--tick",), "tick", "duration",
+         "The model's poll interval; a real-time matrix scales it with --duration-scale"
+         " (at least 1s).",
+         dict.fromkeys(("setup", "measure", "ab", "matrix run", "demo")),
+         zero=False, metavar="DURATION", unset="the profile's", takes={"workload": _EVERY}),
+    Flag(("--agents",), "agents", "agents",
+         "The sessions' coding agents, modelled: an agent profile (default:"
+         f" {DEFAULT_AGENT_PROFILE}, claude-code with today's gh; claude-code-badge,"
+         " claude-code-rest-checks; each also as NAME-gh-2.23, with Debian's gh 2.23) or"
+         " none. They run in S3 and S4.",
+         {**dict.fromkeys(("matrix run", "capacity", "simulate"), "none"),
+          "workload agent": "default", "workload agents": "default"},
+         choices=AGENTS_NAMES[:1] + AGENT_PROFILE_CHOICES,
+         aliases=dict.fromkeys(("workload agent", "workload agents"), ("--profile",)),
+         help_in=dict.fromkeys(
+             ("workload agent", "workload agents"),
+             "Agent profile: claude-code (default), claude-code-badge, claude-code-rest-checks,"
+             " with today's gh 2.102 (also named NAME-gh-2.102); NAME-gh-2.23 with Debian's"
+             " gh 2.23."),
+         # in real time AO (its daemon, or a TypeScript build) launches the model as its
+         # agents' claude; in virtual time the model's sessions run them
+         takes={"ao-daemon": _REAL, "ao-typescript": _REAL,
+                "workload": frozenset({"simulated"})}),
+    # -- the GitHub ------------------------------------------------------------------
+    Flag(("--backend", "--github"), "backend", "choice",
+         "The GitHub: github, the real one as gh reaches it (GH_HOST, GITHUB_API_URL; a"
+         " token from GH_TOKEN/GITHUB_TOKEN or gh's login); emulator, the embedded"
+         " emulator (its state in OUT/state); simulated, the model in virtual time.",
+         {**dict.fromkeys(("setup", "measure", "ab"), "github"), "matrix run": "simulated"},
+         choices=RUN_BACKEND_NAMES,
+         choices_in=dict.fromkeys(("setup", "measure", "ab"), ("github", "emulator"))),
+    Flag(("--repos",), "repos", "text",
+         "owner/name repos on GitHub to use, comma-separated (T2 cells need N/5, at least 2).",
+         {"matrix run": None}, metavar="LIST", unset="none",
+         takes=dict.fromkeys(DRIVER_KIND_NAMES, frozenset({"github"}))),
+    # -- what is measured ------------------------------------------------------------
+    Flag(("--scenario",), "scenario", "text",
+         "S1..S6 or a scenario's name.",
+         dict.fromkeys(("simulate", "capacity")), unset="S2; S3 with --agents"),
+    Flag(("--topology",), "topology", "text", "T1 (one repo) or T2 (spread).",
+         dict.fromkeys(("simulate", "capacity"), "T1")),
+    Flag(("--sessions",), "sessions", "int",
+         "Number of sessions.",
+         {**_RUNS, "demo": 5, "simulate": 50, "replay": None, "workload agents": 5},
+         bounds=(1, MAX_SESSIONS), unset="the recorded count"),
+    Flag(("--warmup",), "warmup", "duration",
+         "Warmup before the window.",
+         {**dict.fromkeys(("measure", "ab", "simulate"), "2m"), "demo": "10s",
+          "capacity": None}, unset="the scenario's in the runbook"),
+    Flag(("--duration",), "duration", "duration",
+         "The measurement window, e.g. 15m.",
+         {"measure": REQUIRED, "ab": REQUIRED, "demo": "60s", "simulate": "15m",
+          "capacity": None, "workload agent": "30m", "workload agents": "30m"},
+         zero=False, unset="the scenario's in the runbook"),
+    Flag(("--duration-scale", "--verify-scale"), "duration_scale", "number",
+         "Real time: the runbook's warmup and window (and the model's poll) times this,"
+         " e.g. 0.01 for a smoke run.",
+         dict.fromkeys(("matrix run", "capacity"), 1.0), bounds=(0.0, 1.0),
+         takes=dict.fromkeys(DRIVER_KIND_NAMES, _REAL)),
+    Flag(("--seed",), "seed", "int", "The random source's seed.",
+         dict.fromkeys(("matrix run", "capacity", "simulate", "replay", "workload agent",
+                        "workload agents", "emulator serve"), 0)),
+    Flag(("--session-ids",), "session_ids", "switch", "The model's rows carry sessionId.",
+         {"matrix run": False}, takes={"workload": frozenset({"simulated"})}),
+    # -- which cells (the matrix) ----------------------------------------------------
+    Flag(("--cells",), "cells", "many", "Cell ids such as S2-T1-50 (comma-separated or repeated).",
+         dict.fromkeys(("matrix run", "matrix plan"), ()), metavar="IDS"),
+    Flag(("--priority",), "priority", "switch", "The runbook's priority cells.",
+         dict.fromkeys(("matrix run", "matrix plan"), False)),
+    Flag(("--all",), "everything", "switch", "Every cell (the default).",
+         dict.fromkeys(("matrix run", "matrix plan"), False)),
+    Flag(("--scales",), "scales", "text", "Session counts, comma-separated.",
+         dict.fromkeys(("matrix run", "matrix plan")), metavar="LIST",
+         unset=",".join(map(str, DEFAULT_SCALES))),
+    # -- the setup -------------------------------------------------------------------
+    Flag(("--project",), "project", "text",
+         "Project id: in agent-orchestrator.yaml (AO's TypeScript builds, the model), or"
+         " the id AO's daemon registers the checkout ghbench runs in under.", _RUNS),
+    Flag(("--config",), "ao_config", "file",
+         "agent-orchestrator.yaml to use (AO's daemon has none: run ghbench from the"
+         " project's checkout).",
+         dict.fromkeys(("setup", "measure", "ab")), unset="AO's own search order",
+         takes={"ao-typescript": _REAL, "workload": _EVERY}),
+    Flag(("--issues",), "issues", "text",
+         "Issues to spawn sessions for, one per session, e.g. 1,2,5-9.",
+         {"setup": REQUIRED, "ab": None}, unset="1-SESSIONS"),
+    Flag(("--poll-interval",), "poll_interval", "duration", "How often setup checks PRs.",
+         dict.fromkeys(("setup", "ab"), "30s"), zero=False),
+    Flag(("--timeout",), "setup_timeout", "duration", "How long setup waits for PRs.",
+         dict.fromkeys(("setup", "ab"), "10m"), zero=False),
+    # -- where things go, how they are shown -----------------------------------------
+    Flag(("--out",), "out_dir", "out",
+         "Directory for artifacts, traces and state.",
+         {**dict.fromkeys(("setup", "measure", "capacity", "simulate", "replay", "report",
+                           "workload agents"), DEFAULT_OUT),
+          "ab": Path("ghbench-ab"), "matrix run": Path("ghbench-matrix"),
+          "matrix merge": Path("ghbench-matrix"), "demo": None},
+         unset=f"{DEFAULT_OUT}/demo-TIME",
+         help_in={"capacity": "Where the plot and the HTML page go."}),
+    Flag(("--no-plot",), "no_plot", "switch", "Do not draw the PNG.",
+         dict.fromkeys(("measure", "capacity"), False),
+         help_in={"capacity": "Do not write the PNG and the HTML page."}),
+    Flag(("--json",), "as_json", "switch", "Print the result as JSON.",
+         dict.fromkeys(("report", "simulate", "capacity", "replay", "workload agents",
+                        "summarize", "analyze", "compare"), False)),
+    Flag(("--format",), "fmt", "choice",
+         "What to print; bmf: Bencher Metric Format, gab: github-action-benchmark's"
+         " customSmallerIsBetter JSON, the other lines then on stderr (docs/ci.md).",
+         {**dict.fromkeys(("report", "simulate", "compare", "matrix run", "matrix merge")),
+          "matrix plan": "text"},
+         choices=("text", "json", "markdown", "github-actions", *HISTORY_FORMATS),
+         choices_in={
+             **dict.fromkeys(("report", "simulate"), ("text", "json", *HISTORY_FORMATS)),
+             "compare": ("text", "json", "markdown", *HISTORY_FORMATS),
+             **dict.fromkeys(("matrix run", "matrix merge"), ("text", *HISTORY_FORMATS)),
+             "matrix plan": ("text", "json", "github-actions"),
+         },
+         help_in={"matrix plan": "What to print (github-actions: one job per cell)."},
+         unset="text"),
+    Flag(("--fail",), "fail", "many",
+         "Fail (exit 3) when EXPR holds: 'graphqlPointsPerHr>+10%' (change from the"
+         " baseline) or 'opaqueCallPct>0.05' (the candidate's value). Repeatable.",
+         dict.fromkeys(("compare", "ab"), ()), metavar="EXPR"),
+)
+# fmt: on
+
+# the commands whose run has an orchestrator, so what its driver takes is checked (a
+# coding agent's process, a replay and a reader of files run none)
+ORCHESTRATED = frozenset({"setup", "measure", "ab", "demo", "matrix run", "capacity", "simulate"})
+# the GitHubs each kind of driver runs on: the --driver row's
+KIND_BACKENDS: Mapping[DriverKindName, frozenset[RunBackendName]] = next(
+    f.takes for f in FLAGS if f.dest == "driver" and f.takes is not None
+)
+assert set(KIND_BACKENDS) == set(DRIVER_KIND_NAMES)
+assert {k for kinds in KINDS_OF.values() for k in kinds} == set(DRIVER_KIND_NAMES)
+
+_BY_DEST = {f.dest: f for f in FLAGS}
+assert len(_BY_DEST) == len(FLAGS), "one row per setting"
+assert all(f.kind in KINDS for f in FLAGS)
+
+
+def flags_of(command: str) -> tuple[Flag, ...]:
+    """The rows ``command`` takes, in the table's order."""
+    return tuple(f for f in FLAGS if command in f.commands)
+
+
+def flag_for(dest: str) -> Flag:
+    """The row of a setting (``tick``) or parameter (``out_dir``)."""
+    return _BY_DEST[dest]
+
+
+def takes(dest: str, driver: DriverName, backend: RunBackendName) -> bool:
+    """Whether a run of ``driver`` on ``backend`` acts on the setting ``dest``."""
+    return _BY_DEST[dest].taken(driver, backend)
