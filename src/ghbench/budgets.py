@@ -32,13 +32,14 @@ from ghbench.errors import UsageError
 
 __all__ = [
     "BUDGET_KINDS",
+    "MAX_COUNT",
     "PAT",
+    "RULES",
     "WINDOW_S",
     "Budget",
     "BudgetKind",
     "HourlyLimits",
     "KindRule",
-    "RULES",
     "parse_budget",
 ]
 
@@ -50,7 +51,8 @@ REST_DOC = "https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-t
 GRAPHQL_DOC = (
     "https://docs.github.com/en/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api"
 )
-Count = Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
+MAX_COUNT = 10_000_000  # the most repositories, users or requests a flag may give
+Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_COUNT)]
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,19 @@ class Budget(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
             parts.append(f"REST {limits.core:,}/h, GraphQL {limits.graphql:,}/h")
         return self.kind + (f" ({', '.join(parts)})" if parts else "")
 
+    @property
+    def flags(self) -> str:
+        """The flags that give this budget: `` --budget app --repos 40``."""
+        sizes = (
+            ("repos", self.repos),
+            ("users", self.users),
+            ("rest", self.rest),
+            ("graphql", self.graphql),
+        )
+        return f" --budget {self.kind}" + "".join(
+            f" --{name} {n}" for name, n in sizes if n is not None
+        )
+
     def describe(self) -> str:
         """What it allows, in words: ``GitHub App installation, 40 repositories: 6,000
         REST core requests and 6,000 GraphQL points an hour``."""
@@ -172,7 +187,7 @@ def parse_budget(
     when one does not apply to the kind or a value is out of range."""
     if kind not in BUDGET_KINDS:
         raise UsageError(f"--budget {kind}: use one of {', '.join(BUDGET_KINDS)}")
-    rule = RULES[kind]  # type: ignore[index]
+    rule = RULES[kind]
     given = {"repos": repos, "users": users, "rest": rest, "graphql": graphql}
     for name, value in given.items():
         if value is None:
@@ -182,9 +197,9 @@ def parse_budget(
             raise UsageError(
                 f"--{name} applies to --budget {' or '.join(takers)}, not --budget {kind}"
             )
-        if value < 0 or value > 10_000_000:
-            raise UsageError(f"--{name} {value}: use a whole number from 0 to 10,000,000")
+        if value < 0 or value > MAX_COUNT:
+            raise UsageError(f"--{name} {value}: use a whole number from 0 to {MAX_COUNT:,}")
     if kind == "custom" and rest is None and graphql is None:
         raise UsageError("--budget custom: give --rest N and/or --graphql N (per hour)")
-    return msgspec.convert({"kind": kind, **{k: v for k, v in given.items() if v is not None}},
-                           Budget)
+    sized = {k: v for k, v in given.items() if v is not None}
+    return msgspec.convert({"kind": kind, **sized}, Budget)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from ghbench.budgets import PAT, WINDOW_S, Budget
+from ghbench.budgets import WINDOW_S, Budget
 from ghbench.clock import VirtualClock
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.core import ACTIONS_BUCKET, Emulator
@@ -71,12 +71,12 @@ class SimWorld:
         *,
         seed: int,
         latency: tuple[float, float] | None = None,
-        budget: Budget = PAT,
+        budget: Budget | None = None,
     ) -> None:
         """``latency``: (median ms, sigma) of the lognormal call latency instead of
         ``SIM_LATENCY`` (a calibration run uses the latency its real run measured).
         ``budget``: the kind of token the run's calls use (``ghbench.budgets``), issued
-        and limited by the emulator as GitHub limits that kind."""
+        and limited by the emulator as GitHub limits that kind; None: a user's token."""
         cfg = EmulatorConfig()
         cfg.faults.update(dict(SIM_LATENCY))
         if latency is not None:
@@ -84,7 +84,10 @@ class SimWorld:
         self.clock = clock
         self.budget = budget
         self.emulator = Emulator(config=cfg, clock=clock, seed=seed)
-        self.emulator.issue_token(SIM_LOGIN, SIM_TOKEN, budget, installation=SIM_INSTALLATION)
+        if budget is None:
+            self.emulator.create_user(SIM_LOGIN, [SIM_TOKEN])
+        else:
+            self.emulator.issue_token(SIM_LOGIN, SIM_TOKEN, budget, installation=SIM_INSTALLATION)
         self.token = SIM_TOKEN
         self.home: str | None = None  # an Actions token's repository
         # the round trip of an answer the emulator refuses before it draws a latency
@@ -95,7 +98,7 @@ class SimWorld:
 
     def set_limit(self, resource: str, limit: int, window_s: int = WINDOW_S) -> None:
         """``resource``'s limit for the run's token, whatever its kind."""
-        if self.budget.kind == "pat":
+        if self.budget is None or self.budget.kind == "pat":
             self.emulator.set_limit(resource, limit, window_s)
         else:
             self.emulator.set_limit(resource, limit, window_s, owner=self.owner)
@@ -103,7 +106,7 @@ class SimWorld:
     @property
     def owner(self) -> str:
         """The bucket the run's token draws on (an Actions token: its repository's)."""
-        kind = self.budget.kind
+        kind = "pat" if self.budget is None else self.budget.kind
         if kind in ("app", "app-enterprise"):
             return f"installation:{SIM_INSTALLATION}"
         if kind == "actions":
@@ -115,7 +118,7 @@ class SimWorld:
         """A world over an emulator someone else built and seeded (tests)."""
         world = cls.__new__(cls)
         world.clock, world.emulator, world.token = clock, emulator, token
-        world.budget, world.home = PAT, None
+        world.budget, world.home = None, None
         world._trip, world._trip_rng = emulator.config.faults, None
         return world
 
@@ -144,7 +147,9 @@ class SimWorld:
         api = self.emulator
         for full in repos:
             api.create_repo(full)
-        if self.budget.kind == "actions" and repos:  # its calls naming no repository
+        if (
+            self.budget is not None and self.budget.kind == "actions" and repos
+        ):  # its calls naming no repository
             self.home = repos[0]
             api.issue_token(SIM_LOGIN, SIM_TOKEN, self.budget, repository=self.home)
         specs: list[SessionSpec] = []

@@ -68,7 +68,9 @@ class RepoOps(PushOps):
         existing = self.tokens.get(digest)
         if existing is None:
             tid = self.new_id()
-            token = Token(id=tid, user_id=user.id, token_sha256=digest, label=label or f"token-{tid}")
+            token = Token(
+                id=tid, user_id=user.id, token_sha256=digest, label=label or f"token-{tid}"
+            )
         else:
             token = existing
         token.user_id = user.id
