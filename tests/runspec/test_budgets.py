@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ghbench.budgets import RULES, Budget, parse_budget
+from ghbench.budgets import RULES, Budget
 from ghbench.errors import UsageError
 from ghbench.runspec.build import build_spec
 from ghbench.runspec.flags import flag_for
