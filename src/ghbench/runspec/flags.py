@@ -281,7 +281,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(("--tick",), "tick", "duration",
          "The model's poll interval; a real-time matrix scales it with --duration-scale"
          " (at least 1s).",
-         dict.fromkeys(("setup", "measure", "ab", "matrix run", "demo")),
+         dict.fromkeys(("setup", "measure", "ab", "matrix run", "demo", "simulate", "capacity")),
          zero=False, metavar="DURATION", unset="the profile's", takes={"workload": _EVERY}),
     Flag(("--agents",), "agents", "agents",
          "The sessions' coding agents, modelled: an agent profile (default:"
@@ -341,8 +341,10 @@ FLAGS: tuple[Flag, ...] = (
          dict.fromkeys(("simulate", "capacity"), "T1")),
     Flag(("--sessions",), "sessions", "int",
          "Number of sessions.",
-         {**_RUNS, "demo": 5, "simulate": 50, "replay": None, "workload agents": 5},
-         bounds=(1, MAX_SESSIONS), unset="the recorded count"),
+         {**_RUNS, "demo": 5, "simulate": 50, "replay": None, "workload agents": 5,
+          "capacity": None},
+         bounds=(1, MAX_SESSIONS), unset="the recorded count",
+         help_in={"capacity": "With --solve: the sessions the answer is for."}),
     Flag(("--warmup",), "warmup", "duration",
          "Warmup before the window.",
          {**dict.fromkeys(("measure", "ab", "simulate"), "2m"), "demo": "10s",
@@ -362,6 +364,10 @@ FLAGS: tuple[Flag, ...] = (
                         "workload agents", "emulator serve"), 0)),
     Flag(("--session-ids",), "session_ids", "switch", "The model's rows carry sessionId.",
          {"matrix run": False}, takes={"workload": frozenset({"simulated"})}),
+    Flag(("--solve",), "solve", "choice",
+         "Solve for what you control with --sessions N: tick, the fastest poll interval at"
+         " which N sessions fit (docs/capacity.md).",
+         {"capacity": None}, choices=("tick",), unset="the most sessions that fit"),
     # -- which cells (the matrix) ----------------------------------------------------
     Flag(("--cells",), "cells", "many", "Cell ids such as S2-T1-50 (comma-separated or repeated).",
          dict.fromkeys(("matrix run", "matrix plan"), ()), metavar="IDS"),
