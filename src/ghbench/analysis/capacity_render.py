@@ -23,6 +23,7 @@ from ghbench.scorecard.rates import span_note
 
 __all__ = [
     "SCHEMA_VERSION",
+    "TICK_SCHEMA_VERSION",
     "capacity_json",
     "capacity_png",
     "capacity_text",
@@ -39,9 +40,11 @@ __all__ = [
 #   3: per count, ``rateLimited`` (the rate limits that answered: a count with one does
 #      not fit), ``windowSeconds`` and ``extrapolated`` (its hourly figures come from a
 #      window under 10 minutes); ``worst`` is what binds (a rate limit first).
-#   4: ``kind: "capacity-tick"`` (``--solve tick``): ``tickSeconds``, ``at`` and
-#      ``faster`` with ``tickSeconds`` each; the session search's object is unchanged.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 3
+# ``kind: "capacity-tick"`` (``--solve tick``), a format of its own:
+#   1: ``tickSeconds``, ``limitingResource``; ``at``, ``faster`` and ``tried`` are the
+#      session search's counts, each with its ``tickSeconds``.
+TICK_SCHEMA_VERSION = 1
 _DIGITS = {"pollCycle": 1}  # seconds to a tenth; every other budget in whole units
 
 
@@ -315,7 +318,7 @@ def _tick_json(t: TickProbe, fraction: float) -> dict[str, Any]:
 def tick_json(r: TickResult, extra: Mapping[str, Any]) -> dict[str, Any]:
     """``tickSeconds`` and ``limitingResource`` first, then the runs; ``extra`` merged in."""
     return {
-        "schemaVersion": SCHEMA_VERSION,
+        "schemaVersion": TICK_SCHEMA_VERSION,
         "kind": "capacity-tick",
         "sessions": r.sessions,
         "tickSeconds": r.tick_s,
