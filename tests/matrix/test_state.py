@@ -254,7 +254,10 @@ def test_cli_merged_directory_cannot_be_resumed(tmp_path: Path) -> None:
     [
         (("--driver", "ao"), "error: --driver ao applies only with --backend emulator|github"),
         (("--duration-scale", "0.1"), "error: --duration-scale applies only with --backend"),
-        (("--backend", "emulator", "--repos", "o/a"), "error: --repos applies only with"),
+        (
+            ("--backend", "emulator", "--repos", "o/a"),
+            "error: --repos o/a: a list names repositories on GitHub",
+        ),
         (("--backend", "emulator", "--driver", "ao", "--tick", "5s"), "error: --tick applies"),
         (("--ao", "/bin/true"), "error: --ao applies only with --driver ao"),
         (("--backend", "emulator", "--session-ids"), "error: --session-ids applies only"),

@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from ghbench.pages.history import FORMATS
-from ghbench.runspec.build import SETTINGS
+from ghbench.runspec.build import BUDGET_PARTS, CELL_PARTS, SETTINGS
 from ghbench.runspec.flags import (
     FLAGS,
     HISTORY_FORMATS,
@@ -37,11 +37,7 @@ def test_the_shared_flags_are_declared_once_with_one_meaning(name: str) -> None:
 
 def test_every_run_setting_a_flag_sets_is_a_field_of_the_spec() -> None:
     fields = {f.name for f in msgspec.structs.fields(RunSpec)}
-    assert {f.dest for f in FLAGS if f.dest in SETTINGS} - {
-        "scenario",
-        "topology",
-        "sessions",
-    } <= fields
+    assert {f.dest for f in FLAGS if f.dest in SETTINGS} - CELL_PARTS - BUDGET_PARTS <= fields
 
 
 def test_one_default_driver_and_the_table_default_profile() -> None:
@@ -97,7 +93,6 @@ def test_the_trackers_formats_are_the_pages_own() -> None:
         ("ao_command", "--driver ao"),
         ("transport", "--backend emulator|github with --driver workload"),
         ("agents", "--backend simulated or --driver ao"),
-        ("repos", "--backend github"),
         ("session_ids", "--backend simulated"),
         ("duration_scale", "--backend emulator|github"),
         ("ao_layout", "a TypeScript build of AO (--driver ao, --ao a checkout)"),

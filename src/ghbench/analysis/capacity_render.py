@@ -16,15 +16,19 @@ from ghbench.analysis.capacity import (
     Spend,
     VerifiedCount,
 )
+from ghbench.analysis.capacity_solve import TickProbe, TickResult
 from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.analysis.text import table
 from ghbench.scorecard.rates import span_note
 
 __all__ = [
     "SCHEMA_VERSION",
+    "TICK_SCHEMA_VERSION",
     "capacity_json",
     "capacity_png",
     "capacity_text",
+    "tick_json",
+    "tick_text",
     "verify_json",
     "verify_text",
 ]
@@ -37,6 +41,10 @@ __all__ = [
 #      not fit), ``windowSeconds`` and ``extrapolated`` (its hourly figures come from a
 #      window under 10 minutes); ``worst`` is what binds (a rate limit first).
 SCHEMA_VERSION = 3
+# ``kind: "capacity-tick"`` (``--solve tick``), a format of its own:
+#   1: ``tickSeconds``, ``limitingResource``; ``at``, ``faster`` and ``tried`` are the
+#      session search's counts, each with its ``tickSeconds``.
+TICK_SCHEMA_VERSION = 1
 _DIGITS = {"pollCycle": 1}  # seconds to a tenth; every other budget in whole units
 
 
@@ -253,4 +261,71 @@ def verify_json(counts: Sequence[VerifiedCount], fraction: float) -> dict[str, A
             }
             for c in counts
         ],
+    }
+
+
+def _tick_headline(r: TickResult) -> str:
+    f = f"{r.fraction:.0%}"
+    if r.at is None:
+        assert r.faster is not None
+        return (
+            f"No poll interval up to {r.faster.tick_s} s fits {r.sessions} session(s) within"
+            f" {f} of every budget: at {r.faster.tick_s} s {r.limiting} binds."
+        )
+    if r.faster is None:
+        return (
+            f"{r.sessions} session(s) fit within {f} of every budget polling every"
+            f" {r.at.tick_s} s, the fastest tried."
+        )
+    return (
+        f"{r.sessions} session(s) fit within {f} of every budget polling every {r.at.tick_s} s"
+        f" at the fastest; at {r.faster.tick_s} s {r.limiting} binds."
+    )
+
+
+def tick_text(
+    r: TickResult, *, title: str, notes: Sequence[str] = (), runs: str = "model run(s)"
+) -> str:
+    """``--solve tick``'s answer: the interval, the margins there and one second faster,
+    the intervals tried and ``notes``."""
+    shown = [t for t in (r.at, r.faster) if t is not None]
+    headers = ["budget", "limit"]
+    for t in shown:
+        headers += [f"every {t.tick_s} s", "margin"]
+    rows = []
+    for i, name in enumerate(BUDGETS):
+        first = shown[0].probe.uses[i]
+        row = [name, f"{_value(first, first.limit)} {BUDGETS[name][0]}"]
+        for t in shown:
+            row += [_use(t.probe.uses[i]), _margin(t.probe.uses[i], r.fraction)]
+        rows.append(row)
+    out = [title, f"  {_tick_headline(r)}", "", *table(headers, rows, max_rows=None), ""]
+    out += [
+        f"  rate limited every {t.tick_s} s: {refusal.message}"
+        for t in shown
+        for refusal in t.probe.refusals
+    ]
+    tried = ", ".join(f"{t.tick_s} s" for t in r.tried)
+    out.append(f"  {len(r.tried)} {runs} of {r.sessions} session(s), every {tried}")
+    out += [f"  {n}" for n in notes]
+    return "\n".join(out) + "\n"
+
+
+def _tick_json(t: TickProbe, fraction: float) -> dict[str, Any]:
+    return {"tickSeconds": t.tick_s, **_uses_json(t.probe, fraction)}
+
+
+def tick_json(r: TickResult, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``tickSeconds`` and ``limitingResource`` first, then the runs; ``extra`` merged in."""
+    return {
+        "schemaVersion": TICK_SCHEMA_VERSION,
+        "kind": "capacity-tick",
+        "sessions": r.sessions,
+        "tickSeconds": r.tick_s,
+        "limitingResource": r.limiting,
+        "budgetFraction": r.fraction,
+        "at": None if r.at is None else _tick_json(r.at, r.fraction),
+        "faster": None if r.faster is None else _tick_json(r.faster, r.fraction),
+        "tried": [_tick_json(t, r.fraction) for t in r.tried],
+        **extra,
     }

@@ -12,6 +12,7 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.options import FiniteFloatRange, flag_options, hold_out
+from ghbench.errors import UsageError
 from ghbench.runspec.flags import MAX_VIRTUAL_S
 from ghbench.runspec.names import RunBackendName
 from ghbench.runspec.spec import RunSpec
@@ -70,6 +71,8 @@ def _base(values: Mapping[str, Any]) -> RunSpec:
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     spec: RunSpec,
     typed: frozenset[str],
+    sessions: int | None,
+    solve: str | None,
     from_trace: Path | None,
     budget_fraction: float,
     poll_ceiling: str,
@@ -84,6 +87,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     requests/h, secondary points/min, concurrency and the poll cycle."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.matrix.capacity import CapacityQuery, answer_capacity  # noqa: PLC0415
+    from ghbench.matrix.capacity_solve import answer_tick  # noqa: PLC0415
+
+    if (solve is None) != (sessions is None):
+        raise UsageError("--solve and --sessions go together: --sessions N --solve tick")
 
     query = CapacityQuery(
         fraction=budget_fraction,
@@ -95,6 +102,13 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         verify=verify,
         from_trace=from_trace,
     )
+    if solve is not None and sessions is not None:
+        solved = answer_tick(spec, query, sessions)
+        if as_json:
+            click.echo(json.dumps(solved.json(), indent=2))
+        else:
+            click.echo(solved.text(), nl=False)
+        return
     answer = answer_capacity(
         spec,
         query,

@@ -87,7 +87,20 @@ def _health(emu: ControlOperations, r: _Request) -> Any:
 
 def _users(emu: ControlOperations, r: _Request) -> Any:
     b = r.body(UserBody)
-    return {"login": b.login, "tokens": emu.create_user(b.login, b.tokens, scopes=b.scopes)}
+    if b.budget is None:
+        return {"login": b.login, "tokens": emu.create_user(b.login, b.tokens, scopes=b.scopes)}
+    ids = [
+        emu.issue_token(
+            b.login,
+            token,
+            b.budget,
+            installation=b.installation,
+            repository=b.repository,
+            scopes=b.scopes,
+        )
+        for token in b.tokens
+    ]
+    return {"login": b.login, "tokens": ids, "budget": b.budget.describe()}
 
 
 def _seed(emu: ControlOperations, r: _Request) -> Any:

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from ghbench.budgets import Budget
 from ghbench.emulator.config import REPO_NAME
 
 __all__ = [
@@ -48,6 +49,12 @@ class UserBody(_Body):
     login: Name
     tokens: list[Name] = msgspec.field(default_factory=list)
     scopes: str | None = None  # a classic token's scopes, comma-separated
+    # the kind of token (``ghbench.budgets``: pat, app, app-enterprise, actions, custom,
+    # with repos, users, rest, graphql) and what it belongs to: an App installation's
+    # name (its bucket, shared by its tokens), an Actions token's repository
+    budget: Budget | None = None
+    installation: Name | None = None
+    repository: REPO_NAME | None = None
 
 
 class SeedRepo(_Body):

@@ -24,6 +24,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from ghbench.budgets import WINDOW_S
 from ghbench.clock import VirtualClock
 from ghbench.emulator.blobs import BLOB_PREFIX, serve_blob
 from ghbench.emulator.connect import connect_refusal, payload_too_large
@@ -50,9 +51,11 @@ from ghbench.emulator.rest.routing import Call, Reply, Route, Router
 from ghbench.emulator.state import User
 from ghbench.emulator.versions import UnsupportedApiVersion, select_version
 
-__all__ = ["CONTROL_PREFIX", "Emulator"]
+__all__ = ["ACTIONS_BUCKET", "CONTROL_PREFIX", "Emulator"]
 
 CONTROL_PREFIX = "/_ghbench"
+ACTIONS_KIND = "actions"
+ACTIONS_BUCKET = "actions:"  # an Actions token's bucket: this, then the repository
 _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _ETAG_CACHE_MAX = 100_000
@@ -95,18 +98,29 @@ class _Target:
 
 
 class _Caller:
-    """Who is asking: the rate-limit owner, the ledger's token id, the user, and the
-    token's scopes (None: no token)."""
+    """Who is asking: the rate-limit owner, the ledger's token id, the user, the token's
+    scopes (None: no token), and its limits when its kind has its own (``Token``):
+    ``per_repository`` for Actions' GITHUB_TOKEN, whose calls draw on the bucket of the
+    repository they name."""
 
-    __slots__ = ("owner", "scopes", "token_id", "user")
+    __slots__ = ("limits", "owner", "per_repository", "scopes", "token_id", "user")
 
     def __init__(
-        self, owner: str, token_id: str, user: User | None, scopes: str | None = None
+        self,
+        owner: str,
+        token_id: str,
+        user: User | None,
+        scopes: str | None = None,
+        *,
+        limits: dict[str, int] | None = None,
+        per_repository: bool = False,
     ) -> None:
         self.owner = owner
         self.token_id = token_id
         self.user = user
         self.scopes = scopes
+        self.limits = limits
+        self.per_repository = per_repository
 
 
 class Emulator(ControlOperations):
@@ -189,6 +203,7 @@ class Emulator(ControlOperations):
         if found is None:
             found = (_UNKNOWN_ROUTES.get(method) or Route(method, "(unknown)", _not_found), {})
         route, params = found
+        caller = self._by_repository(caller, params)
         render = RestRenderer(api=api_base, web=self.config.web_url)
         target = _Target(route, params, path, query_string, render, api_version=version)
         response = self._rest(request, caller, target)
@@ -241,7 +256,48 @@ class Emulator(ControlOperations):
         if token is None:
             raise BadCredentials()
         user = self.store.user_by_id(token.user_id)
-        return _Caller(user.login, token.label, user, token.scopes)
+        limits = {
+            name: value
+            for name, value in (("core", token.core_limit), ("graphql", token.graphql_limit))
+            if value is not None
+        }
+        actions = token.kind == ACTIONS_KIND
+        owner = token.bucket or user.login
+        if actions:
+            owner = f"{ACTIONS_BUCKET}{token.repository or user.login}"
+        caller = _Caller(
+            owner, token.label, user, token.scopes, limits=limits or None, per_repository=actions
+        )
+        self._own_limits(caller)
+        return caller
+
+    def _own_limits(self, caller: _Caller) -> None:
+        """A token whose kind has limits of its own sets them on its bucket the first
+        time the bucket is used (the control API's ``limits`` may change them after)."""
+        if caller.limits is None:
+            return
+        mine = self.limiter.owner_limits[caller.owner]
+        for resource, limit in caller.limits.items():
+            mine.setdefault(resource, (limit, WINDOW_S))
+
+    def _by_repository(self, caller: _Caller, params: dict[str, str]) -> _Caller:
+        """An Actions token's call on ``repos/{owner}/{repo}/…`` draws on that
+        repository's bucket (1,000 an hour per repository)."""
+        owner, name = params.get("owner"), params.get("repo")
+        if not caller.per_repository or not owner or not name:
+            return caller
+        found = self.store.repo(owner, name)
+        full = found.full_name if found is not None else f"{owner}/{name}"
+        mine = _Caller(
+            f"{ACTIONS_BUCKET}{full}",
+            caller.token_id,
+            caller.user,
+            caller.scopes,
+            limits=caller.limits,
+            per_repository=True,
+        )
+        self._own_limits(mine)
+        return mine
 
     # -- REST --------------------------------------------------------------------
     def _rest(self, request: EmuRequest, caller: _Caller, target: _Target) -> EmuResponse:

@@ -15,12 +15,13 @@ from typing import Any
 import msgspec
 
 from ghbench.artifacts.io import write_new
+from ghbench.budgets import Budget
 from ghbench.clock import VirtualClock
 from ghbench.emulator.control_bodies import SeedRepo, SeedSpec
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.parts import EmulatorParts
 from ghbench.emulator.ratelimit import LedgerEntry
-from ghbench.emulator.state import CI_STATES, PullRequest, Repo, User
+from ghbench.emulator.state import CI_STATES, PullRequest, Repo, TokenKind, User
 from ghbench.emulator.state.db import LedgerFilter
 from ghbench.errors import UsageError
 from ghbench.validation import convert
@@ -41,6 +42,35 @@ class ControlOperations(EmulatorParts):
         with self.lock, self.db.transaction():
             user = self.store.ensure_user(login)
             return [self.store.add_token(user, t, scopes=scopes).label for t in tokens]
+
+    def issue_token(
+        self,
+        login: str,
+        secret: str,
+        budget: Budget,
+        *,
+        installation: str | None = None,
+        repository: str | None = None,
+        scopes: str | None = None,
+    ) -> str:
+        """A token of ``budget``'s kind for ``login`` (created if new), limited as GitHub
+        limits that kind (``ghbench.budgets``); returns its ledger id. A personal access
+        token (or a custom budget) draws on its user's buckets, an App installation's
+        on the installation's (``installation``, default the login), shared by every
+        token of it; an Actions token on the bucket of each repository it calls
+        (``repository`` for a call that names none)."""
+        limits = budget.limits()
+        app = budget.kind in ("app", "app-enterprise")
+        kind = TokenKind(
+            kind=budget.kind,
+            bucket=f"installation:{installation or login}" if app else None,
+            repository=repository,
+            core_limit=None if budget.kind == "pat" else limits.core,
+            graphql_limit=None if budget.kind == "pat" else limits.graphql,
+        )
+        with self.lock, self.db.transaction():
+            user = self.store.ensure_user(login)
+            return self.store.add_token(user, secret, scopes=scopes, kind=kind).label
 
     def create_repo(self, full_name: str, *, default_branch: str = "main") -> Repo:
         owner, _, name = full_name.partition("/")

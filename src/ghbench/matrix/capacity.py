@@ -42,6 +42,7 @@ from ghbench.analysis.capacity import (
 )
 from ghbench.analysis.capacity_render import capacity_json, capacity_png, capacity_text
 from ghbench.artifacts.io import replace_atomic, unique_path, write_new
+from ghbench.budgets import Budget
 from ghbench.clock import Clock
 from ghbench.collector import batch_collection
 from ghbench.errors import UsageError
@@ -143,7 +144,13 @@ class CapacityAnswer:
 
 
 def capacity_spec(
-    scenario: str, topology: str, *, profile: ProfileName, agents: AgentsName, seed: int
+    scenario: str,
+    topology: str,
+    *,
+    profile: ProfileName,
+    agents: AgentsName,
+    seed: int,
+    budget: Budget | None = None,
 ) -> RunSpec:
     """What ``ghbench capacity --scenario S --topology T --profile P --agents A --seed N``
     searches with: the spec those flags build (the runbook's warmup and window, the
@@ -155,7 +162,12 @@ def capacity_spec(
         "agents": agents,
         "seed": seed,
     }
-    return build_spec("capacity", values, base=RunSpec(backend="simulated"))
+    return build_spec("capacity", values, base=RunSpec(backend="simulated", budget=budget))
+
+
+def _flags(spec: RunSpec) -> str:
+    """The ``--budget`` flags of ``spec``'s budget (none for a user's token)."""
+    return "" if spec.budget is None else spec.budget.flags
 
 
 def capacity_command(spec: RunSpec) -> str:
@@ -164,13 +176,14 @@ def capacity_command(spec: RunSpec) -> str:
     agents = f" --agents {spec.agents}" if spec.runs_agents else ""
     return (
         f"ghbench capacity --scenario {cell.scenario} --topology {cell.topology}"
-        f" --profile {spec.profile}{agents} --seed {spec.seed}"
+        f" --profile {spec.profile}{agents} --seed {spec.seed}{_flags(spec)}"
     )
 
 
 def capacity_cell(spec: RunSpec) -> dict[str, Any]:
     """``capacity --json``'s ``cell``: what the search ran."""
     cell = spec.cell
+    budget = {} if spec.budget is None else {"budget": spec.budget.label}
     return {
         "scenario": cell.scenario,
         "topology": cell.topology,
@@ -179,6 +192,7 @@ def capacity_cell(spec: RunSpec) -> dict[str, Any]:
         "seed": spec.seed,
         "warmupSeconds": spec.warmup.seconds,
         "windowSeconds": spec.duration.seconds,
+        **budget,  # absent for a user's token: answers stored before budgets still hold
     }
 
 
@@ -190,6 +204,7 @@ def capacity_title(spec: RunSpec) -> str:
         f" {cell.layout.title}), profile {spec.profile}{agents}, seed {spec.seed};"
         f" warmup {format_duration(spec.warmup.seconds)},"
         f" window {format_duration(spec.duration.seconds)}"
+        + ("" if spec.budget is None else f"; budget {spec.budget.describe()}")
     )
 
 
@@ -201,7 +216,7 @@ def simulate_command(spec: RunSpec, sessions: int) -> str:
         f"ghbench simulate --scenario {cell.scenario} --topology {cell.topology}"
         f" --sessions {sessions} --warmup {spec.warmup.seconds:g}s"
         f" --duration {spec.duration.seconds:g}s --profile {spec.profile}{agents}"
-        f" --seed {spec.seed}"
+        f" --seed {spec.seed}{_flags(spec)}"
     )
 
 
@@ -219,7 +234,12 @@ def model_probe(spec: RunSpec, ceiling_s: float) -> Callable[[int], Probe]:
 
 
 def trace_probe(
-    rows: Sequence[TraceRow], plan: ReplayPlan, *, seed: int, ceiling_s: float
+    rows: Sequence[TraceRow],
+    plan: ReplayPlan,
+    *,
+    seed: int,
+    ceiling_s: float,
+    budget: Budget | None = None,
 ) -> Callable[[int], Probe]:
     """``probe(n)``: a recorded trace replayed at n sessions (``ghbench replay``), its
     budgets against one token's: the recording's hourly limits, not the replay's
@@ -231,8 +251,10 @@ def trace_probe(
     calls once per session takes that much longer (a recording without ``sessionId``s
     keeps its cycle). The recording's first tick is its orchestrator's start, which reads
     every PR cold; as the model's cycle is judged after its warmup, the cycles judged
-    here are the ticks after the first (all of them when there is one)."""
-    limits = recorded_limits(rows)
+    here are the ticks after the first (all of them when there is one). ``budget``: the
+    token's hourly limits instead of the recording's (``--budget``)."""
+    limits = recorded_limits(rows, budget)
+    run = RunSpec(backend="simulated", budget=budget)
     orchestrator = [r for r in rows if not from_agent(r)]
     frame = TraceFrame.from_rows(orchestrator)
     marks = frame.operation.mask(TICK_MARK)
@@ -252,7 +274,7 @@ def trace_probe(
             scaled=sessions_own,
             factor=sessions / recorded,
         )
-        result = replay_plan(rows, plan, ReplaySpec(sessions=sessions), seed=seed)
+        result = replay_plan(rows, plan, ReplaySpec(run=run, sessions=sessions), seed=seed)
         card = replay_scorecard(result, scenario_id="capacity-from-trace")
         uses = budget_uses(card, cycle, ceiling_s, hourly_limits=limits)
         return Probe.of(sessions, card, uses)
@@ -261,7 +283,13 @@ def trace_probe(
 
 
 def run_capacity_from_trace(
-    rows: Sequence[TraceRow], *, fraction: float, maximum: int, ceiling_s: float, seed: int
+    rows: Sequence[TraceRow],
+    *,
+    fraction: float,
+    maximum: int,
+    ceiling_s: float,
+    seed: int,
+    budget: Budget | None = None,
 ) -> tuple[CapacityResult, int]:
     """The most sessions a user's own traffic holds within ``fraction`` of every budget,
     replayed at each count tried; and how many sessions the recording had."""
@@ -271,7 +299,7 @@ def run_capacity_from_trace(
             f"--from-trace: none of its {plan.rows} rows can be re-issued "
             f"({', '.join(sorted(plan.skipped))})"
         )
-    probe = trace_probe(rows, plan, seed=seed, ceiling_s=ceiling_s)
+    probe = trace_probe(rows, plan, seed=seed, ceiling_s=ceiling_s, budget=budget)
     result = find_capacity(probe, fraction=fraction, start=1, maximum=maximum)
     return result, recorded_session_count(plan)
 
@@ -314,7 +342,12 @@ def series_searches(matrix_dir: Path, plan: RunSpec, cells: Sequence[Cell]) -> l
     out = []
     for scenario, topology in sorted({(c.scenario, c.topology) for c in cells}, key=_busiest_first):
         spec = capacity_spec(
-            scenario, topology, profile=plan.profile, agents=plan.agents, seed=plan.seed
+            scenario,
+            topology,
+            profile=plan.profile,
+            agents=plan.agents,
+            seed=plan.seed,
+            budget=plan.budget,
         )
         stored = _stored(capacity_path(matrix_dir, scenario, topology)) or {}
         kept = _settings(
@@ -433,12 +466,13 @@ def _from_trace(
             maximum=query.maximum,
             ceiling_s=query.ceiling_s,
             seed=seed,
+            budget=spec.budget,
         )
     title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
     stem = f"capacity-from-{trace.stem}-seed{seed}"
     paths = _plot(result, title, spec.out_dir, stem) if query.plot else {}
     reproduce = [
-        f"ghbench replay --trace {trace} --sessions {p.sessions} --seed {seed}"
+        f"ghbench replay --trace {trace} --sessions {p.sessions} --seed {seed}{_flags(spec)}"
         for p in (result.at, result.next)
         if p
     ]

@@ -27,7 +27,6 @@ import msgspec
 from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
 from ghbench.errors import ArtifactError, GhbenchError, UsageError
-from ghbench.runspec.build import SETTINGS
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.flags import Flag, flags_of
 from ghbench.runspec.spec import Duration, RunSpec
@@ -178,7 +177,7 @@ _RECORDED_IN_V1 = frozenset({"backend", "driver", "seed", "session_ids"})
 def _settings() -> tuple[Flag, ...]:
     """The ``matrix run`` flags that change what a cell measures (``--operator`` only
     names the runs; ``--out`` is where the plan is)."""
-    return tuple(f for f in flags_of(COMMAND) if f.dest in SETTINGS and f.dest != "out_dir")
+    return tuple(f for f in flags_of(COMMAND) if f.dest in _FIELDS and f.dest != "out_dir")
 
 
 def _same(a: object, b: object) -> bool:
@@ -194,6 +193,8 @@ def _show(dest: str, value: Any) -> str:
         return ",".join(value) if value else "none"
     if dest == "tick":
         return "the profile's" if value is None else f"{value.seconds:g}s"
+    if dest == "budget":
+        return "a user's token" if value is None else str(value.label)
     if dest == "ao_command":
         return "none ($GHBENCH_AO or ao on PATH)" if value is None else str(value)
     if isinstance(value, float):

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from ghbench.budgets import Budget, parse_budget
 from ghbench.errors import UsageError
 from ghbench.runspec.cells import SCENARIOS, TOPOLOGIES, Cell, parse_topology, scenario_for
 from ghbench.runspec.flags import (
@@ -38,6 +39,7 @@ from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import MAX_DURATION_S
 
 __all__ = [
+    "BUDGET_PARTS",
     "CELL_PARTS",
     "SETTINGS",
     "build_spec",
@@ -48,8 +50,10 @@ __all__ = [
 ]
 
 CELL_PARTS = frozenset({"scenario", "topology", "sessions"})
-# what a flag may set: a field of the spec, or a part of its cell
-SETTINGS = frozenset(f.name for f in msgspec.structs.fields(RunSpec)) | CELL_PARTS
+# the flags that make the run's budget (``--repos`` too, when it is a number)
+BUDGET_PARTS = frozenset({"budget", "budget_users", "budget_rest", "budget_graphql"})
+# what a flag may set: a field of the spec, or a part of its cell or budget
+SETTINGS = frozenset(f.name for f in msgspec.structs.fields(RunSpec)) | CELL_PARTS | BUDGET_PARTS
 
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 _NUMBER = re.compile(r"^[0-9]+$")
@@ -75,9 +79,12 @@ def build_spec(
     changes: dict[str, Any] = {}
     for flag in flags:
         value = values.get(flag.dest)
-        if value is not None and flag.dest not in CELL_PARTS:
+        if value is not None and flag.dest not in CELL_PARTS | BUDGET_PARTS:
             changes[flag.dest] = _setting(flag, value, maximum, env)
     dests = {f.dest for f in flags}
+    if "budget" in dests:
+        backend = values.get("backend") or spec.backend
+        changes["budget"] = _budget(spec.budget, values, github=backend == "github")
     agents = changes.get("agents", spec.agents)
     cell = _cell(spec.cell, values, dests, agents=agents != "none")
     changes["cell"] = cell
@@ -98,12 +105,44 @@ def _setting(flag: Flag, value: Any, maximum: float, env: Mapping[str, str] | No
     if flag.kind == "duration":
         return Duration.parse(flag.name, value, allow_zero=flag.zero, maximum=maximum)
     if flag.dest == "repos":
-        return tuple(r.strip() for r in value.split(",") if r.strip())
+        return () if _count(value) else tuple(r.strip() for r in value.split(",") if r.strip())
     if flag.dest == "transport" and value == "auto":
         return pick_transport(env)
     if flag.kind == "out":
         return Path(value)
     return value
+
+
+def _count(repos: str | None) -> bool:
+    """Whether ``--repos`` is a number (an App installation's repositories), not a list."""
+    return repos is not None and _NUMBER.match(repos.strip()) is not None
+
+
+def _budget(base: Budget | None, values: Mapping[str, Any], *, github: bool) -> Budget | None:
+    """``--budget`` and what sizes it (``--repos N``, ``--users``, ``--rest``,
+    ``--graphql``); ``base``'s when none of them is given. A list of repositories is
+    the ones a run on GitHub uses (``github``); a budget's repositories are a number."""
+    repos = values.get("repos")
+    counted = _count(repos)
+    if repos is not None and not counted and not github:
+        raise UsageError(
+            f"--repos {repos}: a list names repositories on GitHub (--backend github);"
+            " an App installation's are a number, e.g. --budget app --repos 40"
+        )
+    sizes = {
+        "repos": int(repos) if counted and repos is not None else None,
+        "users": values.get("budget_users"),
+        "rest": values.get("budget_rest"),
+        "graphql": values.get("budget_graphql"),
+    }
+    kind = values.get("budget")
+    if kind is None:
+        named = next((name for name, value in sizes.items() if value is not None), None)
+        if named is None:
+            return base
+        kinds = {"repos": "app", "users": "app", "rest": "custom", "graphql": "custom"}
+        raise UsageError(f"--{named} sizes a budget: give --budget {kinds[named]} with it")
+    return parse_budget(kind, **sizes)
 
 
 def _cell(base: Cell, values: Mapping[str, Any], dests: Collection[str], *, agents: bool) -> Cell:

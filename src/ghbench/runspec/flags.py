@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from ghbench.budgets import BUDGET_KINDS, MAX_COUNT
 from ghbench.runspec.cells import DEFAULT_SCALES
 from ghbench.runspec.names import (
     AGENTS_NAMES,
@@ -235,6 +236,13 @@ def backend_words(
 
 
 _RUNS = {"setup": REQUIRED, "measure": REQUIRED, "ab": REQUIRED}  # the v1 harness's
+# the commands that hold a run to a budget of some kind (``ghbench.budgets``)
+_BUDGETED = ("matrix run", "capacity", "simulate", "replay")
+# a budget is the emulator's to enforce: the model's runs in virtual time (a replay
+# runs no orchestrator and is not checked)
+_BUDGET_TAKES: Mapping[DriverKindName, frozenset[RunBackendName]] = {
+    "workload": frozenset({"simulated"})
+}
 
 # fmt: off
 FLAGS: tuple[Flag, ...] = (
@@ -273,7 +281,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(("--tick",), "tick", "duration",
          "The model's poll interval; a real-time matrix scales it with --duration-scale"
          " (at least 1s).",
-         dict.fromkeys(("setup", "measure", "ab", "matrix run", "demo")),
+         dict.fromkeys(("setup", "measure", "ab", "matrix run", "demo", "simulate", "capacity")),
          zero=False, metavar="DURATION", unset="the profile's", takes={"workload": _EVERY}),
     Flag(("--agents",), "agents", "agents",
          "The sessions' coding agents, modelled: an agent profile (default:"
@@ -301,10 +309,30 @@ FLAGS: tuple[Flag, ...] = (
          {**dict.fromkeys(("setup", "measure", "ab"), "github"), "matrix run": "simulated"},
          choices=RUN_BACKEND_NAMES,
          choices_in=dict.fromkeys(("setup", "measure", "ab"), ("github", "emulator"))),
+    Flag(("--budget",), "budget", "choice",
+         "The kind of token whose hourly budget the run is held to: pat (5,000 REST, 5,000"
+         " GraphQL), app (an App installation: 5,000 + 50 per repository over 20 + 50 per"
+         " user over 20, at most 12,500; --repos N, --users N), app-enterprise (15,000"
+         " REST, 10,000 GraphQL), actions (GITHUB_TOKEN: 1,000 per repository), custom"
+         " (--rest N, --graphql N). docs/budgets.md.",
+         dict.fromkeys(_BUDGETED), choices=BUDGET_KINDS,
+         unset="a user's token (replay: the recording's limits)", takes=_BUDGET_TAKES),
     Flag(("--repos",), "repos", "text",
-         "owner/name repos on GitHub to use, comma-separated (T2 cells need N/5, at least 2).",
-         {"matrix run": None}, metavar="LIST", unset="none",
-         takes=dict.fromkeys(DRIVER_KIND_NAMES, frozenset({"github"}))),
+         "A number: the repositories an App installation is on (--budget app). A list:"
+         " owner/name repos on GitHub to use, comma-separated (matrix run --backend github;"
+         " T2 cells need N/5, at least 2).",
+         dict.fromkeys(_BUDGETED), metavar="N|LIST", unset="none",
+         help_in=dict.fromkeys(("capacity", "simulate", "replay"),
+                               "The repositories the App installation is on (--budget app).")),
+    Flag(("--users",), "budget_users", "int",
+         "The members of the organization the App is installed on (--budget app).",
+         dict.fromkeys(_BUDGETED), bounds=(0, MAX_COUNT), metavar="N", unset="none"),
+    Flag(("--rest",), "budget_rest", "int",
+         "REST core requests an hour (--budget custom).",
+         dict.fromkeys(_BUDGETED), bounds=(0, MAX_COUNT), metavar="N", unset="5,000"),
+    Flag(("--graphql",), "budget_graphql", "int",
+         "GraphQL points an hour (--budget custom).",
+         dict.fromkeys(_BUDGETED), bounds=(0, MAX_COUNT), metavar="N", unset="5,000"),
     # -- what is measured ------------------------------------------------------------
     Flag(("--scenario",), "scenario", "text",
          "S1..S6 or a scenario's name.",
@@ -313,8 +341,10 @@ FLAGS: tuple[Flag, ...] = (
          dict.fromkeys(("simulate", "capacity"), "T1")),
     Flag(("--sessions",), "sessions", "int",
          "Number of sessions.",
-         {**_RUNS, "demo": 5, "simulate": 50, "replay": None, "workload agents": 5},
-         bounds=(1, MAX_SESSIONS), unset="the recorded count"),
+         {**_RUNS, "demo": 5, "simulate": 50, "replay": None, "workload agents": 5,
+          "capacity": None},
+         bounds=(1, MAX_SESSIONS), unset="the recorded count",
+         help_in={"capacity": "With --solve: the sessions the answer is for."}),
     Flag(("--warmup",), "warmup", "duration",
          "Warmup before the window.",
          {**dict.fromkeys(("measure", "ab", "simulate"), "2m"), "demo": "10s",
@@ -334,6 +364,10 @@ FLAGS: tuple[Flag, ...] = (
                         "workload agents", "emulator serve"), 0)),
     Flag(("--session-ids",), "session_ids", "switch", "The model's rows carry sessionId.",
          {"matrix run": False}, takes={"workload": frozenset({"simulated"})}),
+    Flag(("--solve",), "solve", "choice",
+         "Solve for what you control with --sessions N: tick, the fastest poll interval at"
+         " which N sessions fit (docs/capacity.md).",
+         {"capacity": None}, choices=("tick",), unset="the most sessions that fit"),
     # -- which cells (the matrix) ----------------------------------------------------
     Flag(("--cells",), "cells", "many", "Cell ids such as S2-T1-50 (comma-separated or repeated).",
          dict.fromkeys(("matrix run", "matrix plan"), ()), metavar="IDS"),

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import msgspec
 
+from ghbench.budgets import Budget
 from ghbench.errors import UsageError
 from ghbench.github.names import BackendName
 from ghbench.runspec.cells import SCENARIOS, Cell
@@ -66,6 +67,9 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     agents: AgentsName = "none"  # the agent model's profile: the coding agents' own calls
     # the GitHub
     backend: RunBackendName = "github"
+    # the kind of token and what GitHub allows it an hour (``ghbench.budgets``); None: a
+    # user's token (5,000 and 5,000), a replay the limits its recording shows
+    budget: Budget | None = None
     repos: tuple[str, ...] = ()  # the matrix's --repos on real GitHub
     # what is measured
     cell: Cell = Cell("S2", "T1", 1)

@@ -134,10 +134,12 @@ class _Cell:
         self.scenario = spec.cell.info
         self.policy = spec.model_policy()
         self.clock = LaneClock(SIM_START)
-        self.world = SimWorld(self.clock, seed=self.rng.randrange(2**31), latency=play.latency)
+        self.world = SimWorld(
+            self.clock, seed=self.rng.randrange(2**31), latency=play.latency, budget=spec.budget
+        )
         windows = dict(play.limit_windows)
         for resource, limit in play.limits:
-            self.world.emulator.set_limit(resource, limit, windows.get(resource, 3600))
+            self.world.set_limit(resource, limit, windows.get(resource, 3600))
         for resource, points in play.spent:
             self.world.spend(resource, points)
         sessions = spec.cell.sessions

@@ -249,7 +249,7 @@ def replay_plan(
     recorded = recorded_session_count(plan)
     sessions = spec.sessions or recorded
     copies = copies_for(recorded, sessions)
-    limits = recorded_limits(rows)
+    limits = recorded_limits(rows, spec.run.budget)
     workers = spec.parts(len(copies))
     parts = [
         Part(

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ghbench.budgets import Budget
 from ghbench.emulator.errors import ApiError
 from ghbench.errors import UsageError
 from ghbench.simulation.world import SimWorld
@@ -121,9 +122,13 @@ def default_repo(plan: ReplayPlan) -> str:
     return repos.most_common(1)[0][0] if repos else DEFAULT_REPO
 
 
-def recorded_limits(rows: Sequence[TraceRow]) -> dict[str, int]:
+def recorded_limits(rows: Sequence[TraceRow], budget: Budget | None = None) -> dict[str, int]:
     """Each bucket's hourly limit as the recording's rows show it (GitHub's 5,000 when
-    they do not, or show less)."""
+    they do not, or show less); ``budget``'s instead when the replay is given one
+    (``--budget``: the recording's calls on another kind of token)."""
+    if budget is not None:
+        hourly = budget.limits()
+        return {"core": hourly.core, "graphql": hourly.graphql}
     limits = dict.fromkeys(("core", "graphql"), RECORDED_LIMIT)
     for row in rows:
         resource, limit = row.rateLimitResource, row.rateLimitLimit

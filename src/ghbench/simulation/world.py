@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import msgspec
 
+from ghbench.budgets import WINDOW_S, Budget
 from ghbench.clock import VirtualClock
 from ghbench.emulator.config import EmulatorConfig
-from ghbench.emulator.core import Emulator
+from ghbench.emulator.core import ACTIONS_BUCKET, Emulator
 from ghbench.emulator.faults import draw_fault
 from ghbench.emulator.http import EmuRequest
 from ghbench.ratelimit import RateLimitSnapshot, parse_rate_limit
@@ -37,6 +38,7 @@ SIM_LATENCY: dict[str, object] = {
 }
 SIM_TOKEN = "ghp_simulated0000000000000000000000000000"
 SIM_LOGIN = "ao-bot"
+SIM_INSTALLATION = "ao-app"  # an App budget's installation
 
 
 @dataclass(frozen=True)
@@ -64,29 +66,59 @@ class SimWorld:
     """One in-memory emulator on a virtual clock, seeded for a cell."""
 
     def __init__(
-        self, clock: VirtualClock, *, seed: int, latency: tuple[float, float] | None = None
+        self,
+        clock: VirtualClock,
+        *,
+        seed: int,
+        latency: tuple[float, float] | None = None,
+        budget: Budget | None = None,
     ) -> None:
         """``latency``: (median ms, sigma) of the lognormal call latency instead of
-        ``SIM_LATENCY`` (a calibration run uses the latency its real run measured)."""
+        ``SIM_LATENCY`` (a calibration run uses the latency its real run measured).
+        ``budget``: the kind of token the run's calls use (``ghbench.budgets``), issued
+        and limited by the emulator as GitHub limits that kind; None: a user's token."""
         cfg = EmulatorConfig()
         cfg.faults.update(dict(SIM_LATENCY))
         if latency is not None:
             cfg.faults.update({"latency_ms": latency[0], "latency_sigma": latency[1]})
         self.clock = clock
+        self.budget = budget
         self.emulator = Emulator(config=cfg, clock=clock, seed=seed)
-        self.emulator.create_user(SIM_LOGIN, [SIM_TOKEN])
+        if budget is None:
+            self.emulator.create_user(SIM_LOGIN, [SIM_TOKEN])
+        else:
+            self.emulator.issue_token(SIM_LOGIN, SIM_TOKEN, budget, installation=SIM_INSTALLATION)
         self.token = SIM_TOKEN
+        self.home: str | None = None  # an Actions token's repository
         # the round trip of an answer the emulator refuses before it draws a latency
         # (a rate limit): the same model, from a source of its own so that a run in
         # which nothing is refused draws what it always drew
         self._trip = msgspec.structs.replace(cfg.faults, error_rate=0.0, timeout_rate=0.0)
         self._trip_rng: random.Random | None = random.Random(seed)
 
+    def set_limit(self, resource: str, limit: int, window_s: int = WINDOW_S) -> None:
+        """``resource``'s limit for the run's token, whatever its kind."""
+        if self.budget is None or self.budget.kind == "pat":
+            self.emulator.set_limit(resource, limit, window_s)
+        else:
+            self.emulator.set_limit(resource, limit, window_s, owner=self.owner)
+
+    @property
+    def owner(self) -> str:
+        """The bucket the run's token draws on (an Actions token: its repository's)."""
+        kind = "pat" if self.budget is None else self.budget.kind
+        if kind in ("app", "app-enterprise"):
+            return f"installation:{SIM_INSTALLATION}"
+        if kind == "actions":
+            return f"{ACTIONS_BUCKET}{self.home or SIM_LOGIN}"
+        return SIM_LOGIN
+
     @classmethod
     def around(cls, emulator: Emulator, clock: VirtualClock, token: str) -> SimWorld:
         """A world over an emulator someone else built and seeded (tests)."""
         world = cls.__new__(cls)
         world.clock, world.emulator, world.token = clock, emulator, token
+        world.budget, world.home = None, None
         world._trip, world._trip_rng = emulator.config.faults, None
         return world
 
@@ -115,6 +147,11 @@ class SimWorld:
         api = self.emulator
         for full in repos:
             api.create_repo(full)
+        if (
+            self.budget is not None and self.budget.kind == "actions" and repos
+        ):  # its calls naming no repository
+            self.home = repos[0]
+            api.issue_token(SIM_LOGIN, SIM_TOKEN, self.budget, repository=self.home)
         specs: list[SessionSpec] = []
         for i in range(sessions):
             full = repos[i % len(repos)]
@@ -165,10 +202,10 @@ class SimWorld:
         """Spend ``points`` of the user's ``resource`` budget (at most what is left)
         outside the model's calls: what a real run's harness spent before its window
         opened, so that a model run starts where the real one's budget stood."""
-        left = self.emulator.limiter.view(SIM_LOGIN, resource).remaining
+        left = self.emulator.limiter.view(self.owner, resource).remaining
         if min(points, left) > 0:
             self.emulator.limiter.charge(
-                SIM_LOGIN, "harness", resource, min(points, left), endpoint="harness", status=200
+                self.owner, "harness", resource, min(points, left), endpoint="harness", status=200
             )
 
     def rate_limit_snapshot(self) -> RateLimitSnapshot:

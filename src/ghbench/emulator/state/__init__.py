@@ -91,7 +91,7 @@ from ghbench.emulator.state.models import (
     WorkflowRun,
 )
 from ghbench.emulator.state.reactions import ReactionOps
-from ghbench.emulator.state.repos import token_digest
+from ghbench.emulator.state.repos import TokenKind, token_digest
 
 __all__ = [
     "CI_STATES",
@@ -117,6 +117,7 @@ __all__ = [
     "SqliteDatabase",
     "Store",
     "Token",
+    "TokenKind",
     "User",
     "Workflow",
     "WorkflowRun",

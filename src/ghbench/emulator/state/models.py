@@ -66,6 +66,14 @@ class Token(Record, kw_only=True):
     token_sha256: str
     label: str  # stable id shown in the ledger, e.g. "token-3"
     scopes: str = "repo, read:org, workflow"
+    # the kind of token (``ghbench.budgets``): ``pat`` draws on its user's buckets; an
+    # App installation's on ``bucket`` (the installation's); Actions' GITHUB_TOKEN on
+    # the bucket of the repository each call names (``repository`` when it names none)
+    kind: str = "pat"
+    bucket: str | None = None
+    repository: str | None = None
+    core_limit: int | None = None  # per hour; None: GitHub's for a user (5,000)
+    graphql_limit: int | None = None
 
 
 class Repo(Record, kw_only=True):

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.state.models import Repo, Token, User
 from ghbench.emulator.state.pushes import PushOps
 
-__all__ = ["RepoOps", "token_digest"]
+__all__ = ["RepoOps", "TokenKind", "token_digest"]
+
+
+@dataclass(frozen=True)
+class TokenKind:
+    """What kind of token a secret is, as ``Token`` keeps it (``Token``'s fields)."""
+
+    kind: str = "pat"
+    bucket: str | None = None
+    repository: str | None = None
+    core_limit: int | None = None
+    graphql_limit: int | None = None
 
 
 def token_digest(secret: str) -> str:
@@ -39,24 +51,38 @@ class RepoOps(PushOps):
         return user
 
     def add_token(
-        self, user: User, secret: str, *, label: str | None = None, scopes: str | None = None
+        self,
+        user: User,
+        secret: str,
+        *,
+        label: str | None = None,
+        scopes: str | None = None,
+        kind: TokenKind | None = None,
     ) -> Token:
         """Register ``secret`` for ``user``; re-adding an existing token moves it.
         ``scopes``: a classic token's scopes, comma-separated (default: repo, read:org,
-        workflow); git pushes need ``repo`` (``public_repo`` for a public repository)."""
+        workflow); git pushes need ``repo`` (``public_repo`` for a public repository).
+        ``kind``: what kind of token it is and the bucket it draws on (default: a
+        personal access token on its user's buckets)."""
         digest = token_digest(secret)
         existing = self.tokens.get(digest)
-        if existing is not None:
-            existing.user_id = user.id
-            if scopes is not None:
-                existing.scopes = scopes
-            self.save(existing)
-            return existing
-        tid = self.new_id()
-        token = Token(id=tid, user_id=user.id, token_sha256=digest, label=label or f"token-{tid}")
+        if existing is None:
+            tid = self.new_id()
+            token = Token(
+                id=tid, user_id=user.id, token_sha256=digest, label=label or f"token-{tid}"
+            )
+        else:
+            token = existing
+        token.user_id = user.id
         if scopes is not None:
             token.scopes = scopes
-        self.add(token)
+        if kind is not None:
+            token.kind, token.bucket, token.repository = kind.kind, kind.bucket, kind.repository
+            token.core_limit, token.graphql_limit = kind.core_limit, kind.graphql_limit
+        if existing is None:
+            self.add(token)
+        else:
+            self.save(token)
         return token
 
     def token_for(self, secret: str) -> Token | None:

@@ -1,0 +1,142 @@
+"""``capacity --sessions N --solve tick``: the fastest poll interval at which N sessions
+fit, checked the way the issue's Done-when asks: a run at the interval found stays
+within the budget, a run 20% faster does not. The runs are ``ghbench simulate`` as the
+answer's reproduce lines print them, judged by the session search's own ``fits``."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.commands.test_capacity import ghbench  # noqa: F401 - the fixture
+
+from ghbench.analysis.capacity import Probe, budget_uses
+from ghbench.analysis.capacity_solve import solve_tick
+from ghbench.artifacts.models import load_scorecard
+
+# pre-b1 (a TypeScript build) spends GraphQL on every tick: its interval is what binds
+CELL = ["--profile", "pre-b1", "--warmup", "30s", "--duration", "5m", "--no-plot"]
+
+
+def _run(ghbench: Any, cwd: Path, line: str, out: str) -> Probe:  # noqa: F811
+    """A reproduce line (``ghbench simulate ...``) run, judged as the search judges it."""
+    args = line.split()
+    assert args[:2] == ["ghbench", "simulate"]
+    proc = ghbench(*args[1:], "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    cycle = re.search(r"longest poll cycle in the window ([0-9.]+) s", proc.stderr)
+    assert cycle is not None, proc.stderr
+    (card,) = (cwd / out).glob("scorecard-*.json")
+    artifact = load_scorecard(card)
+    return Probe.of(
+        int(args[args.index("--sessions") + 1]),
+        artifact,
+        budget_uses(artifact, float(cycle.group(1))),
+    )
+
+
+@pytest.mark.no_cover
+@pytest.mark.slow
+def test_the_interval_found_stays_within_the_budget_and_20pct_faster_does_not(
+    ghbench: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    proc = ghbench(
+        "capacity",
+        *CELL,
+        "--sessions",
+        "40",
+        "--solve",
+        "tick",
+        "--budget-fraction",
+        "1",
+        "--budget",
+        "custom",
+        "--graphql",
+        "2000",
+        "--json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    answer = json.loads(proc.stdout)
+    tick, binding = answer["tickSeconds"], answer["limitingResource"]
+    assert answer["kind"] == "capacity-tick" and 1 < tick < 60
+    assert binding == "graphqlPointsPerHr" and answer["faster"]["tickSeconds"] == tick - 1
+    at_line = answer["reproduce"][0]
+    assert at_line.endswith(f"--tick {tick}s")
+    at = _run(ghbench, tmp_path, at_line, "at")
+    assert at.fits(1.0) and not at.refusals
+    faster = math.floor(tick * 0.8)
+    over = _run(ghbench, tmp_path, at_line.replace(f"--tick {tick}s", f"--tick {faster}s"), "over")
+    assert not over.fits(1.0) and over.binding == binding
+    # the reproduce line is the run the answer shows: the same figures
+    shown = {b["name"]: b["used"] for b in answer["at"]["budgets"]}
+    for use in at.uses:
+        assert shown[use.name] == pytest.approx(use.used, abs=0.06)
+
+
+@pytest.mark.no_cover
+@pytest.mark.slow
+def test_a_larger_budget_polls_faster_and_the_answer_names_it(ghbench: Any) -> None:  # noqa: F811
+    ticks = {}
+    for budget in ([], ["--budget", "app", "--repos", "60"]):
+        proc = ghbench("capacity", *CELL, "--sessions", "40", "--solve", "tick", *budget, "--json")
+        assert proc.returncode == 0, proc.stderr
+        answer = json.loads(proc.stdout)
+        ticks[bool(budget)] = answer["tickSeconds"]
+        limit = answer["at"]["budgets"][0]["limit"]
+        assert limit == (7_000 if budget else 5_000)
+        assert all(" --budget app --repos 60" in line for line in answer["reproduce"]) == bool(
+            budget
+        )
+    assert ticks[True] < ticks[False]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--solve", "tick"], "--solve and --sessions go together"),
+        (["--sessions", "5"], "--solve and --sessions go together"),
+        (["--sessions", "5", "--solve", "tick", "--verify"], "--solve tick: --verify"),
+        (
+            ["--sessions", "1", "--solve", "tick", "--topology", "T2"],
+            "--topology T2 needs at least 2",
+        ),
+        (["--sessions", "5", "--solve", "speed"], "--solve"),
+    ],
+)
+def test_bad_solve_flags_are_one_line_usage_errors(
+    ghbench: Any,  # noqa: F811
+    args: list[str],
+    needle: str,
+) -> None:
+    proc = ghbench("capacity", "--no-plot", *args)
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1 and needle in proc.stderr
+
+
+def _probe(tick: int, *, spend_at_1s: float) -> Probe:
+    """A run whose GraphQL spend falls as the interval grows (per hour: one tick's cost
+    times ticks an hour)."""
+    from ghbench.analysis.capacity import BudgetUse
+
+    uses = (BudgetUse("graphqlPointsPerHr", spend_at_1s / tick, 5_000.0),)
+    return Probe(10, uses)
+
+
+@pytest.mark.parametrize("spend", [100.0, 4_000.0, 40_000.0, 400_000.0])
+def test_the_solver_finds_the_least_interval_that_fits(spend: float) -> None:
+    result = solve_tick(
+        lambda t: _probe(t, spend_at_1s=spend), sessions=10, fraction=0.8, slowest=60
+    )
+    expected = math.ceil(spend / 4_000.0)
+    if expected > 60:
+        assert result.tick_s is None and result.at is None
+        assert result.faster is not None and result.faster.tick_s == 60
+    else:
+        assert result.tick_s == max(1, expected)
+        assert result.faster is None or result.faster.tick_s == expected - 1
+    assert len(result.tried) <= 9  # bisection over 1..60
