@@ -16,9 +16,9 @@ no budget runs out. Every measurement alternates direct and through the front,
 1. latency at 8 concurrent kept-alive clients: p50 and p99 of each side, and what the
    front adds (the client's own TLS included);
 2. throughput at 32 kept-alive clients, back to back for ``--seconds``: requests/s;
-3. a new connection per request, 8 at a time (direct: TCP; through the front:
-   CONNECT, TLS, one request, as each ``gh`` or ``curl`` run makes): requests/s and
-   the added p50;
+3. a new connection per request (direct: TCP; through the front: CONNECT, TLS, one
+   request, as each ``gh`` or ``curl`` run makes): one at a time, the latency one such
+   run sees (added p50 and p99); 8 at a time, requests/s;
 4. ``curl`` run ``--curls`` times each way: its wall time, straight to the emulator
    (plain HTTP) and through the front (``HTTPS_PROXY`` and the run's CA bundle);
 5. the front's counts: every exchange a row, none lost.
@@ -407,6 +407,11 @@ def measure(args: argparse.Namespace, emulator_port: int, front: Front) -> None:
     parts: list[tuple[str, Callable[[str], list[float]], Report]] = [
         ("8 kept-alive clients", kept(8), latency_report),
         ("32 kept-alive clients", kept(32), rate_report),
+        (
+            "a new connection per request, one at a time",
+            lambda side: uvloop.run(fresh(connect[side], 1, seconds)),
+            latency_report,
+        ),
         (
             "a new connection per request, 8 at a time",
             lambda side: uvloop.run(fresh(connect[side], 8, seconds)),
