@@ -27,6 +27,7 @@ from .helpers import (
     make_project,
     popen_ghbench,
     small_filesystem,
+    wait_until,
 )
 
 pytestmark = pytest.mark.slow
@@ -60,6 +61,11 @@ def _lines(trace: Path) -> tuple[int, int]:
             continue
         whole += isinstance(row, dict)
     return whole, other
+
+
+def _rows_in(out: Path) -> int:
+    """Whole rows in the run's trace so far (0 before it exists)."""
+    return sum(_lines(trace)[0] for trace in out.glob("gh-trace-bench-*.jsonl"))
 
 
 def _model_log(root: Path) -> str:
@@ -137,7 +143,9 @@ def test_a_full_disk_under_the_state_still_ends_with_the_scorecard_and_how_to_re
         proc = popen_ghbench(*demo, "--transport", "http", "--out", "out", cwd=fs.where, env=env)
         output = Output(proc)
         output.wait_for_line("window:")
-        time.sleep(1.5)
+        # a second or so of the window in the trace (rows come about five a second) for
+        # `report` to recompute from, before the disk fills
+        wait_until(lambda: _rows_in(fs.where / "out") >= 6, "six rows in the demo's trace")
         fs.fill()
         out, err = output.communicate(timeout=180)
         assert not list((fs.where / "out").glob("scorecard-*.json"))
@@ -154,7 +162,9 @@ def test_a_full_disk_under_the_state_still_ends_with_the_scorecard_and_how_to_re
     assert proc.returncode == 1, err
     assert "GH Rate-Limit Benchmark" in out
     console = " ".join(out.split())  # its warnings are wrapped
-    assert "incomplete run: the after-snapshot failed (the emulator could not write its" in console
+    assert (
+        "incomplete run: the after-snapshot failed (the emulator could not write its" in console
+    ), out + err
     assert "check the network" not in console + err  # the API answered: the disk is the fault
     assert last.startswith("error: the scorecard was not written (cannot write ")
     assert f"the trace is kept at {trace}" in last
