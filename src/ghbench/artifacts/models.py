@@ -330,12 +330,13 @@ class ReadWarningEntry(_Model):
 class RunWarning(_Model):
     """Something that skewed or cut short what a run measured (``ghbench.scorecard.health``).
 
-    ``kind``: ``rate-limited`` | ``short-window`` | ``rows-lost`` | ``hung-calls`` |
-    ``trace-gap`` | ``late-snapshot`` | ``disk-full`` (a string, so a newer ghbench's
-    kinds still read); ``message``: what happened, with its figures; ``action``: what to
-    do. ``count``: calls refused, rows lost, calls that hung, gaps; ``seconds``: time
-    spent refused, the window's length, the longest hang or gap, the snapshot's delay,
-    how long the disk was seen full; ``at``: when it began (ISO). ``rate-limited`` only:
+    ``kind``: ``rate-limited`` | ``front-loaded`` | ``short-window`` | ``rows-lost`` |
+    ``hung-calls`` | ``trace-gap`` | ``late-snapshot`` | ``disk-full`` (a string, so a
+    newer ghbench's kinds still read); ``message``: what happened, with its figures;
+    ``action``: what to do. ``count``: calls refused, rows lost, calls that hung, gaps;
+    ``seconds``: time spent refused, the window's length, the longest hang or gap, the
+    snapshot's delay, how long the disk was seen full, when a front-loaded budget ran
+    out; ``at``: when it began (ISO). ``rate-limited`` and ``front-loaded`` only:
     ``budget``, the one that ran out or refused (``graphql``, ``core``, another bucket,
     or a secondary limit: ``graphqlPointsPerMinute``, ``restPointsPerMinute``,
     ``concurrency``, ``contentCreation``, ``secondary`` when GitHub did not say which),
