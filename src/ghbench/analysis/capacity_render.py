@@ -5,8 +5,8 @@ Pure: the caller passes the result and what describes the cell, and writes the b
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ghbench.analysis.capacity import (
     BUDGETS,
@@ -51,6 +51,7 @@ TICK_SCHEMA_VERSION = 1
 #   1: ``agents``, ``limitingResource``; ``at``, ``more`` and ``tried`` are the session
 #      search's counts, each with its ``agents``.
 AGENTS_SCHEMA_VERSION = 1
+_P = TypeVar("_P", TickProbe, AgentsProbe)  # one run a solve tried
 _DIGITS = {"pollCycle": 1}  # seconds to a tenth; every other budget in whole units
 
 
@@ -328,18 +329,9 @@ def _tick_json(t: TickProbe, fraction: float) -> dict[str, Any]:
 
 def tick_json(r: TickResult, extra: Mapping[str, Any]) -> dict[str, Any]:
     """``tickSeconds`` and ``limitingResource`` first, then the runs; ``extra`` merged in."""
-    return {
-        "schemaVersion": TICK_SCHEMA_VERSION,
-        "kind": "capacity-tick",
-        "sessions": r.sessions,
-        "tickSeconds": r.tick_s,
-        "limitingResource": r.limiting,
-        "budgetFraction": r.fraction,
-        "at": None if r.at is None else _tick_json(r.at, r.fraction),
-        "faster": None if r.faster is None else _tick_json(r.faster, r.fraction),
-        "tried": [_tick_json(t, r.fraction) for t in r.tried],
-        **extra,
-    }
+    runs = {"at": r.at, "faster": r.faster}
+    head = ("capacity-tick", TICK_SCHEMA_VERSION, "tickSeconds", r.tick_s)
+    return _solve_json(head, r, _runs(runs, r.tried, _tick_json, r.fraction), extra)
 
 
 def _agents_headline(r: AgentsResult) -> str:
@@ -375,15 +367,38 @@ def _agents_json(a: AgentsProbe, fraction: float) -> dict[str, Any]:
 
 def agents_json(r: AgentsResult, extra: Mapping[str, Any]) -> dict[str, Any]:
     """``agents`` and ``limitingResource`` first, then the runs; ``extra`` merged in."""
+    runs = {"at": r.at, "more": r.more}
+    head = ("capacity-agents", AGENTS_SCHEMA_VERSION, "agents", r.agents)
+    return _solve_json(head, r, _runs(runs, r.tried, _agents_json, r.fraction), extra)
+
+
+def _runs(
+    shown: Mapping[str, _P | None],
+    tried: Sequence[_P],
+    one: Callable[[_P, float], dict[str, Any]],
+    fraction: float,
+) -> dict[str, Any]:
+    """The runs a solve shows by their key, then every run tried, as JSON."""
+    out: dict[str, Any] = {k: None if v is None else one(v, fraction) for k, v in shown.items()}
+    return out | {"tried": [one(t, fraction) for t in tried]}
+
+
+def _solve_json(
+    head: tuple[str, int, str, int | None],
+    r: TickResult | AgentsResult,
+    runs: Mapping[str, Any],
+    extra: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A solve's answer: its kind and format, the value solved for (``head``), what binds,
+    the runs; ``extra`` merged in."""
+    kind, version, key, value = head
     return {
-        "schemaVersion": AGENTS_SCHEMA_VERSION,
-        "kind": "capacity-agents",
+        "schemaVersion": version,
+        "kind": kind,
         "sessions": r.sessions,
-        "agents": r.agents,
+        key: value,
         "limitingResource": r.limiting,
         "budgetFraction": r.fraction,
-        "at": None if r.at is None else _agents_json(r.at, r.fraction),
-        "more": None if r.more is None else _agents_json(r.more, r.fraction),
-        "tried": [_agents_json(a, r.fraction) for a in r.tried],
+        **runs,
         **extra,
     }

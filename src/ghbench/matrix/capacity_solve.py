@@ -86,6 +86,24 @@ def _model_only(solve: str, query: CapacityQuery) -> None:
         raise UsageError(f"--solve {solve}: {flag} does not apply (the model answers)")
 
 
+def _solved(  # noqa: PLR0917 - private, one per solve
+    result: TickResult | AgentsResult,
+    spec: RunSpec,
+    query: CapacityQuery,
+    sessions: int,
+    reproduce: list[str],
+    what: str,
+) -> Solved:
+    """The answer: ``result``, the cell, and the ``simulate`` lines of the runs it shows."""
+    extra = {
+        "cell": capacity_cell(spec),
+        "pollCeilingSeconds": query.ceiling_s,
+        "reproduce": reproduce,
+    }
+    title = capacity_title(at_sessions(spec, sessions)).replace("capacity:", f"{what}:", 1)
+    return Solved(result, title, extra, [f"reproduce: {line}" for line in reproduce])
+
+
 def answer_tick(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
     """The fastest whole-second interval in [1 s, the poll ceiling] at which
     ``sessions`` sessions of ``spec``'s cell fit within ``query.fraction``."""
@@ -108,14 +126,7 @@ def answer_tick(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
         for t in (result.at, result.faster)
         if t is not None
     ]
-    extra = {
-        "cell": capacity_cell(spec),
-        "pollCeilingSeconds": query.ceiling_s,
-        "reproduce": reproduce,
-    }
-    title = capacity_title(at_sessions(spec, sessions)).replace("capacity:", "poll interval:", 1)
-    notes = [f"reproduce: {line}" for line in reproduce]
-    return Solved(result, title, extra, notes)
+    return _solved(result, spec, query, sessions, reproduce, "poll interval")
 
 
 def answer_agents(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
@@ -126,7 +137,6 @@ def answer_agents(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
         raise UsageError(
             "--solve agents: the sessions run no agents; give --agents PROFILE (S3 or S4)"
         )
-    agents_spec(spec, sessions, sessions)  # refuses a cell the agents cannot run in
 
     def probe_at(agents: int) -> Probe:
         return model_probe(agents_spec(spec, sessions, agents), query.ceiling_s)(sessions)
@@ -138,14 +148,7 @@ def answer_agents(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
         for a in (result.at, result.more)
         if a is not None
     ]
-    extra = {
-        "cell": capacity_cell(spec),
-        "pollCeilingSeconds": query.ceiling_s,
-        "reproduce": reproduce,
-    }
-    title = capacity_title(at_sessions(spec, sessions)).replace("capacity:", "agents:", 1)
-    notes = [f"reproduce: {line}" for line in reproduce]
-    return Solved(result, title, extra, notes)
+    return _solved(result, spec, query, sessions, reproduce, "agents")
 
 
 # --solve's flows, by what it solves for
