@@ -56,9 +56,9 @@ FRONT_LOADED_SHARE = 0.5
 RESOURCES = ("graphql", "core")
 ACTION = (
     "spread the calls over the hour: a longer poll interval (`ghbench capacity --sessions N"
-    " --solve tick` finds the fastest that fits) or one admission gate for the fleet"
-    " refilling the budget a 3,600th a second; a burst at the window's start leaves the"
-    " rest of the hour refused"
+    " --solve tick` finds the fastest that fits) or one admission gate for the whole fleet"
+    " that refills a 3,600th of the budget each second; a burst at the window's start"
+    " leaves the rest of the hour refused"
 )
 
 
@@ -118,8 +118,7 @@ def budget_pacing(
         _window_pacing(rows, refusals, r, window, window_s) for r in reset_windows(rows, resource)
     ]
     shares = [w.share_first_10_min for w in windows if w.share_first_10_min is not None]
-    exhausted = [w.exhausted_after_seconds for w in windows]
-    ran_out = [s for s in exhausted if s is not None]
+    ran_out = [w.exhausted_after_seconds for w in windows if w.exhausted_after_seconds is not None]
     return BudgetPacing(
         share_first_10_min=max(shares) if shares else None,
         exhausted_after_seconds=ran_out[0] if ran_out else None,
