@@ -171,7 +171,7 @@ def test_unknown_schema_version_is_refused_with_advice(tmp_path: Path, loader: A
     path = _write(tmp_path / "future.json", {**SPEC_SETUP, "schemaVersion": 7})
     with pytest.raises(ArtifactError) as err:
         loader(path)
-    known = "1, 2, 3 and 4" if loader is load_scorecard else "1"
+    known = "1, 2, 3, 4 and 5" if loader is load_scorecard else "1"
     assert str(err.value) == (
         f"{path}: schemaVersion 7 is not supported (this ghbench reads {known}); upgrade ghbench"
     )
@@ -278,6 +278,15 @@ def test_a_version_3_scorecard_still_reads() -> None:
     assert all(w.budget is None and w.limit is None for w in art.warnings)
 
 
+def test_a_version_4_scorecard_still_reads() -> None:
+    """The example's artifact as ghbench wrote it before pacing: no ``insights.pacing``."""
+    art = load_scorecard(GOLDEN / "scorecard-example-v4.json")
+    assert art.schema_version == 4 and art.insights.pacing is None
+    current = example_artifact()
+    assert art.scorecard == current.scorecard
+    assert art.warnings == current.warnings
+
+
 def rate_limited_artifact() -> ScorecardArtifact:
     """A minute of calls in which GraphQL runs out and a secondary limit refuses calls."""
     t0 = parse_iso("2026-04-16T14:00:00Z")
@@ -362,5 +371,7 @@ def test_golden_scorecard_artifact_of_a_run_that_met_its_limits() -> None:
     assert kinds == [
         ("rate-limited", "graphql", 1),
         ("rate-limited", "restPointsPerMinute", 1),
+        # GraphQL spent in its first seconds: as front-loaded as a budget gets
+        ("front-loaded", "graphql", None),
         ("short-window", None, None),
     ]

@@ -1,7 +1,9 @@
 """``capacity --sessions N --solve tick``: the fastest poll interval at which N sessions
 fit, checked the way the issue's Done-when asks: a run at the interval found stays
-within the budget, a run 20% faster does not. The runs are ``ghbench simulate`` as the
-answer's reproduce lines print them, judged by the session search's own ``fits``."""
+within the budget, a run 20% faster does not. ``--solve agents``: the most of N sessions
+that may run their coding agent, checked by a run at that count and one with one more.
+The runs are ``ghbench simulate`` as the answer's reproduce lines print them, judged by
+the session search's own ``fits``."""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from typing import Any
 import pytest
 from tests.commands.test_capacity import ghbench  # noqa: F401 - the fixture
 
-from ghbench.analysis.capacity import Probe, budget_uses
-from ghbench.analysis.capacity_solve import solve_tick
+from ghbench.analysis.capacity import BudgetUse, Probe, budget_uses
+from ghbench.analysis.capacity_solve import solve_agents, solve_tick
 from ghbench.artifacts.models import load_scorecard
 
 # pre-b1 (a TypeScript build) spends GraphQL on every tick: its interval is what binds
@@ -95,6 +97,53 @@ def test_a_larger_budget_polls_faster_and_the_answer_names_it(ghbench: Any) -> N
     assert ticks[True] < ticks[False]
 
 
+@pytest.mark.no_cover
+@pytest.mark.slow
+def test_the_agent_count_found_fits_and_one_more_does_not(
+    ghbench: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # S3 (the spawn storm), 20 sessions: each agent's own gh calls spend GraphQL
+    cell = ["--agents", "default", "--warmup", "30s", "--duration", "5m", "--no-plot"]
+    proc = ghbench("capacity", *cell, "--sessions", "20", "--solve", "agents", "--json")
+    assert proc.returncode == 0, proc.stderr
+    answer = json.loads(proc.stdout)
+    agents, binding = answer["agents"], answer["limitingResource"]
+    assert answer["kind"] == "capacity-agents" and 0 < agents < 20
+    assert binding == "graphqlPointsPerHr" and answer["more"]["agents"] == agents + 1
+    at_line, more_line = answer["reproduce"]
+    assert at_line.endswith(f"--agent-count {agents} --seed 0")
+    assert more_line.endswith(f"--agent-count {agents + 1} --seed 0")
+    at = _run(ghbench, tmp_path, at_line, "at")
+    assert at.fits(0.8) and not at.refusals
+    more = _run(ghbench, tmp_path, more_line, "more")
+    assert not more.fits(0.8) and more.binding == binding
+    shown = {b["name"]: b["used"] for b in answer["at"]["budgets"]}
+    for use in at.uses:
+        assert shown[use.name] == pytest.approx(use.used, abs=0.06)
+
+
+def _agents_probe(agents: int, *, per_agent: float) -> Probe:
+    """A run whose GraphQL spend grows with its agents: 500 points an hour of the
+    orchestrator's and ``per_agent`` per agent."""
+    uses = (BudgetUse("graphqlPointsPerHr", 500 + per_agent * agents, 5_000.0),)
+    return Probe(sessions=20, uses=uses)
+
+
+@pytest.mark.parametrize("per_agent", [0.0, 100.0, 200.0, 450.0, 9_000.0])
+def test_the_solver_finds_the_most_agents_that_fit(per_agent: float) -> None:
+    result = solve_agents(
+        lambda m: _agents_probe(m, per_agent=per_agent), sessions=20, fraction=0.8
+    )
+    best = int((4_000 - 500) // per_agent) if per_agent else 20
+    if best >= 20:  # every session's agent fits
+        assert result.agents == 20 and result.more is None
+        return
+    assert result.agents == best and result.more is not None
+    assert result.more.agents == best + 1 and result.limiting == "graphqlPointsPerHr"
+    assert len(result.tried) <= 7  # a bisection, not a scan
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -106,6 +155,11 @@ def test_a_larger_budget_polls_faster_and_the_answer_names_it(ghbench: Any) -> N
             "--topology T2 needs at least 2",
         ),
         (["--sessions", "5", "--solve", "speed"], "--solve"),
+        (["--sessions", "5", "--solve", "agents"], "--solve agents: the sessions run no agents"),
+        (
+            ["--sessions", "5", "--solve", "agents", "--agents", "default", "--verify"],
+            "--agents applies only with --driver ao or the model alone (no --verify)",
+        ),
     ],
 )
 def test_bad_solve_flags_are_one_line_usage_errors(
@@ -121,8 +175,6 @@ def test_bad_solve_flags_are_one_line_usage_errors(
 def _probe(tick: int, *, spend_at_1s: float) -> Probe:
     """A run whose GraphQL spend falls as the interval grows (per hour: one tick's cost
     times ticks an hour)."""
-    from ghbench.analysis.capacity import BudgetUse
-
     uses = (BudgetUse("graphqlPointsPerHr", spend_at_1s / tick, 5_000.0),)
     return Probe(10, uses)
 

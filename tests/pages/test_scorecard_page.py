@@ -123,6 +123,34 @@ def test_the_rate_limits_that_answered_come_first_and_make_the_verdict() -> None
     assert "A secondary rate limit refused calls: 1 call(s)" in scorecard_page(only_secondary)
 
 
+def test_the_pacing_figures_are_the_artifacts_and_a_version_4_page_has_none() -> None:
+    """Each reset window's share spent in its first 10 minutes, when it ran out and the
+    minutes refused, as the JSON has them (scorecard version 5); the front-loaded
+    warning with its figures."""
+    card = load_scorecard(EXAMPLE.with_name("scorecard-rate-limited.json"))
+    html = scorecard_page(card)
+    doc = _doc(card)
+    paced = {f.field: f for f in figures(html) if f.field.startswith("insights.pacing.")}
+    base = "insights.pacing.graphql.windows.0"
+    for field in (
+        "spentFirst10Min",
+        "limit",
+        "shareFirst10Min",
+        "exhaustedAfterSeconds",
+        "refusedMinutes",
+    ):
+        assert f"{base}.{field}" in paced and f"insights.pacing.core.windows.0.{field}" in paced
+    assert (paced[f"{base}.shareFirst10Min"].text, paced[f"{base}.refusedMinutes"].value) == (
+        "100.0%",
+        0.833,
+    )
+    assert paced["insights.pacing.core.windows.0.exhaustedAfterSeconds"].text == "n/a"
+    check_figures(list(paced.values()), doc)
+    assert 'data-kind="front-loaded"' in html and 'id="pacing"' in html
+    old = load_scorecard(EXAMPLE.with_name("scorecard-example-v4.json"))
+    assert 'id="pacing"' not in scorecard_page(old)
+
+
 def test_the_burn_curve_is_thinned_to_its_extremes_per_column() -> None:
     times = np.arange(10_000, dtype=np.float64)
     remaining = (5000 - np.arange(10_000) // 3).astype(np.int64)

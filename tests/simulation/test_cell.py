@@ -116,3 +116,25 @@ def test_ao_daemons_meter_reads_the_agents_answers_too() -> None:
     points = _points(run.rows)["graphql"], _points(run.agent_rows)["graphql"]
     assert sum(points) == run.ledger.points["graphql"]
     assert points[0] < points[1] / 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ["S3", "S4"])
+def test_n_sessions_m_agents_runs_the_first_m_sessions_agents(
+    tmp_path: Path, scenario: str
+) -> None:
+    """``--agent-count M``: only the first M sessions' agents call GitHub (S3: they work
+    and open their PRs; S4: they answer their reviews and poll their badge)."""
+    spec = model_spec(
+        scenario, sessions=4, agents="default", agent_count=2, warmup_s=30.0, duration_s=300.0
+    )
+    result = simulate_cell(msgspec.structs.replace(spec, out_dir=tmp_path))
+    card = load_scorecard(result.scorecard_path)
+    split = card.insights.spend_split
+    assert split is not None and split.agents.calls > 0
+    assert len(split.agent_sessions) == 2
+    every = simulate_cell(
+        msgspec.structs.replace(spec, agent_count=None, out_dir=tmp_path / "every")
+    )
+    everyone = load_scorecard(every.scorecard_path).insights.spend_split
+    assert everyone is not None and len(everyone.agent_sessions) == 4

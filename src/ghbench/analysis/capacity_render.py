@@ -5,8 +5,8 @@ Pure: the caller passes the result and what describes the cell, and writes the b
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ghbench.analysis.capacity import (
     BUDGETS,
@@ -16,7 +16,7 @@ from ghbench.analysis.capacity import (
     Spend,
     VerifiedCount,
 )
-from ghbench.analysis.capacity_solve import TickProbe, TickResult
+from ghbench.analysis.capacity_solve import AgentsProbe, AgentsResult, TickProbe, TickResult
 from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.analysis.text import table
 from ghbench.scorecard.rates import span_note
@@ -24,6 +24,8 @@ from ghbench.scorecard.rates import span_note
 __all__ = [
     "SCHEMA_VERSION",
     "TICK_SCHEMA_VERSION",
+    "agents_json",
+    "agents_text",
     "capacity_json",
     "capacity_png",
     "capacity_text",
@@ -45,6 +47,11 @@ SCHEMA_VERSION = 3
 #   1: ``tickSeconds``, ``limitingResource``; ``at``, ``faster`` and ``tried`` are the
 #      session search's counts, each with its ``tickSeconds``.
 TICK_SCHEMA_VERSION = 1
+# ``kind: "capacity-agents"`` (``--solve agents``), a format of its own:
+#   1: ``agents``, ``limitingResource``; ``at``, ``more`` and ``tried`` are the session
+#      search's counts, each with its ``agents``.
+AGENTS_SCHEMA_VERSION = 1
+_P = TypeVar("_P", TickProbe, AgentsProbe)  # one run a solve tried
 _DIGITS = {"pollCycle": 1}  # seconds to a tenth; every other budget in whole units
 
 
@@ -283,28 +290,33 @@ def _tick_headline(r: TickResult) -> str:
     )
 
 
+def _solved(shown: Sequence[tuple[str, Probe]], fraction: float) -> list[str]:
+    """The budgets of the runs a solve shows (each by its label), then their refusals."""
+    headers = ["budget", "limit"]
+    for label, _ in shown:
+        headers += [label, "margin"]
+    rows = []
+    for i, name in enumerate(BUDGETS):
+        first = shown[0][1].uses[i]
+        row = [name, f"{_value(first, first.limit)} {BUDGETS[name][0]}"]
+        for _, probe in shown:
+            row += [_use(probe.uses[i]), _margin(probe.uses[i], fraction)]
+        rows.append(row)
+    out = [*table(headers, rows, max_rows=None), ""]
+    return out + [
+        f"  rate limited {label}: {refusal.message}"
+        for label, probe in shown
+        for refusal in probe.refusals
+    ]
+
+
 def tick_text(
     r: TickResult, *, title: str, notes: Sequence[str] = (), runs: str = "model run(s)"
 ) -> str:
     """``--solve tick``'s answer: the interval, the margins there and one second faster,
     the intervals tried and ``notes``."""
-    shown = [t for t in (r.at, r.faster) if t is not None]
-    headers = ["budget", "limit"]
-    for t in shown:
-        headers += [f"every {t.tick_s} s", "margin"]
-    rows = []
-    for i, name in enumerate(BUDGETS):
-        first = shown[0].probe.uses[i]
-        row = [name, f"{_value(first, first.limit)} {BUDGETS[name][0]}"]
-        for t in shown:
-            row += [_use(t.probe.uses[i]), _margin(t.probe.uses[i], r.fraction)]
-        rows.append(row)
-    out = [title, f"  {_tick_headline(r)}", "", *table(headers, rows, max_rows=None), ""]
-    out += [
-        f"  rate limited every {t.tick_s} s: {refusal.message}"
-        for t in shown
-        for refusal in t.probe.refusals
-    ]
+    shown = [(f"every {t.tick_s} s", t.probe) for t in (r.at, r.faster) if t is not None]
+    out = [title, f"  {_tick_headline(r)}", "", *_solved(shown, r.fraction)]
     tried = ", ".join(f"{t.tick_s} s" for t in r.tried)
     out.append(f"  {len(r.tried)} {runs} of {r.sessions} session(s), every {tried}")
     out += [f"  {n}" for n in notes]
@@ -317,15 +329,76 @@ def _tick_json(t: TickProbe, fraction: float) -> dict[str, Any]:
 
 def tick_json(r: TickResult, extra: Mapping[str, Any]) -> dict[str, Any]:
     """``tickSeconds`` and ``limitingResource`` first, then the runs; ``extra`` merged in."""
+    runs = {"at": r.at, "faster": r.faster}
+    head = ("capacity-tick", TICK_SCHEMA_VERSION, "tickSeconds", r.tick_s)
+    return _solve_json(head, r, _runs(runs, r.tried, _tick_json, r.fraction), extra)
+
+
+def _agents_headline(r: AgentsResult) -> str:
+    f = f"{r.fraction:.0%}"
+    if r.at is None:
+        assert r.more is not None
+        return (
+            f"{r.sessions} session(s) do not fit within {f} of every budget even with no"
+            f" agent: {r.limiting} binds (fewer sessions: `ghbench capacity`)."
+        )
+    if r.more is None:
+        return f"Every one of {r.sessions} session(s) may run its agent within {f} of every budget."
+    return (
+        f"{r.at.agents} agent(s) fit beside {r.sessions} session(s) within {f} of every"
+        f" budget; with {r.more.agents} {r.limiting} binds."
+    )
+
+
+def agents_text(r: AgentsResult, *, title: str, notes: Sequence[str] = ()) -> str:
+    """``--solve agents``' answer: the count, the margins there and with one more, the
+    counts tried and ``notes``."""
+    shown = [(f"{a.agents} agent(s)", a.probe) for a in (r.at, r.more) if a is not None]
+    out = [title, f"  {_agents_headline(r)}", "", *_solved(shown, r.fraction)]
+    tried = ", ".join(str(a.agents) for a in r.tried)
+    out.append(f"  {len(r.tried)} model run(s) of {r.sessions} session(s), with {tried} agent(s)")
+    out += [f"  {n}" for n in notes]
+    return "\n".join(out) + "\n"
+
+
+def _agents_json(a: AgentsProbe, fraction: float) -> dict[str, Any]:
+    return {"agents": a.agents, **_uses_json(a.probe, fraction)}
+
+
+def agents_json(r: AgentsResult, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``agents`` and ``limitingResource`` first, then the runs; ``extra`` merged in."""
+    runs = {"at": r.at, "more": r.more}
+    head = ("capacity-agents", AGENTS_SCHEMA_VERSION, "agents", r.agents)
+    return _solve_json(head, r, _runs(runs, r.tried, _agents_json, r.fraction), extra)
+
+
+def _runs(
+    shown: Mapping[str, _P | None],
+    tried: Sequence[_P],
+    one: Callable[[_P, float], dict[str, Any]],
+    fraction: float,
+) -> dict[str, Any]:
+    """The runs a solve shows by their key, then every run tried, as JSON."""
+    out: dict[str, Any] = {k: None if v is None else one(v, fraction) for k, v in shown.items()}
+    return out | {"tried": [one(t, fraction) for t in tried]}
+
+
+def _solve_json(
+    head: tuple[str, int, str, int | None],
+    r: TickResult | AgentsResult,
+    runs: Mapping[str, Any],
+    extra: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A solve's answer: its kind and format, the value solved for (``head``), what binds,
+    the runs; ``extra`` merged in."""
+    kind, version, key, value = head
     return {
-        "schemaVersion": TICK_SCHEMA_VERSION,
-        "kind": "capacity-tick",
+        "schemaVersion": version,
+        "kind": kind,
         "sessions": r.sessions,
-        "tickSeconds": r.tick_s,
+        key: value,
         "limitingResource": r.limiting,
         "budgetFraction": r.fraction,
-        "at": None if r.at is None else _tick_json(r.at, r.fraction),
-        "faster": None if r.faster is None else _tick_json(r.faster, r.fraction),
-        "tried": [_tick_json(t, r.fraction) for t in r.tried],
+        **runs,
         **extra,
     }

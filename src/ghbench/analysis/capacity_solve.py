@@ -1,4 +1,5 @@
-"""Solving for what a fleet controls: the fastest poll interval at which N sessions fit.
+"""Solving for what a fleet controls: the fastest poll interval at which N sessions fit,
+and the most of N sessions that may run their coding agent.
 
 ``capacity --sessions N --solve tick`` asks the converse of the session search: with N
 sessions, how often may the orchestrator poll? A run *fits* exactly as the session
@@ -9,6 +10,11 @@ run fits, found by bisection: the interval found fits and one second faster does
 (the two runs the answer shows). The slowest interval tried is the poll-cycle ceiling:
 a poll slower than it fails the poll-cycle budget whatever it spends. Pure: the probe
 (the model at N sessions with a given interval) is injected.
+
+``capacity --sessions N --solve agents`` asks, with N sessions, how many may run their
+coding agent (one per session: 0 to N). More agents never spend less, so the answer is
+the largest count in ``[0, N]`` whose run fits, found by the same bisection: the count
+found fits and one more does not.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from dataclasses import dataclass
 
 from ghbench.analysis.capacity import Probe
 
-__all__ = ["TickProbe", "TickResult", "solve_tick"]
+__all__ = ["AgentsProbe", "AgentsResult", "TickProbe", "TickResult", "solve_agents", "solve_tick"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,45 @@ class TickResult:
         return binding.probe.binding
 
 
+@dataclass(frozen=True)
+class AgentsProbe:
+    """One agent count tried and its run."""
+
+    agents: int
+    probe: Probe
+
+
+@dataclass(frozen=True)
+class AgentsResult:
+    """The most agents that fit beside ``sessions`` (None: not even none do), the run
+    there (``at``) and with one more (``more``, which does not fit; None when every
+    session's agent fits), every count tried, and what binds."""
+
+    sessions: int
+    fraction: float
+    agents: int | None
+    at: AgentsProbe | None
+    more: AgentsProbe | None
+    tried: tuple[AgentsProbe, ...]
+
+    @property
+    def limiting(self) -> str:
+        """The budget that binds: with one agent more (or with none, when none fits); at
+        the answer when every session's agent fits."""
+        binding = self.more or self.at
+        assert binding is not None
+        return binding.probe.binding
+
+
+def _edge(run: Callable[[int], Probe], fits: int, fails: int, fraction: float) -> tuple[int, int]:
+    """Two adjacent values between ``fits`` (whose run fits) and ``fails`` (whose run
+    does not), either way round, the first fitting and the second not: a bisection."""
+    while abs(fits - fails) > 1:
+        mid = (fits + fails) // 2
+        fits, fails = (mid, fails) if run(mid).fits(fraction) else (fits, mid)
+    return fits, fails
+
+
 def solve_tick(
     probe: Callable[[int], Probe],
     *,
@@ -81,7 +126,32 @@ def solve_tick(
     lo = run(fastest)
     if lo.probe.fits(fraction):
         return result(lo, None)
-    while hi.tick_s - lo.tick_s > 1:  # lo does not fit, hi fits
-        mid = run((lo.tick_s + hi.tick_s) // 2)
-        lo, hi = (lo, mid) if mid.probe.fits(fraction) else (mid, hi)
-    return result(hi, lo)
+    good, bad = _edge(lambda t: run(t).probe, hi.tick_s, lo.tick_s, fraction)
+    return result(seen[good], seen[bad])
+
+
+def solve_agents(probe: Callable[[int], Probe], *, sessions: int, fraction: float) -> AgentsResult:
+    """The largest agent count in ``[0, sessions]`` whose run fits, assuming one more
+    agent never spends less."""
+    if sessions < 1:
+        raise ValueError(f"sessions {sessions}")
+    seen: dict[int, AgentsProbe] = {}
+
+    def run(agents: int) -> AgentsProbe:
+        if agents not in seen:
+            seen[agents] = AgentsProbe(agents, probe(agents))
+        return seen[agents]
+
+    def result(at: AgentsProbe | None, more: AgentsProbe | None) -> AgentsResult:
+        tried = tuple(seen[a] for a in sorted(seen))
+        count = None if at is None else at.agents
+        return AgentsResult(sessions, fraction, count, at, more, tried)
+
+    every = run(sessions)
+    if every.probe.fits(fraction):
+        return result(every, None)
+    none = run(0)
+    if not none.probe.fits(fraction):
+        return result(None, none)
+    good, bad = _edge(lambda a: run(a).probe, 0, sessions, fraction)
+    return result(seen[good], seen[bad])

@@ -6,7 +6,7 @@ The rate limits that answered in a run (its ``rate-limited`` warnings) come firs
 like any other. Otherwise a metric's name is where it sits in the scorecard artifact:
 the spec's fields by their key (``graphqlPointsPerHr``, ``bracketDelta.core``),
 ghbench's insights by their path under ``insights`` (``consumption.graphql.perHr``,
-``secondaryLimits.concurrency.peak``),
+``secondaryLimits.concurrency.peak``, ``pacing.graphql.shareFirst10Min``),
 and per-operation figures as ``operations[gh.api.graphql-batch].calls``. So a name a
 user has seen in a scorecard is the name they type, and the table below is the one
 list of what is compared (data, not code).
@@ -58,6 +58,7 @@ SECTIONS: dict[str, str] = {
     "scorecard": "Scorecard (spec)",
     "exact": "Exact figures (insights.exact)",
     "spend": "Spend per resource (insights)",
+    "pacing": "Pacing: each budget's worst reset window (insights.pacing)",
     "secondary": "Secondary limits (insights)",
     "rows": "Rows excluded (insights)",
     "split": "Who spent: the orchestrator and its agents (insights.spendSplit)",
@@ -95,6 +96,13 @@ _PER_RESOURCE: tuple[tuple[str, str, int], ...] = (
     ("spend", "attributedSpend.{r}.attributedPerHr", 1),
     ("spend", "attributedSpend.{r}.unattributedPerHr", 1),
 )
+# scorecard version 5 on: the share spent in the first 10 minutes of a reset window, when
+# the budget ran out (seconds from the window's start; none when it did not), minutes refused
+_PACING: tuple[tuple[str, int], ...] = (
+    ("shareFirst10Min", 4),
+    ("exhaustedAfterSeconds", 1),
+    ("refusedMinutes", 2),
+)
 _INSIGHTS: tuple[tuple[str, str, int], ...] = (
     # the spec's rates, ratios and percentiles unrounded (scorecard version 2 on)
     ("exact", "exact.callsPerMin", 2),
@@ -109,6 +117,11 @@ _INSIGHTS: tuple[tuple[str, str, int], ...] = (
         (section, name.format(r=resource), digits)
         for resource in ("graphql", "core")
         for section, name, digits in _PER_RESOURCE
+    ),
+    *(
+        ("pacing", f"pacing.{resource}.{field}", digits)
+        for resource in ("graphql", "core")
+        for field, digits in _PACING
     ),
     ("secondary", "secondaryLimits.concurrency.peak", 0),
     ("secondary", "secondaryLimits.restPointsPerMinute.peak", 0),

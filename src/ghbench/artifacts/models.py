@@ -31,12 +31,15 @@ __all__ = [
     "Attribution",
     "AttributionByResource",
     "BracketDelta",
+    "BudgetPacing",
     "Consumption",
     "ConsumptionByResource",
     "ExactFigures",
     "Insights",
+    "Pacing",
     "RateLimitSnapshots",
     "ReadWarningEntry",
+    "ResetWindowPacing",
     "ResourceWindow",
     "ResourceWindows",
     "RowBreakdown",
@@ -82,10 +85,14 @@ __all__ = [
 #      (``short-window``); calls a rate limit refused, and ``/rate_limit``, are charged 0
 #      in ``insights`` (attribution, breakdowns) and ``unattributedPerHr`` is never
 #      negative. No spec field changed; versions 1 to 3 still read.
-SCHEMA_VERSION = 4  # the scorecard's
+#   5  scorecard only: ``insights.pacing``, how each budget's spend is spread over its reset
+#      windows (the share spent in a window's first 10 minutes, when it ran out, the
+#      minutes refused), and a ``front-loaded`` warning when half a budget or more went
+#      in those minutes. No other field changed; versions 1 to 4 still read (no pacing).
+SCHEMA_VERSION = 5  # the scorecard's
 SETUP_SCHEMA_VERSION = 1
 _SUPPORTED: dict[str, frozenset[int]] = {
-    "scorecard": frozenset({1, 2, 3, 4}),
+    "scorecard": frozenset({1, 2, 3, 4, 5}),
     "setup": frozenset({1}),
 }
 _CURRENT: dict[str, int] = {"scorecard": SCHEMA_VERSION, "setup": SETUP_SCHEMA_VERSION}
@@ -270,6 +277,37 @@ class RowsExcluded(_Model):
     benchmark_control: int = 0
 
 
+class ResetWindowPacing(_Model):
+    """How one reset window of a bucket was spent (``ghbench.scorecard.pacing``)."""
+
+    start: str  # ISO seconds: the reset minus the bucket's window (GitHub's hour)
+    reset: str
+    limit: int | None = None  # the bucket's size, from the rows' headers
+    # what the bucket had lost by its last row in the window's first 10 minutes (limit
+    # minus the least remaining seen then), and that as a share of the limit; None
+    # when no row of those minutes is in the measured window
+    spent_first_10_min: int | None = None
+    share_first_10_min: float | None = None
+    # seconds from the window's start to the first row that saw it at 0 or was refused
+    # by it; None: it never ran out
+    exhausted_after_seconds: float | None = None
+    refused_minutes: float = 0.0  # minutes it spent refusing calls (the refusal rule)
+
+
+class BudgetPacing(_Model):
+    """One bucket's reset windows seen in the measured window, and their worst figures."""
+
+    share_first_10_min: float | None = None  # the highest of its reset windows'
+    exhausted_after_seconds: float | None = None  # the first that ran out
+    refused_minutes: float = 0.0  # summed over its reset windows
+    windows: list[ResetWindowPacing] = msgspec.field(default_factory=list)
+
+
+class Pacing(_Model):
+    graphql: BudgetPacing = msgspec.field(default_factory=BudgetPacing)
+    core: BudgetPacing = msgspec.field(default_factory=BudgetPacing)
+
+
 class Insights(_Model):
     """ghbench's additions; never changes a field of the spec's scorecard."""
 
@@ -281,6 +319,7 @@ class Insights(_Model):
     rows_excluded: RowsExcluded = msgspec.field(default_factory=RowsExcluded)
     exact: ExactFigures | None = None  # absent in version 1 files
     spend_split: SpendSplit | None = None  # when the run traced its agents
+    pacing: Pacing | None = None  # absent before version 5
 
 
 class ReadWarningEntry(_Model):
@@ -291,12 +330,13 @@ class ReadWarningEntry(_Model):
 class RunWarning(_Model):
     """Something that skewed or cut short what a run measured (``ghbench.scorecard.health``).
 
-    ``kind``: ``rate-limited`` | ``short-window`` | ``rows-lost`` | ``hung-calls`` |
-    ``trace-gap`` | ``late-snapshot`` | ``disk-full`` (a string, so a newer ghbench's
-    kinds still read); ``message``: what happened, with its figures; ``action``: what to
-    do. ``count``: calls refused, rows lost, calls that hung, gaps; ``seconds``: time
-    spent refused, the window's length, the longest hang or gap, the snapshot's delay,
-    how long the disk was seen full; ``at``: when it began (ISO). ``rate-limited`` only:
+    ``kind``: ``rate-limited`` | ``front-loaded`` | ``short-window`` | ``rows-lost`` |
+    ``hung-calls`` | ``trace-gap`` | ``late-snapshot`` | ``disk-full`` (a string, so a
+    newer ghbench's kinds still read); ``message``: what happened, with its figures;
+    ``action``: what to do. ``count``: calls refused, rows lost, calls that hung, gaps;
+    ``seconds``: time spent refused, the window's length, the longest hang or gap, the
+    snapshot's delay, how long the disk was seen full, when a front-loaded budget ran
+    out; ``at``: when it began (ISO). ``rate-limited`` and ``front-loaded`` only:
     ``budget``, the one that ran out or refused (``graphql``, ``core``, another bucket,
     or a secondary limit: ``graphqlPointsPerMinute``, ``restPointsPerMinute``,
     ``concurrency``, ``contentCreation``, ``secondary`` when GitHub did not say which),

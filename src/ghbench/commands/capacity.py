@@ -87,10 +87,10 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     requests/h, secondary points/min, concurrency and the poll cycle."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.matrix.capacity import CapacityQuery, answer_capacity  # noqa: PLC0415
-    from ghbench.matrix.capacity_solve import answer_tick  # noqa: PLC0415
+    from ghbench.matrix.capacity_solve import answer_solve  # noqa: PLC0415
 
     if (solve is None) != (sessions is None):
-        raise UsageError("--solve and --sessions go together: --sessions N --solve tick")
+        raise UsageError("--solve and --sessions go together: --sessions N --solve tick|agents")
 
     query = CapacityQuery(
         fraction=budget_fraction,
@@ -103,7 +103,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         from_trace=from_trace,
     )
     if solve is not None and sessions is not None:
-        solved = answer_tick(spec, query, sessions)
+        solved = answer_solve(solve, spec, query, sessions)
         if as_json:
             click.echo(json.dumps(solved.json(), indent=2))
         else:

@@ -212,6 +212,8 @@ def simulate_command(spec: RunSpec, sessions: int) -> str:
     """The ``ghbench simulate`` run that is the search's probe at ``sessions``."""
     cell = spec.cell
     agents = f" --agents {spec.agents}" if spec.runs_agents else ""
+    if spec.agent_count is not None:
+        agents += f" --agent-count {spec.agent_count}"
     return (
         f"ghbench simulate --scenario {cell.scenario} --topology {cell.topology}"
         f" --sessions {sessions} --warmup {spec.warmup.seconds:g}s"

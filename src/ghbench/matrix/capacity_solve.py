@@ -1,11 +1,15 @@
-"""``ghbench capacity --sessions N --solve tick``'s flow: the fastest poll interval at
-which N sessions fit, with the workload model in virtual time as its probe.
+"""``ghbench capacity --sessions N --solve tick|agents``' flows: the fastest poll interval
+at which N sessions fit, or the most of them that may run their coding agent, with the
+workload model in virtual time as the probe.
 
 Each interval tried is one ``simulate`` run of the cell at N sessions with ``--tick``
 (same spec, same seed), reduced to its budgets exactly as the session search reduces
 a count (``capacity.model_probe``), and judged by the same ``Probe.fits``. The answer
 names the budget that binds one second faster and the two ``ghbench simulate`` lines
-that reproduce the run at the interval found and at the one that does not fit.
+that reproduce the run at the interval found and at the one that does not fit. The
+agent count is solved the same way: each count tried is a ``simulate`` run of the cell
+at N sessions with ``--agent-count M``; the answer names the budget that binds with one
+agent more and reproduces both runs.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from typing import Any
 import msgspec
 
 from ghbench.analysis.capacity import Probe
-from ghbench.analysis.capacity_render import tick_json, tick_text
-from ghbench.analysis.capacity_solve import TickResult, solve_tick
+from ghbench.analysis.capacity_render import agents_json, agents_text, tick_json, tick_text
+from ghbench.analysis.capacity_solve import AgentsResult, TickResult, solve_agents, solve_tick
 from ghbench.collector import batch_collection
 from ghbench.errors import UsageError
 from ghbench.matrix.capacity import (
@@ -30,11 +34,19 @@ from ghbench.matrix.capacity import (
 from ghbench.matrix.capacity_verify import at_sessions
 from ghbench.runspec.spec import Duration, RunSpec
 
-__all__ = ["SOLVES", "TickAnswer", "answer_tick", "tick_spec"]
+__all__ = [
+    "SOLVES",
+    "Solved",
+    "agents_spec",
+    "answer_agents",
+    "answer_solve",
+    "answer_tick",
+    "tick_spec",
+]
 
 FASTEST_S = 1  # --tick's own floor: at least 1 s
 # what --solve may ask for: the flows that answer it
-SOLVES = ("tick",)
+SOLVES = ("tick", "agents")
 
 
 def tick_spec(spec: RunSpec, sessions: int, tick_s: int) -> RunSpec:
@@ -42,28 +54,60 @@ def tick_spec(spec: RunSpec, sessions: int, tick_s: int) -> RunSpec:
     return msgspec.structs.replace(at_sessions(spec, sessions), tick=Duration.of(float(tick_s)))
 
 
-@dataclass(frozen=True)
-class TickAnswer:
-    """The solved interval and what describes it (text and JSON made from it alone)."""
+def agents_spec(spec: RunSpec, sessions: int, agents: int) -> RunSpec:
+    """``spec``'s cell at ``sessions``, ``agents`` of which run their agent."""
+    return msgspec.structs.replace(at_sessions(spec, sessions), agent_count=agents)
 
-    result: TickResult
+
+@dataclass(frozen=True)
+class Solved:
+    """A solved interval or agent count and what describes it (text and JSON made from
+    it alone)."""
+
+    result: TickResult | AgentsResult
     title: str
     extra: dict[str, Any]
     notes: list[str] = field(default_factory=list)
 
     def json(self) -> dict[str, Any]:
+        if isinstance(self.result, AgentsResult):
+            return agents_json(self.result, self.extra)
         return tick_json(self.result, self.extra)
 
     def text(self) -> str:
+        if isinstance(self.result, AgentsResult):
+            return agents_text(self.result, title=self.title, notes=self.notes)
         return tick_text(self.result, title=self.title, notes=self.notes)
 
 
-def answer_tick(spec: RunSpec, query: CapacityQuery, sessions: int) -> TickAnswer:
-    """The fastest whole-second interval in [1 s, the poll ceiling] at which
-    ``sessions`` sessions of ``spec``'s cell fit within ``query.fraction``."""
+def _model_only(solve: str, query: CapacityQuery) -> None:
     if query.verify or query.from_trace is not None:
         flag = "--verify" if query.verify else "--from-trace"
-        raise UsageError(f"--solve tick: {flag} does not apply (the model answers)")
+        raise UsageError(f"--solve {solve}: {flag} does not apply (the model answers)")
+
+
+def _solved(  # noqa: PLR0917 - private, one per solve
+    result: TickResult | AgentsResult,
+    spec: RunSpec,
+    query: CapacityQuery,
+    sessions: int,
+    reproduce: list[str],
+    what: str,
+) -> Solved:
+    """The answer: ``result``, the cell, and the ``simulate`` lines of the runs it shows."""
+    extra = {
+        "cell": capacity_cell(spec),
+        "pollCeilingSeconds": query.ceiling_s,
+        "reproduce": reproduce,
+    }
+    title = capacity_title(at_sessions(spec, sessions)).replace("capacity:", f"{what}:", 1)
+    return Solved(result, title, extra, [f"reproduce: {line}" for line in reproduce])
+
+
+def answer_tick(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
+    """The fastest whole-second interval in [1 s, the poll ceiling] at which
+    ``sessions`` sessions of ``spec``'s cell fit within ``query.fraction``."""
+    _model_only("tick", query)
     slowest = max(FASTEST_S, int(query.ceiling_s))
 
     def probe_at(tick_s: int) -> Probe:
@@ -82,11 +126,35 @@ def answer_tick(spec: RunSpec, query: CapacityQuery, sessions: int) -> TickAnswe
         for t in (result.at, result.faster)
         if t is not None
     ]
-    extra = {
-        "cell": capacity_cell(spec),
-        "pollCeilingSeconds": query.ceiling_s,
-        "reproduce": reproduce,
-    }
-    title = capacity_title(at_sessions(spec, sessions)).replace("capacity:", "poll interval:", 1)
-    notes = [f"reproduce: {line}" for line in reproduce]
-    return TickAnswer(result, title, extra, notes)
+    return _solved(result, spec, query, sessions, reproduce, "poll interval")
+
+
+def answer_agents(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
+    """The most of ``sessions`` sessions of ``spec``'s cell that may run their coding
+    agent within ``query.fraction``."""
+    _model_only("agents", query)
+    if not spec.runs_agents:
+        raise UsageError(
+            "--solve agents: the sessions run no agents; give --agents PROFILE (S3 or S4)"
+        )
+
+    def probe_at(agents: int) -> Probe:
+        return model_probe(agents_spec(spec, sessions, agents), query.ceiling_s)(sessions)
+
+    with batch_collection():
+        result = solve_agents(probe_at, sessions=sessions, fraction=query.fraction)
+    reproduce = [
+        simulate_command(agents_spec(spec, sessions, a.agents), sessions)
+        for a in (result.at, result.more)
+        if a is not None
+    ]
+    return _solved(result, spec, query, sessions, reproduce, "agents")
+
+
+# --solve's flows, by what it solves for
+_ANSWERS = {"tick": answer_tick, "agents": answer_agents}
+
+
+def answer_solve(solve: str, spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
+    """What ``--solve`` asks for, with ``sessions`` sessions."""
+    return _ANSWERS[solve](spec, query, sessions)

@@ -1,7 +1,7 @@
 """A scorecard as one HTML page: the verdict and the run's warnings first, then the
-spec's scorecard, each budget's burn curve against its limit over the window, who spent
-(the orchestrator, its agents, sessions, operations), the secondary limits and the
-health notes.
+spec's scorecard, each budget's burn curve against its limit over the window, its pacing
+over its reset windows, who spent (the orchestrator, its agents, sessions, operations),
+the secondary limits and the health notes.
 
 Every figure is read from the artifact's JSON by its path and tagged with it
 (``ghbench.pages.html.num``). Warnings are rendered from the artifact's typed list as
@@ -369,6 +369,50 @@ def _who(doc: dict[str, Any]) -> str:
     return section("Who spent", *parts, anchor="who")
 
 
+def _pacing(doc: dict[str, Any]) -> str:
+    """Each budget's reset windows: the share spent in the first 10 minutes, when it ran
+    out, the minutes refused (none before scorecard version 5)."""
+    if at_path(doc, "insights.pacing") is None:
+        return ""
+    rows = []
+    for resource in ("graphql", "core"):
+        for i, w in enumerate(at_path(doc, f"insights.pacing.{resource}.windows") or []):
+            base = f"insights.pacing.{resource}.windows.{i}"
+            share = w.get("shareFirst10Min")
+            rows.append(
+                [
+                    resource,
+                    esc(f"{w.get('start')} to {w.get('reset')}"),
+                    num(doc, base + ".spentFirst10Min"),
+                    num(doc, base + ".limit"),
+                    num(doc, base + ".shareFirst10Min", digits=1, pct=True),
+                    num(doc, base + ".exhaustedAfterSeconds", digits=1, unit="s"),
+                    num(doc, base + ".refusedMinutes", digits=2, unit="min"),
+                    share_bar(share, cls="c1"),
+                ]
+            )
+    if not rows:
+        return ""
+    headers = [
+        "budget",
+        "reset window",
+        "spent in its first 10 min",
+        "limit",
+        "share",
+        "ran out after",
+        "refused",
+        "share",
+    ]
+    return section(
+        "Pacing",
+        table(headers, rows, numeric_from=2, optional=(1, 7)),
+        anchor="pacing",
+        lead="How each budget's spend is spread over its reset windows (GitHub's hour,"
+        " from its first charged call): an even pace spends a sixth in the first 10"
+        " minutes; half or more is front-loaded (docs/scorecard.md, Pacing).",
+    )
+
+
 def _secondary(doc: dict[str, Any]) -> str:
     rows = []
     for key, label in (
@@ -469,6 +513,7 @@ def scorecard_page(artifact: ScorecardArtifact, burn: Sequence[BurnSeries] = ())
         _warnings(doc),
         _scorecard(doc),
         _burn(doc, burn),
+        _pacing(doc),
         _who(doc),
         _secondary(doc),
         _health(doc),

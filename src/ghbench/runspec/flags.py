@@ -278,6 +278,11 @@ FLAGS: tuple[Flag, ...] = (
          dict.fromkeys(("setup", "measure", "matrix run", "capacity", "demo", "simulate"),
                        DEFAULT_PROFILE),
          choices=PROFILE_CHOICES, takes={"workload": _EVERY}),
+    Flag(("--agent-count",), "agent_count", "int",
+         "How many of the sessions run their coding agent (the first M; with --agents):"
+         " N sessions, M agents.",
+         {"simulate": None}, bounds=(0, MAX_SESSIONS), metavar="M", unset="every session's",
+         takes={"workload": frozenset({"simulated"})}),
     Flag(("--tick",), "tick", "duration",
          "The model's poll interval; a real-time matrix scales it with --duration-scale"
          " (at least 1s).",
@@ -366,8 +371,9 @@ FLAGS: tuple[Flag, ...] = (
          {"matrix run": False}, takes={"workload": frozenset({"simulated"})}),
     Flag(("--solve",), "solve", "choice",
          "Solve for what you control with --sessions N: tick, the fastest poll interval at"
-         " which N sessions fit (docs/capacity.md).",
-         {"capacity": None}, choices=("tick",), unset="the most sessions that fit"),
+         " which N sessions fit; agents, the most of them that may run their coding agent"
+         " (with --agents; docs/capacity.md).",
+         {"capacity": None}, choices=("tick", "agents"), unset="the most sessions that fit"),
     # -- which cells (the matrix) ----------------------------------------------------
     Flag(("--cells",), "cells", "many", "Cell ids such as S2-T1-50 (comma-separated or repeated).",
          dict.fromkeys(("matrix run", "matrix plan"), ()), metavar="IDS"),

@@ -65,6 +65,8 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     policy: PolicyParams | None = None  # a config's whole policy; None: the profile's
     tick: Duration | None = None  # the model's poll interval; None: the policy's
     agents: AgentsName = "none"  # the agent model's profile: the coding agents' own calls
+    # how many of the cell's sessions run their agent (the first ones); None: every one
+    agent_count: int | None = None
     # the GitHub
     backend: RunBackendName = "github"
     # the kind of token and what GitHub allows it an hour (``ghbench.budgets``); None: a
@@ -93,6 +95,20 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             raise UsageError("--duration must be positive and --warmup not negative")
         if not 0 < self.duration_scale <= 1:
             raise UsageError(f"--duration-scale {self.duration_scale:g}: use a number in (0, 1]")
+        if self.agent_count is not None:
+            self._check_agent_count(self.agent_count)
+
+    def _check_agent_count(self, count: int) -> None:
+        sessions = self.cell.sessions
+        if self.agent_model is None:
+            raise UsageError(
+                f"--agent-count {count}: the sessions run no agents; give --agents PROFILE"
+                " in S3 or S4"
+            )
+        if not 0 <= count <= sessions:
+            raise UsageError(
+                f"--agent-count {count}: one agent per session, so 0 to --sessions ({sessions})"
+            )
 
     @property
     def runs_agents(self) -> bool:
@@ -107,6 +123,13 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         if self.agents == "none" or not self.cell.info.agents:
             return None
         return canonical_agent_profile(self.agents)
+
+    @property
+    def agent_sessions(self) -> int:
+        """How many of the cell's sessions run their agent (0 without agents)."""
+        if self.agent_model is None:
+            return 0
+        return self.cell.sessions if self.agent_count is None else self.agent_count
 
     @property
     def github(self) -> BackendName:

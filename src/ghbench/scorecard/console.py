@@ -22,12 +22,13 @@ from pathlib import Path
 from ghbench.artifacts.models import (
     Attribution,
     Consumption,
+    Pacing,
     RowBreakdown,
     ScorecardArtifact,
     SecondaryPeak,
 )
 from ghbench.scorecard.rates import span_note
-from ghbench.timefmt import iso_s, parse_iso
+from ghbench.timefmt import format_duration, iso_s, parse_iso
 
 __all__ = ["bar_color", "render_console", "use_color"]
 
@@ -208,6 +209,26 @@ def _budget_row(name: str, c: Consumption, at: Attribution) -> str:
     return f"  {name:<9}{cells[0]:>12}{cells[1]:>15}{cells[2]:>17}  ({source})"
 
 
+def _pacing_rows(pacing: Pacing | None) -> list[str]:
+    """Each budget's worst reset window: its share spent in the first 10 minutes, when it
+    ran out (from the window's start), the time it refused calls."""
+    if pacing is None:  # files before version 5
+        return []
+    out = [
+        "",
+        f"  {'pacing':<9}{'first 10 min':>14}{'ran out after':>15}{'refused':>11}"
+        "  (worst reset window)",
+    ]
+    for name, b in (("graphql", pacing.graphql), ("core", pacing.core)):
+        share = NA_TEXT if b.share_first_10_min is None else f"{b.share_first_10_min:.1%}"
+        ran_out = (
+            "-" if b.exhausted_after_seconds is None else format_duration(b.exhausted_after_seconds)
+        )
+        refused = format_duration(b.refused_minutes * 60) if b.refused_minutes else "-"
+        out.append(f"  {name:<9}{share:>14}{ran_out:>15}{refused:>11}")
+    return out
+
+
 def _peak_row(label: str, peak: SecondaryPeak) -> str:
     when = f"  at {peak.at}" if peak.at else ""
     return _line(label, f"{peak.peak:,}", f"  / {peak.limit:,}{when}")
@@ -240,6 +261,7 @@ def _insights(a: ScorecardArtifact) -> list[str]:
         f"  {'budget':<9}{'consumed/hr':>12}{'attributed/hr':>15}{'unattributed/hr':>17}",
         _budget_row("graphql", i.consumption.graphql, i.attributed_spend.graphql),
         _budget_row("core", i.consumption.core, i.attributed_spend.core),
+        *_pacing_rows(i.pacing),
         "",
         _peak_row("Peak calls in flight:", limits.concurrency),
         _peak_row("Peak REST points/min:", limits.rest_points_per_minute),

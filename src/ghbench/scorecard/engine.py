@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ghbench.artifacts.models import (
+    Pacing,
     ReadWarningEntry,
     ResourceWindows,
     RunWarning,
@@ -31,6 +32,7 @@ from ghbench.scorecard.metrics import (
     compute_exact,
     compute_scorecard,
 )
+from ghbench.scorecard.pacing import front_loaded_warnings, pacing
 from ghbench.scorecard.rates import SHORT_SPAN_S, short_span
 from ghbench.scorecard.refusals import rate_limit_warnings
 from ghbench.scorecard.window import MeasureWindow, window_rows
@@ -68,11 +70,11 @@ def _split(  # noqa: PLR0917 - private, called once
     agent_frame: TraceFrame | None,
     agent_trace_path: str | None,
     agent_model: str | None,
-) -> tuple[SpendSplit | None, list[RunWarning]]:
-    """Who spent (the agents' trace beside the orchestrator's), and the rate limits that
-    answered either: one user's calls drain one set of buckets."""
+) -> tuple[SpendSplit | None, list[RunWarning], Pacing]:
+    """Who spent (the agents' trace beside the orchestrator's), the rate limits that
+    answered either and each budget's pacing: one user's calls drain one set of buckets."""
     if agent_frame is None:
-        return None, rate_limit_warnings(rows, costs, window)
+        return None, rate_limit_warnings(rows, costs, window), pacing(rows, costs, window)
     agent_frame.require(SCORECARD_COLUMNS)
     agent_rows, _ = window_rows(agent_frame, window)
     agent_costs = row_costs(agent_rows)
@@ -89,7 +91,7 @@ def _split(  # noqa: PLR0917 - private, called once
         agent_model=agent_model,
     )
     limited = rate_limit_warnings(together, together_costs, window, orchestrator_rows=len(rows))
-    return split, limited
+    return split, limited, pacing(together, together_costs, window)
 
 
 def _short_window(window: MeasureWindow) -> list[RunWarning]:
@@ -158,10 +160,10 @@ def build_scorecard_artifact(
 
     if warmup_end_ms is None and warmup_requested is not None:
         warmup_end_ms = window_start_ms
-    split, limited = _split(
+    split, limited, paced = _split(
         rows, costs, window, brackets, agent_frame, agent_trace_path, agent_model
     )
-    warnings = [*limited, *_short_window(window)]
+    warnings = [*limited, *front_loaded_warnings(paced), *_short_window(window)]
     if health is not None:
         warnings += health_warnings(frame, rows, window, health)
     if health is not None:
@@ -202,6 +204,7 @@ def build_scorecard_artifact(
             selection=selection,
             exact=compute_exact(rows, window, burns, snaps),
             split=split,
+            pacing=paced,
         ),
         trace=trace_path,
         supplemental=supplemental,

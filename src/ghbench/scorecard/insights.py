@@ -26,6 +26,7 @@ from ghbench.artifacts.models import (
     ConsumptionByResource,
     ExactFigures,
     Insights,
+    Pacing,
     RowBreakdown,
     RowsExcluded,
     SecondaryLimits,
@@ -244,6 +245,7 @@ def compute_insights(
     selection: RowSelection,
     exact: ExactFigures | None = None,
     split: SpendSplit | None = None,
+    pacing: Pacing | None = None,
 ) -> Insights:
     """All insights over ``rows`` (the window's non-control rows)."""
     consumption = consumption_of(burns, brackets, window)
@@ -268,4 +270,5 @@ def compute_insights(
         ),
         exact=exact,
         spend_split=split,
+        pacing=pacing,
     )

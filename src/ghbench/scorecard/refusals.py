@@ -37,7 +37,7 @@ from ghbench.timefmt import format_duration, iso_ms, iso_s
 from ghbench.trace.frame import NA, TraceFrame
 from ghbench.trace.limits import KINDS
 
-__all__ = ["BUDGET_NAMES", "rate_limit_warnings"]
+__all__ = ["BUDGET_NAMES", "RefusalBudget", "primary_refusals", "rate_limit_warnings", "refused_ms"]
 
 KIND = "rate-limited"
 # what each budget is, as a warning names it
@@ -69,7 +69,7 @@ ACTIONS = {
 
 
 @dataclass(frozen=True)
-class _Budget:
+class RefusalBudget:
     name: str
     limit: str  # primary | secondary
     domain: npt.NDArray[np.bool_]  # the rows that draw on the budget
@@ -87,18 +87,27 @@ def _resource_names(rows: TraceFrame, costs: RowCosts) -> list[str | None]:
     ]
 
 
-def _budgets(rows: TraceFrame, costs: RowCosts) -> list[_Budget]:
+def primary_refusals(rows: TraceFrame, costs: RowCosts, name: str) -> RefusalBudget:
+    """The primary budget ``name`` (a bucket: ``graphql``, ``core``…): the rows that draw
+    on it, those it refused and those no limit refused."""
+    kinds = costs.refused
+    domain = np.array(_resource_names(rows, costs), dtype=object) == name
+    primary = kinds == KINDS.index("primary")
+    return RefusalBudget(name, "primary", domain, primary & domain, (kinds < 0) & domain)
+
+
+def _budgets(rows: TraceFrame, costs: RowCosts) -> list[RefusalBudget]:
     """Every budget that ran out or refused a call in ``rows``, graphql and core first."""
     kinds = costs.refused
     answered = kinds < 0
     primary = kinds == KINDS.index("primary")
     spent = rows.rate_limit_remaining == 0
     names = np.array(_resource_names(rows, costs), dtype=object)
-    out: list[_Budget] = []
+    out: list[RefusalBudget] = []
     touched = {str(n) for n in names[primary | spent] if n is not None}
     for name in sorted(touched, key=lambda n: (n not in ("graphql", "core"), n)):
         domain = names == name
-        out.append(_Budget(name, "primary", domain, primary & domain, answered & domain))
+        out.append(RefusalBudget(name, "primary", domain, primary & domain, answered & domain))
     graphql = costs.budget == Budget.GRAPHQL
     points = kinds == KINDS.index("secondary-points")
     everything = np.ones(len(rows), dtype=np.bool_)
@@ -110,11 +119,13 @@ def _budgets(rows: TraceFrame, costs: RowCosts) -> list[_Budget]:
             for kind, name in _SECONDARY_BUDGET.items()
         ),
     ]
-    out += [_Budget(n, "secondary", d, r, answered & d) for n, d, r in secondary if bool(r.any())]
+    out += [
+        RefusalBudget(n, "secondary", d, r, answered & d) for n, d, r in secondary if bool(r.any())
+    ]
     return out
 
 
-def _refused_ms(rows: TraceFrame, b: _Budget, window: MeasureWindow) -> int:
+def refused_ms(rows: TraceFrame, b: RefusalBudget, window: MeasureWindow) -> int:
     """Milliseconds the budget spent refusing calls (module doc): runs of its refusals
     among its answered calls (a call another limit refused says nothing of this one)."""
     index = np.flatnonzero(b.refused | b.answered)
@@ -138,14 +149,14 @@ def _refused_ms(rows: TraceFrame, b: _Budget, window: MeasureWindow) -> int:
 
 
 def _warning(
-    rows: TraceFrame, b: _Budget, window: MeasureWindow, orchestrator_rows: int
+    rows: TraceFrame, b: RefusalBudget, window: MeasureWindow, orchestrator_rows: int
 ) -> RunWarning:
     refused = int(b.refused.sum())
     hit = b.refused.copy()
     if b.limit == "primary":
         hit |= b.domain & (rows.rate_limit_remaining == 0)
     first = int(rows.ts_ms[hit].min())
-    seconds = _refused_ms(rows, b, window) / 1000.0
+    seconds = refused_ms(rows, b, window) / 1000.0
     what = BUDGET_NAMES.get(b.name, f"the {b.name} bucket")
     at = iso_ms(first / 1000)
     if b.limit == "primary":

@@ -226,10 +226,12 @@ class _Cell:
                 self.poller.add_session(msgspec.structs.replace(s, pr=None))
 
         self.events.at(start, spawn)
+        idle = self.sessions
         if self.agents is not None:  # each agent works, pushes and opens its PR
-            self.agents.spawn(self.sessions, start=start, stagger=SPAWN_STAGGER_S)
-            return
-        for s in self.sessions:
+            working = self.spec.agent_sessions
+            self.agents.spawn(self.sessions[:working], start=start, stagger=SPAWN_STAGGER_S)
+            idle = self.sessions[working:]
+        for s in idle:
             delay = self.rng.uniform(60.0, 60.0 + self.play.spawn_spread)
             self.events.at(start + delay, functools.partial(self._open_pr, s))
 
@@ -245,15 +247,18 @@ class _Cell:
         agents = self.agents
         start = self.run.window_start
 
+        working = self.sessions[: self.spec.agent_sessions]
+        answered = {id(s) for s in working}
+
         def burst() -> None:
             for s, n in plan:
                 self.world.add_review_comments(s, n)
-                if agents is not None:
+                if agents is not None and id(s) in answered:
                     at = start + agents.rng.uniform(0.0, self.play.agent_reaction)
                     agents.answer_review(s, n, at)
 
-        if agents is not None:  # every session's agent is there; a badge polls from t0
-            agents.badges(self.sessions, self.run.warmup_start)
+        if agents is not None:  # each working session's agent is there; a badge polls from t0
+            agents.badges(working, self.run.warmup_start)
         self.events.at(start, burst)
 
     def _schedule_dashboard(self) -> None:

@@ -48,6 +48,8 @@ class SimulationResult(RunResult):
         """One line: the cell, its ticks and longest poll cycle, the ledger's points."""
         spec = self.spec
         agents = f", agents {spec.agents}" if spec.runs_agents else ""
+        if spec.agent_count is not None:
+            agents += f" in {spec.agent_count} session(s)"
         return (
             f"simulated {spec.cell.id} ({spec.profile}{agents}, seed {spec.seed}):"
             f" {self.ticks} ticks, {self.skipped_ticks} skipped, longest poll cycle in the"
