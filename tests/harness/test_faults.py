@@ -110,7 +110,7 @@ def _card(root: Path) -> dict[str, Any]:
 def _counted(card: dict[str, Any]) -> int:
     """Every row the scorecard read: the window's and those it left out."""
     excluded = card["insights"]["rowsExcluded"]
-    return int(card["scorecard"]["totalCalls"]) + sum(excluded.values())
+    return int(card["scorecard"]["totalCalls"]) + sum(int(n) for n in excluded.values())
 
 
 def test_rows_lost_on_a_disk_that_fills_and_frees_are_counted_and_fail_the_run(
