@@ -17,7 +17,7 @@ class's status. Messages are GitHub's own where known.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ghbench.trace.limits import LIMIT_HEADER
 
@@ -36,6 +36,7 @@ __all__ = [
     "SecondaryRateLimited",
     "ServerError",
     "ValidationFailed",
+    "found",
 ]
 
 DOCS = "https://docs.github.com/rest"
@@ -131,6 +132,16 @@ class SecondaryRateLimited(Forbidden):
 class NotFound(ApiError):
     status = 404
     default_message = "Not Found"
+
+
+T = TypeVar("T")
+
+
+def found(value: T | None) -> T:
+    """``value``, or GitHub's 404 where there is none."""
+    if value is None:
+        raise NotFound()
+    return value
 
 
 class MethodNotAllowed(ApiError):

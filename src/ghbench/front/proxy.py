@@ -44,7 +44,7 @@ from ghbench.front.hosts import (
 )
 from ghbench.front.http1 import Head, HeadTooLarge, ProtocolError
 from ghbench.front.relay import Origin, Relay
-from ghbench.front.rows import refusal_row, tunnel_row
+from ghbench.front.rows import Answered, refusal_row, tunnel_row
 from ghbench.front.settings import FrontMode
 from ghbench.front.sink import TraceSink
 
@@ -273,6 +273,12 @@ class FrontServer:
                 return
             request = await down.event()
 
+    def _answered(self, caller: Caller, started: float) -> Answered:
+        """A request from ``caller`` the front answers itself, now."""
+        return Answered(
+            started, self.clock.now(), caller.user_agent, caller.session, self.relay.component
+        )
+
     def _refused_row(
         self,
         request: Head,
@@ -286,15 +292,11 @@ class FrontServer:
         self.sink.counts.refused += 1
         self.sink.write(
             refusal_row(
+                self._answered(caller, started),
                 method=request.method.decode("latin-1"),
                 target=target,
                 status=status,
                 reason=reason,
-                started_at=started,
-                finished_at=self.clock.now(),
-                user_agent=caller.user_agent,
-                session=caller.session,
-                default_component=self.relay.component,
             )
         )
 
@@ -336,13 +338,9 @@ class FrontServer:
             self.sink.counts.failed_handshakes += 1
         self.sink.write(
             tunnel_row(
+                self._answered(caller, started),
                 outcome="abandoned" if abandoned else "handshake",
                 authority=authority,
-                started_at=started,
-                finished_at=self.clock.now(),
-                user_agent=caller.user_agent,
-                session=caller.session,
-                default_component=self.relay.component,
             )
         )
         client = printable(caller.user_agent) or "a client that sent no User-Agent"

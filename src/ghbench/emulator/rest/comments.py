@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from ghbench.emulator.errors import NotFound, invalid_field
+from ghbench.emulator.errors import NotFound, found, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import IssueComment, Repo, ReviewComment
@@ -43,9 +43,7 @@ def _ordered(call: Call, comments: list[C]) -> list[C]:
 # -- issue comments ------------------------------------------------------------------
 def _issue_comment(call: Call) -> tuple[Repo, IssueComment]:
     repo = repo_of(call)
-    comment = call.store.issue_comment(repo, call.param_int("comment_id"))
-    if comment is None:
-        raise NotFound()
+    comment = found(call.store.issue_comment(repo, call.param_int("comment_id")))
     return repo, comment
 
 
