@@ -21,6 +21,7 @@ subprocess servers are thin adapters. A request goes through:
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -71,42 +72,27 @@ _UNKNOWN_ROUTES = {
 }
 
 
+@dataclass(slots=True)
 class _Target:
     """The matched route and the parts of the request target it needs."""
 
-    __slots__ = ("api_version", "params", "path", "query", "render", "route")
-
-    def __init__(
-        self,
-        route: Route,
-        params: dict[str, str],
-        path: str,
-        query: str,
-        render: RestRenderer,
-        *,
-        api_version: str,
-    ) -> None:
-        self.route = route
-        self.params = params
-        self.path = path
-        self.query = query
-        self.render = render
-        self.api_version = api_version
+    route: Route
+    params: dict[str, str]
+    path: str
+    query: str
+    render: RestRenderer
+    api_version: str = field(kw_only=True)
 
 
+@dataclass(slots=True)
 class _Caller:
     """Who is asking: the rate-limit owner, the ledger's token id, the user, and the
     token's scopes (None: no token)."""
 
-    __slots__ = ("owner", "scopes", "token_id", "user")
-
-    def __init__(
-        self, owner: str, token_id: str, user: User | None, scopes: str | None = None
-    ) -> None:
-        self.owner = owner
-        self.token_id = token_id
-        self.user = user
-        self.scopes = scopes
+    owner: str
+    token_id: str
+    user: User | None
+    scopes: str | None = None
 
 
 class Emulator(ControlOperations):

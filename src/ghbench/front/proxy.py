@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -94,32 +94,20 @@ def _absolute(request: Head) -> tuple[Origin, str] | None:
     return Origin(parts.scheme, host, port, host_kind(host)), target
 
 
+@dataclass(kw_only=True)
 class FrontServer:
     """Serves client connections (``handle``, for ``asyncio.start_server``) for one run."""
 
-    def __init__(
-        self,
-        *,
-        mode: FrontMode,
-        relay: Relay,
-        tls: ssl.SSLContext,
-        clock: Clock,
-        bundle: Path,
-        ca_cert: Path,
-        secret: str | None,
-        session_from: tuple[str, ...] = (),
-        limits: Limits | None = None,
-    ) -> None:
-        self.session_from = session_from
-        self.mode = mode
-        self.relay = relay
-        self.tls = tls
-        self.clock = clock
-        self.bundle = bundle
-        self.ca_cert = ca_cert
-        self.secret = secret
-        self.limits = limits or Limits()
-        self._tasks: set[asyncio.Task[None]] = set()
+    mode: FrontMode
+    relay: Relay
+    tls: ssl.SSLContext
+    clock: Clock
+    bundle: Path
+    ca_cert: Path
+    secret: str | None
+    session_from: tuple[str, ...] = ()
+    limits: Limits = field(default_factory=Limits)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False)
 
     @property
     def sink(self) -> TraceSink:

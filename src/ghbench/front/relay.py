@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ssl
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from ghbench.clock import Clock
@@ -135,25 +135,16 @@ def _why(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
+@dataclass(kw_only=True)
 class Relay:
     """Carries exchanges to the destination and writes their rows."""
 
-    def __init__(
-        self,
-        *,
-        upstream: Upstream | None,
-        pool: UpstreamPool,
-        sink: TraceSink,
-        clock: Clock,
-        component: str,
-        meter: Meter | None = None,
-    ) -> None:
-        self.upstream = upstream
-        self.pool = pool
-        self.sink = sink
-        self.clock = clock
-        self.component = component
-        self.meter: Meter = meter or GraphqlMeter()
+    upstream: Upstream | None
+    pool: UpstreamPool
+    sink: TraceSink
+    clock: Clock
+    component: str
+    meter: Meter = field(default_factory=GraphqlMeter)
 
     def destination(self, origin: Origin) -> Upstream:
         """GitHub's hosts go to the upstream when there is one; anything else (and
