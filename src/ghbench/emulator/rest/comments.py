@@ -14,7 +14,7 @@ from typing import Generic, TypeVar
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
 from ghbench.emulator.rest.render import Json, RestRenderer
-from ghbench.emulator.rest.routing import Call, Reply, Route
+from ghbench.emulator.rest.routing import Call, Handler, Reply, Route
 from ghbench.emulator.state import IssueComment, Repo, ReviewComment, Store
 from ghbench.timefmt import parse_iso
 
@@ -49,6 +49,9 @@ class _Kind(Generic[C]):
     resource name (for a body field's error), and how a store edits and deletes one."""
 
     resource: str
+    noun: str  # "one ... by id", in the routes' notes (docs/emulator.md)
+    every: str  # "every ... of the repository"
+    deleted: str  # what a deletion answers and takes with it
     records: Callable[[Store], Mapping[int, C]]
     render: Callable[[RestRenderer, Store, Repo, C], Json]
     edit: Callable[[Store, C, str], None]
@@ -63,36 +66,55 @@ class _Kind(Generic[C]):
         return repo, comment
 
     def list_repo(self, call: Call) -> Reply:
-        """Every comment of the repository: `sort`, `direction`, `since`, `per_page`,
-        `page`."""
         repo = repo_of(call)
         every = [c for c in self.records(call.store).values() if c.repo_id == repo.id]
         page, headers = paginate(call, _ordered(call, every))
         return Reply([self.render(call.render, call.store, repo, c) for c in page], headers=headers)
 
     def get(self, call: Call) -> Reply:
-        """One comment by id."""
         repo, comment = self.one(call)
         return Reply(self.render(call.render, call.store, repo, comment))
 
     def update(self, call: Call) -> Reply:
-        """A new `body`."""
         viewer(call)
         repo, comment = self.one(call)
         self.edit(call.store, comment, body_field(call, self.resource, "body", str))
         return Reply(self.render(call.render, call.store, repo, comment))
 
     def remove(self, call: Call) -> Reply:
-        """204 (a review comment's thread goes with its last comment)."""
         viewer(call)
         _, comment = self.one(call)
         self.delete(call.store, comment)
         return Reply(None, status=204)
 
+    def routes(self, path: str) -> list[Route]:
+        """List, get, edit and delete under ``path``, each noted as the kind says."""
+        every = f"Every {self.every} of the repository: `sort`, `direction`, `since`,"
+        one = f"{path}/{{comment_id}}"
+        return [
+            Route("GET", path, _noted(self.list_repo, every + " `per_page`, `page`."), etag=True),
+            Route("GET", one, _noted(self.get, f"One {self.noun} by id."), etag=True),
+            Route("PATCH", one, _noted(self.update, "A new `body`."), anonymous=False),
+            Route("DELETE", one, _noted(self.remove, self.deleted), anonymous=False),
+        ]
+
+
+def _noted(handler: Handler, note: str) -> Handler:
+    """``handler`` with ``note`` as its docstring: what docs/emulator.md says of its route."""
+
+    def noted(call: Call) -> Reply:
+        return handler(call)
+
+    noted.__doc__ = note
+    return noted
+
 
 # issue and pull request comments (what sticky-comment bots edit in place)
 _ISSUE = _Kind[IssueComment](
     "IssueComment",
+    "issue or pull request comment",
+    "issue and pull request comment",
+    "204.",
     lambda store: store.issue_comments_by_id,
     RestRenderer.issue_comment,
     Store.edit_issue_comment,
@@ -100,6 +122,9 @@ _ISSUE = _Kind[IssueComment](
 )
 _REVIEW = _Kind[ReviewComment](
     "PullRequestReviewComment",
+    "review comment",
+    "review comment",
+    "204; the thread goes with its last comment.",
     lambda store: store.review_comments_by_id,
     RestRenderer.review_comment,
     Store.edit_review_comment,
@@ -125,17 +150,8 @@ def reply_to_review_comment(call: Call) -> Reply:
 
 
 ROUTES = [
-    route
-    for path, kind in (
-        ("/repos/{owner}/{repo}/issues/comments", _ISSUE),
-        ("/repos/{owner}/{repo}/pulls/comments", _REVIEW),
-    )
-    for route in (
-        Route("GET", path, kind.list_repo, etag=True),
-        Route("GET", path + "/{comment_id}", kind.get, etag=True),
-        Route("PATCH", path + "/{comment_id}", kind.update, anonymous=False),
-        Route("DELETE", path + "/{comment_id}", kind.remove, anonymous=False),
-    )
+    *_ISSUE.routes("/repos/{owner}/{repo}/issues/comments"),
+    *_REVIEW.routes("/repos/{owner}/{repo}/pulls/comments"),
 ]
 ROUTES.append(
     Route(
