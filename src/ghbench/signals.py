@@ -129,7 +129,8 @@ def stop_on_signals() -> None:
                 signal.signal(sig, _raise_stop)
 
 
-Handler = Callable[[int, FrameType | None], object]
+# a function, or SIG_IGN / SIG_DFL
+Handler = Callable[[int, FrameType | None], object] | signal.Handlers
 
 
 @contextlib.contextmanager
