@@ -45,6 +45,7 @@ from ghbench.drivers.base import (
     OwnsProcess,
     Session,
     SpawnStorm,
+    StopResult,
     TraceSink,
     TracingReport,
 )
@@ -58,7 +59,7 @@ from ghbench.drivers.project import Project
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.front import Front, FrontCounts, FrontSettings, start_front
 from ghbench.github.backend import Backend
-from ghbench.procs import ManagedProcess, StopResult, start_process
+from ghbench.procs import ManagedProcess, start_process
 from ghbench.workload.agents.profiles import AgentProfileName
 
 __all__ = ["AoDaemonDriver", "front_notes"]

@@ -38,6 +38,7 @@ from ghbench.drivers.base import (
     OwnsProcess,
     Session,
     SpawnStorm,
+    StopResult,
     TraceSink,
     TracingReport,
 )
@@ -48,7 +49,7 @@ from ghbench.drivers.workload.dashboard import ModelDashboard
 from ghbench.errors import GhbenchError, ToolMissingError
 from ghbench.github.backend import Backend
 from ghbench.gitinfo import git_head
-from ghbench.procs import ManagedProcess, StopResult, start_process
+from ghbench.procs import ManagedProcess, start_process
 from ghbench.runspec.spec import RunSpec
 from ghbench.trace.losses import LossPipe
 from ghbench.workload.config import (
