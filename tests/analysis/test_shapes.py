@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghbench.analysis.shapes import bucket_kind, endpoint_shape
@@ -23,6 +23,7 @@ def test_owner_repo_numbers_shas_and_query_values_are_named() -> None:
     assert endpoint_shape(None) == endpoint_shape("") == "(no endpoint)"
 
 
+@settings(deadline=None)  # no timing asserts: a loaded machine is slow
 @given(st.lists(segment, min_size=1, max_size=6), st.dictionaries(segment, segment, max_size=3))
 def test_a_shape_is_a_fixed_point_and_ignores_query_values(
     parts: list[str], query: dict[str, str]

@@ -27,7 +27,7 @@ def _strict(text: str) -> Any:
     return json.loads(text, parse_constant=refuse)
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 @given(values)
 def test_any_value_prints_as_json_every_parser_reads(value: Any) -> None:
     _strict(strict_json(value))

@@ -7,7 +7,7 @@ import json
 import math
 import re
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghbench.pages.html import (
@@ -24,6 +24,7 @@ from ghbench.pages.html import (
 numbers = st.one_of(st.integers(-(10**12), 10**12), st.floats(-1e12, 1e12, allow_nan=False))
 
 
+@settings(deadline=None)  # no timing asserts: a loaded machine is slow
 @given(st.text())
 def test_esc_is_text_read_back_whole_and_never_twice(text: str) -> None:
     once = esc(text)
@@ -45,6 +46,7 @@ def test_at_path_walks_mappings_and_list_indexes_and_misses_to_none() -> None:
     assert at_path(doc, "a.b.first") is None
 
 
+@settings(deadline=None)  # no timing asserts: a loaded machine is slow
 @given(numbers)
 def test_fmt_number_reads_back_as_the_value_it_shows(value: float) -> None:
     shown = fmt_number(value, 2)
@@ -59,6 +61,7 @@ def test_fmt_number_marks_what_it_cannot_show() -> None:
     assert fmt_number(-3, signed=True) == "\u22123" and fmt_number(3, signed=True) == "+3"
 
 
+@settings(deadline=None)  # no timing asserts: a loaded machine is slow
 @given(numbers)
 def test_num_tags_the_field_and_its_raw_value(value: float) -> None:
     shown = num({"x": {"y": value}}, "x.y")
@@ -74,6 +77,7 @@ def test_num_of_a_missing_or_boolean_value_is_na() -> None:
     assert num({"x": 0.25}, "x", pct=True).endswith(">25%</span>")
 
 
+@settings(deadline=None)  # no timing asserts: a loaded machine is slow
 @given(st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True)))
 def test_share_bar_is_never_wider_than_its_track(share: float | None) -> None:
     bar = share_bar(share)

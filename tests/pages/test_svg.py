@@ -15,6 +15,7 @@ from ghbench.pages.svg import Band, RefLine, Series, legend, line_chart, nice_ti
 finite = st.floats(-1e9, 1e9, allow_nan=False)
 
 
+@settings(deadline=None)  # no timing asserts: a loaded machine is slow
 @given(finite, finite, st.integers(1, 10))
 def test_ticks_are_round_evenly_spaced_and_inside_the_range(a: float, b: float, count: int) -> None:
     low, high = min(a, b), max(a, b)
@@ -31,6 +32,7 @@ def test_ticks_are_round_evenly_spaced_and_inside_the_range(a: float, b: float, 
         assert any(math.isclose(mantissa, m, rel_tol=1e-6) for m in (1, 2, 5, 10))
 
 
+@settings(deadline=None)  # no timing asserts: a loaded machine is slow
 @given(
     st.lists(st.tuples(st.floats(0, 1000), st.floats(-100, 100)), min_size=1, max_size=300),
     st.integers(1, 40),
@@ -51,7 +53,7 @@ def test_thinning_keeps_the_ends_and_every_columns_extremes(
 labels = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=10)
 
 
-@settings(max_examples=30)
+@settings(max_examples=30, deadline=None)
 @given(st.lists(st.tuples(finite, finite), max_size=20), labels)
 def test_a_chart_is_well_formed_svg_with_its_labels_escaped(
     points: list[tuple[float, float]], label: str

@@ -4,7 +4,7 @@ the minutes that have rows, whether the minutes are packed or years apart."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghbench.scorecard.minutes import MINUTE_MS, minute_codes
@@ -16,6 +16,7 @@ timestamps = st.one_of(
 )
 
 
+@settings(deadline=None)  # no timing asserts: a loaded machine is slow
 @given(timestamps, st.integers(-(10**6), 10**6))
 def test_each_row_gets_the_rank_of_its_minute_among_the_minutes_present(
     ts: list[int], origin: int
