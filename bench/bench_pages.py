@@ -70,7 +70,7 @@ def main() -> int:
     from ghbench.runspec.spec import Duration, RunSpec
     from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact
     from ghbench.simulation.cell import run_cell
-    from ghbench.simulation.simulate import cell_frames, cell_scorecard
+    from ghbench.simulation.simulate import cell_scorecard, run_frames
     from ghbench.trace.reader import read_trace
 
     rows: list[tuple[str, float, int]] = []
@@ -82,7 +82,7 @@ def main() -> int:
         agents="claude-code",
     )
     run = run_cell(spec)
-    frames = cell_frames(run)
+    frames = run_frames(run)
     card = cell_scorecard(run, frames=frames)
     snaps = [run.snapshots.get("before"), run.snapshots.get("after")]
     took, page = _timed(

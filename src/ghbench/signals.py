@@ -35,6 +35,7 @@ __all__ = [
     "SignalForwarder",
     "exit_like",
     "forward_signals",
+    "handling",
     "signal_name",
     "stop_on_signals",
     "uninterruptible",
@@ -126,6 +127,22 @@ def stop_on_signals() -> None:
         for sig in STOP_SIGNALS:
             if signal.getsignal(sig) is not signal.SIG_IGN:
                 signal.signal(sig, _raise_stop)
+
+
+# a function, or SIG_IGN / SIG_DFL
+Handler = Callable[[int, FrameType | None], object] | signal.Handlers
+
+
+@contextlib.contextmanager
+def handling(signals: tuple[signal.Signals, ...], handler: Handler) -> Iterator[None]:
+    """``handler`` for each of ``signals`` while the block runs; the handlers they had
+    before are back when it ends, however it ends."""
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, before in previous.items():
+            signal.signal(sig, before)
 
 
 @contextlib.contextmanager

@@ -11,7 +11,6 @@ import json
 import re
 import shlex
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,9 @@ from .helpers import (
     WORKLOAD_FLAGS,
     Family,
     Output,
+    children,
     clean_env,
+    cmdline,
     environ_of,
     ghbench,
     make_project,
@@ -63,9 +64,9 @@ def _lines(trace: Path) -> tuple[int, int]:
     return whole, other
 
 
-def _rows_in(out: Path) -> int:
-    """Whole rows in the run's trace so far (0 before it exists)."""
-    return sum(_lines(trace)[0] for trace in out.glob("gh-trace-bench-*.jsonl"))
+def _rows_in(trace: Path) -> int:
+    """Whole rows in the trace so far (0 before it exists)."""
+    return _lines(trace)[0] if trace.exists() else 0
 
 
 def _model_log(root: Path) -> str:
@@ -77,6 +78,34 @@ def _model_calls(log: str) -> int:
     return int(re.findall(r"workload: \d+ ticks, (\d+) calls", log)[-1])
 
 
+def _trace_of(output: Output) -> Path:
+    """The trace a measure writes, as its console names it before the window."""
+    return Path(output.wait_for_line("trace: ")[-1].split("trace: ", 1)[1].strip())
+
+
+def _has_rows(trace: Path) -> bool:
+    return _rows_in(trace) > 0
+
+
+class _ModelWrites:
+    """The write calls the model's process has made (``syscw`` in /proc/PID/io, counted
+    whether or not they succeed): the model writes its trace rows, and nothing else
+    until it exits, so more of them after the disk filled are rows it tried to write on
+    a full disk (the emulator, whose state is on that disk too, cannot count them)."""
+
+    def __init__(self, measure_pid: int) -> None:
+        wait_until(lambda: bool(self._model(measure_pid)), "the model's process")
+        (self.pid,) = self._model(measure_pid)
+
+    @staticmethod
+    def _model(measure_pid: int) -> list[int]:
+        return [p for p in children(measure_pid) if "workload run" in cmdline(p)]
+
+    def count(self) -> int:
+        io = Path(f"/proc/{self.pid}/io").read_text()
+        return int(re.findall(r"^syscw: (\d+)$", io, re.M)[0])
+
+
 def _card(root: Path) -> dict[str, Any]:
     (path,) = (root / "out").glob("scorecard-*.json")
     data: dict[str, Any] = json.loads(path.read_text())
@@ -86,7 +115,7 @@ def _card(root: Path) -> dict[str, Any]:
 def _counted(card: dict[str, Any]) -> int:
     """Every row the scorecard read: the window's and those it left out."""
     excluded = card["insights"]["rowsExcluded"]
-    return int(card["scorecard"]["totalCalls"]) + sum(excluded.values())
+    return int(card["scorecard"]["totalCalls"]) + sum(int(n) for n in excluded.values())
 
 
 def test_rows_lost_on_a_disk_that_fills_and_frees_are_counted_and_fail_the_run(
@@ -99,14 +128,16 @@ def test_rows_lost_on_a_disk_that_fills_and_frees_are_counted_and_fail_the_run(
         measure = [*MEASURE, "--duration", "5s", "--out", "out"]
         proc = popen_ghbench(*measure, cwd=root, env=clean_env(root))
         output = Output(proc)
-        output.wait_for_line("window:")
-        time.sleep(1.5)
+        trace = _trace_of(output)
+        model = _ModelWrites(proc.pid)
+        wait_until(lambda: _has_rows(trace), "the model's first rows in the window")
         fs.fill()
-        time.sleep(2)
+        full_at = model.count()
+        output.wait_for_line("is full: rows written now are lost")  # the run has seen it
+        wait_until(lambda: model.count() >= full_at + 3, "3 rows written on a full disk")
         fs.free()
         out, err = output.communicate(timeout=120)
         card = _card(root)
-        (trace,) = (root / "out").glob("gh-trace-bench-*.jsonl")
         whole, broken = _lines(trace)
         log = _model_log(root)
     calls = _model_calls(log)
@@ -142,11 +173,12 @@ def test_a_full_disk_under_the_state_still_ends_with_the_scorecard_and_how_to_re
         demo = ["demo", "--sessions", "1", "--warmup", "0s", "--duration", "4s", "--tick", "0.5s"]
         proc = popen_ghbench(*demo, "--transport", "http", "--out", "out", cwd=fs.where, env=env)
         output = Output(proc)
-        output.wait_for_line("window:")
-        # a second or so of the window in the trace (rows come about five a second) for
-        # `report` to recompute from, before the disk fills
-        wait_until(lambda: _rows_in(fs.where / "out") >= 6, "six rows in the demo's trace")
+        trace = _trace_of(output)
+        # a second or so of the window (rows come about five a second) for `report` to
+        # recompute from, before the disk fills
+        wait_until(lambda: _rows_in(trace) >= 6, "six rows in the demo's trace")
         fs.fill()
+        output.wait_for_line("is full: rows written now are lost")  # inside the window
         out, err = output.communicate(timeout=180)
         assert not list((fs.where / "out").glob("scorecard-*.json"))
         fs.free()
@@ -162,8 +194,12 @@ def test_a_full_disk_under_the_state_still_ends_with_the_scorecard_and_how_to_re
     assert proc.returncode == 1, err
     assert "GH Rate-Limit Benchmark" in out
     console = " ".join(out.split())  # its warnings are wrapped
-    assert (
-        "incomplete run: the after-snapshot failed (the emulator could not write its" in console
+    # what the full disk broke first: the emulator's state at the after-snapshot, or
+    # rows the trace could not take (which one depends on when each next wrote)
+    assert re.search(
+        r"incomplete run: (the after-snapshot failed \(the emulator could not write its"
+        r"|[\d,]+ trace row\(s\) could not be written \(No space left on device)",
+        console,
     ), out + err
     assert "check the network" not in console + err  # the API answered: the disk is the fault
     assert last.startswith("error: the scorecard was not written (cannot write ")

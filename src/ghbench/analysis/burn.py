@@ -18,31 +18,22 @@ extrapolated (``short``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ghbench.scorecard import rates
-from ghbench.scorecard.burn import reset_windows
+from ghbench.scorecard.burn import ResetWindow, reset_windows
 from ghbench.trace.frame import TraceFrame
 
 __all__ = ["BUCKET_PERIOD_S", "BurnWindow", "burn_windows", "straddled_resources"]
 
 
 @dataclass(frozen=True)
-class BurnWindow:
-    """One (resource, reset) group of header-carrying rows."""
+class BurnWindow(ResetWindow):
+    """One (resource, reset) group of header-carrying rows: a reset window of
+    ``resource`` and the part of the trace it covers (``span_ms``, module doc)."""
 
-    resource: str
-    reset: int  # epoch seconds, from x-ratelimit-reset
-    rows: int
-    remaining_start: int
-    remaining_end: int
-    first_ms: int
-    last_ms: int
-    span_ms: int  # the part of the trace this reset window covers (module doc)
-
-    @property
-    def delta(self) -> int:
-        return max(0, self.remaining_start - self.remaining_end)
+    resource: str = field(kw_only=True)
+    span_ms: int = field(kw_only=True)
 
     @property
     def elapsed_s(self) -> float:
@@ -83,18 +74,7 @@ def burn_windows(frame: TraceFrame) -> list[BurnWindow]:
             closes = min(trace_last, max(w.reset * 1000, w.last_ms))
             if i + 1 < len(windows):
                 closes = min(closes, opening[i + 1])
-            out.append(
-                BurnWindow(
-                    resource=resource,
-                    reset=w.reset,
-                    rows=w.rows,
-                    remaining_start=w.remaining_start,
-                    remaining_end=w.remaining_end,
-                    first_ms=w.first_ms,
-                    last_ms=w.last_ms,
-                    span_ms=max(0, closes - opens),
-                )
-            )
+            out.append(BurnWindow(**vars(w), resource=resource, span_ms=max(0, closes - opens)))
     return out
 
 

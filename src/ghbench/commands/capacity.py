@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import FiniteFloatRange, flag_options, hold_out
+from ghbench.commands.options import FiniteFloatRange, flag_options, hold_out, path_option
 from ghbench.errors import UsageError
 from ghbench.runspec.flags import MAX_VIRTUAL_S
 from ghbench.runspec.names import RunBackendName
@@ -32,13 +32,13 @@ def _base(values: Mapping[str, Any]) -> RunSpec:
 
 
 @click.command(name="capacity")
-@click.option(
+@path_option(
     "--from-trace",
     "from_trace",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Answer from a recorded trace instead of the model: replayed at each count tried"
-    " (with the agents' trace beside it, gh-trace-agents-*, when there is one).",
+    help=(
+        "Answer from a recorded trace instead of the model: replayed at each count tried"
+        " (with the agents' trace beside it, gh-trace-agents-*, when there is one)."
+    ),
 )
 @click.option(
     "--budget-fraction",

@@ -17,7 +17,7 @@ import click
 
 from ghbench.commands.comparison import print_report
 from ghbench.commands.history import HISTORY_FORMATS, echo_history, resolve_format
-from ghbench.commands.options import flag_options
+from ghbench.commands.options import flag_options, path_option
 from ghbench.errors import UsageError
 
 __all__ = ["command"]
@@ -29,11 +29,9 @@ __all__ = ["command"]
 @click.option(
     "--markdown", is_flag=True, help="Print a Markdown table (a PR comment, a job summary)."
 )
-@click.option(
+@path_option(
     "--html",
     "html_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
     help="Also write the comparison as one self-contained HTML page here (a new file).",
 )
 @click.option(

@@ -9,7 +9,7 @@ from typing import Literal
 
 import click
 
-from ghbench.commands.options import flag_options
+from ghbench.commands.options import flag_options, path_option
 
 __all__ = ["command"]
 
@@ -33,13 +33,13 @@ def command() -> None:
     "anyone who can connect; the control API still answers only loopback callers).",
 )
 @click.option("--port", default=0, show_default=True, type=int, help="Port; 0 picks a free one.")
-@click.option(
+@path_option(
     "--state",
     "state_dir",
     # absolute: git runs on the repositories under it from directories of its own
-    type=click.Path(file_okay=False, path_type=Path, resolve_path=True),
-    default=None,
     help="Directory for durable state (SQLite); resumed on restart. Default: in memory.",
+    kind="dir",
+    absolute=True,
 )
 @click.option(
     "--token",
@@ -48,20 +48,19 @@ def command() -> None:
     help="Accept this token (repeatable): TOKEN (user octo) or LOGIN:TOKEN.",
 )
 @click.option("--repo", "repos", multiple=True, help="Create owner/name at start (repeatable).")
-@click.option(
+@path_option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
     help="YAML/JSON settings: limits, secondary limits, faults, users, repos.",
 )
-@click.option(
+@path_option(
     "--uds",
     "uds",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Also listen on a unix socket at this path (gh's http_unix_socket reaches the "
-    "emulator as a GitHub Enterprise host over it); removed at exit.",
+    help=(
+        "Also listen on a unix socket at this path (gh's http_unix_socket reaches the "
+        "emulator as a GitHub Enterprise host over it); removed at exit."
+    ),
+    kind="any",
 )
 @click.option(
     "--secondary-message",

@@ -28,7 +28,14 @@ from ghbench.runspec.spec import RunSpec
 from ghbench.workload.agents.profiles import canonical_agent_profile
 from ghbench.workload.profiles import canonical_profile
 
-__all__ = ["FiniteFloatRange", "flag_options", "given_flags", "hold_out", "row_type"]
+__all__ = [
+    "FiniteFloatRange",
+    "flag_options",
+    "given_flags",
+    "hold_out",
+    "path_option",
+    "row_type",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 Base = RunSpec | Callable[[Mapping[str, Any]], RunSpec] | None
@@ -88,7 +95,7 @@ def row_type(row: Flag, command: str) -> Any:
         ),
         "number": lambda: FiniteFloatRange(min=low, min_open=True, max=high),
         "out": _OutDir,
-        "file": lambda: click.Path(dir_okay=False, path_type=Path),
+        "file": lambda: click.Path(path_type=Path, **_PATH_KINDS["file"]),
         "profile": lambda: _Named(row.choices, canonical_profile),
         "agents": lambda: _Named(row.choices, _agents),
     }
@@ -114,6 +121,27 @@ def _option(row: Flag, command: str) -> Callable[[F], F]:
         show_default=shown,
         metavar=row.metavar or ("DURATION" if row.kind == "duration" else None),
         help=row.help_for(command),
+    )
+
+
+_PATH_KINDS: dict[str, dict[str, bool]] = {
+    "file": {"dir_okay": False},
+    "dir": {"file_okay": False},
+    "any": {},
+}
+
+
+def path_option(
+    *names: str, help: str, kind: str = "file", required: bool = False, absolute: bool = False
+) -> Callable[[F], F]:
+    """A command's own option naming a path (``kind``: a file, a directory or either),
+    given as a ``Path``; unset, it is None unless ``required``."""
+    return click.option(
+        *names,
+        type=click.Path(path_type=Path, resolve_path=absolute, **_PATH_KINDS[kind]),
+        default=None,
+        required=required,
+        help=help,
     )
 
 

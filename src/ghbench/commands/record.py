@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ghbench.commands.options import path_option
 from ghbench.signals import exit_like
 
 __all__ = ["command"]
@@ -37,12 +38,13 @@ __all__ = ["command"]
     metavar="OWNER/NAME",
     help="With --github emulator: create this repository first (repeatable).",
 )
-@click.option(
+@path_option(
     "--state",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="With --github: keep the emulator's state and the front's CA here "
-    "[default: a temporary directory, removed at the end].",
+    help=(
+        "With --github: keep the emulator's state and the front's CA here "
+        "[default: a temporary directory, removed at the end]."
+    ),
+    kind="dir",
 )
 @click.option(
     "--keep-ca",
@@ -50,11 +52,9 @@ __all__ = ["command"]
     help="With --state: keep the front's CA and its key there for later runs "
     "[default: no key outlives the run].",
 )
-@click.option(
+@path_option(
     "--trace",
     "trace",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
     help="Trace to append rows to [default: ./ghbench-out/gh-trace-record-{unix ts}.jsonl].",
 )
 @click.option(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from ghbench.commands.options import FiniteFloatRange, flag_options
+from ghbench.commands.options import FiniteFloatRange, flag_options, path_option
 from ghbench.errors import UsageError
 from ghbench.runspec.spec import RunSpec
 from ghbench.timefmt import duration_flag
@@ -34,13 +34,14 @@ def _per_operation(flag: str, values: tuple[str, ...]) -> dict[str, float]:
 
 
 @click.command(name="replay")
-@click.option(
+@path_option(
     "--trace",
     "trace_path",
+    help=(
+        "A recorded trace: AO's, record's, the agents', the network front's (with the"
+        " agents' trace beside it, gh-trace-agents-*, when there is one)."
+    ),
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="A recorded trace: AO's, record's, the agents', the network front's (with the"
-    " agents' trace beside it, gh-trace-agents-*, when there is one).",
 )
 @click.option(
     "--speed",

@@ -15,7 +15,7 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.history import echo_history, resolve_format
-from ghbench.commands.options import flag_options
+from ghbench.commands.options import flag_options, path_option
 from ghbench.commands.readwarnings import report_read_problems
 from ghbench.data import example_trace_path
 from ghbench.errors import UsageError
@@ -25,12 +25,11 @@ __all__ = ["command"]
 
 
 @click.command(name="report")
-@click.option(
+@path_option(
     "--trace",
     "trace",
-    type=click.Path(dir_okay=True, path_type=Path),
-    default=None,
     help="Trace JSONL file (AO_GH_TRACE_FILE) to score.",
+    kind="any",
 )
 @click.option("--example", is_flag=True, help="Score the small example trace shipped with ghbench.")
 @click.option(
@@ -45,12 +44,12 @@ __all__ = ["command"]
     default=None,
     help="Rows completed after this time are left out (default: the last row).",
 )
-@click.option(
+@path_option(
     "--agent-trace",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="The agents' own trace, split from the orchestrator's in the insights (default:"
-    " gh-trace-agents-* beside --trace, when there is one).",
+    help=(
+        "The agents' own trace, split from the orchestrator's in the insights (default:"
+        " gh-trace-agents-* beside --trace, when there is one)."
+    ),
 )
 @flag_options("report")
 def command(

@@ -17,18 +17,16 @@ import msgspec
 from ghbench.blas import one_blas_thread
 from ghbench.collector import batch_collection
 from ghbench.commands.history import HISTORY_FORMATS, echo_history, resolve_format
-from ghbench.commands.options import flag_options
+from ghbench.commands.options import flag_options, path_option
 from ghbench.runspec.spec import RunSpec
 
 __all__ = ["command"]
 
 
 @click.command(name="simulate")
-@click.option(
+@path_option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
     help="Workload config whose profile (unless --profile), policy and trace options apply.",
 )
 @flag_options("simulate", base=RunSpec(backend="simulated"))

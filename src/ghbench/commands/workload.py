@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import FiniteFloatRange, flag_options
+from ghbench.commands.options import FiniteFloatRange, flag_options, path_option
 from ghbench.errors import UsageError
 from ghbench.runspec.spec import Duration, RunSpec
 
@@ -27,12 +27,11 @@ def command() -> None:
 
 
 @command.command(name="run")
-@click.option(
+@path_option(
     "--config",
     "config_path",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
     help="Workload config (YAML); see ghbench.workload.config for every key.",
+    required=True,
 )
 @click.option("--max-ticks", type=click.IntRange(min=1), default=None, help="Stop after N ticks.")
 def run(config_path: Path, max_ticks: int | None) -> None:

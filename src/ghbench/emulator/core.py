@@ -21,6 +21,7 @@ subprocess servers are thin adapters. A request goes through:
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -74,53 +75,31 @@ _UNKNOWN_ROUTES = {
 }
 
 
+@dataclass(slots=True)
 class _Target:
     """The matched route and the parts of the request target it needs."""
 
-    __slots__ = ("api_version", "params", "path", "query", "render", "route")
-
-    def __init__(
-        self,
-        route: Route,
-        params: dict[str, str],
-        path: str,
-        query: str,
-        render: RestRenderer,
-        *,
-        api_version: str,
-    ) -> None:
-        self.route = route
-        self.params = params
-        self.path = path
-        self.query = query
-        self.render = render
-        self.api_version = api_version
+    route: Route
+    params: dict[str, str]
+    path: str
+    query: str
+    render: RestRenderer
+    api_version: str = field(kw_only=True)
 
 
+@dataclass(slots=True)
 class _Caller:
     """Who is asking: the rate-limit owner, the ledger's token id, the user, the token's
     scopes (None: no token), and its limits when its kind has its own (``Token``):
     ``per_repository`` for Actions' GITHUB_TOKEN, whose calls draw on the bucket of the
     repository they name."""
 
-    __slots__ = ("limits", "owner", "per_repository", "scopes", "token_id", "user")
-
-    def __init__(
-        self,
-        owner: str,
-        token_id: str,
-        user: User | None,
-        scopes: str | None = None,
-        *,
-        limits: dict[str, int] | None = None,
-        per_repository: bool = False,
-    ) -> None:
-        self.owner = owner
-        self.token_id = token_id
-        self.user = user
-        self.scopes = scopes
-        self.limits = limits
-        self.per_repository = per_repository
+    owner: str
+    token_id: str
+    user: User | None
+    scopes: str | None = None
+    limits: dict[str, int] | None = field(default=None, kw_only=True)
+    per_repository: bool = field(default=False, kw_only=True)
 
 
 class Emulator(ControlOperations):

@@ -17,7 +17,7 @@ class's status. Messages are GitHub's own where known.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ghbench.trace.limits import LIMIT_HEADER
 
@@ -36,6 +36,7 @@ __all__ = [
     "SecondaryRateLimited",
     "ServerError",
     "ValidationFailed",
+    "found",
 ]
 
 DOCS = "https://docs.github.com/rest"
@@ -47,6 +48,15 @@ class ApiError(Exception):
     status = 500
     default_message = "Server Error"
     documentation_url = DOCS
+
+    def __init_subclass__(cls, *, status: int | None = None, message: str | None = None) -> None:
+        """A kind of error by its status and message: ``class NotFound(ApiError,
+        status=404, message="Not Found")``."""
+        super().__init_subclass__()
+        if status is not None:
+            cls.status = status
+        if message is not None:
+            cls.default_message = message
 
     def __init__(
         self,
@@ -71,24 +81,20 @@ class ApiError(Exception):
         return out
 
 
-class BadRequest(ApiError):
-    status = 400
-    default_message = "Problems parsing JSON"
+class BadRequest(ApiError, status=400, message="Problems parsing JSON"):
+    """A body that is not the JSON it should be."""
 
 
-class BadCredentials(ApiError):
-    status = 401
-    default_message = "Bad credentials"
+class BadCredentials(ApiError, status=401, message="Bad credentials"):
+    """A token GitHub does not know."""
 
 
-class RequiresAuthentication(ApiError):
-    status = 401
-    default_message = "Requires authentication"
+class RequiresAuthentication(ApiError, status=401, message="Requires authentication"):
+    """No token where one is needed."""
 
 
-class Forbidden(ApiError):
-    status = 403
-    default_message = "Forbidden"
+class Forbidden(ApiError, status=403, message="Forbidden"):
+    """Refused for who is asking."""
 
 
 class PrimaryRateLimited(Forbidden):
@@ -128,29 +134,24 @@ class SecondaryRateLimited(Forbidden):
     )
 
 
-class NotFound(ApiError):
-    status = 404
-    default_message = "Not Found"
+class NotFound(ApiError, status=404, message="Not Found"):
+    """No such thing, or one the caller may not see."""
 
 
-class MethodNotAllowed(ApiError):
-    status = 405
-    default_message = "Method Not Allowed"
+class MethodNotAllowed(ApiError, status=405, message="Method Not Allowed"):
+    """A method the path does not take."""
 
 
-class Conflict(ApiError):
-    status = 409
-    default_message = "Conflict"
+class Conflict(ApiError, status=409, message="Conflict"):
+    """A write the current state forbids."""
 
 
-class PayloadTooLarge(ApiError):
-    status = 413
-    default_message = "Payload too large"
+class PayloadTooLarge(ApiError, status=413, message="Payload too large"):
+    """A body over GitHub's size limit."""
 
 
-class ValidationFailed(ApiError):
-    status = 422
-    default_message = "Validation Failed"
+class ValidationFailed(ApiError, status=422, message="Validation Failed"):
+    """A well-formed request whose fields GitHub refuses (``errors`` says which)."""
 
 
 class ServerError(ApiError):
@@ -159,6 +160,16 @@ class ServerError(ApiError):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+T = TypeVar("T")
+
+
+def found(value: T | None) -> T:
+    """``value``, or GitHub's 404 where there is none."""
+    if value is None:
+        raise NotFound()
+    return value
 
 
 def missing_field(resource: str, field: str) -> ValidationFailed:

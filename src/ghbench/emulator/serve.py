@@ -36,6 +36,7 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.process import TOKENS_ENV
 from ghbench.emulator.unix_socket import UnixSocketError
 from ghbench.errors import UsageError
+from ghbench.signals import handling
 
 __all__ = ["ServeSettings", "parse_tokens", "ready_line", "serve", "serve_emulator"]
 
@@ -56,29 +57,27 @@ def serve_emulator(
 ) -> None:
     """Serve until SIGTERM or SIGINT; ``on_ready(url)`` once it listens. ``ListenError``
     and ``UnixSocketError`` say why the address could not be used."""
-    previous = {sig: signal.signal(sig, _exit_now) for sig in _STOP_SIGNALS}
-    listeners: Listeners | None = None
-    emulator: Emulator | None = None
-    app: EmulatorApp | None = None
-    try:
-        listeners = Listeners.open(host, port, uds)
-        emulator = make_emulator()
-        url = listeners.url
-        app = EmulatorApp(emulator)
-        server = EmulatorUvicorn(uvicorn_config(app), on_ready=lambda: on_ready(url))
-        tune_interpreter()
-        server.run(sockets=listeners.sockets)
-    finally:
-        for sig in _STOP_SIGNALS:
-            signal.signal(sig, signal.SIG_IGN)
-        if listeners is not None:
-            listeners.close()
-        if app is not None:
-            app.close()
-        if emulator is not None:
-            emulator.close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    with handling(_STOP_SIGNALS, _exit_now):
+        listeners: Listeners | None = None
+        emulator: Emulator | None = None
+        app: EmulatorApp | None = None
+        try:
+            listeners = Listeners.open(host, port, uds)
+            emulator = make_emulator()
+            url = listeners.url
+            app = EmulatorApp(emulator)
+            server = EmulatorUvicorn(uvicorn_config(app), on_ready=lambda: on_ready(url))
+            tune_interpreter()
+            server.run(sockets=listeners.sockets)
+        finally:
+            for sig in _STOP_SIGNALS:
+                signal.signal(sig, signal.SIG_IGN)
+            if listeners is not None:
+                listeners.close()
+            if app is not None:
+                app.close()
+            if emulator is not None:
+                emulator.close()
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -44,7 +44,7 @@ from ghbench.front.hosts import (
 )
 from ghbench.front.http1 import Head, HeadTooLarge, ProtocolError
 from ghbench.front.relay import Origin, Relay
-from ghbench.front.rows import refusal_row, tunnel_row
+from ghbench.front.rows import Answered, refusal_row, tunnel_row
 from ghbench.front.settings import FrontMode
 from ghbench.front.sink import TraceSink
 
@@ -94,32 +94,20 @@ def _absolute(request: Head) -> tuple[Origin, str] | None:
     return Origin(parts.scheme, host, port, host_kind(host)), target
 
 
+@dataclass(kw_only=True)
 class FrontServer:
     """Serves client connections (``handle``, for ``asyncio.start_server``) for one run."""
 
-    def __init__(
-        self,
-        *,
-        mode: FrontMode,
-        relay: Relay,
-        tls: ssl.SSLContext,
-        clock: Clock,
-        bundle: Path,
-        ca_cert: Path,
-        secret: str | None,
-        session_from: tuple[str, ...] = (),
-        limits: Limits | None = None,
-    ) -> None:
-        self.session_from = session_from
-        self.mode = mode
-        self.relay = relay
-        self.tls = tls
-        self.clock = clock
-        self.bundle = bundle
-        self.ca_cert = ca_cert
-        self.secret = secret
-        self.limits = limits or Limits()
-        self._tasks: set[asyncio.Task[None]] = set()
+    mode: FrontMode
+    relay: Relay
+    tls: ssl.SSLContext
+    clock: Clock
+    bundle: Path
+    ca_cert: Path
+    secret: str | None
+    session_from: tuple[str, ...] = ()
+    limits: Limits = field(default_factory=Limits)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False)
 
     @property
     def sink(self) -> TraceSink:
@@ -273,6 +261,12 @@ class FrontServer:
                 return
             request = await down.event()
 
+    def _answered(self, caller: Caller, started: float) -> Answered:
+        """A request from ``caller`` the front answers itself, now."""
+        return Answered(
+            started, self.clock.now(), caller.user_agent, caller.session, self.relay.component
+        )
+
     def _refused_row(
         self,
         request: Head,
@@ -286,15 +280,11 @@ class FrontServer:
         self.sink.counts.refused += 1
         self.sink.write(
             refusal_row(
+                self._answered(caller, started),
                 method=request.method.decode("latin-1"),
                 target=target,
                 status=status,
                 reason=reason,
-                started_at=started,
-                finished_at=self.clock.now(),
-                user_agent=caller.user_agent,
-                session=caller.session,
-                default_component=self.relay.component,
             )
         )
 
@@ -336,13 +326,9 @@ class FrontServer:
             self.sink.counts.failed_handshakes += 1
         self.sink.write(
             tunnel_row(
+                self._answered(caller, started),
                 outcome="abandoned" if abandoned else "handshake",
                 authority=authority,
-                started_at=started,
-                finished_at=self.clock.now(),
-                user_agent=caller.user_agent,
-                session=caller.session,
-                default_component=self.relay.component,
             )
         )
         client = printable(caller.user_agent) or "a client that sent no User-Agent"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ssl
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from ghbench.clock import Clock
@@ -108,6 +108,19 @@ class _Body:
     rest: bool
 
 
+@dataclass(frozen=True)
+class _Trip:
+    """One request on its way: from the client's connection (``down``) to
+    ``destination``, its ``outgoing`` bytes (head, and the body when it came whole), its
+    body, and the exchange its row is made of."""
+
+    down: Downstream
+    destination: Upstream
+    outgoing: bytes
+    body: _Body
+    ex: Exchange
+
+
 def _int(value: str | None) -> int | None:
     try:
         return int(value) if value is not None else None
@@ -122,25 +135,16 @@ def _why(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
+@dataclass(kw_only=True)
 class Relay:
     """Carries exchanges to the destination and writes their rows."""
 
-    def __init__(
-        self,
-        *,
-        upstream: Upstream | None,
-        pool: UpstreamPool,
-        sink: TraceSink,
-        clock: Clock,
-        component: str,
-        meter: Meter | None = None,
-    ) -> None:
-        self.upstream = upstream
-        self.pool = pool
-        self.sink = sink
-        self.clock = clock
-        self.component = component
-        self.meter: Meter = meter or GraphqlMeter()
+    upstream: Upstream | None
+    pool: UpstreamPool
+    sink: TraceSink
+    clock: Clock
+    component: str
+    meter: Meter = field(default_factory=GraphqlMeter)
 
     def destination(self, origin: Origin) -> Upstream:
         """GitHub's hosts go to the upstream when there is one; anything else (and
@@ -189,11 +193,7 @@ class Relay:
             keep_answer = graphql and b"rateLimit" in body.first
             outgoing = _outgoing(request.method, target.encode("latin-1"), headers, body)
             return await self._relay(
-                down,
-                destination,
-                outgoing,
-                body,
-                ex,
+                _Trip(down, destination, outgoing, body, ex),
                 keep_answer=keep_answer,
                 keep_alive=request.keep_alive,  # known once the body has come
                 record=record,
@@ -225,11 +225,7 @@ class Relay:
 
     async def _relay(
         self,
-        down: Downstream,
-        destination: Upstream,
-        outgoing: bytes,
-        body: _Body,
-        ex: Exchange,
+        trip: _Trip,
         *,
         keep_answer: bool,
         keep_alive: bool,
@@ -238,8 +234,9 @@ class Relay:
         """Relay the answer; ``record`` writes the exchange's row before the answer's last
         bytes go to the client, so a client that has its whole answer finds its row in
         the trace (a run that stops the moment its client is done loses none)."""
+        down, destination, ex = trip.down, trip.destination, trip.ex
         try:
-            upstream, response = await self._send(down, destination, outgoing, body, ex)
+            upstream, response = await self._send(trip)
         except _FAILURES as exc:
             self.sink.counts.upstream_errors += 1
             reason = f"ghbench front: no answer from {destination.describe()} ({_why(exc)})"
@@ -293,28 +290,21 @@ class Relay:
         self.pool.release(upstream)
         return keep_alive
 
-    async def _send(
-        self,
-        down: Downstream,
-        destination: Upstream,
-        outgoing: bytes,
-        body: _Body,
-        ex: Exchange,
-    ) -> tuple[UpstreamConnection, Head]:
+    async def _send(self, trip: _Trip) -> tuple[UpstreamConnection, Head]:
         """Send the request and read the answer's head; a kept-alive connection the
         server had closed meanwhile is retried once on a new one (the body is whole)."""
         fresh = False
         while True:
-            upstream = await self.pool.acquire(destination, fresh=fresh)
+            upstream = await self.pool.acquire(trip.destination, fresh=fresh)
             try:
-                upstream.write(outgoing)
-                if body.rest:
-                    await _stream_rest(down, upstream, ex)
+                upstream.write(trip.outgoing)
+                if trip.body.rest:
+                    await _stream_rest(trip.down, upstream, trip.ex)
                 await upstream.drain()
-                return upstream, await upstream.response(bodyless=ex.method == "HEAD")
+                return upstream, await upstream.response(bodyless=trip.ex.method == "HEAD")
             except (OSError, ProtocolError):
                 upstream.close()
-                if not upstream.reused or body.rest:
+                if not upstream.reused or trip.body.rest:
                     raise
                 fresh = True
             except BaseException:

@@ -54,6 +54,7 @@ from ghbench.trace.writer import scrub_row
 __all__ = [
     "AO_OPERATIONS",
     "ORIGIN",
+    "Answered",
     "Exchange",
     "GraphqlCost",
     "ao_operation",
@@ -293,57 +294,45 @@ def exchange_row(
     return scrub_row(row, [*secrets_of(ex.credential), *secrets])
 
 
+@dataclass(frozen=True)
+class Answered:
+    """A request the front answered itself, with no exchange upstream: when, and whose
+    (its User-Agent and session; ``default_component`` where the User-Agent names none)."""
+
+    started_at: float
+    finished_at: float
+    user_agent: str | None
+    session: str | None
+    default_component: str
+
+    def row(self, operation: str, method: str, endpoint: str, status: int, line: str) -> TraceRow:
+        """Its row, failed: ``operation`` on ``method`` ``endpoint``, answered ``status``
+        (its status ``line``)."""
+        return TraceRow(
+            timestamp=iso_ms(self.finished_at),
+            component=_identity(self.user_agent, self.default_component),
+            operation=operation,
+            sessionId=self.session,
+            endpoint=endpoint,
+            method=method,
+            ok=False,
+            durationMs=round(max(0.0, self.finished_at - self.started_at) * 1000, 3),
+            statusLine=line,
+            httpStatus=status,
+            origin=ORIGIN,
+        )
+
+
 def refusal_row(
-    *,
-    method: str,
-    target: str,
-    status: int,
-    reason: str,
-    started_at: float,
-    finished_at: float,
-    user_agent: str | None,
-    session: str | None,
-    default_component: str,
+    answered: Answered, *, method: str, target: str, status: int, reason: str
 ) -> TraceRow:
     """The row of a request the front refused itself (a host that is not GitHub's)."""
-    return TraceRow(
-        timestamp=iso_ms(finished_at),
-        component=_identity(user_agent, default_component),
-        operation="front.refused",
-        sessionId=session,
-        endpoint=target[:_LONGEST_ENDPOINT],
-        method=method,
-        ok=False,
-        durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
-        statusLine=f"HTTP/1.1 {status} {reason}",
-        httpStatus=status,
-        origin=ORIGIN,
-    )
+    line = f"HTTP/1.1 {status} {reason}"
+    return answered.row("front.refused", method, target[:_LONGEST_ENDPOINT], status, line)
 
 
-def tunnel_row(
-    *,
-    outcome: str,
-    authority: str,
-    started_at: float,
-    finished_at: float,
-    user_agent: str | None,
-    session: str | None,
-    default_component: str,
-) -> TraceRow:
+def tunnel_row(answered: Answered, *, outcome: str, authority: str) -> TraceRow:
     """The row of a tunnel the front opened (its CONNECT answered 200) in which no HTTP
     exchange happened: ``outcome`` ``handshake`` (TLS failed: the warning says why) or
     ``abandoned`` (the client closed or went idle before TLS)."""
-    return TraceRow(
-        timestamp=iso_ms(finished_at),
-        component=_identity(user_agent, default_component),
-        operation=TUNNEL_OPERATIONS[outcome],
-        sessionId=session,
-        endpoint=authority,
-        method="CONNECT",
-        ok=False,
-        durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
-        statusLine=_CONNECTED,
-        httpStatus=200,
-        origin=ORIGIN,
-    )
+    return answered.row(TUNNEL_OPERATIONS[outcome], "CONNECT", authority, 200, _CONNECTED)

@@ -24,21 +24,20 @@ from pathlib import Path
 
 import msgspec
 
-from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
-from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
-from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
+from ghbench.scorecard import Snapshots, build_scorecard_artifact
 from ghbench.scorecard.costs import row_costs
 from ghbench.simulation.replay_merge import merge_parts
 from ghbench.simulation.replay_parts import run_parts
 from ghbench.simulation.replay_run import Part, copies_for
 from ghbench.simulation.replay_targets import recorded_limits
+from ghbench.simulation.simulate import Frames, run_frames, write_run
 from ghbench.simulation.world import Ledger
-from ghbench.trace.files import agent_trace_path, agents_beside, write_rows
+from ghbench.trace.files import agents_beside
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.reader import read_rows
@@ -58,7 +57,6 @@ __all__ = [
     "ReplayWritten",
     "load_recording",
     "recorded_points",
-    "replay_frames",
     "replay_plan",
     "replay_recording",
     "replay_scorecard",
@@ -291,24 +289,18 @@ def replay_trace(rows: Sequence[TraceRow], spec: ReplaySpec, *, seed: int = 0) -
     return replay_plan(rows, plan_replay(rows), spec, seed=seed)
 
 
-def replay_frames(result: ReplayResult) -> tuple[TraceFrame, TraceFrame | None]:
-    """The replay's rows and its agents' (None when the recording had none) as frames."""
-    agents = None if result.agent_rows is None else TraceFrame.from_rows(result.agent_rows)
-    return TraceFrame.from_rows(result.rows), agents
-
-
 def replay_scorecard(
     result: ReplayResult,
     *,
     scenario_id: str,
     trace_path: str | None = None,
     agent_trace: str | None = None,
-    frames: tuple[TraceFrame, TraceFrame | None] | None = None,
+    frames: Frames | None = None,
 ) -> ScorecardArtifact:
     """The replay's scorecard, the agents' calls split from the orchestrator's when the
-    recording had both (``insights.spendSplit``); ``frames``: ``replay_frames(result)``,
+    recording had both (``insights.spendSplit``); ``frames``: ``run_frames(result)``,
     when the caller has them."""
-    frame, agents = frames or replay_frames(result)
+    frame, agents = frames or run_frames(result)
     return build_scorecard_artifact(
         frame,
         window_start_ms=round(result.window_start * 1000),
@@ -354,26 +346,27 @@ def write_replay(
 ) -> ReplayWritten:
     """The replay's trace (and the agents', beside it), its scorecard and the
     scorecard's page under ``out_dir``, as ``measure`` writes them."""
-    out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"gh-trace-replay-{source.stem}-{result.sessions}s-{int(result.window_end)}"
-    trace_path = write_rows(unique_path(out_dir, stem, ".jsonl"), result.rows)
-    agents = None
-    if result.agent_rows is not None:
-        agents = write_rows(agent_trace_path(trace_path), result.agent_rows)
-    frames = replay_frames(result)
-    artifact = replay_scorecard(
+    written = write_run(
         result,
-        scenario_id=f"replay-{source.stem}",
-        trace_path=str(trace_path),
-        agent_trace=None if agents is None else str(agents),
-        frames=frames,
+        out_dir,
+        stem,
+        lambda trace, agents, frames: replay_scorecard(
+            result,
+            scenario_id=f"replay-{source.stem}",
+            trace_path=trace,
+            agent_trace=agents,
+            frames=frames,
+        ),
     )
-    path = write_scorecard(artifact, out_dir)
-    snapshots = [result.snapshots.get("before"), result.snapshots.get("after")]
-    page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
-    page_path = write_new(unique_path(*report_path(path), ".html"), page.encode())
     return ReplayWritten(
-        trace_path, path, artifact, source, agent_source, page_path, result.summary()
+        written.trace_path,
+        written.scorecard_path,
+        written.scorecard,
+        source,
+        agent_source,
+        written.page_path,
+        result.summary(),
     )
 
 

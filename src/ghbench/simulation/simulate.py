@@ -7,12 +7,15 @@ agents' trace) and the scorecard's ``insights.spendSplit`` splits the spend.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.pages.scorecard_page import report_path, scorecard_report
+from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
 from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scorecard
@@ -21,14 +24,73 @@ from ghbench.simulation.world import Ledger
 from ghbench.timefmt import format_duration
 from ghbench.trace.files import agent_trace_path, write_rows
 from ghbench.trace.frame import TraceFrame
+from ghbench.trace.schema import TraceRow
 
 __all__ = [
+    "Frames",
+    "RunInMemory",
     "SimulationResult",
-    "cell_frames",
+    "WrittenRun",
     "cell_scorecard",
+    "run_frames",
     "simulate_cell",
     "write_cell_artifacts",
+    "write_run",
 ]
+
+Frames = tuple[TraceFrame, TraceFrame | None]  # the run's rows and its agents'
+
+
+class RunInMemory(Protocol):
+    """A run made in-process (a simulated cell, a replay): its rows, its agents' (None
+    without agents) and the rate-limit snapshots at its window's edges."""
+
+    @property
+    def rows(self) -> list[TraceRow]: ...
+
+    @property
+    def agent_rows(self) -> list[TraceRow] | None: ...
+
+    @property
+    def snapshots(self) -> dict[str, RateLimitSnapshot]: ...
+
+
+@dataclass(frozen=True)
+class WrittenRun:
+    """Where ``write_run`` put a run's trace, agents' trace, scorecard and page."""
+
+    trace_path: Path
+    agent_trace_path: Path | None
+    scorecard_path: Path
+    scorecard: ScorecardArtifact
+    page_path: Path
+
+
+# the scorecard of a run, given its trace's path, its agents' trace's and its frames
+Score = Callable[[str, str | None, Frames], ScorecardArtifact]
+
+
+def run_frames(run: RunInMemory) -> Frames:
+    """The run's rows and its agents' (None without agents) as frames."""
+    agents = None if run.agent_rows is None else TraceFrame.from_rows(run.agent_rows)
+    return TraceFrame.from_rows(run.rows), agents
+
+
+def write_run(run: RunInMemory, out_dir: Path, stem: str, score: Score) -> WrittenRun:
+    """The run's trace (``stem``), its agents' beside it, its scorecard and the
+    scorecard's page under ``out_dir``, as ``measure`` writes them: each a new file."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    trace_path = write_rows(unique_path(out_dir, stem, ".jsonl"), run.rows)
+    agents = None
+    if run.agent_rows is not None:
+        agents = write_rows(agent_trace_path(trace_path), run.agent_rows)
+    frames = run_frames(run)
+    artifact = score(str(trace_path), None if agents is None else str(agents), frames)
+    path = write_scorecard(artifact, out_dir)
+    snapshots = [run.snapshots.get("before"), run.snapshots.get("after")]
+    page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
+    page_path = write_new(unique_path(*report_path(path), ".html"), page.encode())
+    return WrittenRun(trace_path, agents, path, artifact, page_path)
 
 
 @dataclass(frozen=True)
@@ -57,23 +119,17 @@ class SimulationResult(RunResult):
         )
 
 
-def cell_frames(run: CellRun) -> tuple[TraceFrame, TraceFrame | None]:
-    """The run's rows and its agents' (None without agents) as frames."""
-    agents = None if run.agent_rows is None else TraceFrame.from_rows(run.agent_rows)
-    return TraceFrame.from_rows(run.rows), agents
-
-
 def cell_scorecard(
     run: CellRun,
     *,
     trace_path: str | None = None,
     agent_trace: str | None = None,
-    frames: tuple[TraceFrame, TraceFrame | None] | None = None,
+    frames: Frames | None = None,
 ) -> ScorecardArtifact:
     """The scorecard of a cell run in memory, as ``write_cell_artifacts`` writes it
-    (``frames``: ``cell_frames(run)``, when the caller has them)."""
+    (``frames``: ``run_frames(run)``, when the caller has them)."""
     spec = run.spec
-    frame, agents = frames or cell_frames(run)
+    frame, agents = frames or run_frames(run)
     return build_scorecard_artifact(
         frame,
         window_start_ms=round(run.window_start * 1000),
@@ -94,36 +150,27 @@ def cell_scorecard(
 
 def write_cell_artifacts(run: CellRun, *, out_dir: Path) -> SimulationResult:
     spec = run.spec
-    stamp = int(run.window_end)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    name = f"gh-trace-sim-{spec.cell.slug}-seed{spec.seed}-{stamp}"
-    trace_path = write_rows(unique_path(out_dir, name, ".jsonl"), run.rows)
-    agents = None
-    if run.agent_rows is not None:
-        agents = write_rows(agent_trace_path(trace_path), run.agent_rows)
-    frames = cell_frames(run)
-    artifact = cell_scorecard(
+    stem = f"gh-trace-sim-{spec.cell.slug}-seed{spec.seed}-{int(run.window_end)}"
+    written = write_run(
         run,
-        trace_path=str(trace_path),
-        agent_trace=None if agents is None else str(agents),
-        frames=frames,
+        out_dir,
+        stem,
+        lambda trace, agents, frames: cell_scorecard(
+            run, trace_path=trace, agent_trace=agents, frames=frames
+        ),
     )
-    path = write_scorecard(artifact, out_dir)
-    snapshots = [run.snapshots.get("before"), run.snapshots.get("after")]
-    page = scorecard_report(artifact, frames[0], snapshots=snapshots, agents=frames[1])
-    page_path = write_new(unique_path(*report_path(path), ".html"), page.encode())
     return SimulationResult(
-        trace_path=trace_path,
-        scorecard_path=path,
-        scorecard=artifact,
+        trace_path=written.trace_path,
+        scorecard_path=written.scorecard_path,
+        scorecard=written.scorecard,
         spec=spec,
         repos=tuple(run.repos),
         ledger=run.ledger,
         ticks=run.ticks,
         skipped_ticks=run.skipped_ticks,
         longest_poll_cycle=run.longest_poll_cycle,
-        agent_trace_path=agents,
-        page_path=page_path,
+        agent_trace_path=written.agent_trace_path,
+        page_path=written.page_path,
     )
 
 

@@ -70,9 +70,7 @@ from ghbench.workload.observer_state import (
     decision_of,
     observation_of,
 )
-from ghbench.workload.poller import SessionState, TickReport
-from ghbench.workload.profiles import PolicyParams
-from ghbench.workload.runner import CallRunner
+from ghbench.workload.poller import BasePoller, SessionState, TickReport
 
 __all__ = ["Observer"]
 
@@ -98,27 +96,17 @@ class _Poll:
         self.report.calls[what] += 1
 
 
-class Observer:
+class Observer(BasePoller):
     """AO 0.10's or 0.12's SCM observer for the sessions it watches, against a
     ``CallRunner``."""
 
-    def __init__(
-        self,
-        policy: PolicyParams,
-        runner: CallRunner,
-        *,
-        repos: tuple[str, ...],
-        sessions: tuple[SessionSpec, ...] = (),
-    ) -> None:
+    def watch(self, repos: tuple[str, ...], sessions: tuple[SessionSpec, ...]) -> None:
         del repos  # the daemon polls the repos of its live sessions, no other
-        self.policy = policy
-        self.runner = runner
-        self.sessions: dict[str, SessionState] = {}
         self.store: dict[tuple[str, int], TrackedPr] = {}
         # the auto-review runs' heads (the store's review runs: they survive a restart)
         self.reviewed_heads: set[tuple[str, int, str]] = set()
         # the dashboard readers' issue cache (S6): AO 0.10's desktop app reads the daemon
-        self.issues: TtlCache[tuple[str, int], bool] = TtlCache(policy.issue_cache_ttl)
+        self.issues: TtlCache[tuple[str, int], bool] = TtlCache(self.policy.issue_cache_ttl)
         self._init_caches()
         for spec in sessions:
             self.add_session(spec)

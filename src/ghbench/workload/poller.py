@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import json
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from ghbench.workload.config import SessionSpec
 from ghbench.workload.profiles import PolicyParams
 from ghbench.workload.runner import CallRunner, Lane
 
-__all__ = ["Enrichment", "Poller", "SessionState", "TickReport"]
+__all__ = ["BasePoller", "Enrichment", "Poller", "SessionState", "TickReport"]
 
 TERMINAL_PR_STATES = frozenset({"MERGED", "CLOSED"})
 
@@ -93,8 +94,9 @@ def _load_json(data: bytes) -> Any:
         return None
 
 
-class Poller:
-    """AO's lifecycle manager for one project, against a ``CallRunner``."""
+class BasePoller(ABC):
+    """What both of the model's pollers are made from (``ghbench.workload.pollers``):
+    an AO policy, a ``CallRunner``, and the sessions it watches, set up by ``watch``."""
 
     def __init__(
         self,
@@ -106,8 +108,19 @@ class Poller:
     ) -> None:
         self.policy = policy
         self.runner = runner
-        self.repos = list(repos)
         self.sessions: dict[str, SessionState] = {}
+        self.watch(repos, sessions)
+
+    @abstractmethod
+    def watch(self, repos: tuple[str, ...], sessions: tuple[SessionSpec, ...]) -> None:
+        """Start watching ``repos`` and ``sessions``, as this poller's AO does."""
+
+
+class Poller(BasePoller):
+    """AO's lifecycle manager for one project, against a ``CallRunner``."""
+
+    def watch(self, repos: tuple[str, ...], sessions: tuple[SessionSpec, ...]) -> None:
+        self.repos = list(repos)
         self._init_caches()
         for spec in sessions:
             self.sessions[spec.id] = SessionState(spec, spec.pr)

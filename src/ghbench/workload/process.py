@@ -22,6 +22,7 @@ from types import FrameType
 
 from ghbench.clock import Clock
 from ghbench.errors import GhbenchError, TraceError, UsageError
+from ghbench.signals import handling
 from ghbench.trace.losses import LossReporter
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceWriter
@@ -173,15 +174,13 @@ def traced_process(
 
     reporter = LossReporter.from_env(env)
     write, writer = open_trace_sink(path, secrets, reporter)
-    previous = {sig: signal.signal(sig, on_stop) for sig in STOP_SIGNALS}
-    try:
-        yield TracedProcess(write, writer, stop)
-    finally:
-        writer.close()
-        if reporter is not None:
-            reporter.close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    with handling(STOP_SIGNALS, on_stop):
+        try:
+            yield TracedProcess(write, writer, stop)
+        finally:
+            writer.close()
+            if reporter is not None:
+                reporter.close()
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
+
 from ghbench.artifacts.io import replace_atomic
 from ghbench.credentials import without_tokens
 from ghbench.drivers.base import (
@@ -317,15 +319,10 @@ class WorkloadDriver(OwnsProcess):
             pr = open_prs.get(info.branch or "")
             if pr is None or info.worktree_path is None:
                 raise GhbenchError(f"S3: session {info.session_id} opened no PR")
-            session = Session(
-                session_id=info.session_id,
-                issue=info.issue,
-                branch=pr.branch,
-                worktree_path=info.worktree_path,
-                pr_number=pr.number,
-                pr_url=pr.url,
+            with_pr = msgspec.structs.replace(
+                info, branch=pr.branch, pr_number=pr.number, pr_url=pr.url
             )
-            out.append((repo, session))
+            out.append((repo, with_pr))
         return out
 
     def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:

@@ -9,7 +9,7 @@ the API (free, no token needed), the ``302`` is.
 from __future__ import annotations
 
 from ghbench.emulator.blobs import blob_url
-from ghbench.emulator.errors import NotFound
+from ghbench.emulator.errors import NotFound, found
 from ghbench.emulator.rest import actions_render
 from ghbench.emulator.rest.common import paginate, repo_of
 from ghbench.emulator.rest.routing import Call, Reply, Route
@@ -50,9 +50,7 @@ def list_runs(call: Call) -> Reply:
 
 def _run(call: Call) -> tuple[Repo, WorkflowRun]:
     repo = repo_of(call)
-    run = call.store.workflow_run(repo, call.param_int("run_id"))
-    if run is None:
-        raise NotFound()
+    run = found(call.store.workflow_run(repo, call.param_int("run_id")))
     return repo, run
 
 
@@ -86,9 +84,7 @@ def run_logs(call: Call) -> Reply:
 
 def _job(call: Call) -> tuple[Repo, CheckRun]:
     repo = repo_of(call)
-    job = call.store.job(repo, call.param_int("job_id"))
-    if job is None:
-        raise NotFound()
+    job = found(call.store.job(repo, call.param_int("job_id")))
     return repo, job
 
 

@@ -7,12 +7,15 @@ write access here, and GitHub lets those edit others' comments).
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from ghbench.emulator.errors import NotFound, invalid_field
 from ghbench.emulator.rest.common import body_field, paginate, pull_of, repo_of, viewer
-from ghbench.emulator.rest.routing import Call, Reply, Route
-from ghbench.emulator.state import IssueComment, Repo, ReviewComment
+from ghbench.emulator.rest.render import Json, RestRenderer
+from ghbench.emulator.rest.routing import Call, Handler, Reply, Route
+from ghbench.emulator.state import IssueComment, Repo, ReviewComment, Store
 from ghbench.timefmt import parse_iso
 
 __all__ = ["ROUTES"]
@@ -40,85 +43,93 @@ def _ordered(call: Call, comments: list[C]) -> list[C]:
     return kept
 
 
-# -- issue comments ------------------------------------------------------------------
-def _issue_comment(call: Call) -> tuple[Repo, IssueComment]:
-    repo = repo_of(call)
-    comment = call.store.issue_comment(repo, call.param_int("comment_id"))
-    if comment is None:
-        raise NotFound()
-    return repo, comment
+@dataclass(frozen=True)
+class _Kind(Generic[C]):
+    """A kind of comment the API serves by id: its records, its JSON, its GitHub
+    resource name (for a body field's error), and how a store edits and deletes one."""
+
+    resource: str
+    noun: str  # "one ... by id", in the routes' notes (docs/emulator.md)
+    every: str  # "every ... of the repository"
+    deleted: str  # what a deletion answers and takes with it
+    records: Callable[[Store], Mapping[int, C]]
+    render: Callable[[RestRenderer, Store, Repo, C], Json]
+    edit: Callable[[Store, C, str], None]
+    delete: Callable[[Store, C], None]
+
+    def one(self, call: Call) -> tuple[Repo, C]:
+        """The comment ``{comment_id}`` names, of this repository, or GitHub's 404."""
+        repo = repo_of(call)
+        comment = self.records(call.store).get(call.param_int("comment_id"))
+        if comment is None or comment.repo_id != repo.id:
+            raise NotFound()
+        return repo, comment
+
+    def list_repo(self, call: Call) -> Reply:
+        repo = repo_of(call)
+        every = [c for c in self.records(call.store).values() if c.repo_id == repo.id]
+        page, headers = paginate(call, _ordered(call, every))
+        return Reply([self.render(call.render, call.store, repo, c) for c in page], headers=headers)
+
+    def get(self, call: Call) -> Reply:
+        repo, comment = self.one(call)
+        return Reply(self.render(call.render, call.store, repo, comment))
+
+    def update(self, call: Call) -> Reply:
+        viewer(call)
+        repo, comment = self.one(call)
+        self.edit(call.store, comment, body_field(call, self.resource, "body", str))
+        return Reply(self.render(call.render, call.store, repo, comment))
+
+    def remove(self, call: Call) -> Reply:
+        viewer(call)
+        _, comment = self.one(call)
+        self.delete(call.store, comment)
+        return Reply(None, status=204)
+
+    def routes(self, path: str) -> list[Route]:
+        """List, get, edit and delete under ``path``, each noted as the kind says."""
+        every = f"Every {self.every} of the repository: `sort`, `direction`, `since`,"
+        one = f"{path}/{{comment_id}}"
+        return [
+            Route("GET", path, _noted(self.list_repo, every + " `per_page`, `page`."), etag=True),
+            Route("GET", one, _noted(self.get, f"One {self.noun} by id."), etag=True),
+            Route("PATCH", one, _noted(self.update, "A new `body`."), anonymous=False),
+            Route("DELETE", one, _noted(self.remove, self.deleted), anonymous=False),
+        ]
 
 
-def list_repo_issue_comments(call: Call) -> Reply:
-    """Every issue and pull request comment of the repository: `sort`, `direction`,
-    `since`, `per_page`, `page`."""
-    repo = repo_of(call)
-    every = [c for c in call.store.issue_comments_by_id.values() if c.repo_id == repo.id]
-    page, headers = paginate(call, _ordered(call, every))
-    return Reply([call.render.issue_comment(call.store, repo, c) for c in page], headers=headers)
+def _noted(handler: Handler, note: str) -> Handler:
+    """``handler`` with ``note`` as its docstring: what docs/emulator.md says of its route."""
+
+    def noted(call: Call) -> Reply:
+        return handler(call)
+
+    noted.__doc__ = note
+    return noted
 
 
-def get_issue_comment(call: Call) -> Reply:
-    """One issue or pull request comment by id."""
-    repo, comment = _issue_comment(call)
-    return Reply(call.render.issue_comment(call.store, repo, comment))
-
-
-def update_issue_comment(call: Call) -> Reply:
-    """A new `body`."""
-    viewer(call)
-    repo, comment = _issue_comment(call)
-    call.store.edit_issue_comment(comment, body_field(call, "IssueComment", "body", str))
-    return Reply(call.render.issue_comment(call.store, repo, comment))
-
-
-def delete_issue_comment(call: Call) -> Reply:
-    """204."""
-    viewer(call)
-    _, comment = _issue_comment(call)
-    call.store.delete_issue_comment(comment)
-    return Reply(None, status=204)
-
-
-# -- review comments -----------------------------------------------------------------
-def _review_comment(call: Call) -> tuple[Repo, ReviewComment]:
-    repo = repo_of(call)
-    comment = call.store.review_comments_by_id.get(call.param_int("comment_id"))
-    if comment is None or comment.repo_id != repo.id:
-        raise NotFound()
-    return repo, comment
-
-
-def list_repo_review_comments(call: Call) -> Reply:
-    """Every review comment of the repository: `sort`, `direction`, `since`,
-    `per_page`, `page`."""
-    repo = repo_of(call)
-    every = [c for c in call.store.review_comments_by_id.values() if c.repo_id == repo.id]
-    page, headers = paginate(call, _ordered(call, every))
-    return Reply([call.render.review_comment(call.store, repo, c) for c in page], headers=headers)
-
-
-def get_review_comment(call: Call) -> Reply:
-    """One review comment by id."""
-    repo, comment = _review_comment(call)
-    return Reply(call.render.review_comment(call.store, repo, comment))
-
-
-def update_review_comment(call: Call) -> Reply:
-    """A new `body`."""
-    viewer(call)
-    repo, comment = _review_comment(call)
-    body = body_field(call, "PullRequestReviewComment", "body", str)
-    call.store.edit_review_comment(comment, body)
-    return Reply(call.render.review_comment(call.store, repo, comment))
-
-
-def delete_review_comment(call: Call) -> Reply:
-    """204; the thread goes with its last comment."""
-    viewer(call)
-    _, comment = _review_comment(call)
-    call.store.delete_review_comment(comment)
-    return Reply(None, status=204)
+# issue and pull request comments (what sticky-comment bots edit in place)
+_ISSUE = _Kind[IssueComment](
+    "IssueComment",
+    "issue or pull request comment",
+    "issue and pull request comment",
+    "204.",
+    lambda store: store.issue_comments_by_id,
+    RestRenderer.issue_comment,
+    Store.edit_issue_comment,
+    Store.delete_issue_comment,
+)
+_REVIEW = _Kind[ReviewComment](
+    "PullRequestReviewComment",
+    "review comment",
+    "review comment",
+    "204; the thread goes with its last comment.",
+    lambda store: store.review_comments_by_id,
+    RestRenderer.review_comment,
+    Store.edit_review_comment,
+    Store.delete_review_comment,
+)
 
 
 def reply_to_review_comment(call: Call) -> Reply:
@@ -138,22 +149,16 @@ def reply_to_review_comment(call: Call) -> Reply:
     return Reply(call.render.review_comment(call.store, repo, comment), status=201)
 
 
-_IC = "/repos/{owner}/{repo}/issues/comments"
-_PC = "/repos/{owner}/{repo}/pulls/comments"
 ROUTES = [
-    Route("GET", _IC, list_repo_issue_comments, etag=True),
-    Route("GET", _IC + "/{comment_id}", get_issue_comment, etag=True),
-    Route("PATCH", _IC + "/{comment_id}", update_issue_comment, anonymous=False),
-    Route("DELETE", _IC + "/{comment_id}", delete_issue_comment, anonymous=False),
-    Route("GET", _PC, list_repo_review_comments, etag=True),
-    Route("GET", _PC + "/{comment_id}", get_review_comment, etag=True),
-    Route("PATCH", _PC + "/{comment_id}", update_review_comment, anonymous=False),
-    Route("DELETE", _PC + "/{comment_id}", delete_review_comment, anonymous=False),
+    *_ISSUE.routes("/repos/{owner}/{repo}/issues/comments"),
+    *_REVIEW.routes("/repos/{owner}/{repo}/pulls/comments"),
+]
+ROUTES.append(
     Route(
         "POST",
         "/repos/{owner}/{repo}/pulls/{number}/comments/{comment_id}/replies",
         reply_to_review_comment,
         creates_content=True,
         anonymous=False,
-    ),
-]
+    )
+)

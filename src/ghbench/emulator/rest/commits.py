@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ghbench.emulator.errors import NotFound, invalid_field
+from ghbench.emulator.errors import NotFound, found, invalid_field
 from ghbench.emulator.rest import actions_render
 from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
@@ -128,9 +128,7 @@ def create_check_run(call: Call) -> Reply:
 def get_check_run(call: Call) -> Reply:
     """One check run."""
     repo = repo_of(call)
-    run = call.store.check_run(repo, call.param_int("run_id"))
-    if run is None:
-        raise NotFound()
+    run = found(call.store.check_run(repo, call.param_int("run_id")))
     return Reply(actions_render.check_run(call.render, call.store, repo, run))
 
 
@@ -138,9 +136,7 @@ def update_check_run(call: Call) -> Reply:
     """A conclusion completes the run."""
     repo = repo_of(call)
     viewer(call)
-    run = call.store.check_run(repo, call.param_int("run_id"))
-    if run is None:
-        raise NotFound()
+    run = found(call.store.check_run(repo, call.param_int("run_id")))
     status, conclusion = _run_fields(call)
     call.store.update_check_run(run, status=status, conclusion=conclusion)
     return Reply(actions_render.check_run(call.render, call.store, repo, run))

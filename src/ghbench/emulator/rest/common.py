@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from ghbench.emulator.errors import NotFound, RequiresAuthentication, invalid_field, missing_field
+from ghbench.emulator.errors import (
+    RequiresAuthentication,
+    found,
+    invalid_field,
+    missing_field,
+)
 from ghbench.emulator.rest.routing import Call
 from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
@@ -29,9 +34,7 @@ def repo_of(call: Call) -> Repo:
 
 def pull_of(call: Call) -> tuple[Repo, PullRequest]:
     repo = repo_of(call)
-    pull = call.store.pull(repo, call.param_int("number"))
-    if pull is None:
-        raise NotFound()
+    pull = found(call.store.pull(repo, call.param_int("number")))
     return repo, pull
 
 
@@ -39,10 +42,7 @@ def issue_or_pull(call: Call) -> tuple[Repo, Issue | PullRequest]:
     """The issue or pull request ``{number}`` names, or GitHub's 404."""
     repo = repo_of(call)
     number = call.param_int("number")
-    item = call.store.issue(repo, number) or call.store.pull(repo, number)
-    if item is None:
-        raise NotFound()
-    return repo, item
+    return repo, call.store.issue(repo, number) or found(call.store.pull(repo, number))
 
 
 def viewer(call: Call) -> User:

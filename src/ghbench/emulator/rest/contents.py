@@ -15,7 +15,7 @@ import base64
 import binascii
 import json
 
-from ghbench.emulator.errors import Conflict, NotFound, ValidationFailed, invalid_field
+from ghbench.emulator.errors import Conflict, NotFound, ValidationFailed, found, invalid_field
 from ghbench.emulator.git.objects import TREE_MODE
 from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
@@ -132,10 +132,7 @@ def get_contents(call: Call) -> Reply:
     if sha is None:
         raise NotFound(f"No commit found for the ref {ref}")
     path = call.params.get("path", "").strip("/")
-    found = call.store.lookup(repo, sha, path)
-    if found is None:
-        raise NotFound()
-    mode, oid = found
+    mode, oid = found(call.store.lookup(repo, sha, path))
     contents = git_render.Contents(call.render, repo, ref)
     if mode != TREE_MODE:
         data = call.store.blob(repo, oid) or b""

@@ -7,7 +7,7 @@ import base64
 import re
 from typing import Any
 
-from ghbench.emulator.errors import NotFound
+from ghbench.emulator.errors import NotFound, found
 from ghbench.emulator.git.objects import TREE_MODE
 from ghbench.emulator.rest.common import paginate, repo_of
 from ghbench.emulator.rest.routing import Call, Reply, Route
@@ -117,9 +117,7 @@ def git_commit_json(call: Call, repo: Repo, commit: Commit) -> Json:
 def get_git_commit(call: Call) -> Reply:
     """A commit as git has it (`git-commit`): tree, parents, author and committer."""
     repo = repo_of(call)
-    commit = call.store.commit(repo, call.params["commit_sha"])
-    if commit is None:
-        raise NotFound()
+    commit = found(call.store.commit(repo, call.params["commit_sha"]))
     return Reply(git_commit_json(call, repo, commit))
 
 
@@ -127,9 +125,7 @@ def get_blob(call: Call) -> Reply:
     """A blob's bytes in base64."""
     repo = repo_of(call)
     sha = _object_id(call, "file_sha")
-    data = call.store.blob(repo, sha)
-    if data is None:
-        raise NotFound()
+    data = found(call.store.blob(repo, sha))
     return Reply(
         {
             "sha": sha,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ghbench.emulator.errors import NotFound, invalid_field
+from ghbench.emulator.errors import NotFound, found, invalid_field
 from ghbench.emulator.rest.common import body_field, issue_or_pull, paginate, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Issue, PullRequest, Repo, User
@@ -33,9 +33,7 @@ def list_issues(call: Call) -> Reply:
 
 def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
     """A pull request in the issues API's shape (with its ``pull_request`` links)."""
-    pull = call.store.pull(repo, number)
-    if pull is None:
-        raise NotFound()
+    pull = found(call.store.pull(repo, number))
     rendered = call.render.pull(call.store, repo, pull)
     base = f"{call.render.api}/repos/{repo.full_name}/issues/{number}"
     return {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ghbench.emulator.errors import NotFound, ValidationFailed
+from ghbench.emulator.errors import NotFound, ValidationFailed, found
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.versions import has_rate_limit_rate
@@ -60,9 +60,7 @@ def get_user(call: Call) -> Reply:
 
 def get_named_user(call: Call) -> Reply:
     """`public-user`: profile fields empty, counts zero (no profiles are kept)."""
-    user = call.store.user(call.params["username"])
-    if user is None:
-        raise NotFound()
+    user = found(call.store.user(call.params["username"]))
     return Reply(call.render.public_user(user))
 
 
@@ -105,9 +103,7 @@ def _ref_name(call: Call) -> str:
 def get_ref(call: Call) -> Reply:
     """One ref, `refs/` optional."""
     repo = repo_of(call)
-    ref = call.store.ref(repo, _ref_name(call))
-    if ref is None:
-        raise NotFound()
+    ref = found(call.store.ref(repo, _ref_name(call)))
     return Reply(call.render.ref(repo, ref))
 
 

@@ -208,21 +208,17 @@ class ActionsOps(CheckOps):
         for workflow in self.workflows(repo):
             if workflow.path == WORKFLOW_PATH:
                 return workflow
-        wid = self.new_id()
-        workflow = Workflow(
-            id=wid,
-            node_id=self.make_node_id("W", wid),
+        workflow = self.create(
+            Workflow,
+            "W",
+            now=("created_at",),
             repo_id=repo.id,
             name=WORKFLOW_NAME,
             path=WORKFLOW_PATH,
-            created_at=self.now(),
         )
-        self.add(workflow)
         return workflow
 
     def _suite(self, repo: Repo, sha: str, app: str) -> CheckSuite:
-        sid = self.new_id()
-        now = self.now()
         branch = next(
             (
                 name.removeprefix("heads/")
@@ -231,17 +227,14 @@ class ActionsOps(CheckOps):
             ),
             None,
         )
-        suite = CheckSuite(
-            id=sid,
-            node_id=self.make_node_id("CS", sid),
+        suite = self.create(
+            CheckSuite,
+            "CS",
             repo_id=repo.id,
             head_sha=sha,
             head_branch=branch,
             app=app,
-            created_at=now,
-            updated_at=now,
         )
-        self.add(suite)
         return suite
 
     def app_suite(self, repo: Repo, sha: str) -> CheckSuite:
@@ -259,11 +252,9 @@ class ActionsOps(CheckOps):
                 return run
         suite = self._suite(repo, sha, ACTIONS_APP)
         number = 1 + sum(1 for r in self.workflow_runs.values() if r.workflow_id == workflow.id)
-        rid = self.new_id()
-        now = self.now()
-        run = WorkflowRun(
-            id=rid,
-            node_id=self.make_node_id("WFR", rid),
+        run = self.create(
+            WorkflowRun,
+            "WFR",
             repo_id=repo.id,
             workflow_id=workflow.id,
             suite_id=suite.id,
@@ -271,10 +262,7 @@ class ActionsOps(CheckOps):
             head_branch=suite.head_branch,
             head_sha=sha,
             actor_id=actor.id,
-            created_at=now,
-            updated_at=now,
         )
-        self.add(run)
         return run
 
     def set_ci(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from ghbench.clock import Clock
 from ghbench.emulator.git.storage import GitStorage
@@ -37,6 +39,11 @@ def ref_dirs(name: str) -> list[str]:
     """The directories of a ref name: ``heads/a/b`` -> ``heads``, ``heads/a``."""
     parts = name.split("/")
     return ["/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+R = TypeVar("R", bound=Record)
+# a new record's own times: it was made (and last changed) now
+CREATED = ("created_at", "updated_at")
 
 
 class StoreBase:
@@ -148,6 +155,19 @@ class StoreBase:
     def make_node_id(prefix: str, record_id: int) -> str:
         """An opaque GraphQL global id such as ``PR_kwDOAAAAKg``."""
         return f"{prefix}_kwDO{record_id:06X}"
+
+    def create(
+        self, kind: type[R], prefix: str, *, now: Sequence[str] = CREATED, **fields: Any
+    ) -> R:
+        """A new ``kind`` record of ``fields``, indexed and persisted: a fresh id, its node
+        id (``prefix``) and, set to one reading of the clock, each field ``now`` names."""
+        rid = self.new_id()
+        fields.update(id=rid, node_id=self.make_node_id(prefix, rid))
+        if now:
+            fields.update(dict.fromkeys(now, self.now()))
+        record = kind(**fields)
+        self.add(record)
+        return record
 
     def add(self, record: Record) -> None:
         """Index and persist a new record."""

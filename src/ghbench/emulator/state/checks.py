@@ -85,11 +85,9 @@ class CheckOps(StoreBase):
         description: str | None = None,
         target_url: str | None = None,
     ) -> CommitStatus:
-        sid = self.new_id()
-        now = self.now()
-        status = CommitStatus(
-            id=sid,
-            node_id=self.make_node_id("SC", sid),
+        status = self.create(
+            CommitStatus,
+            "SC",
             repo_id=repo.id,
             sha=sha,
             state=state,
@@ -97,10 +95,7 @@ class CheckOps(StoreBase):
             description=description,
             target_url=target_url,
             creator_id=creator.id,
-            created_at=now,
-            updated_at=now,
         )
-        self.add(status)
         self.ci_changed(repo, sha)
         return status
 

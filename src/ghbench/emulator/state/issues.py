@@ -87,24 +87,14 @@ class IssueOps(LabelOps, PeopleOps):
         return self.issue_comments_by_number.get((repo.id, number), [])
 
     def add_issue_comment(self, repo: Repo, number: int, author: User, body: str) -> IssueComment:
-        cid = self.new_id()
-        now = self.now()
-        comment = IssueComment(
-            id=cid,
-            node_id=self.make_node_id("IC", cid),
-            repo_id=repo.id,
-            number=number,
-            user_id=author.id,
-            body=body,
-            created_at=now,
-            updated_at=now,
+        comment = self.create(
+            IssueComment, "IC", repo_id=repo.id, number=number, user_id=author.id, body=body
         )
-        self.add(comment)
         target = self.issues_by_number.get((repo.id, number)) or self.pulls_by_number.get(
             (repo.id, number)
         )
         if target is not None:
-            target.updated_at = now
+            target.updated_at = comment.created_at
             self.save(target)
         return comment
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ghbench.emulator.errors import NotFound, ValidationFailed
+from ghbench.emulator.errors import ValidationFailed, found
 from ghbench.emulator.state.events import EventOps
 from ghbench.emulator.state.models import Issue, Label, PullRequest, Record, Repo
 
@@ -53,10 +53,7 @@ class LabelOps(EventOps):
         return self.labels_by_repo.get(repo.id, {}).get(name.casefold())
 
     def get_label(self, repo: Repo, name: str) -> Label:
-        found = self.label(repo, name)
-        if found is None:
-            raise NotFound()
-        return found
+        return found(self.label(repo, name))
 
     # -- writes ------------------------------------------------------------------
     def create_label(
@@ -72,20 +69,15 @@ class LabelOps(EventOps):
             raise ValidationFailed(
                 errors=[{"resource": "Label", "code": "already_exists", "field": "name"}]
             )
-        lid = self.new_id()
-        now = self.now()
-        label = Label(
-            id=lid,
-            node_id=self.make_node_id("LA", lid),
+        label = self.create(
+            Label,
+            "LA",
             repo_id=repo.id,
             name=name,
             color=color.lower(),
             description=description,
             default=default,
-            created_at=now,
-            updated_at=now,
         )
-        self.add(label)
         return label
 
     def add_default_labels(self, repo: Repo) -> None:

@@ -89,11 +89,9 @@ class PullOps(RepoOps, IssueOps):
                     }
                 ]
             )
-        pid = self.new_id()
-        now = self.now()
-        pull = PullRequest(
-            id=pid,
-            node_id=self.make_node_id("PR", pid),
+        pull = self.create(
+            PullRequest,
+            "PR",
             repo_id=repo.id,
             number=self.next_number(repo),
             title=title,
@@ -104,10 +102,7 @@ class PullOps(RepoOps, IssueOps):
             base_sha=base_sha,
             body=body,
             draft=draft,
-            created_at=now,
-            updated_at=now,
         )
-        self.add(pull)
         self.put_ref(repo, f"pull/{pull.number}/head", head_sha)
         return pull
 
@@ -256,16 +251,15 @@ class PullOps(RepoOps, IssueOps):
             thread = self.threads_by_id[parent.thread_id]
             path, line = parent.path, parent.line
         else:
-            tid = self.new_id()
-            thread = ReviewThread(
-                id=tid,
-                node_id=self.make_node_id("PRRT", tid),
+            thread = self.create(
+                ReviewThread,
+                "PRRT",
+                now=(),
                 repo_id=pull.repo_id,
                 pull_id=pull.id,
                 path=path,
                 line=line,
             )
-            self.add(thread)
         cid = self.new_id()
         comment = ReviewComment(
             id=cid,

@@ -50,17 +50,15 @@ class ReactionOps(StoreBase):
         for existing in self.reactions(subject_id, content):
             if existing.user_id == user.id:
                 return existing, False
-        rid = self.new_id()
-        reaction = Reaction(
-            id=rid,
-            node_id=self.make_node_id("REA", rid),
+        reaction = self.create(
+            Reaction,
+            "REA",
+            now=("created_at",),
             repo_id=repo_id,
             subject_id=subject_id,
             user_id=user.id,
             content=content,
-            created_at=self.now(),
         )
-        self.add(reaction)
         return reaction, True
 
     def unreact(self, reaction: Reaction) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from ghbench.emulator.errors import NotFound, invalid_field
+from ghbench.emulator.errors import found, invalid_field
+from ghbench.emulator.state.base import CREATED
 from ghbench.emulator.state.models import Repo, Token, User
 from ghbench.emulator.state.pushes import PushOps
 
@@ -38,17 +39,7 @@ class RepoOps(PushOps):
         found = self.user(login)
         if found is not None:
             return found
-        uid = self.new_id()
-        user = User(
-            id=uid,
-            login=login,
-            node_id=self.make_node_id("U", uid),
-            name=name,
-            type=type,
-            created_at=self.now(),
-        )
-        self.add(user)
-        return user
+        return self.create(User, "U", now=("created_at",), login=login, name=name, type=type)
 
     def add_token(
         self,
@@ -94,10 +85,7 @@ class RepoOps(PushOps):
 
     def get_repo(self, owner: str, name: str) -> Repo:
         """The repository, or GitHub's 404."""
-        found = self.repo(owner, name)
-        if found is None:
-            raise NotFound()
-        return found
+        return found(self.repo(owner, name))
 
     def create_repo(
         self,
@@ -112,23 +100,18 @@ class RepoOps(PushOps):
         if self.repo(owner, name) is not None:
             raise invalid_field("Repository", "name", "name already exists on this account")
         owner_user = self.ensure_user(owner)
-        rid = self.new_id()
-        now = self.now()
-        repo = Repo(
-            id=rid,
-            node_id=self.make_node_id("R", rid),
+        repo = self.create(
+            Repo,
+            "R",
+            now=(*CREATED, "pushed_at"),
             owner_id=owner_user.id,
             owner_login=owner_user.login,
             name=name,
             default_branch=default_branch,
             description=description,
             private=private,
-            created_at=now,
-            updated_at=now,
-            pushed_at=now,
         )
-        self.add(repo)
-        self.git.create(rid, default_branch)
+        self.git.create(repo.id, default_branch)
         readme = {"README.md": f"# {name}\n".encode()}
         self.commit_to_branch(
             repo, default_branch, "Initial commit", author=owner_user.login, files=readme

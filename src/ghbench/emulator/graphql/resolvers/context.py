@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphql import GraphQLError, GraphQLResolveInfo
 
@@ -21,6 +21,7 @@ __all__ = [
     "context_of",
     "github_error",
     "iso",
+    "resolved",
     "store_of",
 ]
 
@@ -59,6 +60,16 @@ def iso(epoch: float | None) -> str | None:
 def github_error(kind: str, message: str) -> GraphQLError:
     """An execution error that GitHub reports with a top-level ``type``."""
     return GraphQLError(message, extensions={"type": kind})
+
+
+T = TypeVar("T")
+
+
+def resolved(value: T | None, what: str) -> T:
+    """``value``, or GitHub's ``NOT_FOUND``: "Could not resolve to ``what``"."""
+    if value is None:
+        raise github_error("NOT_FOUND", f"Could not resolve to {what}")
+    return value
 
 
 def context_of(info: Info) -> ResolveContext:

@@ -12,7 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import Edge
-from ghbench.emulator.graphql.resolvers.context import Info, context_of, github_error, store_of
+from ghbench.emulator.graphql.resolvers.context import (
+    Info,
+    context_of,
+    github_error,
+    resolved,
+    store_of,
+)
 from ghbench.emulator.graphql.resolvers.nodes import node_of, nodes_of, payload
 
 if TYPE_CHECKING:
@@ -163,11 +169,10 @@ def _actors(info: Info, input: dict[str, Any]) -> list[User]:
     actors: list[User] = nodes_of(info, list(input.get("actorIds") or ()), "User", "Bot")
     store = store_of(info)
     for login in input.get("actorLogins") or ():
-        found = store.user(login) or store.user(login.removesuffix("[bot]"))
-        if found is None:
-            raise github_error(
-                "NOT_FOUND", f"Could not resolve to a User with the login of '{login}'."
-            )
+        found = resolved(
+            store.user(login) or store.user(login.removesuffix("[bot]")),
+            f"a User with the login of '{login}'.",
+        )
         actors.append(found)
     return actors
 

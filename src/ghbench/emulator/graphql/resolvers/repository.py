@@ -7,7 +7,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import paginate
-from ghbench.emulator.graphql.resolvers.context import Info, context_of, github_error, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import (
+    Info,
+    context_of,
+    iso,
+    resolved,
+    store_of,
+)
 from ghbench.emulator.graphql.resolvers.labels import repository_label, repository_labels
 from ghbench.emulator.graphql.resolvers.people import organization
 from ghbench.emulator.graphql.resolvers.views import CommitView, RefView
@@ -48,26 +54,17 @@ def actor(info: Info, user_id: int | None) -> User | None:
 
 # -- Query ------------------------------------------------------------------------
 def _repository(_: object, info: Info, owner: str, name: str, **_args: Any) -> Repo:
-    repo = store_of(info).repo(owner, name)
-    if repo is None:
-        raise github_error(
-            "NOT_FOUND", f"Could not resolve to a Repository with the name '{owner}/{name}'."
-        )
-    return repo
+    return resolved(
+        store_of(info).repo(owner, name), f"a Repository with the name '{owner}/{name}'."
+    )
 
 
 def _node(_: object, info: Info, id: str) -> object:
-    record = store_of(info).node(id)
-    if record is None:
-        raise github_error("NOT_FOUND", f"Could not resolve to a node with the global id of '{id}'")
-    return record
+    return resolved(store_of(info).node(id), f"a node with the global id of '{id}'")
 
 
 def _user(_: object, info: Info, login: str) -> User:
-    user = store_of(info).user(login)
-    if user is None:
-        raise github_error("NOT_FOUND", f"Could not resolve to a User with the login of '{login}'.")
-    return user
+    return resolved(store_of(info).user(login), f"a User with the login of '{login}'.")
 
 
 def _rate_limit(_: object, info: Info, **_args: Any) -> dict[str, Any]:
@@ -167,32 +164,21 @@ def _epoch(value: str) -> float:
 
 
 def _pull_request(repo: Repo, info: Info, number: int) -> PullRequest:
-    pull = store_of(info).pull(repo, number)
-    if pull is None:
-        raise github_error(
-            "NOT_FOUND", f"Could not resolve to a PullRequest with the number of {number}."
-        )
-    return pull
+    return resolved(
+        store_of(info).pull(repo, number), f"a PullRequest with the number of {number}."
+    )
 
 
 def _issue(repo: Repo, info: Info, number: int) -> object:
-    issue = store_of(info).issue(repo, number)
-    if issue is None:
-        raise github_error(
-            "NOT_FOUND", f"Could not resolve to an Issue with the number of {number}."
-        )
-    return issue
+    return resolved(store_of(info).issue(repo, number), f"an Issue with the number of {number}.")
 
 
 def _issue_or_pull(repo: Repo, info: Info, number: int) -> object:
     store = store_of(info)
-    found = store.issue(repo, number) or store.pull(repo, number)
-    if found is None:
-        raise github_error(
-            "NOT_FOUND",
-            f"Could not resolve to an issue or pull request with the number of {number}.",
-        )
-    return found
+    return resolved(
+        store.issue(repo, number) or store.pull(repo, number),
+        f"an issue or pull request with the number of {number}.",
+    )
 
 
 def _default_branch(repo: Repo, info: Info) -> RefView:
