@@ -30,7 +30,7 @@ names joined by ``,`` or ``+``, each with ``:key=value`` settings). Pure data.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
 
@@ -52,6 +52,7 @@ __all__ = [
     "ReserveSpec",
     "ShimSpec",
     "parse_policies",
+    "policies_of",
 ]
 
 PolicyName = Literal["probe", "shim", "reserve", "cache", "gate", "cooldown"]
@@ -64,33 +65,33 @@ class _Spec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     pass
 
 
-class ProbeSpec(_Spec):
+class ProbeSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """ETag probes before GraphQL: no settings (the probes are the PR and its head's
     check runs, each sent with the ETag of the command's last answer)."""
 
 
-class ShimSpec(_Spec):
+class ShimSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The GraphQL→REST shim: no settings (which commands it answers: ``commands.SHIM``)."""
 
 
-class ReserveSpec(_Spec):
+class ReserveSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     percent: Annotated[float, msgspec.Meta(gt=0, lt=100)] = 20.0  # of the budget left
 
 
-class CacheSpec(_Spec):
+class CacheSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     ttl: Seconds = 30.0
     coalesce: bool = True  # identical calls in flight merged into one
     invalidate: bool = True  # a write to a repository drops its answers
 
 
-class GateSpec(_Spec):
+class GateSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # points (GraphQL) or requests (REST core) an hour per budget; None: 80% of the
     # budget's limit (capacity's budget fraction)
     refill: Positive | None = None
     burst: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 100
 
 
-class CooldownSpec(_Spec):
+class CooldownSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """AO 0.12.6's bounds (``observe/scm/observer.go``)."""
 
     minimum: Seconds = 30.0
@@ -98,7 +99,7 @@ class CooldownSpec(_Spec):
     default: Seconds = 60.0
 
 
-class Policies(_Spec):
+class Policies(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One run's policies: each one's settings, or None when it is off."""
 
     probe: ProbeSpec | None = None
@@ -148,8 +149,7 @@ POLICY_TABLE: Mapping[PolicyName, PolicyInfo] = {
         "gh",
         "a GraphQL→REST shim: gh pr checks, gh pr view --json and gh pr list answered"
         " with REST calls",
-        "phnx-labs/agi-cli #3317's PATH shim for gh pr checks, extended to pr view and"
-        " pr list",
+        "phnx-labs/agi-cli #3317's PATH shim for gh pr checks, extended to pr view and pr list",
     ),
     "reserve": PolicyInfo(
         ReserveSpec,
@@ -209,7 +209,7 @@ def _one(flag: str, item: str) -> tuple[PolicyName, _Spec]:
     name = name.strip()
     if name not in POLICY_NAMES:
         raise UsageError(f"{flag} {item}: no policy {name!r}; use all or {', '.join(POLICY_NAMES)}")
-    info = POLICY_TABLE[name]  # type: ignore[index]
+    info = POLICY_TABLE[name]
     settings: dict[str, Any] = {}
     for pair in filter(None, rest.split(":")):
         key, eq, text = pair.partition("=")
@@ -222,7 +222,7 @@ def _one(flag: str, item: str) -> tuple[PolicyName, _Spec]:
             what = ", ".join(known) if known else "none"
             raise UsageError(f"{flag} {item}: {name} has no setting {key!r} (settings: {what})")
     try:
-        return name, msgspec.convert(settings, info.spec)  # type: ignore[return-value]
+        return name, msgspec.convert(settings, info.spec)
     except msgspec.ValidationError as exc:
         raise UsageError(f"{flag} {item}: {exc}") from None
 
@@ -234,7 +234,7 @@ def parse_policies(text: str, *, flag: str = "--policies") -> Policies:
     if text in ("", "none"):
         return Policies()
     if text == "all":
-        return Policies(**{n: POLICY_TABLE[n].spec() for n in POLICY_NAMES})
+        return policies_of(POLICY_NAMES)
     chosen: dict[str, _Spec] = {}
     for item in text.replace("+", ",").split(","):
         if not item.strip():
@@ -243,4 +243,9 @@ def parse_policies(text: str, *, flag: str = "--policies") -> Policies:
         if name in chosen:
             raise UsageError(f"{flag}: {name} is named twice")
         chosen[name] = spec
-    return Policies(**chosen)  # type: ignore[arg-type]
+    return msgspec.structs.replace(Policies(), **chosen)
+
+
+def policies_of(names: Iterable[str]) -> Policies:
+    """The policies ``names``, each with its default settings."""
+    return msgspec.structs.replace(Policies(), **{n: POLICY_TABLE[n].spec() for n in names})  # type: ignore[index]
