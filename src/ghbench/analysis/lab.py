@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import msgspec
 
 from ghbench.policies.calls import BUDGETS, Call, Verdict
+from ghbench.policies.ledger import TOKEN_LIMITS
 from ghbench.policies.offline import Tally, run_offline
 from ghbench.policies.spec import COMBINATIONS, POLICY_NAMES, Policies, policies_of
 from ghbench.scorecard.costs import GRAPHQL_MUTATION_OPERATIONS, WRITE_METHODS, row_costs
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
-DEFAULT_LIMITS: Mapping[str, float] = {"graphql": 5000.0, "core": 5000.0}
+DEFAULT_LIMITS: Mapping[str, float] = TOKEN_LIMITS
 MAX_FIT = 100_000
 _UNLIMITED = dict.fromkeys(BUDGETS, math.inf)
 
@@ -191,14 +192,11 @@ def _row(
     limits: Mapping[str, float],
     fraction: float,
     ceiling_s: float,
-    seed: int,
 ) -> LabRow:
     calls, span, recorded = recording.calls, recording.span_s, recording.sessions
 
     def run(n: float, ledger: Mapping[str, float]) -> Tally:
-        return run_offline(
-            calls, policies, limits, weight=n / recorded, span_s=span, seed=seed, ledger=ledger
-        )
+        return run_offline(calls, policies, limits, weight=n / recorded, span_s=span, ledger=ledger)
 
     demand = run(1.0, _UNLIMITED)  # one session-hour, nothing in the way
     per = {b: demand.per_hour(b) for b in BUDGETS}
@@ -244,7 +242,6 @@ def lab_table(
     limits: Mapping[str, float] = DEFAULT_LIMITS,
     fraction: float = 0.8,
     ceiling_s: float = 60.0,
-    seed: int = 0,
 ) -> LabTable:
     """The table for ``recording``: one row per choice of policies."""
     if not recording.calls or recording.span_s <= 0:
@@ -252,7 +249,7 @@ def lab_table(
     n = sessions if sessions is not None else recording.sessions
     rows = [
         _row(recording, p, sessions=n, limits=limits, fraction=fraction,
-             ceiling_s=ceiling_s, seed=seed)
+             ceiling_s=ceiling_s)
         for p in choices
     ]  # fmt: skip
     return LabTable(

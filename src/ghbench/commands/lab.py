@@ -16,11 +16,10 @@ __all__ = ["command"]
 
 @click.command(name="lab")
 @flag_options("lab")
-def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
+def command(
     trace_path: Path,
     policies: str,
     sessions: int | None,
-    seed: int,
     out_dir: Path,
     as_json: bool,
 ) -> None:
@@ -32,7 +31,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     from ghbench.harness.lab import run_lab  # noqa: PLC0415
 
     hold_out(out_dir)
-    result = run_lab(trace_path, policies=policies, sessions=sessions, seed=seed, out_dir=out_dir)
+    result = run_lab(trace_path, policies=policies, sessions=sessions, out_dir=out_dir)
     doc = result.table.json()
     if as_json:
         click.echo(json.dumps(doc, indent=2))

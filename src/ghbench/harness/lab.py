@@ -39,7 +39,6 @@ def run_lab(
     *,
     policies: str,
     sessions: int | None,
-    seed: int,
     out_dir: Path | None,
 ) -> LabResult:
     """The lab's table for ``trace``; its page and Markdown under ``out_dir`` (None:
@@ -54,7 +53,7 @@ def run_lab(
     recording = calls_of(rows)
     if not recording.calls or recording.span_s <= 0:
         raise UsageError(f"--trace {trace}: no priced calls over a span of time to tabulate")
-    table = lab_table(recording, trace=str(trace), sessions=sessions, choices=choices, seed=seed)
+    table = lab_table(recording, trace=str(trace), sessions=sessions, choices=choices)
     if out_dir is None:
         return LabResult(table, None, None)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -10,20 +10,41 @@ fixed, the what-if its authors meant.
 
 from __future__ import annotations
 
-import random
-
 from ghbench.policies.calls import Call
 from ghbench.policies.spec import CooldownSpec
 
-__all__ = ["JITTER_S", "Cooldown"]
+__all__ = ["JITTER_SHIFT_S", "JITTER_SPAN_NS", "Cooldown", "ao_jitter", "cooldown_s"]
 
-JITTER_S = 7.0
+# AO's jitter: the clock's nanoseconds modulo 15 s, less 7 s (-7 s to +8 s), the same
+# for every poll on one ticker's grid (a grid of 30 s keeps the remainder)
+JITTER_SPAN_NS = 15_000_000_000
+JITTER_SHIFT_S = 7.0
+
+
+def ao_jitter(at: float) -> float:
+    """AO 0.12.6's jitter at ``at`` (epoch s): taken from the clock, not a random source."""
+    return (int(at * 1e9) % JITTER_SPAN_NS) / 1e9 - JITTER_SHIFT_S
+
+
+def cooldown_s(
+    spec: CooldownSpec, at: float, *, retry_after: float | None, reset: float | None
+) -> float:
+    """``rateLimitCooldown``: Retry-After, else until the reset, else the default with
+    AO's jitter; within the spec's bounds."""
+    if retry_after is not None and retry_after > 0:
+        wait = retry_after
+    elif reset is not None and reset > at:
+        wait = reset - at
+    else:
+        wait = spec.default + ao_jitter(at)
+    return min(max(wait, spec.minimum), spec.maximum)
 
 
 class Cooldown:
-    def __init__(self, spec: CooldownSpec, rng: random.Random) -> None:
+    """The orchestrator's cooldown state: until when its batches are held."""
+
+    def __init__(self, spec: CooldownSpec) -> None:
         self.spec = spec
-        self.rng = rng
         self.until = float("-inf")
         self.started = 0
 
@@ -36,13 +57,7 @@ class Cooldown:
 
     def limited(self, at: float, *, retry_after: float | None, reset: float | None) -> float:
         """A batch was rate limited at ``at``: how long the orchestrator cools down."""
-        if retry_after is not None:
-            wait = retry_after
-        elif reset is not None:
-            wait = reset - at
-        else:
-            wait = self.spec.default + self.rng.uniform(-JITTER_S, JITTER_S)
-        wait = min(max(wait, self.spec.minimum), self.spec.maximum)
+        wait = cooldown_s(self.spec, at, retry_after=retry_after, reset=reset)
         self.until = at + wait
         self.started += 1
         return wait

@@ -12,9 +12,12 @@ from collections.abc import Mapping
 
 from ghbench.policies.calls import BUDGETS
 
-__all__ = ["WINDOW_S", "HourlyLedger"]
+__all__ = ["TOKEN_LIMITS", "WINDOW_S", "HourlyLedger"]
 
 WINDOW_S = 3600.0
+# a personal access token's hourly budgets; the budget kinds (an App installation,
+# Actions' GITHUB_TOKEN) come in as other limits
+TOKEN_LIMITS: Mapping[str, float] = {"graphql": 5000.0, "core": 5000.0}
 
 
 class HourlyLedger:

@@ -8,7 +8,7 @@ a call run at weight 2.5 counts 2.5 times.
 
 from __future__ import annotations
 
-import random
+import copy
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +29,7 @@ class Tally:
     spent: dict[str, float] = field(default_factory=lambda: dict.fromkeys(BUDGETS, 0.0))
     verdicts: defaultdict[Verdict, float] = field(default_factory=lambda: defaultdict(float))
     delayed: float = 0.0  # calls the gate held back
+    late: float = 0.0  # calls the window closed on (the gate held them, or their session)
     waited_s: float = 0.0  # their seconds held, summed
     longest_wait_s: float = 0.0
     cooldowns: int = 0
@@ -52,18 +53,28 @@ def run_offline(
     *,
     weight: float = 1.0,
     span_s: float,
-    seed: int = 0,
     ledger: Mapping[str, float] | None = None,
 ) -> Tally:
     """``calls`` (in time order) at ``weight`` copies each, under ``policies`` (which
     read ``limits``: the reserve's band, the gate's refill) and GitHub's hourly limits,
     ``ledger`` (default ``limits``; infinite ones: the demand, nothing refused)."""
-    stack = PolicyStack(policies, limits, random.Random(seed), weight=weight)
+    stack = PolicyStack(policies, limits, weight=weight)
     github = HourlyLedger(limits if ledger is None else ledger)
     tally = Tally(span_s)
     verdicts = tally.verdicts
     spent = tally.spent
-    for call in calls:
+    end = (calls[0].at if calls else 0.0) + span_s
+    # a session whose call the gate held waits: its later calls come that much later
+    behind: dict[str, float] = {}
+    for recorded in calls:
+        call = recorded
+        lag = behind.get(call.session, 0.0) if behind else 0.0
+        if lag > 0:
+            call = copy.copy(recorded)
+            call.at += lag
+            if call.at > end:
+                tally.late += weight
+                continue
         admission = stack.admit(call, github.left(call.at))
         verdict = admission.verdict
         if verdict is not Verdict.SENT:
@@ -76,6 +87,10 @@ def run_offline(
             tally.delayed += weight
             tally.waited_s += admission.waited * weight
             tally.longest_wait_s = max(tally.longest_wait_s, admission.waited)
+            behind[call.session] = behind.get(call.session, 0.0) + admission.waited
+            if at > end:  # the window closed first: the fleet was still waiting
+                tally.late += weight
+                continue
         costs = {"graphql": admission.graphql, "core": admission.core}
         went = github.charge(at, costs, weight)
         if went > 0:

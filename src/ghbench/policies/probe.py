@@ -22,7 +22,7 @@ __all__ = ["PROBED", "PROBES", "STALE_S", "Probe"]
 
 PROBED = frozenset({"gh.pr.checks", "gh.pr.view"})
 PROBES = 2  # the PR, its head's check runs
-STALE_S = 60.0
+STALE_S = float("inf")
 
 
 class Probe:
@@ -32,6 +32,7 @@ class Probe:
     def __init__(self) -> None:
         self._answered: dict[str, float] = {}
         self._written: dict[str, float] = {}
+        self._probed: dict[str, float] = {}  # session -> when its probes last came back 200
 
     @staticmethod
     def applies(call: Call) -> bool:
@@ -43,6 +44,17 @@ class Probe:
         if last is None or call.at - last >= STALE_S:
             return False
         return self._written.get(call.repo, float("-inf")) <= last
+
+    def charged(self, call: Call) -> int:
+        """Offline: the core requests the probes cost, a status read's last answer not
+        reusable: 200s when the session's PR changed since its probes last came back
+        (or it never probed), else 304s, free (another command of the session kept
+        their ETags fresh)."""
+        last = self._probed.get(call.session)
+        if last is not None and self._written.get(call.repo, float("-inf")) <= last:
+            return 0
+        self._probed[call.session] = call.at
+        return PROBES
 
     def answered(self, call: Call, at: float) -> None:
         self._answered[call.key] = at

@@ -11,7 +11,6 @@ emulator's ETags.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 
 from ghbench.policies.cache import Cache
@@ -34,7 +33,6 @@ class PolicyStack:
         self,
         policies: Policies,
         limits: Mapping[str, float],
-        rng: random.Random,
         *,
         weight: float = 1.0,
         oracle: ProbeOracle | None = None,
@@ -45,10 +43,11 @@ class PolicyStack:
         self.cache = Cache(policies.cache) if policies.cache else None
         self.probe = Probe() if policies.probe else None
         self.oracle: ProbeOracle | None = None
+        self.offline = oracle is None  # the probes priced by the lab's rule, not sent
         if self.probe is not None:
             self.oracle = oracle if oracle is not None else self.probe.unchanged
         self.gate = Gate(policies.gate, self.limits) if policies.gate else None
-        self.cooldown = Cooldown(policies.cooldown, rng) if policies.cooldown else None
+        self.cooldown = Cooldown(policies.cooldown) if policies.cooldown else None
 
     def admit(self, call: Call, left: Mapping[str, float]) -> Admission:
         """What becomes of ``call``, ``left`` being each budget's points left as the
@@ -63,10 +62,10 @@ class PolicyStack:
             if verdict is not None:
                 return Admission(verdict, call.at)
         probes = 0
-        if self.oracle is not None and Probe.applies(call):
+        if self.probe is not None and self.oracle is not None and Probe.applies(call):
             if self.oracle(call):
                 return Admission(Verdict.UNCHANGED, call.at, probes=PROBES)
-            probes, core = PROBES, core + PROBES
+            probes, core = PROBES, core + (self.probe.charged(call) if self.offline else PROBES)
         reserve = self.policies.reserve
         if reserve is not None:
             drawn = Call(call.at, call.session, call.key, call.repo, call.command, graphql, core)

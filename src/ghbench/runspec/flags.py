@@ -343,7 +343,7 @@ FLAGS: tuple[Flag, ...] = (
          takes=dict.fromkeys(DRIVER_KIND_NAMES, _REAL)),
     Flag(("--seed",), "seed", "int", "The random source's seed.",
          dict.fromkeys(("matrix run", "capacity", "simulate", "replay", "workload agent",
-                        "workload agents", "emulator serve", "lab"), 0)),
+                        "workload agents", "emulator serve"), 0)),
     Flag(("--session-ids",), "session_ids", "switch", "The model's rows carry sessionId.",
          {"matrix run": False}, takes={"workload": frozenset({"simulated"})}),
     # -- which cells (the matrix) ----------------------------------------------------
