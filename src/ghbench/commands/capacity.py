@@ -75,6 +75,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     poll_ceiling: str,
     max_sessions: int,
     verify: bool,
+    policies: str,
     no_plot: bool,
     as_json: bool,
 ) -> None:
@@ -94,6 +95,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         plot=not no_plot,
         verify=verify,
         from_trace=from_trace,
+        policies=policies,
     )
     answer = answer_capacity(
         spec,

@@ -24,13 +24,14 @@ class Cache:
 
     def lookup(self, call: Call) -> Verdict | None:
         """CACHED, COALESCED, or None: the call goes."""
-        if call.write:
+        ttl = self.spec.ttl_for(call.command)
+        if call.write or ttl is None:
             return None
         ends = self._flight.get(call.key)
         if self.spec.coalesce and ends is not None and call.at < ends:
             return Verdict.COALESCED
         came = self._fresh.get(call.key)
-        if came is not None and call.at - came < self.spec.ttl and call.at >= came:
+        if came is not None and call.at - came < ttl and call.at >= came:
             return Verdict.CACHED
         return None
 

@@ -82,6 +82,15 @@ class CacheSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     ttl: Seconds = 30.0
     coalesce: bool = True  # identical calls in flight merged into one
     invalidate: bool = True  # a write to a repository drops its answers
+    # a TTL of its own per operation; when any is given, only those operations are
+    # cached (``replay --ttl OP=DURATION`` builds this)
+    per_operation: dict[str, Seconds] = msgspec.field(default_factory=dict)
+
+    def ttl_for(self, operation: str) -> float | None:
+        """How long an answer to ``operation`` is kept (None: not cached)."""
+        if not self.per_operation:
+            return self.ttl
+        return self.per_operation.get(operation)
 
 
 class GateSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):

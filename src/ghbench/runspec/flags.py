@@ -324,9 +324,14 @@ FLAGS: tuple[Flag, ...] = (
          "Policies in front of GitHub: all, none, or names joined by + or , (probe, shim,"
          " reserve, cache, gate, cooldown), each with :key=value settings, e.g."
          " cache:ttl=60+gate:refill=3000 (docs/policies.md).",
-         {"lab": "all"}, metavar="POLICIES",
+         {"lab": "all", "replay": "none", "capacity": "none"}, metavar="POLICIES",
          help_in={"lab": "The policies tried, each alone and in the useful combinations"
-                  " (all), or one choice beside none (docs/policies.md)."}),
+                  " (all), or one choice beside none (docs/policies.md).",
+                  "replay": "Policies in front of the re-issued calls: reserve, cache,"
+                  " gate, cooldown, joined by + or , each with :key=value settings"
+                  " (docs/policies.md); --ttl OP=DURATION is the cache policy for OP.",
+                  "capacity": "With --from-trace: the policies in front of the replay at"
+                  " each count (reserve, cache, gate, cooldown; docs/policies.md)."}),
     Flag(("--warmup",), "warmup", "duration",
          "Warmup before the window.",
          {**dict.fromkeys(("measure", "ab", "simulate"), "2m"), "demo": "10s",

@@ -28,6 +28,7 @@ from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
 from ghbench.pages.scorecard_page import report_path, scorecard_report
+from ghbench.policies.spec import Policies
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
@@ -80,6 +81,9 @@ class ReplaySpec:
     sessions: int | None = None  # None: the recorded count
     speed: float | None = None  # None: virtual time
     policy: ReplayPolicy = field(default_factory=ReplayPolicy)
+    # the fleet's policies in front of the calls (``replay_policies``): one part, as the
+    # fleet's gate and cache are one
+    policies: Policies = field(default_factory=Policies)
     # parts run in parallel (``replay_parts``); None: two for two copies or more in
     # virtual time, else one. Fixed by the spec, never by the machine, so a replay
     # gives the same figures everywhere.
@@ -87,8 +91,18 @@ class ReplaySpec:
     # on the wall clock (``speed``): told how far the replay is, every so often
     progress: Callable[[str], None] | None = None
 
+    @property
+    def policies_on(self) -> bool:
+        return bool(self.policies) or bool(self.policy.ttl)
+
+    def stack(self) -> Policies:
+        """The policies the replay's calls meet: ``policies`` with ``--ttl`` folded in."""
+        return self.policy.policies(self.policies)
+
     def parts(self, copies: int) -> int:
         """How many parts replay ``copies`` copies."""
+        if self.policies_on:
+            return 1
         if self.workers is not None:
             return max(1, min(self.workers, copies))
         return 2 if copies >= 2 and self.speed is None else 1
@@ -246,6 +260,7 @@ def replay_plan(
             f"({', '.join(sorted(plan.skipped))})"
         )
     spec.policy.check(plan)
+    policies = spec.stack()
     recorded = recorded_session_count(plan)
     sessions = spec.sessions or recorded
     copies = copies_for(recorded, sessions)
@@ -260,6 +275,7 @@ def replay_plan(
             spec.speed,
             name="" if workers == 1 else f"{i}",
             progress=spec.progress if i == 0 else None,
+            policies=policies,
         )
         for i in range(workers)
     ]

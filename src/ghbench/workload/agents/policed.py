@@ -31,7 +31,7 @@ from ghbench.trace.operation import extract_operation
 from ghbench.workload.agents.fixtures import CommandFixture, ScriptOutcome
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
-__all__ = ["Before", "FleetPolicy"]
+__all__ = ["Before", "FleetPolicy", "request_writes", "writes"]
 
 # a probe sent: (request, answer) -> traced by the fleet
 Probed = Callable[[HttpRequest, HttpResponse], None]
@@ -96,7 +96,7 @@ class FleetPolicy:
             command=operation,
             graphql=graphql,
             core=core,
-            write=_writes(fixture),
+            write=writes(fixture),
         )
         self._probing = (repo, branch)
         admission = self.stack.admit(call, self.left)
@@ -164,13 +164,17 @@ class FleetPolicy:
 _WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 
 
-def _writes(fixture: CommandFixture) -> bool:
-    """The command writes: a REST write, or a GraphQL mutation."""
+def request_writes(method: str, path: str, query: str) -> bool:
+    """A request writes: a REST write, or a GraphQL mutation (``query`` its document)."""
+    if path.lstrip("/").startswith("graphql"):
+        return query.lstrip().startswith("mutation")
+    return method.upper() in _WRITE_METHODS
+
+
+def writes(fixture: CommandFixture) -> bool:
+    """The command writes: one of its requests does."""
     for template in fixture.requests:
-        if template.path.startswith("/graphql"):
-            query = template.body.get("query", "") if isinstance(template.body, dict) else ""
-            if isinstance(query, str) and query.lstrip().startswith("mutation"):
-                return True
-        elif template.method.upper() in _WRITE_METHODS:
+        query = template.body.get("query", "") if isinstance(template.body, dict) else ""
+        if request_writes(template.method, template.path, query if isinstance(query, str) else ""):
             return True
     return False
