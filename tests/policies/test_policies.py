@@ -14,10 +14,12 @@ LIMITS = {"graphql": 5000.0, "core": 5000.0}
 
 
 def _call(at: float, **kw: object) -> Call:
-    fields: dict = {"session": "s1", "key": "k", "repo": "o/r", "command": "gh.pr.checks",
-                    "graphql": 1.0, "core": 0.0}  # fmt: skip
+    fields: dict[str, object] = {
+        "session": "s1", "key": "k", "repo": "o/r", "command": "gh.pr.checks",
+        "graphql": 1.0, "core": 0.0,
+    }  # fmt: skip
     fields.update(kw)
-    return Call(at=at, **fields)
+    return Call(at=at, **fields)  # type: ignore[arg-type]
 
 
 def test_parse_policies_reads_names_settings_and_refuses_typos() -> None:

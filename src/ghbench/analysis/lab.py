@@ -8,7 +8,8 @@ the one offline engine (``policies.offline``) twice over:
 - **the sessions that fit**: the demand of one recorded session-hour under the policies
   (no limit in the way) gives the count that uses ``fraction`` of the budget that binds
   first; that count is then run with GitHub's limits and kept only when nothing is
-  refused and no call waits longer than ``ceiling_s`` (the gate's queue), else the
+  refused and no session falls more than ``ceiling_s`` behind its recorded pace (the
+  waits at the gate, summed; capacity's poll ceiling), else the
   largest count below it that passes (bisection);
 - **the fleet asked about** (``sessions``, the recorded count by default): spend per
   hour per budget, and the calls absorbed (cache, probes), delayed (the gate) and
@@ -179,7 +180,7 @@ class LabTable(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 def _fits(tally: Tally, limits: Mapping[str, float], fraction: float, ceiling_s: float) -> bool:
     return (
         tally.refused == 0
-        and tally.longest_wait_s <= ceiling_s
+        and tally.longest_lag_s <= ceiling_s
         and all(tally.per_hour(b) <= fraction * limits[b] + 1e-9 for b in BUDGETS)
     )
 
@@ -198,7 +199,16 @@ def _row(
     def run(n: float, ledger: Mapping[str, float]) -> Tally:
         return run_offline(calls, policies, limits, weight=n / recorded, span_s=span, ledger=ledger)
 
-    demand = run(1.0, _UNLIMITED)  # one session-hour, nothing in the way
+    # one session-hour, nothing in the way (the gate delays calls, it removes none: the
+    # count its spend allows is then held to the ceiling on how far a session falls behind)
+    demand = run_offline(
+        calls,
+        msgspec.structs.replace(policies, gate=None),
+        limits,
+        weight=1.0 / recorded,
+        span_s=span,
+        ledger=_UNLIMITED,
+    )
     per = {b: demand.per_hour(b) for b in BUDGETS}
     room = {b: fraction * limits[b] / per[b] if per[b] > 0 else math.inf for b in BUDGETS}
     binds = min(room, key=lambda b: room[b]) if any(per.values()) else None

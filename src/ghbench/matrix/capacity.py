@@ -240,7 +240,9 @@ def trace_probe(
     keeps its cycle). The recording's first tick is its orchestrator's start, which reads
     every PR cold; as the model's cycle is judged after its warmup, the cycles judged
     here are the ticks after the first (all of them when there is one). ``policies``:
-    the fleet's, in front of the replay at each count (``simulation.replay_policies``)."""
+    the fleet's, in front of the replay at each count (``simulation.replay_policies``);
+    how far their gate set a session behind its recorded pace is judged against the poll
+    ceiling, as the lab judges it (``analysis.lab``)."""
     limits = recorded_limits(rows)
     orchestrator = [r for r in rows if not from_agent(r)]
     frame = TraceFrame.from_rows(orchestrator)
@@ -264,7 +266,9 @@ def trace_probe(
         replay = ReplaySpec(sessions=sessions, policies=policies or Policies())
         result = replay_plan(rows, plan, replay, seed=seed)
         card = replay_scorecard(result, scenario_id="capacity-from-trace")
-        uses = budget_uses(card, cycle, ceiling_s, hourly_limits=limits)
+        # a session the fleet's gate held falls behind as a slow poll does: one ceiling
+        waited = max(cycle, result.longest_lag_s)
+        uses = budget_uses(card, waited, ceiling_s, hourly_limits=limits)
         return Probe.of(sessions, card, uses)
 
     return probe

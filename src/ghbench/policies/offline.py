@@ -32,6 +32,8 @@ class Tally:
     late: float = 0.0  # calls the window closed on (the gate held them, or their session)
     waited_s: float = 0.0  # their seconds held, summed
     longest_wait_s: float = 0.0
+    # the furthest a session fell behind its recorded pace (its waits at the gate, summed)
+    longest_lag_s: float = 0.0
     cooldowns: int = 0
 
     def per_hour(self, budget: str) -> float:
@@ -102,6 +104,7 @@ def run_offline(
             verdicts[Verdict.RATE_LIMITED] += weight - went
             reset = github.reset("graphql" if admission.graphql > 0 else "core", at)
             stack.limited(call, at, retry_after=None, reset=reset)
+    tally.longest_lag_s = max(behind.values(), default=0.0)
     if stack.cooldown is not None:
         tally.cooldowns = stack.cooldown.started
     return tally

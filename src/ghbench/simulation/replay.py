@@ -36,6 +36,7 @@ from ghbench.scorecard import Snapshots, build_scorecard_artifact, write_scoreca
 from ghbench.scorecard.costs import row_costs
 from ghbench.simulation.replay_merge import merge_parts
 from ghbench.simulation.replay_parts import run_parts
+from ghbench.simulation.replay_policies import check_replayable
 from ghbench.simulation.replay_run import Part, copies_for
 from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.world import Ledger
@@ -169,6 +170,7 @@ class ReplayResult:
     calls: int = 0
     # the agents' calls (``ReplayCall.agent``); None when the recording had none
     agent_rows: list[TraceRow] | None = None
+    longest_lag_s: float = 0.0  # the furthest a session fell behind at the fleet's gate
 
     @property
     def every_row(self) -> list[TraceRow]:
@@ -261,6 +263,7 @@ def replay_plan(
         )
     spec.policy.check(plan)
     policies = spec.stack()
+    check_replayable(policies)
     recorded = recorded_session_count(plan)
     sessions = spec.sessions or recorded
     copies = copies_for(recorded, sessions)
@@ -299,6 +302,7 @@ def replay_plan(
         done.stopped,
         done.calls,
         agent_rows=done.agent_rows if agents else None,
+        longest_lag_s=done.longest_lag_s,
     )
 
 

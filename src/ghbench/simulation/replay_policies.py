@@ -130,6 +130,11 @@ class ReplayStack:
             self.behind[call.session] = self.behind.get(call.session, 0.0) + admission.waited
         return admission
 
+    @property
+    def longest_lag_s(self) -> float:
+        """The furthest a session fell behind its recorded pace at the gate."""
+        return max(self.behind.values(), default=0.0)
+
     def sent(self, call: Call, admission: Admission) -> None:
         self.stack.sent(call, admission)
 

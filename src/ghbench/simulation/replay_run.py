@@ -102,6 +102,7 @@ class PartResult:
     stopped: Counter[str]
     calls: int
     end: float  # the part's clock when its last request ended
+    longest_lag_s: float = 0.0  # the furthest a session fell behind at the fleet's gate
 
 
 def run_part(plan: ReplayPlan, part: Part) -> PartResult:
@@ -130,6 +131,7 @@ def run_part(plan: ReplayPlan, part: Part) -> PartResult:
         replay.stopped,
         replay.calls,
         end,
+        replay.policed.longest_lag_s if replay.policed is not None else 0.0,
     )
 
 
@@ -147,7 +149,8 @@ class _Job:
     argv: tuple[str, ...] = ()  # the call's argv in its copy
     session: str = ""  # the session id its rows carry
     etag_key: tuple[int, str] | None = None  # a GET's (copy, path): its ETag is kept
-    checked: bool = False  # past the drops and poll intervals (and the gate's lag)
+    checked: bool = False  # past the drops and poll intervals
+    lag: float = 0.0  # seconds its session's waits at the gate moved it
     seen: Call | None = None  # the call as the policies admitted it
     admission: Admission | None = None
 
@@ -308,11 +311,13 @@ class _Replay:
         answered without GitHub, refused, or comes back when the gate lets it go."""
         policed = self.policed
         assert policed is not None
-        if not job.checked:
-            job.checked = True
-            lag = policed.behind.get(job.session, 0.0)  # its session waited at the gate
-            if lag > 0:
-                return self._later(when + lag, job)
+        job.checked = True
+        # its session waited at the gate before it (those waits may be known only now:
+        # an earlier call goes once the gate lets it): it comes that much later
+        lag = policed.behind.get(job.session, 0.0) - job.lag
+        if lag > 1e-9:
+            job.lag += lag
+            return self._later(when + lag, job)
         target = self.plan.sessions.get(job.call.session)
         repo = copy_repo((target.repo if target else None) or self.default, job.copy)
         seen = policed.call(job.call, at=when, session=job.session, argv=job.argv, repo=repo)
