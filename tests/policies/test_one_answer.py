@@ -21,6 +21,7 @@ from ghbench.simulation.replay import ReplaySpec, replay_trace
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.replay import ReplayPolicy
 
+pytestmark = pytest.mark.slow  # each test runs the model or a replay (~1 s)
 SEED = 7
 # a token's 5,000/h: the budgets the recording shows are the ones capacity judges by
 SPEC = AgentRunSpec(profile="claude-code", agents=2, duration_s=900.0)
