@@ -5,7 +5,7 @@ import pytest
 
 from ghbench.errors import UsageError
 from ghbench.policies.calls import Call, Verdict
-from ghbench.policies.cooldown import ao_jitter, cooldown_s
+from ghbench.policies.cooldown import BATCH_OPERATION, ao_jitter, cooldown_s
 from ghbench.policies.offline import run_offline
 from ghbench.policies.spec import CooldownSpec, parse_policies
 from ghbench.policies.stack import PolicyStack
@@ -92,10 +92,15 @@ def test_the_cooldown_holds_the_orchestrators_batches_after_a_rate_limit() -> No
     assert cooldown_s(spec, 1000.0, retry_after=None, reset=9000.0) == 600.0  # at most 10 min
     assert cooldown_s(spec, 1000.5, retry_after=None, reset=None) == 60.0 + ao_jitter(1000.5)
     assert all(-7.0 <= ao_jitter(t / 7.0) < 8.0 for t in range(1000))
-    # an orchestrator over its budget: the first refusal starts the cooldown, which
-    # holds its next batches (never an agent's) until the reset
-    batches = [_call(float(i), agent=False, key=str(i), graphql=100.0) for i in range(60)]
-    tally = run_offline(batches, parse_policies("cooldown"), LIMITS, span_s=60.0)
-    assert tally.verdicts[Verdict.RATE_LIMITED] == 1
+    # an orchestrator over its budget: the first refusal starts the cooldown (GitHub's
+    # GraphQL refusal carries no hint: AO's default, at least 30 s), which holds its next
+    # batches; its other GraphQL and an agent's calls go on (and are refused)
+    batches = [_call(float(i), agent=False, key=str(i), graphql=100.0,
+                     command=BATCH_OPERATION) for i in range(60)]  # fmt: skip
+    others = [_call(i + 0.5, agent=False, key=f"o{i}", graphql=1.0, command="graphql.repository")
+              for i in range(55, 60)]  # fmt: skip
+    calls = sorted([*batches, *others], key=lambda c: c.at)
+    tally = run_offline(calls, parse_policies("cooldown"), LIMITS, span_s=60.0)
     assert tally.verdicts[Verdict.COOLING] == 9
+    assert tally.verdicts[Verdict.RATE_LIMITED] == 1 + 5
     assert tally.cooldowns == 1

@@ -21,6 +21,7 @@ A recording scaled to N sessions runs each call as N/recorded identical copies, 
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from ghbench.policies.spec import COMBINATIONS, POLICY_NAMES, Policies, policies
 from ghbench.scorecard.costs import GRAPHQL_MUTATION_OPERATIONS, WRITE_METHODS, row_costs
 from ghbench.timefmt import parse_iso
 from ghbench.trace.frame import TraceFrame, repo_of
+from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.schema import TraceRow, from_agent
 
 __all__ = [
@@ -89,15 +91,37 @@ def _writes(row: TraceRow) -> bool:
     return not graphql and (row.method or "GET").upper() in WRITE_METHODS
 
 
+def _would_cost(row: TraceRow) -> tuple[float, float]:
+    """(GraphQL points, core requests) a row the recording's budget refused would have
+    cost: a GraphQL request its query's points (GitHub's formula, else 1), a REST one 1."""
+    if not (row.endpoint or "").lstrip("/").startswith("graphql"):
+        return 0.0, 1.0
+    try:
+        body = json.loads(row.requestBody or "")
+    except ValueError:
+        body = None
+    query = body.get("query") if isinstance(body, dict) else None
+    variables = body.get("variables") if isinstance(body, dict) else None
+    points = None
+    if isinstance(query, str):
+        points = estimate_graphql_cost(query, variables if isinstance(variables, dict) else None)
+    return float(points or 1), 0.0
+
+
 def calls_of(rows: Sequence[TraceRow]) -> LabRecording:
     """A recording's calls: one per gh invocation (``invocationId``), else one per row,
-    priced as the scorecard prices them (a refused row costs 0)."""
+    priced as the scorecard prices them, except a row a rate limit refused: the lab runs
+    the recording against budgets of its own, so it is priced at what it would have
+    cost (``_would_cost``)."""
     rows = [r for r in rows if r.endpoint is None or "rate_limit" not in r.endpoint]
     if not rows:
         return LabRecording((), 0, 0.0, 0)
     costs = row_costs(TraceFrame.from_rows(rows))
     graphql = costs.graphql_points.tolist()
     core = costs.core_points.tolist()
+    for i, row in enumerate(rows):
+        if row.rateLimited:  # what it would have cost: the policies change who is refused
+            graphql[i], core[i] = _would_cost(row)
     groups: dict[str, list[int]] = {}
     order: list[list[int]] = []
     for i, row in enumerate(rows):

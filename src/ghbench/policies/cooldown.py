@@ -13,7 +13,17 @@ from __future__ import annotations
 from ghbench.policies.calls import Call
 from ghbench.policies.spec import CooldownSpec
 
-__all__ = ["JITTER_SHIFT_S", "JITTER_SPAN_NS", "Cooldown", "ao_jitter", "cooldown_s"]
+__all__ = [
+    "BATCH_OPERATION",
+    "JITTER_SHIFT_S",
+    "JITTER_SPAN_NS",
+    "Cooldown",
+    "ao_jitter",
+    "cooldown_s",
+]
+
+# what a trace calls AO's GraphQL batch (the scorecard's and the front's name for it)
+BATCH_OPERATION = "gh.api.graphql-batch"
 
 # AO's jitter: the clock's nanoseconds modulo 15 s, less 7 s (-7 s to +8 s), the same
 # for every poll on one ticker's grid (a grid of 30 s keeps the remainder)
@@ -50,7 +60,9 @@ class Cooldown:
 
     @staticmethod
     def applies(call: Call) -> bool:
-        return not call.agent and call.graphql > 0
+        """The orchestrator's GraphQL batch: the one call AO's cooldown holds (its
+        other GraphQL, the review threads and the check-context pages, goes on)."""
+        return not call.agent and call.command == BATCH_OPERATION
 
     def holds(self, call: Call) -> bool:
         return self.applies(call) and call.at < self.until

@@ -102,7 +102,10 @@ def run_offline(
             stack.sent(call, admission)
         if went < weight:
             verdicts[Verdict.RATE_LIMITED] += weight - went
-            reset = github.reset("graphql" if admission.graphql > 0 else "core", at)
+            # GitHub refuses a GraphQL call with a 200 and a RATE_LIMITED error, which
+            # carries no hint AO reads (its default then); a REST one with its reset
+            graphql = admission.graphql > 0
+            reset = None if graphql else github.reset("core", at)
             stack.limited(call, at, retry_after=None, reset=reset)
     tally.longest_lag_s = max(behind.values(), default=0.0)
     if stack.cooldown is not None:

@@ -145,5 +145,8 @@ class ReplayStack:
         if resource in self.left and limit is not None and left is not None:
             self.left[resource] = self.limits[resource] - (limit - left)
         if row.rateLimited:
-            reset = float(row.rateLimitReset) if row.rateLimitReset is not None else None
+            # hints are read from an error answer, not from a 200's GraphQL error
+            hinted = row.httpStatus is not None and row.httpStatus >= 400
+            hint = row.rateLimitReset if hinted else None
+            reset = float(hint) if hint is not None else None
             self.stack.limited(call, at, retry_after=None, reset=reset)
