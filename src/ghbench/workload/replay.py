@@ -83,6 +83,7 @@ _PULL_PATH = re.compile(r"^/?repos/[^/]+/[^/]+/pulls/(\d+)")
 _BRANCH_QUERY = re.compile(r"[?&]branch=([^&]+)")
 _HIGH_LEVEL = {("pr", "list"), ("pr", "view"), ("issue", "view")}
 _SHOWN = 12  # operations named in a refusal
+SHIM_PREFIX = "shim."  # the captured REST shims (``shim.pr.checks``, ``shim.pr.view``, …)
 
 
 @dataclass(frozen=True)
@@ -267,6 +268,8 @@ def _fixture_for(
             first = fixture.requests[0] if fixture.requests else None
             is_graphql = first.path.startswith("/graphql") if first else None
             route = first_graphql is None or is_graphql == first_graphql
+            if name.startswith(SHIM_PREFIX) and not route:
+                continue  # a shim's REST is never a recorded GraphQL command's stand-in
             found.append(((not route, not _sends(fixture, rows), rank), gh, name, bound))
     found.sort(key=lambda f: f[0])
     return (found[0][1], found[0][2], found[0][3]) if found else None
