@@ -46,7 +46,7 @@ def test_the_lab_capacity_and_replay_give_one_answer(rows: list[TraceRow], polic
     recording = calls_of(rows)
     row = lab_table(recording, trace="t", choices=(chosen,)).table[0]
     found, recorded = run_capacity_from_trace(
-        rows, fraction=0.8, maximum=200, ceiling_s=60.0, seed=1, policies=chosen
+        rows, fraction=0.8, maximum=20, ceiling_s=60.0, seed=1, policies=chosen
     )
     assert recorded == 2
     assert found.sessions == row.sessions_fit
@@ -73,7 +73,7 @@ def test_the_commands_give_one_answer(trace: Path, tmp_path: Path) -> None:
     lab = _ghbench("lab", "--trace", str(trace), "--policies", "cache+gate")
     rows = {r["policies"]: r for r in lab["table"]}  # type: ignore[attr-defined]
     capacity = _ghbench("capacity", "--from-trace", str(trace), "--policies", "cache+gate",
-                        "--no-plot", "--max-sessions", "200", "--seed", "1")  # fmt: skip
+                        "--no-plot", "--max-sessions", "20", "--seed", "1")  # fmt: skip
     assert capacity["sessions"] == rows["cache+gate"]["sessionsFit"] > rows["none"]["sessionsFit"]
     assert capacity["fromTrace"]["policies"] == "cache+gate"  # type: ignore[index]
     assert any("--policies cache+gate" in line for line in capacity["reproduce"])  # type: ignore[attr-defined]
