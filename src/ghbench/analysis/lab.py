@@ -159,6 +159,7 @@ def calls_of(rows: Sequence[TraceRow]) -> LabRecording:
                 write=write,
                 agent=from_agent(head),
                 duration=max(0.0, max(ends) - start),
+                argv=tuple(head.args or ()),
             )
         )
     calls.sort(key=lambda c: c.at)

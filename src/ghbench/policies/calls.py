@@ -56,6 +56,7 @@ class Call:
     write: bool = False
     agent: bool = True  # a coding agent's (else the orchestrator's: the cooldown's)
     duration: float = 0.0  # in flight this long (coalescing)
+    argv: tuple[str, ...] = ()  # a gh command's arguments (what the shim answers)
 
     def cost(self, budget: str) -> float:
         return self.graphql if budget == "graphql" else self.core

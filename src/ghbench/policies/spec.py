@@ -9,8 +9,8 @@ name          where     what it does
                         --json``), a conditional REST probe of the PR and its head's
                         check runs; both unchanged (304, free) and the command's last
                         answer is reused instead of its GraphQL
-``shim``      gh        ``gh pr checks``, ``gh pr view --json`` (and AO's ``gh pr
-                        list``) answered over REST instead of GraphQL
+``shim``      gh        ``gh pr checks`` and ``gh pr view --json`` answered over
+                        REST instead of GraphQL (``policies.shim``)
 ``reserve``   gh        below ``percent`` of a budget left, the status reads that
                         would draw on it are refused by the wrapper (not sent)
 ``cache``     proxy     a fleet-wide caching proxy: an identical call within ``ttl``
@@ -71,7 +71,7 @@ class ProbeSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 
 class ShimSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The GraphQL→REST shim: no settings (which commands it answers: ``commands.SHIM``)."""
+    """The GraphQL→REST shim: no settings (which commands it answers: ``shim.SHIMMED``)."""
 
 
 class ReserveSpec(_Spec, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -156,9 +156,8 @@ POLICY_TABLE: Mapping[PolicyName, PolicyInfo] = {
     "shim": PolicyInfo(
         ShimSpec,
         "gh",
-        "a GraphQL→REST shim: gh pr checks, gh pr view --json and gh pr list answered"
-        " with REST calls",
-        "phnx-labs/agi-cli #3317's PATH shim for gh pr checks, extended to pr view and pr list",
+        "a GraphQL→REST shim: gh pr checks and gh pr view --json answered with REST calls",
+        "phnx-labs/agi-cli #3317's PATH shim for gh pr checks, extended to gh pr view --json",
     ),
     "reserve": PolicyInfo(
         ReserveSpec,

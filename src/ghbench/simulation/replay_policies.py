@@ -122,6 +122,7 @@ class ReplayStack:
             write=write,
             agent=replayed.agent,
             duration=max(0.0, ends - replayed.at),
+            argv=argv,
         )
 
     def admit(self, call: Call) -> Admission:

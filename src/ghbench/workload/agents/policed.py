@@ -97,6 +97,7 @@ class FleetPolicy:
             graphql=graphql,
             core=core,
             write=writes(fixture),
+            argv=argv,
         )
         self._probing = (repo, branch)
         admission = self.stack.admit(call, self.left)
