@@ -42,6 +42,8 @@ def _scripts(work: Path) -> dict[str, list[str]]:
         "front": ["bench_front.py", "--requests", "200", "--clients", "2", "--seconds", "1"],
         "git": ["bench_git.py", "--repeat", "1"],
         "agents": ["bench_agents.py", "--speed", "--quick"],
+        "lab": ["bench_lab.py", "--quick"],
+        "predictions": ["bench_predictions.py", "--agents", "1", "--window", "300"],
         "replay": ["bench_replay.py", "--agents", "5", "--hours", "0.25", "--factor", "2"],
         "node_preload": ["bench_node_preload.py", "--rounds", "3"],
         "calibration_ao": ["bench_calibration_ao.py", "render", "--doc", str(doc), "--seeds", "1"],

@@ -520,25 +520,54 @@ def _review_phase(
 
 
 def _shim_phase(cap: Capture, values: Values, given: set[str], pr: int) -> None:
-    """A REST shim for ``gh pr checks`` (phnx-labs/agi-cli #3317): the PR's live head,
-    then that commit's check runs, combined status and check suites, each one ``gh api``
-    call; kept as one command, ``shim.pr.checks``, whose head sha is bound from the first
-    answer. Each poll of the shim's ``--watch`` is the whole command again (the head
-    read anew), so it has no ``watch`` list of its own."""
+    """REST shims for the gh commands agents and AO run over GraphQL (the lab's ``shim``
+    policy, docs/policies.md): each a run of ``gh api`` calls kept as one command whose
+    head sha, where it reads one, is bound from the PR's answer (the first).
+
+    - ``shim.pr.checks`` (phnx-labs/agi-cli #3317's PATH shim for ``gh pr checks``): the
+      PR's live head, then that commit's check runs, combined status and check suites.
+      Each poll of the shim's ``--watch`` is the whole command again (the head read
+      anew), so it has no ``watch`` list of its own;
+    - ``shim.pr.view`` (``gh pr view --json``'s state, checks, mergeability and review
+      decision): the PR, its head's check runs and combined status, the PR's reviews;
+    - ``shim.pr.list`` (``gh pr list``): the open PRs of the repository, one page."""
     full = f"{OWNER}/{NAME}"
     sha = values.named["sha"]
-    paths = [
-        f"repos/{full}/pulls/{pr}",
-        f"repos/{full}/commits/{sha}/check-runs",
-        f"repos/{full}/commits/{sha}/status",
-        f"repos/{full}/commits/{sha}/check-suites",
-    ]
+    head = f"repos/{full}/commits/{sha}"
+    shims = (
+        ("shim.pr.checks", ["pr", "checks"], "gh pr checks with four gh api calls",
+         [f"repos/{full}/pulls/{pr}", f"{head}/check-runs", f"{head}/status",
+          f"{head}/check-suites"]),
+        ("shim.pr.view",
+         ["pr", "view", "--json", "state,statusCheckRollup,mergeable,reviewDecision"],
+         "gh pr view --json with four gh api calls",
+         [f"repos/{full}/pulls/{pr}", f"{head}/check-runs", f"{head}/status",
+          f"repos/{full}/pulls/{pr}/reviews"]),
+        ("shim.pr.list", ["pr", "list"], "gh pr list with one gh api call",
+         [f"repos/{full}/pulls?state=open&per_page=100"]),
+    )  # fmt: skip
+    for name, argv, via, paths in shims:
+        _shim(cap, values, given, name=name, argv=argv, via=via, paths=paths)
+
+
+def _shim(
+    cap: Capture,
+    values: Values,
+    given: set[str],
+    *,
+    name: str,
+    argv: list[str],
+    via: str,
+    paths: list[str],
+) -> None:
+    """``paths`` run with ``gh api`` one by one, kept as the one command ``name``."""
     parts = [
-        cap.run(f"shim.pr.checks[{i}]", ["api", path], values, given=given | {"sha"})
+        cap.run(f"{name}[{i}]", ["api", path], values, given=given | {"sha"})
         for i, path in enumerate(paths)
     ]
-    entries = [cap.commands.pop(f"shim.pr.checks[{i}]") for i in range(len(paths))]
-    cap.failures = [f.replace("shim.pr.checks[3]", "shim.pr.checks") for f in cap.failures]
+    entries = [cap.commands.pop(f"{name}[{i}]") for i in range(len(paths))]
+    last = f"{name}[{len(paths) - 1}]"
+    cap.failures = [f.replace(last, name) for f in cap.failures]
     requests = []
     for entry in entries:
         for request in entry["requests"]:
@@ -548,14 +577,14 @@ def _shim_phase(cap: Capture, values: Values, given: set[str], pr: int) -> None:
     failed = [e for e in entries if not e.get("complete", True)]
     shim: dict[str, Any] = {
         "requests": requests,
-        "argv": ["pr", "checks"],
+        "argv": argv,
         "exitCode": max(p.returncode for p in parts),
-        "via": "a PATH shim that answers gh pr checks with four gh api calls",
+        "via": f"a PATH shim that answers {via}",
     }
     if failed:
         shim["complete"] = False
         shim["note"] = "; ".join(e["note"] for e in failed)
-    cap.commands["shim.pr.checks"] = shim
+    cap.commands[name] = shim
 
 
 def main() -> int:

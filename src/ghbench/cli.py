@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "workload",
         "Run the built-in AO workload model (or a coding agent) as a process.",
     ),
+    "lab": ("lab", "The budget lab: a recorded fleet under each policy, sessions that fit."),
     "replay": ("replay", "Re-issue a recorded trace's calls against the emulator, scaled."),
 }
 

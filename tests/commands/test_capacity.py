@@ -142,6 +142,8 @@ def test_console_names_the_count_the_binding_budget_and_both_margins(
         (["--driver", "ao"], "--driver ao applies only with --verify"),
         (["--verify", "--driver", "ao"], "--driver ao needs --ao CHECKOUT"),
         (["--from-trace", "t.jsonl", "--scenario", "S3"], "--scenario does not apply"),
+        (["--policies", "cache"], "--policies applies to --from-trace (ghbench lab"),
+        (["--from-trace", "t.jsonl", "--policies", "shim"], "--policies shim: not run by a"),
     ],
 )
 def test_bad_flags_are_one_line_usage_errors(ghbench: Any, args: list[str], needle: str) -> None:

@@ -67,6 +67,12 @@ def test_replay_console_names_what_it_left_out(recorded: Path, tmp_path: Path) -
             "error: --drop no.such.op: the recording has no such operation; it has gh.api.",
         ),
         (["--ttl", "gh.pr.vew=30s"], "error: --ttl gh.pr.vew: the recording has no such"),
+        (["--policies", "cach"], "error: --policies cach: no policy 'cach'"),
+        (["--policies", "probe"], "error: --policies probe: not run by a replay"),
+        (
+            ["--policies", "cache", "--ttl", "gh.api.guard-pr-list=45s"],
+            "error: --ttl: the cache policy is on (--policies cache); use one of them",
+        ),
     ],
 )
 def test_bad_flags_are_one_line_errors(recorded: Path, args: list[str], message: str) -> None:

@@ -78,6 +78,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     poll_ceiling: str,
     max_sessions: int,
     verify: bool,
+    policies: str,
     no_plot: bool,
     as_json: bool,
 ) -> None:
@@ -101,6 +102,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         plot=not no_plot,
         verify=verify,
         from_trace=from_trace,
+        policies=policies,
     )
     if solve is not None and sessions is not None:
         solved = answer_solve(solve, spec, query, sessions)

@@ -54,7 +54,9 @@ def _per_operation(flag: str, values: tuple[str, ...]) -> dict[str, float]:
     "--ttl",
     multiple=True,
     metavar="OP=DURATION",
-    help="Answer a call of OP from a cache when an identical one was re-issued within DURATION.",
+    help="Answer a call of OP from a cache when an identical one was re-issued within"
+    " DURATION: the cache policy for OP alone (--policies cache:ttl=N is preferred for"
+    " every operation).",
 )
 @click.option(
     "--interval",
@@ -71,13 +73,19 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     drop: tuple[str, ...],
     ttl: tuple[str, ...],
     interval: tuple[str, ...],
+    policies: str,
     as_json: bool,
 ) -> None:
     """Re-issue a recorded trace's calls against the emulator, scaled to N sessions."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.policies.spec import parse_policies  # noqa: PLC0415
     from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
     from ghbench.simulation.replay import ReplaySpec, replay_recording  # noqa: PLC0415
+    from ghbench.simulation.replay_policies import check_replayable  # noqa: PLC0415
     from ghbench.workload.replay import ReplayPolicy  # noqa: PLC0415
+
+    chosen = parse_policies(policies)
+    check_replayable(chosen)
 
     policy = ReplayPolicy(
         drop=frozenset(drop),
@@ -86,7 +94,9 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     )
     # on the wall clock a replay lasts as long as its recording: it says how far it is
     said = None if speed is None else (lambda line: click.echo(line, err=True))
-    replay = ReplaySpec(run=spec, sessions=sessions, speed=speed, policy=policy, progress=said)
+    replay = ReplaySpec(
+        run=spec, sessions=sessions, speed=speed, policy=policy, policies=chosen, progress=said
+    )
     written = replay_recording(replay, trace_path)
     if as_json:
         click.echo(json.dumps(written.json(), indent=2))

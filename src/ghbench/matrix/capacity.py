@@ -54,6 +54,7 @@ from ghbench.matrix.capacity_verify import (
 )
 from ghbench.matrix.runs import capacity_path
 from ghbench.pages.capacity_page import capacity_page
+from ghbench.policies.spec import Policies, parse_policies
 from ghbench.runspec.build import build_spec
 from ghbench.runspec.cells import SCENARIOS, Cell
 from ghbench.runspec.flags import flag_for
@@ -61,6 +62,7 @@ from ghbench.runspec.names import AgentsName
 from ghbench.runspec.spec import RunSpec
 from ghbench.simulation.cell import run_cell
 from ghbench.simulation.replay import ReplaySpec, load_recording, replay_plan, replay_scorecard
+from ghbench.simulation.replay_policies import check_replayable
 from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import cell_scorecard
 from ghbench.timefmt import format_duration
@@ -105,6 +107,7 @@ class CapacityQuery:
     plot: bool = True
     verify: bool = False
     from_trace: Path | None = None
+    policies: str = "none"  # --policies: in front of the replay (--from-trace only)
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,7 @@ def trace_probe(
     seed: int,
     ceiling_s: float,
     budget: Budget | None = None,
+    policies: Policies | None = None,
 ) -> Callable[[int], Probe]:
     """``probe(n)``: a recorded trace replayed at n sessions (``ghbench replay``), its
     budgets against one token's: the recording's hourly limits, not the replay's
@@ -254,7 +258,10 @@ def trace_probe(
     keeps its cycle). The recording's first tick is its orchestrator's start, which reads
     every PR cold; as the model's cycle is judged after its warmup, the cycles judged
     here are the ticks after the first (all of them when there is one). ``budget``: the
-    token's hourly limits instead of the recording's (``--budget``)."""
+    token's hourly limits instead of the recording's (``--budget``). ``policies``: the
+    fleet's, in front of the replay at each count (``simulation.replay_policies``); how
+    far their gate set a session behind its recorded pace is judged against the poll
+    ceiling, as the lab judges it (``analysis.lab``)."""
     limits = recorded_limits(rows, budget)
     run = RunSpec(backend="simulated", budget=budget)
     orchestrator = [r for r in rows if not from_agent(r)]
@@ -276,9 +283,12 @@ def trace_probe(
             scaled=sessions_own,
             factor=sessions / recorded,
         )
-        result = replay_plan(rows, plan, ReplaySpec(run=run, sessions=sessions), seed=seed)
+        replay = ReplaySpec(run=run, sessions=sessions, policies=policies or Policies())
+        result = replay_plan(rows, plan, replay, seed=seed)
         card = replay_scorecard(result, scenario_id="capacity-from-trace")
-        uses = budget_uses(card, cycle, ceiling_s, hourly_limits=limits)
+        # a session the fleet's gate held falls behind as a slow poll does: one ceiling
+        waited = max(cycle, result.longest_lag_s)
+        uses = budget_uses(card, waited, ceiling_s, hourly_limits=limits)
         return Probe.of(sessions, card, uses)
 
     return probe
@@ -292,6 +302,7 @@ def run_capacity_from_trace(
     ceiling_s: float,
     seed: int,
     budget: Budget | None = None,
+    policies: Policies | None = None,
 ) -> tuple[CapacityResult, int]:
     """The most sessions a user's own traffic holds within ``fraction`` of every budget,
     replayed at each count tried; and how many sessions the recording had."""
@@ -301,7 +312,9 @@ def run_capacity_from_trace(
             f"--from-trace: none of its {plan.rows} rows can be re-issued "
             f"({', '.join(sorted(plan.skipped))})"
         )
-    probe = trace_probe(rows, plan, seed=seed, ceiling_s=ceiling_s, budget=budget)
+    probe = trace_probe(
+        rows, plan, seed=seed, ceiling_s=ceiling_s, budget=budget, policies=policies
+    )
     result = find_capacity(probe, fraction=fraction, start=1, maximum=maximum)
     return result, recorded_session_count(plan)
 
@@ -393,7 +406,10 @@ def _check(spec: RunSpec, query: CapacityQuery, typed: Collection[str]) -> None:
             if dest in typed:
                 flag = "--verify" if dest == "verify" else flag_for(dest).name
                 raise UsageError(f"{flag} does not apply to --from-trace (a recording's own run)")
+        check_replayable(parse_policies(query.policies))
         return
+    if parse_policies(query.policies):
+        raise UsageError("--policies applies to --from-trace (ghbench lab tabulates them)")
     smallest = smallest_sessions(spec)
     if query.maximum < smallest:
         raise UsageError(f"--max-sessions: {spec.cell.topology} needs at least {smallest}")
@@ -461,6 +477,7 @@ def _from_trace(
     if query.plot:
         hold(spec.out_dir)
     seed = spec.seed
+    policies = parse_policies(query.policies)
     with batch_collection():
         result, recorded = run_capacity_from_trace(
             rows,
@@ -469,12 +486,15 @@ def _from_trace(
             ceiling_s=query.ceiling_s,
             seed=seed,
             budget=spec.budget,
+            policies=policies,
         )
-    title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count)"
+    under = f", policies {policies.label}" if policies else ""
+    title = f"capacity from {trace} ({recorded} recorded sessions, replayed at each count{under})"
     stem = f"capacity-from-{trace.stem}-seed{seed}"
     paths = _plot(result, title, spec.out_dir, stem) if query.plot else {}
     reproduce = [
         f"ghbench replay --trace {trace} --sessions {p.sessions} --seed {seed}{_flags(spec)}"
+        + (f" --policies {query.policies}" if policies else "")
         for p in (result.at, result.next)
         if p
     ]
@@ -484,6 +504,7 @@ def _from_trace(
             "agentTrace": None if agents_trace is None else str(agents_trace),
             "recordedSessions": recorded,
             "seed": seed,
+            "policies": policies.label,
         },
         "pollCeilingSeconds": query.ceiling_s,
         "maxSessions": query.maximum,

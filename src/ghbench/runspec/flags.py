@@ -347,9 +347,25 @@ FLAGS: tuple[Flag, ...] = (
     Flag(("--sessions",), "sessions", "int",
          "Number of sessions.",
          {**_RUNS, "demo": 5, "simulate": 50, "replay": None, "workload agents": 5,
-          "capacity": None},
+          "capacity": None, "lab": None},
          bounds=(1, MAX_SESSIONS), unset="the recorded count",
          help_in={"capacity": "With --solve: the sessions the answer is for."}),
+    # -- the budget lab (docs/policies.md) --------------------------------------------
+    Flag(("--trace",), "trace_path", "file",
+         "A recorded trace: AO's, record's, the agents', the network front's.",
+         {"lab": REQUIRED}),
+    Flag(("--policies",), "policies", "text",
+         "Policies in front of GitHub: all, none, or names joined by + or , (probe, shim,"
+         " reserve, cache, gate, cooldown), each with :key=value settings, e.g."
+         " cache:ttl=60+gate:refill=3000 (docs/policies.md).",
+         {"lab": "all", "replay": "none", "capacity": "none"}, metavar="POLICIES",
+         help_in={"lab": "The policies tried, each alone and in the useful combinations"
+                  " (all), or one choice beside none (docs/policies.md).",
+                  "replay": "Policies in front of the re-issued calls: reserve, cache,"
+                  " gate, cooldown, joined by + or , each with :key=value settings"
+                  " (docs/policies.md); --ttl OP=DURATION is the cache policy for OP.",
+                  "capacity": "With --from-trace: the policies in front of the replay at"
+                  " each count (reserve, cache, gate, cooldown; docs/policies.md)."}),
     Flag(("--warmup",), "warmup", "duration",
          "Warmup before the window.",
          {**dict.fromkeys(("measure", "ab", "simulate"), "2m"), "demo": "10s",
@@ -404,7 +420,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(("--out",), "out_dir", "out",
          "Directory for artifacts, traces and state.",
          {**dict.fromkeys(("setup", "measure", "capacity", "simulate", "replay", "report",
-                           "workload agents"), DEFAULT_OUT),
+                           "workload agents", "lab"), DEFAULT_OUT),
           "ab": Path("ghbench-ab"), "matrix run": Path("ghbench-matrix"),
           "matrix merge": Path("ghbench-matrix"), "demo": None},
          unset=f"{DEFAULT_OUT}/demo-TIME",
@@ -414,7 +430,7 @@ FLAGS: tuple[Flag, ...] = (
          help_in={"capacity": "Do not write the PNG and the HTML page."}),
     Flag(("--json",), "as_json", "switch", "Print the result as JSON.",
          dict.fromkeys(("report", "simulate", "capacity", "replay", "workload agents",
-                        "summarize", "analyze", "compare"), False)),
+                        "summarize", "analyze", "compare", "lab"), False)),
     Flag(("--format",), "fmt", "choice",
          "What to print; bmf: Bencher Metric Format, gab: github-action-benchmark's"
          " customSmallerIsBetter JSON, the other lines then on stderr (docs/ci.md).",

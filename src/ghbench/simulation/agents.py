@@ -17,13 +17,15 @@ one time order, tick by tick.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ghbench.artifacts.io import unique_path
 from ghbench.artifacts.models import ScorecardArtifact
+from ghbench.policies.ledger import TOKEN_LIMITS
+from ghbench.policies.spec import Policies
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
@@ -79,6 +81,8 @@ class AgentRunSpec:
     # hourly points per resource instead of GitHub's 5,000 (a large one shows the
     # agents' demand where the bucket would have stopped them)
     limits: tuple[tuple[str, int], ...] = ()
+    # the fleet's policies in front of every agent's gh (docs/policies.md)
+    policies: Policies | None = None
 
     @classmethod
     def of(cls, spec: RunSpec) -> AgentRunSpec:
@@ -179,6 +183,9 @@ class CellAgents:
         params: AgentParams,
         rng: random.Random,
         seen: Callable[[TraceRow], None] | None = None,
+        *,
+        policies: Policies | None = None,
+        limits: Mapping[str, float] | None = None,
     ) -> None:
         """``seen``: told of every agent row as it is written (the orchestrator's meter
         of the shared budget reads the agents' answers too)."""
@@ -195,6 +202,8 @@ class CellAgents:
             hooks=self.world,
             rng=rng,
             gh=params.gh,
+            policies=policies,
+            limits=limits,
         )
         self.world.fleet = self.fleet
 
@@ -257,7 +266,8 @@ def run_agents(spec: AgentRunSpec, *, seed: int) -> AgentRun:
     transport = InProcessTransport(
         world.handle, token=world.token, rng=random.Random(rng.randrange(2**31))
     )
-    agents = CellAgents(world, transport, params, rng)
+    limits = {**TOKEN_LIMITS, **{r: float(n) for r, n in spec.limits}}
+    agents = CellAgents(world, transport, params, rng, policies=spec.policies, limits=limits)
     start = clock.now()
     window_start = start + spec.warmup_s
     window_end = window_start + spec.duration_s

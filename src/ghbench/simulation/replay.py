@@ -26,6 +26,7 @@ import msgspec
 
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
+from ghbench.policies.spec import Policies
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
@@ -33,6 +34,7 @@ from ghbench.scorecard import Snapshots, build_scorecard_artifact
 from ghbench.scorecard.costs import row_costs
 from ghbench.simulation.replay_merge import merge_parts
 from ghbench.simulation.replay_parts import run_parts
+from ghbench.simulation.replay_policies import check_replayable
 from ghbench.simulation.replay_run import Part, copies_for
 from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import Frames, run_frames, write_run
@@ -78,6 +80,9 @@ class ReplaySpec:
     sessions: int | None = None  # None: the recorded count
     speed: float | None = None  # None: virtual time
     policy: ReplayPolicy = field(default_factory=ReplayPolicy)
+    # the fleet's policies in front of the calls (``replay_policies``): one part, as the
+    # fleet's gate and cache are one
+    policies: Policies = field(default_factory=Policies)
     # parts run in parallel (``replay_parts``); None: two for two copies or more in
     # virtual time, else one. Fixed by the spec, never by the machine, so a replay
     # gives the same figures everywhere.
@@ -85,8 +90,18 @@ class ReplaySpec:
     # on the wall clock (``speed``): told how far the replay is, every so often
     progress: Callable[[str], None] | None = None
 
+    @property
+    def policies_on(self) -> bool:
+        return bool(self.policies) or bool(self.policy.ttl)
+
+    def stack(self) -> Policies:
+        """The policies the replay's calls meet: ``policies`` with ``--ttl`` folded in."""
+        return self.policy.policies(self.policies)
+
     def parts(self, copies: int) -> int:
         """How many parts replay ``copies`` copies."""
+        if self.policies_on:
+            return 1
         if self.workers is not None:
             return max(1, min(self.workers, copies))
         return 2 if copies >= 2 and self.speed is None else 1
@@ -153,6 +168,7 @@ class ReplayResult:
     calls: int = 0
     # the agents' calls (``ReplayCall.agent``); None when the recording had none
     agent_rows: list[TraceRow] | None = None
+    longest_lag_s: float = 0.0  # the furthest a session fell behind at the fleet's gate
 
     @property
     def every_row(self) -> list[TraceRow]:
@@ -244,6 +260,8 @@ def replay_plan(
             f"({', '.join(sorted(plan.skipped))})"
         )
     spec.policy.check(plan)
+    policies = spec.stack()
+    check_replayable(policies)
     recorded = recorded_session_count(plan)
     sessions = spec.sessions or recorded
     copies = copies_for(recorded, sessions)
@@ -258,6 +276,7 @@ def replay_plan(
             spec.speed,
             name="" if workers == 1 else f"{i}",
             progress=spec.progress if i == 0 else None,
+            policies=policies,
         )
         for i in range(workers)
     ]
@@ -281,6 +300,7 @@ def replay_plan(
         done.stopped,
         done.calls,
         agent_rows=done.agent_rows if agents else None,
+        longest_lag_s=done.longest_lag_s,
     )
 
 

@@ -100,4 +100,5 @@ def merge_parts(parts: Sequence[PartResult]) -> PartResult:
         stopped,
         sum(p.calls for p in parts),
         max(p.end for p in parts),
+        max(p.longest_lag_s for p in parts),
     )

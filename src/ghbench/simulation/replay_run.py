@@ -19,7 +19,10 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ghbench.policies.calls import Admission, Call, Verdict
+from ghbench.policies.spec import Policies
 from ghbench.ratelimit import RateLimitSnapshot
+from ghbench.simulation.replay_policies import ReplayStack
 from ghbench.simulation.replay_targets import (
     default_repo,
     entities,
@@ -79,6 +82,8 @@ class Part:
     limits: Mapping[str, int]  # the recording's hourly limit per bucket, per copy
     policy: ReplayPolicy = field(default_factory=ReplayPolicy)
     speed: float | None = None  # None: virtual time
+    # the fleet's policies (``replay_policies``; ``policy``'s ttl folded in): one part
+    policies: Policies = field(default_factory=Policies)
     name: str = ""  # tells its invocation ids from another part's
     # on the wall clock: a line at least every ``PROGRESS_S`` seconds
     progress: Callable[[str], None] | None = None
@@ -97,6 +102,7 @@ class PartResult:
     stopped: Counter[str]
     calls: int
     end: float  # the part's clock when its last request ended
+    longest_lag_s: float = 0.0  # the furthest a session fell behind at the fleet's gate
 
 
 def run_part(plan: ReplayPlan, part: Part) -> PartResult:
@@ -125,6 +131,7 @@ def run_part(plan: ReplayPlan, part: Part) -> PartResult:
         replay.stopped,
         replay.calls,
         end,
+        replay.policed.longest_lag_s if replay.policed is not None else 0.0,
     )
 
 
@@ -142,6 +149,10 @@ class _Job:
     argv: tuple[str, ...] = ()  # the call's argv in its copy
     session: str = ""  # the session id its rows carry
     etag_key: tuple[int, str] | None = None  # a GET's (copy, path): its ETag is kept
+    checked: bool = False  # past the drops and poll intervals
+    lag: float = 0.0  # seconds its session's waits at the gate moved it
+    seen: Call | None = None  # the call as the policies admitted it
+    admission: Admission | None = None
 
 
 class _Replay:
@@ -162,6 +173,7 @@ class _Replay:
         self._argvs: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
         self.options = RowSettings(session_ids=True, origin="replay")
         self.gate = PolicyGate(part.policy)
+        self.policed = ReplayStack(part.policies, part.limits) if part.policies else None
         self.policy: dict[str, Counter[str]] = {}
         self.stopped: Counter[str] = Counter()
         self.calls = 0
@@ -244,17 +256,24 @@ class _Replay:
         if not ended:
             at_end()
 
+    def _held(self, reason: str, job: _Job) -> None:
+        self.policy.setdefault(reason, Counter())[job.call.operation] += 1
+
     def _start(self, when: float, job: _Job) -> None:
         call = job.call
-        reason = self.gate.verdict(call, job.copy)
-        if reason is not None:
-            self.policy.setdefault(reason, Counter())[call.operation] += 1
-            return
+        if job.admission is None:
+            if not job.checked:
+                reason = self.gate.verdict(call, job.copy)
+                if reason is not None:
+                    self._held(reason, job)
+                    return
+                job.argv = self._argv(call, job.copy)
+                key = call.session or "unattributed"
+                job.session = key if job.copy == 0 else f"{key}#{job.copy}"
+            if self.policed is not None and not self._admitted(when, job):
+                return
         self.calls += 1
         job.invocation = f"replay{self.part.name}-{next(self._ids)}"
-        job.argv = self._argv(call, job.copy)
-        key = call.session or "unattributed"
-        job.session = key if job.copy == 0 else f"{key}#{job.copy}"
         if call.kind == "api":
             argv = self._retarget_shas(job.argv)
             tag = (job.copy, plan_call(argv, None).request.path)
@@ -269,6 +288,7 @@ class _Replay:
             if row.etag:
                 self.etags[tag] = row.etag
             self.sink(job).append(row)
+            self._answered(job, row, when)
             return
         if call.kind in ("rest", "graphql"):
             job.pending = self._request(call, job)
@@ -285,6 +305,41 @@ class _Replay:
             uncached=templates[: call.cached],
         )
         self._next(when, job, None)
+
+    def _admitted(self, when: float, job: _Job) -> bool:
+        """The policies' verdict on ``job`` at ``when``: True, it goes now; else it was
+        answered without GitHub, refused, or comes back when the gate lets it go."""
+        policed = self.policed
+        assert policed is not None
+        job.checked = True
+        # its session waited at the gate before it (those waits may be known only now:
+        # an earlier call goes once the gate lets it): it comes that much later
+        lag = policed.behind.get(job.session, 0.0) - job.lag
+        if lag > 1e-9:
+            job.lag += lag
+            return self._later(when + lag, job)
+        target = self.plan.sessions.get(job.call.session)
+        repo = copy_repo((target.repo if target else None) or self.default, job.copy)
+        seen = policed.call(job.call, at=when, session=job.session, argv=job.argv, repo=repo)
+        admission = policed.admit(seen)
+        if admission.verdict is not Verdict.SENT:
+            self._held(str(admission.verdict), job)
+            return False
+        policed.sent(seen, admission)
+        job.seen, job.admission = seen, admission
+        return admission.at <= when or self._later(admission.at, job)
+
+    def _later(self, when: float, job: _Job) -> bool:
+        """``job`` starts at ``when``, unless that is past the recording's end."""
+        if when > self.plan.end:
+            self._held("held past the recording's end", job)
+        else:
+            self._push(when, job)
+        return False
+
+    def _answered(self, job: _Job, row: TraceRow, at: float) -> None:
+        if self.policed is not None and job.seen is not None:
+            self.policed.answered(job.seen, row, at)
 
     def _request(self, call: ReplayCall, job: _Job) -> HttpRequest:
         """A row recorded without argv as the request it was: a GraphQL body POSTed again,
@@ -385,18 +440,18 @@ class _Replay:
             etag = next((v for k, v in response.headers if k.lower() == "etag"), None)
             if etag:
                 self.etags[job.etag_key] = etag
-        self.sink(job).append(
-            exchange_row(
-                request,
-                response,
-                started_at=when,
-                finished_at=end,
-                argv=job.argv,
-                session_id=job.session,
-                invocation_id=job.invocation,
-                request_index=job.index,
-            )
+        row = exchange_row(
+            request,
+            response,
+            started_at=when,
+            finished_at=end,
+            argv=job.argv,
+            session_id=job.session,
+            invocation_id=job.invocation,
+            request_index=job.index,
         )
+        self.sink(job).append(row)
+        self._answered(job, row, when)
         job.index += 1
         if job.requests is not None:
             self._next(end, job, response)

@@ -15,6 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ghbench.policies.cooldown import cooldown_s
+from ghbench.policies.spec import CooldownSpec
+
 if TYPE_CHECKING:
     from ghbench.workload.poller import SessionState
 
@@ -134,13 +137,8 @@ def tail(body: bytes) -> str:
 
 # -- rate limits ----------------------------------------------------------------------
 
-COOLDOWN_MIN = 30.0  # minRateLimitCooldown
-COOLDOWN_MAX = 600.0  # maxRateLimitCooldown
-COOLDOWN_BASE = 60.0  # defaultRateLimitCooldown: 60 s, then the clock's jitter
-# the jitter is the clock's nanoseconds modulo 15 s, less 7 s: -7 s to +8 s, the same
-# for every poll on one ticker's grid (a grid of 30 s keeps the remainder)
-JITTER_SPAN_NS = 15_000_000_000
-JITTER_SHIFT = 7.0
+# AO 0.12.6's bounds, default and jitter: ``policies.cooldown`` (the lab's cooldown)
+_AO_COOLDOWN = CooldownSpec()
 _REST_MARKERS = ("rate limit", "abuse detection", "secondary rate")  # isRateLimited
 _GRAPHQL_MARKERS = ("rate limit", "abuse")  # doGraphQL's first error's message
 
@@ -159,20 +157,16 @@ def _number(value: str | None) -> int | None:
         return None
 
 
-def _bounded(seconds: float) -> float:
-    return min(max(seconds, COOLDOWN_MIN), COOLDOWN_MAX)
-
-
 def _hinted(answer: Answer, now: float) -> float:
     """``rateLimitCooldown`` of an error that carries GitHub's hints (or none)."""
     retry = _number(answer.headers.get("retry-after"))
-    if retry is not None and retry > 0:
-        return _bounded(float(retry))
     reset = _number(answer.headers.get("x-ratelimit-reset"))
-    if reset is not None and reset > 0 and reset > now:
-        return _bounded(reset - now)
-    jitter = (int(now * 1e9) % JITTER_SPAN_NS) / 1e9 - JITTER_SHIFT
-    return _bounded(COOLDOWN_BASE + jitter)
+    return cooldown_s(
+        _AO_COOLDOWN,
+        now,
+        retry_after=None if retry is None else float(retry),
+        reset=None if reset is None or reset <= 0 else float(reset),
+    )
 
 
 def rate_limit_cooldown(answer: Answer, now: float) -> float | None:

@@ -26,10 +26,11 @@ repository, branch, PR and issue numbers; scaled to N sessions, copy ``c`` of th
 recording runs against repositories renamed ``NAME-c`` (copy 0 keeps the names), so
 every copy meets the same numbers in a repository of its own.
 
-Policies, as AO's ``cache-replay.mjs`` asked them: ``drop`` an operation, a per-operation
-cache ``ttl`` (a call identical to one re-issued less than TTL ago is answered from the
-cache), and a poll ``interval`` per operation (a session re-issues that operation at
-most once per interval).
+Counterfactuals, as AO's ``cache-replay.mjs`` asked them: ``drop`` an operation, a
+per-operation cache ``ttl`` (the cache policy, ``policies.cache``, with a TTL per
+operation: ``ReplayPolicy.policies``), and a poll ``interval`` per operation (a session
+re-issues that operation at most once per interval). The fleet's policies
+(``--policies``) run in front of the replay's calls (``simulation.replay_policies``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import msgspec
+
 from ghbench.errors import UsageError
+from ghbench.policies.spec import CacheSpec, Policies
 from ghbench.timefmt import parse_iso
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow, from_agent
 from ghbench.workload.agents.fixtures import (
@@ -79,6 +83,7 @@ _PULL_PATH = re.compile(r"^/?repos/[^/]+/[^/]+/pulls/(\d+)")
 _BRANCH_QUERY = re.compile(r"[?&]branch=([^&]+)")
 _HIGH_LEVEL = {("pr", "list"), ("pr", "view"), ("issue", "view")}
 _SHOWN = 12  # operations named in a refusal
+SHIM_PREFIX = "shim."  # the captured REST shims (``shim.pr.checks``, ``shim.pr.view``, …)
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,22 @@ class ReplayPolicy:
                         f"{flag} {operation}: the recording has no such operation; it has"
                         f" {', '.join(shown[:_SHOWN])}{more}"
                     )
+
+    def policies(self, chosen: Policies) -> Policies:
+        """``chosen`` with ``ttl`` folded in as the cache policy: a TTL per operation,
+        only those operations cached, as an identical call re-issued within the TTL
+        (neither coalescing nor invalidation on writes, as ``--ttl`` always was)."""
+        if not self.ttl:
+            return chosen
+        if chosen.cache is not None:
+            raise UsageError("--ttl: the cache policy is on (--policies cache); use one of them")
+        cache = CacheSpec(
+            ttl=max(self.ttl.values()),
+            coalesce=False,
+            invalidate=False,
+            per_operation=dict(self.ttl),
+        )
+        return msgspec.structs.replace(chosen, cache=cache)
 
 
 @dataclass
@@ -247,6 +268,8 @@ def _fixture_for(
             first = fixture.requests[0] if fixture.requests else None
             is_graphql = first.path.startswith("/graphql") if first else None
             route = first_graphql is None or is_graphql == first_graphql
+            if name.startswith(SHIM_PREFIX) and not route:
+                continue  # a shim's REST is never a recorded GraphQL command's stand-in
             found.append(((not route, not _sends(fixture, rows), rank), gh, name, bound))
     found.sort(key=lambda f: f[0])
     return (found[0][1], found[0][2], found[0][3]) if found else None
@@ -421,25 +444,18 @@ def plan_replay(rows: Sequence[TraceRow]) -> ReplayPlan:
 
 
 class PolicyGate:
-    """Applies a ``ReplayPolicy`` to calls in time order: None lets a call through, else
-    the reason it is not re-issued (``dropped``, ``cached``, ``slower poll``)."""
+    """Applies a ``ReplayPolicy``'s drops and poll intervals to calls in time order
+    (its ``ttl`` is the cache policy's): None lets a call through, else the reason it is
+    not re-issued (``dropped``, ``slower poll``)."""
 
     def __init__(self, policy: ReplayPolicy) -> None:
         self.policy = policy
-        self._fetched: dict[tuple[object, ...], float] = {}
         self._polled: dict[tuple[object, ...], float] = {}
 
     def verdict(self, call: ReplayCall, copy: int) -> str | None:
         op = call.operation
         if op in self.policy.drop:
             return "dropped"
-        ttl = self.policy.ttl.get(op)
-        if ttl is not None:
-            same = (copy, call.session, op, call.argv, call.endpoint)
-            last = self._fetched.get(same)
-            if last is not None and call.at - last < ttl:
-                return "cached"
-            self._fetched[same] = call.at
         interval = self.policy.interval.get(op)
         if interval is not None:
             loop = (copy, call.session, op)

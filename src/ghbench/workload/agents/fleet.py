@@ -25,11 +25,13 @@ import heapq
 import itertools
 import random
 import threading
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ghbench.clock import Clock, VirtualClock
+from ghbench.policies.ledger import TOKEN_LIMITS
+from ghbench.policies.spec import Policies
 from ghbench.trace.schema import AGENT
 from ghbench.workload.agents.fixtures import (
     DEFAULT_CAPTURE,
@@ -42,6 +44,7 @@ from ghbench.workload.agents.fixtures import (
     render_argv,
     script,
 )
+from ghbench.workload.agents.policed import Before, FleetPolicy
 from ghbench.workload.agents.rows import exchange_row
 from ghbench.workload.agents.session import (
     AgentLane,
@@ -121,6 +124,9 @@ class _Task:
     requests: Generator[HttpRequest, HttpResponse, ScriptOutcome] | None = None
     pending: HttpRequest | None = None
     index: int = 0
+    # the fleet's policies: the command's admission, and a command the gate holds back
+    before: Before | None = None
+    deferred: Gh | None = None
 
 
 class Fleet:
@@ -138,7 +144,12 @@ class Fleet:
         options: RowSettings | None = None,
         stop: threading.Event | None = None,
         gh: GhCapture = DEFAULT_CAPTURE,
+        policies: Policies | None = None,
+        limits: Mapping[str, float] | None = None,
     ) -> None:
+        """``policies``: a fleet's policies in front of every gh command
+        (``policed.FleetPolicy``; a transport with ``exchange`` only), on budgets of
+        ``limits`` an hour."""
         self.transport = transport
         self.gh = gh
         self.clock = clock
@@ -158,6 +169,16 @@ class Fleet:
         self._learned: dict[str, dict[str, object]] = {}
         # gh's disk cache: a cached request (by its template) -> until when it is kept
         self._gh_cache: dict[int, float] = {}
+        self.policy: FleetPolicy | None = None
+        self._current: _Task | None = None  # the task whose command the policies weigh
+        if policies and self.exchanger is not None:
+            self.policy = FleetPolicy(
+                policies,
+                limits or TOKEN_LIMITS,
+                exchange=self.exchanger.exchange,
+                probed=self._probed,
+                token=token,
+            )
 
     def add(self, agent: AgentSpec, lane: AgentLane, at: float) -> None:
         """Start ``lane`` for ``agent`` at ``at``."""
@@ -193,6 +214,11 @@ class Fleet:
 
     def _advance(self, now: float, task: _Task, send: Any) -> None:
         """Run ``task``'s lane until it waits or sends a request."""
+        if task.deferred is not None:  # the gate let it go now
+            held, task.deferred = task.deferred, None
+            send = self._start(now, task, held)
+            if send is None:
+                return
         while True:
             try:
                 step: Step = task.lane.send(send)
@@ -228,9 +254,26 @@ class Fleet:
     def _start(self, now: float, task: _Task, step: Gh) -> ScriptOutcome | None:
         fixture = command_fixture(step.command, self.gh)
         values = {**task.agent.values(), **self._learned.get(task.agent.id, {}), **step.values}
+        argv = render_argv(fixture, values)
+        if self.policy is not None:
+            if task.before is None:
+                self._current = task
+                before = self.policy.before(
+                    now, session=task.agent.id, repo=task.agent.repo, branch=task.agent.branch,
+                    command=step.command, argv=argv, fixture=fixture,
+                )  # fmt: skip
+                if before.outcome is not None:
+                    return before.outcome  # answered with nothing sent, or refused
+                task.before = before
+                if before.wait_until is not None:
+                    task.deferred = step
+                    self._push(before.wait_until, task, None)
+                    return None
+            if task.before.fixture is not None:
+                fixture = command_fixture(task.before.fixture, self.gh)
         self.summary.commands += 1
         task.command = step.command
-        task.argv = render_argv(fixture, values)
+        task.argv = argv
         task.invocation = f"{task.agent.id}-{next(self._invocations)}"
         task.index = 0
         if self.exchanger is None:
@@ -250,6 +293,9 @@ class Fleet:
         except StopIteration as done:
             task.requests = task.pending = None
             outcome: ScriptOutcome = done.value
+            if self.policy is not None and task.before is not None:
+                self.policy.after(task.before, command=task.command, ended=when, outcome=outcome)
+                task.before = None
             if outcome.stopped:
                 count = self.summary.stopped.get(task.command, 0)
                 self.summary.stopped[task.command] = count + 1
@@ -281,6 +327,26 @@ class Fleet:
         outcome = self._next_request(end, task, response)
         if outcome is not None:
             self._push(end, task, outcome)
+
+    def _probed(self, request: HttpRequest, response: HttpResponse) -> None:
+        """A policy's probe, sent for the command of ``self._current``: traced."""
+        task = self._current
+        assert task is not None
+        now = self.clock.now()
+        self.summary.requests += 1
+        self.sink(
+            exchange_row(
+                request,
+                response,
+                started_at=now,
+                finished_at=now + (response.latency_s or 0.0),
+                argv=("api", request.path.lstrip("/")),
+                session_id=task.agent.id if self.options.session_ids else None,
+                invocation_id=f"{task.agent.id}-{next(self._invocations)}",
+                request_index=0,
+                secrets=self.options.secrets,
+            )
+        )
 
     def _run_gh(self, task: _Task, fixture: CommandFixture, step: Gh) -> ScriptOutcome:
         """The real gh, with the agent's argv: a ``--watch`` poll is part of the one

@@ -1,0 +1,42 @@
+"""``ghbench lab``: a recorded fleet under each policy and useful combination: the
+sessions that fit, the budget that binds, spend per hour per budget, calls absorbed,
+delayed or refused (docs/policies.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ghbench.commands.options import flag_options, hold_out
+
+__all__ = ["command"]
+
+
+@click.command(name="lab")
+@flag_options("lab")
+def command(
+    trace_path: Path,
+    policies: str,
+    sessions: int | None,
+    out_dir: Path,
+    as_json: bool,
+) -> None:
+    """Tabulate a recorded trace under each policy (ETag probes, a GraphQL→REST shim, a
+    reserve band, a caching proxy, a fleet-wide gate, AO 0.12's cooldown) and their
+    combinations, on the 5,000/h token's budgets."""
+    # the flow loads when the command runs, not for --help (see ghbench.commands)
+    from ghbench.analysis.lab_render import lab_text  # noqa: PLC0415
+    from ghbench.harness.lab import run_lab  # noqa: PLC0415
+
+    hold_out(out_dir)
+    result = run_lab(trace_path, policies=policies, sessions=sessions, out_dir=out_dir)
+    doc = result.table.json()
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+        return
+    click.echo(lab_text(doc), nl=False)
+    for label, path in (("Report", result.page_path), ("Markdown", result.markdown_path)):
+        if path is not None:
+            click.echo(f"{label}: {path}")
