@@ -137,7 +137,7 @@ def test_ao_runs_the_agent_model_as_its_claude(
     card, notes = _s3_card(user_world, ao_main, emulator, tmp_path, agents="claude-code")
     split = card["insights"]["spendSplit"]
     assert split is not None, notes
-    assert split["agentModel"] == "claude-code"
+    assert split["agentModel"] == "claude-code-gh-2.102"  # what the old name now names
     agent_rows = [
         json.loads(x) for x in Path(split["agentTrace"]).read_text().splitlines() if x.strip()
     ]

@@ -394,5 +394,5 @@ def test_the_daemon_runs_the_agent_model_as_its_coding_agent(
     assert not user_world.agent_log.exists()  # the user's stand-in agent never ran
     (card,) = trace.parent.glob("scorecard-*.json")
     split = json.loads(card.read_text())["insights"]["spendSplit"]
-    assert split["agentModel"] == "claude-code"
+    assert split["agentModel"] == "claude-code-gh-2.102"  # default: claude-code, today's gh
     assert split["agents"]["calls"] == len(agents)

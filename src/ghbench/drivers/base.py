@@ -95,6 +95,10 @@ class DashboardView:
 class Dashboard(Protocol):
     """A dashboard reader for a window: ``start`` at its start, ``close`` at its end."""
 
+    # whether what it reads can call GitHub (a web dashboard's server enriches on read;
+    # AO's daemon's desktop app reads only what the daemon stored)
+    calls_github: bool
+
     def start(self) -> None: ...
 
     def close(self, *, at_window_end: bool) -> list[str]:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ghbench.clock import Clock
+from ghbench.drivers.base import Dashboard
 from ghbench.drivers.registry import build_driver, check_cell
 from ghbench.errors import GhbenchError
 from ghbench.github.backend import Backend
@@ -120,6 +121,20 @@ def run_realtime_cell(
     )
 
 
+def _no_dashboard_calls(dashboard: Dashboard | None) -> str:
+    """Why the window's trace has no dashboard call: by design, or not seen."""
+    if dashboard is not None and not dashboard.calls_github:
+        return (
+            "S6: no dashboard calls in the window's trace, as expected: the reader's reads"
+            " call no GitHub (they answer from what the orchestrator stored), so every call"
+            " is lifecycle traffic"
+        )
+    return (
+        "S6: no dashboard calls in the window's trace: the dashboard made none,"
+        " or the orchestrator does not trace them"
+    )
+
+
 def _check_trace(
     spec: RunSpec, setup: CellSetup, result: MeasureResult, window: CellWindow, *, spread: bool
 ) -> None:
@@ -143,10 +158,7 @@ def _check_trace(
             split = split_dashboard_traffic(rows, start_ms, end_ms)
             window.notes.append(split.note())
             if split.dashboard == 0:
-                window.notes.append(
-                    "S6: no dashboard calls in the window's trace: the dashboard made none,"
-                    " or the orchestrator does not trace them"
-                )
+                window.notes.append(_no_dashboard_calls(window.dashboard))
     require_calls(
         cell,
         result.scorecard,

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from ghbench.drivers.ao_daemon.api import DaemonDashboard
+from ghbench.drivers.ao_typescript.dashboard import WebDashboard
 from ghbench.drivers.common.readers import ReaderDashboard, ReaderThread
+from ghbench.drivers.workload.dashboard import ModelDashboard
 from ghbench.errors import GhbenchError
+from ghbench.matrix.realtime_cell import _no_dashboard_calls
 
 
 class _FakeTime:
@@ -141,3 +145,20 @@ def test_a_reader_that_failed_fails_the_cell_with_what_ended_it() -> None:
         GhbenchError, match="S6: the dashboard reader failed: RuntimeError: the page"
     ):
         broken.close(at_window_end=True)
+
+
+@pytest.mark.parametrize(
+    ("dashboard", "calls_github"),
+    [(DaemonDashboard, False), (WebDashboard, True), (ModelDashboard, True)],
+)
+def test_a_window_without_dashboard_calls_says_whether_that_is_by_design(
+    dashboard: type[ReaderDashboard], calls_github: bool
+) -> None:
+    """AO's daemon's desktop app reads what the daemon stored (no GitHub call, so 0 is
+    the answer); a web dashboard's server and the model's tab call GitHub, so 0 there is
+    a finding the note must not explain away."""
+    assert dashboard.calls_github is calls_github
+    reader = object.__new__(dashboard)  # what the note reads is the class's
+    note = _no_dashboard_calls(reader)
+    assert ("as expected" in note) is not calls_github
+    assert "as expected" not in _no_dashboard_calls(None)  # no reader: nothing to vouch for

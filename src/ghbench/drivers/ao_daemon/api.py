@@ -143,6 +143,7 @@ class DaemonDashboard(ReaderDashboard):
     the daemon's API for one window."""
 
     what = "the app's reads of AO's API"
+    calls_github = False  # the routes it reads answer from the daemon's database
 
     def __init__(self, api: DaemonApi, view: DashboardView, build: str) -> None:
         self.app = _ApiReader(

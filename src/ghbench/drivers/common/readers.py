@@ -95,6 +95,7 @@ class ReaderDashboard:
     (``_at_window_end``) and what the cell notes of the reads (``_notes``)."""
 
     what = "the dashboard reader"  # as the cell's error names it
+    calls_github = True
 
     def __init__(self, reader: ReaderThread) -> None:
         self.reader = reader
