@@ -51,6 +51,7 @@ SCORECARD_COLUMNS: tuple[str, ...] = (
     "method",
     "rate_limit_call",
     "rate_limited",
+    "rate_limit_limit",  # pacing: the share of each window's limit spent early
 )
 
 
