@@ -87,16 +87,27 @@ def wait_until(done: Callable[[], bool], what: str, seconds: float = TIMEOUT_S) 
         time.sleep(0.02)
 
 
+@functools.cache
+def _client_context(ca_cert: Path | None) -> ssl.SSLContext:
+    """A client's trust: ``ca_cert``, or the system's roots (None); HTTP/1.1 only. One
+    per trust, shared by every connection: loading the system's roots takes ~25 ms of
+    CPU, and the batteries open hundreds of connections (a context resumes no session
+    unless asked, so each handshake is still a full one)."""
+    context = ssl.create_default_context(cafile=None if ca_cert is None else str(ca_cert))
+    context.set_alpn_protocols(["http/1.1"])
+    return context
+
+
 class Tunnel:
     """TLS inside a CONNECT tunnel, driven through memory BIOs over a plain socket."""
 
     def __init__(self, sock: socket.socket, ca_cert: Path | None, early: bytes = b"") -> None:
         """``ca_cert`` None: a client that trusts only the system's roots."""
         self.sock = sock
-        context = ssl.create_default_context(cafile=None if ca_cert is None else str(ca_cert))
-        context.set_alpn_protocols(["http/1.1"])
         self._in, self._out = ssl.MemoryBIO(), ssl.MemoryBIO()
-        self.tls = context.wrap_bio(self._in, self._out, server_hostname="api.github.com")
+        self.tls = _client_context(ca_cert).wrap_bio(
+            self._in, self._out, server_hostname="api.github.com"
+        )
         if early:
             self._in.write(early)
 

@@ -190,10 +190,20 @@ def _scorecard(out: Path, cell: str) -> Scorecard | None:
 FLAGS = ("--seed", "3", "--profile", "pre-b1", "--tick", "15s")
 
 
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh ``matrix run`` of S2-T1-1 with FLAGS: the run a resumed one must equal
+    (the tests only read it)."""
+    root = tmp_path_factory.mktemp("fresh")
+    assert _cli("--cells", "S2-T1-1", *FLAGS, "--out", str(root / "out"), cwd=root).returncode == 0
+    return root / "out"
+
+
 @pytest.mark.slow
-def test_cli_resume_measures_what_the_interrupted_run_would_have(tmp_path: Path) -> None:
-    fresh, resumed, plain = tmp_path / "fresh", tmp_path / "resumed", tmp_path / "plain"
-    assert _cli("--cells", "S2-T1-1", *FLAGS, "--out", str(fresh), cwd=tmp_path).returncode == 0
+def test_cli_resume_measures_what_the_interrupted_run_would_have(
+    tmp_path: Path, fresh: Path
+) -> None:
+    resumed, plain = tmp_path / "resumed", tmp_path / "plain"
     assert _cli("--cells", "S2-T1-1", "--out", str(plain), cwd=tmp_path).returncode == 0
     # the state a first invocation leaves when it is stopped before its first cell
     first = load_plan(fresh)
@@ -226,7 +236,7 @@ def test_cli_conflicting_flag_is_one_line_and_changes_nothing(tmp_path: Path) ->
 
 
 @pytest.mark.slow
-def test_cli_version_1_plan_resumes_with_the_flags_given_again(tmp_path: Path) -> None:
+def test_cli_version_1_plan_resumes_with_the_flags_given_again(tmp_path: Path, fresh: Path) -> None:
     _write_v1(tmp_path, seed=3)
     proc = _cli("--resume", "--profile", "pre-b1", "--tick", "15s", "--out", str(tmp_path),
                 cwd=tmp_path)  # fmt: skip
@@ -237,8 +247,6 @@ def test_cli_version_1_plan_resumes_with_the_flags_given_again(tmp_path: Path) -
         Duration(15.0, "15s"),
         3,
     )
-    fresh = tmp_path / "fresh"
-    assert _cli("--cells", "S2-T1-1", *FLAGS, "--out", str(fresh), cwd=tmp_path).returncode == 0
     assert _scorecard(tmp_path, "S2-T1-1") == _scorecard(fresh, "S2-T1-1")
 
 

@@ -21,6 +21,7 @@ import httpx
 from ghbench.drivers.base import DashboardView
 from ghbench.drivers.common.readers import ReaderDashboard, ReaderThread
 from ghbench.errors import GhbenchError
+from ghbench.tls import tls_context
 
 __all__ = ["DaemonApi", "DaemonDashboard", "DaemonSession"]
 
@@ -52,7 +53,7 @@ class DaemonApi:
 
     def _get(self, path: str) -> Any:
         try:
-            with httpx.Client(trust_env=False, timeout=_TIMEOUT_S) as client:
+            with httpx.Client(trust_env=False, timeout=_TIMEOUT_S, verify=tls_context()) as client:
                 resp = client.get(self.base + path)
         except httpx.HTTPError as exc:
             raise GhbenchError(f"AO's daemon did not answer {path}: {exc}") from None
@@ -65,7 +66,7 @@ class DaemonApi:
 
     def ready(self) -> bool:
         try:
-            with httpx.Client(trust_env=False, timeout=2.0) as client:
+            with httpx.Client(trust_env=False, timeout=2.0, verify=tls_context()) as client:
                 return client.get(self.base + "/readyz").status_code == 200
         except httpx.HTTPError:
             return False
@@ -102,7 +103,7 @@ class DaemonApi:
     def read_page(self, path: str) -> int:
         """One read as the desktop app makes it; its HTTP status."""
         try:
-            with httpx.Client(trust_env=False, timeout=_TIMEOUT_S) as client:
+            with httpx.Client(trust_env=False, timeout=_TIMEOUT_S, verify=tls_context()) as client:
                 return client.get(self.base + path).status_code
         except httpx.HTTPError as exc:
             raise GhbenchError(f"AO's daemon did not answer {path}: {exc}") from None
