@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,3 +68,24 @@ def test_bad_input_is_one_line_naming_the_flag(trace: Path, tmp_path: Path) -> N
         done = _lab(*args, "--out", str(tmp_path / "o"))
         assert done.returncode != 0
         assert said in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_app_installation_on_40_repositories_holds_more_than_a_token(trace: Path) -> None:
+    def table(*budget: str) -> dict[str, Any]:
+        done = _lab("--trace", str(trace), "--policies", "cache", "--json", *budget)
+        assert done.returncode == 0, done.stderr
+        doc: dict[str, Any] = json.loads(done.stdout)
+        return doc
+
+    pat, app = table(), table("--budget", "app", "--repos", "40")
+    # GitHub's App installation: 5,000 + 50 for each repository over 20
+    assert pat["limits"] == {"graphql": 5000.0, "core": 5000.0}
+    assert app["limits"] == {"graphql": 6000.0, "core": 6000.0}
+    for mine, theirs in zip(app["table"], pat["table"], strict=True):
+        assert mine["policies"] == theirs["policies"]
+        assert mine["sessionsFit"] >= theirs["sessionsFit"]
+        assert mine["spendPerHour"] == theirs["spendPerHour"]  # the fleet is the same
+    assert sum(r["sessionsFit"] for r in app["table"]) > sum(r["sessionsFit"] for r in pat["table"])
+    refused = _lab("--trace", str(trace), "--budget", "app", "--rest", "10")
+    assert refused.returncode != 0 and "--rest" in refused.stderr
+    assert "Traceback" not in refused.stderr

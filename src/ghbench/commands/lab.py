@@ -10,13 +10,15 @@ from pathlib import Path
 import click
 
 from ghbench.commands.options import flag_options, hold_out
+from ghbench.runspec.spec import RunSpec
 
 __all__ = ["command"]
 
 
 @click.command(name="lab")
-@flag_options("lab")
-def command(
+@flag_options("lab", base=RunSpec(backend="simulated"))
+def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
+    spec: RunSpec,
     trace_path: Path,
     policies: str,
     sessions: int | None,
@@ -25,13 +27,15 @@ def command(
 ) -> None:
     """Tabulate a recorded trace under each policy (ETag probes, a GraphQL→REST shim, a
     reserve band, a caching proxy, a fleet-wide gate, AO 0.12's cooldown) and their
-    combinations, on the 5,000/h token's budgets."""
+    combinations, on a token's budgets: a user's 5,000/h, or --budget's."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
     from ghbench.analysis.lab_render import lab_text  # noqa: PLC0415
     from ghbench.harness.lab import run_lab  # noqa: PLC0415
 
     hold_out(out_dir)
-    result = run_lab(trace_path, policies=policies, sessions=sessions, out_dir=out_dir)
+    result = run_lab(
+        trace_path, policies=policies, sessions=sessions, out_dir=out_dir, budget=spec.budget
+    )
     doc = result.table.json()
     if as_json:
         click.echo(json.dumps(doc, indent=2))

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ghbench.analysis.lab import LAB_CHOICES, LabTable, calls_of, lab_table
+from ghbench.analysis.lab import DEFAULT_LIMITS, LAB_CHOICES, LabTable, calls_of, lab_table
 from ghbench.analysis.lab_render import lab_markdown
 from ghbench.artifacts.io import unique_path, write_new
+from ghbench.budgets import Budget
 from ghbench.errors import UsageError
 from ghbench.pages.lab_page import lab_page
 from ghbench.policies.spec import Policies, parse_policies
@@ -40,9 +41,10 @@ def run_lab(
     policies: str,
     sessions: int | None,
     out_dir: Path | None,
+    budget: Budget | None = None,
 ) -> LabResult:
-    """The lab's table for ``trace``; its page and Markdown under ``out_dir`` (None:
-    nothing written)."""
+    """The lab's table for ``trace``, on ``budget``'s hourly limits (None: a user's
+    token); its page and Markdown under ``out_dir`` (None: nothing written)."""
     choices = lab_choices(policies)
     if not trace.is_file():
         raise UsageError(f"--trace {trace}: no such file")
@@ -53,7 +55,13 @@ def run_lab(
     recording = calls_of(rows)
     if not recording.calls or recording.span_s <= 0:
         raise UsageError(f"--trace {trace}: no priced calls over a span of time to tabulate")
-    table = lab_table(recording, trace=str(trace), sessions=sessions, choices=choices)
+    limits = DEFAULT_LIMITS
+    if budget is not None:
+        hourly = budget.limits()
+        limits = {"graphql": float(hourly.graphql), "core": float(hourly.core)}
+    table = lab_table(
+        recording, trace=str(trace), sessions=sessions, choices=choices, limits=limits
+    )
     if out_dir is None:
         return LabResult(table, None, None)
     out_dir.mkdir(parents=True, exist_ok=True)

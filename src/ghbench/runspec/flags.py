@@ -237,7 +237,7 @@ def backend_words(
 
 _RUNS = {"setup": REQUIRED, "measure": REQUIRED, "ab": REQUIRED}  # the v1 harness's
 # the commands that hold a run to a budget of some kind (``ghbench.budgets``)
-_BUDGETED = ("matrix run", "capacity", "simulate", "replay")
+_BUDGETED = ("matrix run", "capacity", "simulate", "replay", "lab")
 # a budget is the emulator's to enforce: the model's runs in virtual time (a replay
 # runs no orchestrator and is not checked)
 _BUDGET_TAKES: Mapping[DriverKindName, frozenset[RunBackendName]] = {
@@ -327,7 +327,7 @@ FLAGS: tuple[Flag, ...] = (
          " owner/name repos on GitHub to use, comma-separated (matrix run --backend github;"
          " T2 cells need N/5, at least 2).",
          dict.fromkeys(_BUDGETED), metavar="N|LIST", unset="none",
-         help_in=dict.fromkeys(("capacity", "simulate", "replay"),
+         help_in=dict.fromkeys(("capacity", "simulate", "replay", "lab"),
                                "The repositories the App installation is on (--budget app).")),
     Flag(("--users",), "budget_users", "int",
          "The members of the organization the App is installed on (--budget app).",
