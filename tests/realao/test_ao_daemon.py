@@ -44,6 +44,7 @@ from conftest import (
     make_user_world,
     processes_with_home,
 )
+from ghbench.analysis.lab import LAB_CHOICES
 from ghbench.trace.files import agent_trace_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "harness"))
@@ -160,6 +161,27 @@ def test_two_measures_trace_the_daemon_at_the_network(runs: dict[str, Any]) -> N
             1 for r in in_window if r["httpStatus"] == 200 and r["rateLimitResource"] == "core"
         )
         assert score["bracketDelta"]["core"] == charged
+
+
+def test_the_lab_tabulates_the_daemons_recorded_hour(runs: dict[str, Any]) -> None:
+    """``ghbench lab`` on what the real daemon spent (a measure's trace, its agents'
+    beside it): a row per choice of policies, on a token's budget and on an App
+    installation's on 40 repositories (issue 32)."""
+    (card, *_) = sorted(runs["out"].glob("scorecard-*.json"), key=lambda p: p.stat().st_mtime)
+    trace = json.loads(card.read_text())["trace"]
+    tables = []
+    for budget in ((), ("--budget", "app", "--repos", "40")):
+        done = runs["world"].ghbench("lab", "--trace", trace, "--json", *budget)
+        assert done.returncode == 0, done.stderr
+        tables.append(json.loads(done.stdout))
+    token, app = tables
+    assert token["kind"] == "lab" and token["rows"] > 0
+    assert [r["policies"] for r in token["table"]] == [r["policies"] for r in app["table"]]
+    assert [r["policies"] for r in token["table"]] == [p.label for p in LAB_CHOICES]
+    assert token["limits"] == {"graphql": 5000.0, "core": 5000.0}
+    assert app["limits"] == {"graphql": 6000.0, "core": 6000.0}
+    for mine, theirs in zip(app["table"], token["table"], strict=True):
+        assert mine["sessionsFit"] >= theirs["sessionsFit"]
 
 
 def test_no_token_in_any_trace_and_nothing_is_left(runs: dict[str, Any]) -> None:
