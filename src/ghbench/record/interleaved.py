@@ -11,8 +11,8 @@ took``. With two requests in flight those writes interleave (gh 2.102's own log:
 - a request's body follows its head, and its response comes after both;
 - header lines come in order: ``Host`` first, then sorted by name.
 
-So each line goes to the open part it can continue: a header line to the first head
-whose last header sorts before it; a body to a request or response still owed one (the
+So each line goes to the open part it can continue: a header line to the head whose
+last header comes right before it in that order; a body to a request or response still owed one (the
 one whose Content-Length it matches, else the first); a response to the first request
 still without one that could have asked for it (a ``graphql`` bucket answers a
 ``/graphql`` request; the fields a GraphQL answer's data holds are named in the query).
