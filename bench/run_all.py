@@ -39,7 +39,7 @@ def _scripts(work: Path) -> dict[str, list[str]]:
         "capacity": ["bench_capacity.py", "--profiles", "head", "--scenarios", "S2"],
         "emulator": ["bench_emulator.py", "--quick"],
         "graphql": ["bench_graphql.py", "--seconds", "1", "--clients", "2"],
-        "front": ["bench_front.py", "--requests", "200", "--clients", "2", "--seconds", "1"],
+        "front": ["bench_front.py", "--quick"],
         "git": ["bench_git.py", "--repeat", "1"],
         "agents": ["bench_agents.py", "--speed", "--quick"],
         "lab": ["bench_lab.py", "--quick"],
