@@ -101,7 +101,14 @@ def test_gh_and_the_control_calls_must_reach_one_github(
 def _gh_token_for(host: str, env: dict[str, str], config_dir: Path) -> str:
     proc = subprocess.run(
         ["gh", "auth", "token", "--hostname", host],
-        env={"PATH": os.environ["PATH"], "GH_CONFIG_DIR": str(config_dir), **env},
+        # HOME too: without it gh 2.102 writes its device id under ./.local/state, in the
+        # directory the tests run from
+        env={
+            "PATH": os.environ["PATH"],
+            "HOME": str(config_dir),
+            "GH_CONFIG_DIR": str(config_dir),
+            **env,
+        },
         capture_output=True,
         text=True,
         timeout=30,
