@@ -47,7 +47,7 @@ def test_each_kind_says_where_github_documents_it() -> None:
 
 
 def test_the_default_budget_is_a_users_token() -> None:
-    assert PAT == Budget() and PAT.limits() == HourlyLimits(5_000, 5_000)
+    assert Budget() == PAT and PAT.limits() == HourlyLimits(5_000, 5_000)
     assert (PAT.label, PAT.flags) == ("pat", " --budget pat")
 
 
