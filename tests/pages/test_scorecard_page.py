@@ -1,5 +1,5 @@
 """The scorecard page, pure: what it says first, warnings of any kind, every figure
-tied to the artifact, and the burn curve thinned without losing its extremes."""
+tied to the artifact (the burn curve's points: test_burn.py)."""
 
 from __future__ import annotations
 
@@ -149,18 +149,6 @@ def test_the_pacing_figures_are_the_artifacts_and_a_version_4_page_has_none() ->
     assert 'data-kind="front-loaded"' in html and 'id="pacing"' in html
     old = load_scorecard(EXAMPLE.with_name("scorecard-example-v4.json"))
     assert 'id="pacing"' not in scorecard_page(old)
-
-
-def test_the_burn_curve_is_thinned_to_its_extremes_per_column() -> None:
-    times = np.arange(10_000, dtype=np.float64)
-    remaining = (5000 - np.arange(10_000) // 3).astype(np.int64)
-    remaining[5_000] = 17  # a dip inside one column must survive
-    series = BurnSeries("core", times, remaining, 5000).thinned(100)
-    assert len(series.times) <= 400
-    assert series.times[0] == 0 and series.times[-1] == 9_999
-    assert series.remaining.min() == 17 and series.remaining.max() == 5000
-    assert series.remaining[-1] == remaining[-1]
-    assert np.all(np.diff(series.times) >= 0)
 
 
 def test_the_page_sits_beside_its_scorecard() -> None:

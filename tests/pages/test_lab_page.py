@@ -1,0 +1,51 @@
+"""The lab page from the lab's JSON object, as text: the same cells as the console and
+the Markdown, every policy explained, and the trace's name shown as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghbench.analysis.lab_render import LAB_HEADERS, lab_cells, lab_lead
+from ghbench.pages.html import esc
+from ghbench.pages.lab_page import lab_page
+from ghbench.policies.spec import POLICY_TABLE
+
+from .pagecheck import external_references
+
+ROW = {
+    "sessionsFit": 12.0,
+    "binds": "graphql",
+    "spendPerHour": {"graphql": 4_321.96, "core": 120.04},
+    "absorbed": 7,
+    "delayed": 3.5,
+    "refused": 0,
+    "longestWaitS": 75.0,
+}
+DOC: dict[str, Any] = {
+    "trace": "runs/<agents>.jsonl",
+    "rows": 12_345,
+    "recordedSessions": 3,
+    "spanS": 900.0,
+    "limits": {"graphql": 5000.0, "core": 5000.0},
+    "budgetFraction": 0.8,
+    "ceilingS": 60.0,
+    "sessions": 3,
+    "table": [ROW | {"policies": "none"}, ROW | {"policies": "cache", "binds": None}],
+}
+
+
+def test_the_page_holds_the_tables_cells_and_every_policy() -> None:
+    html = lab_page(DOC)
+    for cells in lab_cells(DOC):
+        assert all(f">{esc(c)}<" in html for c in cells), cells
+    assert all(f">{esc(h)}<" in html for h in LAB_HEADERS)
+    assert esc(lab_lead(DOC)) in html
+    for name, info in POLICY_TABLE.items():
+        assert f">{esc(name)}<" in html and esc(info.what) in html
+    assert external_references(html) == [] and 'data-page="lab"' in html
+
+
+def test_the_traces_name_is_text() -> None:
+    html = lab_page(DOC)
+    assert "<title>ghbench lab: runs/&lt;agents&gt;.jsonl</title>" in html
+    assert "<agents>" not in html
