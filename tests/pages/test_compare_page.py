@@ -13,20 +13,14 @@ import pytest
 
 from ghbench.pages.compare_page import compare_page
 
-from .pagecheck import check_figures, external_references, figures
+from .pagecheck import check_figures, external_references, figures, verdict_of
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "compare-runs.json"
 
 
 @pytest.fixture(scope="module")
 def doc() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(GOLDEN.read_text())
-    return loaded
-
-
-def _verdict(html: str) -> str:
-    start = html.index('data-verdict="') + len('data-verdict="')
-    return html[start : html.index('"', start)]
+    return dict(json.loads(GOLDEN.read_text()))
 
 
 def test_every_figure_is_the_objects_and_nothing_is_fetched(doc: dict[str, Any]) -> None:
@@ -39,12 +33,12 @@ def test_every_figure_is_the_objects_and_nothing_is_fetched(doc: dict[str, Any])
 
 def test_the_thresholds_verdict_comes_first(doc: dict[str, Any]) -> None:
     html = compare_page(doc)
-    assert _verdict(html) == "bad" and "1 of 2 threshold(s) failed" in html
+    assert verdict_of(html) == "bad" and "1 of 2 threshold(s) failed" in html
     assert "<b>FAIL</b> <code>opaqueCallPct &gt; 0.2</code>: observed" in html
     assert "<b>pass</b> <code>graphqlPointsPerHr&gt;+10%</code>" in html
     assert html.index('id="thresholds"') < html.index('id="section-scorecard"')
     held = copy.deepcopy(doc) | {"thresholds": [], "thresholdsFailed": 0}
-    assert _verdict(compare_page(held)) == "ok"
+    assert verdict_of(compare_page(held)) == "ok"
     assert "No thresholds given: the change only" in compare_page(held)
 
 

@@ -3,8 +3,7 @@ the Markdown, every policy explained, and the trace's name shown as text."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from analysis.test_lab_render import DOC as LAB
 from ghbench.analysis.lab_render import LAB_HEADERS, lab_cells, lab_lead
 from ghbench.pages.html import esc
 from ghbench.pages.lab_page import lab_page
@@ -12,26 +11,7 @@ from ghbench.policies.spec import POLICY_TABLE
 
 from .pagecheck import external_references
 
-ROW = {
-    "sessionsFit": 12.0,
-    "binds": "graphql",
-    "spendPerHour": {"graphql": 4_321.96, "core": 120.04},
-    "absorbed": 7,
-    "delayed": 3.5,
-    "refused": 0,
-    "longestWaitS": 75.0,
-}
-DOC: dict[str, Any] = {
-    "trace": "runs/<agents>.jsonl",
-    "rows": 12_345,
-    "recordedSessions": 3,
-    "spanS": 900.0,
-    "limits": {"graphql": 5000.0, "core": 5000.0},
-    "budgetFraction": 0.8,
-    "ceilingS": 60.0,
-    "sessions": 3,
-    "table": [ROW | {"policies": "none"}, ROW | {"policies": "cache", "binds": None}],
-}
+DOC = LAB | {"trace": "runs/<agents>.jsonl"}
 
 
 def test_the_page_holds_the_tables_cells_and_every_policy() -> None:

@@ -13,20 +13,14 @@ import pytest
 
 from ghbench.pages.matrix_page import matrix_page
 
-from .pagecheck import check_figures, external_references, figures
+from .pagecheck import check_figures, external_references, figures, verdict_of
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "matrix-baseline.json"
 
 
 @pytest.fixture(scope="module")
 def doc() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(GOLDEN.read_text())
-    return loaded
-
-
-def _verdict(html: str) -> str:
-    start = html.index('data-verdict="') + len('data-verdict="')
-    return html[start : html.index('"', start)]
+    return dict(json.loads(GOLDEN.read_text()))
 
 
 def test_every_figure_is_the_objects_and_every_cell_done_is_ok(doc: dict[str, Any]) -> None:
@@ -34,7 +28,7 @@ def test_every_figure_is_the_objects_and_every_cell_done_is_ok(doc: dict[str, An
     shown = figures(html)
     assert check_figures(shown, doc) == len(shown) > 20
     assert external_references(html) == []
-    assert _verdict(html) == "ok" and "Every planned cell has a successful run" in html
+    assert verdict_of(html) == "ok" and "Every planned cell has a successful run" in html
     assert "3 run(s) of 3 cell(s); 3 cell(s) with a successful run." in html
     assert "<code>ghbench capacity --scenario S2 --topology T1" in html
     assert "None: every planned cell has a successful run." in html
@@ -43,20 +37,20 @@ def test_every_figure_is_the_objects_and_every_cell_done_is_ok(doc: dict[str, An
 def test_pending_cells_warn_and_a_failed_or_limited_run_is_bad(doc: dict[str, Any]) -> None:
     pending = copy.deepcopy(doc) | {"pending": ["S4-T2-5"]}
     html = matrix_page(pending)
-    assert _verdict(html) == "warn" and "Pending: S4-T2-5." in html
+    assert verdict_of(html) == "warn" and "Pending: S4-T2-5." in html
     assert "<li><code>S4-T2-5</code></li>" in html
     failed = copy.deepcopy(doc)
     failed["runs"].append(
         failed["runs"][0] | {"run": 2, "status": "refused", "reason": "over <budget>"}
     )
     html = matrix_page(failed)
-    assert _verdict(html) == "bad" and 'id="failed"' in html
+    assert verdict_of(html) == "bad" and 'id="failed"' in html
     assert "1 run(s) failed or were refused (below)." in html
     assert "over &lt;budget&gt;" in html
     limited = copy.deepcopy(doc)
     limited["runs"][1]["warnings"] = [{"kind": "rate-limited", "budget": "graphql"}]
     html = matrix_page(limited)
-    assert _verdict(html) == "bad"
+    assert verdict_of(html) == "bad"
     assert "A rate limit answered in 1 run(s), whose figures count refused calls:" in html
     assert "S2-T1-2 run 1: graphql." in html
 
