@@ -124,6 +124,7 @@ def test_outside_the_main_thread_nothing_is_held_or_installed(saved_handlers: No
 
 
 def test_a_signal_before_the_child_is_attached_reaches_it_then() -> None:
+    before = signal.getsignal(signal.SIGUSR1)
     forwarder = SignalForwarder()
     try:
         signal.raise_signal(signal.SIGUSR1)  # the child is still starting
@@ -134,7 +135,7 @@ def test_a_signal_before_the_child_is_attached_reaches_it_then() -> None:
         signal.raise_signal(signal.SIGUSR2)  # the child is gone: nothing to send, no error
     finally:
         forwarder.restore()
-    assert signal.getsignal(signal.SIGUSR1) is signal.SIG_DFL
+    assert signal.getsignal(signal.SIGUSR1) is before
 
 
 def test_a_group_forwarder_signals_the_childs_whole_group() -> None:
