@@ -191,10 +191,10 @@ def exit_like(returncode: int) -> NoReturn:
         sig = -returncode
         sys.stdout.flush()
         sys.stderr.flush()
-        try:
+        # SIGKILL's handler cannot be set (nor need be): it still ends us by itself
+        with contextlib.suppress(OSError, ValueError):
             signal.signal(sig, signal.SIG_DFL)
+        with contextlib.suppress(OSError):
             os.kill(os.getpid(), sig)
-        except (OSError, ValueError):
-            pass
         os._exit(128 + sig)
     sys.exit(returncode)

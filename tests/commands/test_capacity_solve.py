@@ -3,7 +3,8 @@ fit, checked the way the issue's Done-when asks: a run at the interval found sta
 within the budget, a run 20% faster does not. ``--solve agents``: the most of N sessions
 that may run their coding agent, checked by a run at that count and one with one more.
 The runs are ``ghbench simulate`` as the answer's reproduce lines print them, judged by
-the session search's own ``fits``."""
+the session search's own ``fits`` (the solver's bisection alone:
+tests/analysis/test_capacity_solve.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,7 @@ from typing import Any
 import pytest
 from tests.commands.test_capacity import ghbench  # noqa: F401 - the fixture
 
-from ghbench.analysis.capacity import BudgetUse, Probe, budget_uses
-from ghbench.analysis.capacity_solve import solve_agents, solve_tick
+from ghbench.analysis.capacity import Probe, budget_uses
 from ghbench.artifacts.models import load_scorecard
 
 # pre-b1 (a TypeScript build) spends GraphQL on every tick: its interval is what binds
@@ -123,27 +123,6 @@ def test_the_agent_count_found_fits_and_one_more_does_not(
         assert shown[use.name] == pytest.approx(use.used, abs=0.06)
 
 
-def _agents_probe(agents: int, *, per_agent: float) -> Probe:
-    """A run whose GraphQL spend grows with its agents: 500 points an hour of the
-    orchestrator's and ``per_agent`` per agent."""
-    uses = (BudgetUse("graphqlPointsPerHr", 500 + per_agent * agents, 5_000.0),)
-    return Probe(sessions=20, uses=uses)
-
-
-@pytest.mark.parametrize("per_agent", [0.0, 100.0, 200.0, 450.0, 9_000.0])
-def test_the_solver_finds_the_most_agents_that_fit(per_agent: float) -> None:
-    result = solve_agents(
-        lambda m: _agents_probe(m, per_agent=per_agent), sessions=20, fraction=0.8
-    )
-    best = int((4_000 - 500) // per_agent) if per_agent else 20
-    if best >= 20:  # every session's agent fits
-        assert result.agents == 20 and result.more is None
-        return
-    assert result.agents == best and result.more is not None
-    assert result.more.agents == best + 1 and result.limiting == "graphqlPointsPerHr"
-    assert len(result.tried) <= 7  # a bisection, not a scan
-
-
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -170,25 +149,3 @@ def test_bad_solve_flags_are_one_line_usage_errors(
     proc = ghbench("capacity", "--no-plot", *args)
     assert proc.returncode == 2
     assert len(proc.stderr.splitlines()) == 1 and needle in proc.stderr
-
-
-def _probe(tick: int, *, spend_at_1s: float) -> Probe:
-    """A run whose GraphQL spend falls as the interval grows (per hour: one tick's cost
-    times ticks an hour)."""
-    uses = (BudgetUse("graphqlPointsPerHr", spend_at_1s / tick, 5_000.0),)
-    return Probe(10, uses)
-
-
-@pytest.mark.parametrize("spend", [100.0, 4_000.0, 40_000.0, 400_000.0])
-def test_the_solver_finds_the_least_interval_that_fits(spend: float) -> None:
-    result = solve_tick(
-        lambda t: _probe(t, spend_at_1s=spend), sessions=10, fraction=0.8, slowest=60
-    )
-    expected = math.ceil(spend / 4_000.0)
-    if expected > 60:
-        assert result.tick_s is None and result.at is None
-        assert result.faster is not None and result.faster.tick_s == 60
-    else:
-        assert result.tick_s == max(1, expected)
-        assert result.faster is None or result.faster.tick_s == expected - 1
-    assert len(result.tried) <= 9  # bisection over 1..60

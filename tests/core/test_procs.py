@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from ghbench.lifeline import Held, watch
+from ghbench.lifeline import Held
 from ghbench.procs import start_process, stop_orphans
 from ghbench.proctable import group_alive
 
@@ -68,39 +68,3 @@ def test_the_reaper_spares_a_process_whose_pid_was_reused() -> None:
         if sleeper.poll() is None:
             os.killpg(sleeper.pid, signal.SIGKILL)
             sleeper.wait()
-
-
-STARTER = """
-import os, sys, time
-from ghbench.procs import start_process
-child = start_process(["sleep", "300"], name="sleeper", env=dict(os.environ))
-print(child.pid, flush=True)
-time.sleep(300)
-"""
-
-
-def test_what_a_killed_process_started_is_stopped_by_the_lifeline() -> None:
-    starter = subprocess.Popen(
-        [sys.executable, "-c", STARTER], stdout=subprocess.PIPE, text=True, start_new_session=True
-    )
-    assert starter.stdout is not None
-    with starter.stdout:
-        group = int(starter.stdout.readline())
-    assert group_alive(group)
-    starter.kill()  # SIGKILL: the starter cleans up nothing itself
-    starter.wait()
-    deadline = time.monotonic() + 30
-    while group_alive(group) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not group_alive(group)
-
-
-def test_the_reaper_is_left_holding_what_was_not_released() -> None:
-    read_fd, write_fd = os.pipe()
-    os.write(write_fd, b"+ g 5 7\n+ p 6 8\n+ g 9 1\n- g 5\nnonsense\n- p 6")
-    os.write(write_fd, b"\n+ p 12 3\n")
-    os.close(write_fd)
-    try:
-        assert sorted(watch(read_fd), key=lambda h: h.pid) == [Held("g", 9, 1), Held("p", 12, 3)]
-    finally:
-        os.close(read_fd)

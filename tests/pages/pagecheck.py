@@ -18,7 +18,14 @@ from typing import Any
 
 from ghbench.pages.html import at_path
 
-__all__ = ["Figure", "check_figures", "external_references", "figures", "shown_number"]
+__all__ = [
+    "Figure",
+    "check_figures",
+    "external_references",
+    "figures",
+    "shown_number",
+    "verdict_of",
+]
 
 
 @dataclass(frozen=True)
@@ -120,3 +127,9 @@ def external_references(html: str) -> list[str]:
     parser = _References()
     parser.feed(html)
     return parser.refs
+
+
+def verdict_of(html: str) -> str:
+    """The level of a page's verdict box (``ok``, ``warn``, ``bad``)."""
+    start = html.index('data-verdict="') + len('data-verdict="')
+    return html[start : html.index('"', start)]

@@ -1,5 +1,5 @@
 """The scorecard page, pure: what it says first, warnings of any kind, every figure
-tied to the artifact, and the burn curve thinned without losing its extremes."""
+tied to the artifact (the burn curve's points: test_burn.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ghbench.artifacts.models import (
 from ghbench.pages.burn import BurnSeries
 from ghbench.pages.scorecard_page import report_path, scorecard_page
 
-from .pagecheck import check_figures, external_references, figures
+from .pagecheck import check_figures, external_references, figures, verdict_of
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "golden" / "scorecard-example.json"
 
@@ -31,11 +31,6 @@ def example() -> ScorecardArtifact:
 
 def _doc(artifact: ScorecardArtifact) -> object:
     return msgspec.to_builtins(artifact)
-
-
-def _verdict(html: str) -> str:
-    start = html.index('data-verdict="') + len('data-verdict="')
-    return html[start : html.index('"', start)]
 
 
 def test_every_figure_is_the_artifacts_and_nothing_is_fetched(
@@ -69,25 +64,25 @@ def test_a_warning_of_a_kind_the_page_never_heard_of_is_shown_in_full(
     check_figures(list(shown.values()), _doc(card))
     # the verdict comes first and counts it; the warnings follow
     assert html.index('class="verdict') < html.index('id="warnings"') < html.index('id="scorecard"')
-    assert _verdict(html) == "warn"
+    assert verdict_of(html) == "warn"
     assert "1 warning(s)" in html
 
 
 def test_the_verdict_says_when_a_budget_is_over_or_the_run_incomplete(
     example: ScorecardArtifact,
 ) -> None:
-    assert _verdict(scorecard_page(example)) == "ok"
+    assert verdict_of(scorecard_page(example)) == "ok"
     over = ConsumptionByResource(
         graphql=Consumption(source="rows", points=9000, per_hr=6200.0),
         core=example.insights.consumption.core,
     )
     insights = msgspec.structs.replace(example.insights, consumption=over)
     html = scorecard_page(msgspec.structs.replace(example, insights=insights))
-    assert _verdict(html) == "bad"
+    assert verdict_of(html) == "bad"
     assert "Over budget: GraphQL points per hour at 124% of its limit" in html
     cut = msgspec.structs.replace(example, incomplete=True, incomplete_reason="SIGTERM")
     html = scorecard_page(cut)
-    assert _verdict(html) == "bad" and "SIGTERM" in html
+    assert verdict_of(html) == "bad" and "SIGTERM" in html
 
 
 def test_a_budget_that_reached_zero_in_the_trace_is_called_out(
@@ -100,17 +95,17 @@ def test_a_budget_that_reached_zero_in_the_trace_is_called_out(
         5000,
     )
     html = scorecard_page(example, [burn])
-    assert _verdict(html) == "bad"
+    assert verdict_of(html) == "bad"
     assert "graphql: remaining reached 0 at 2026-04-16 14:18:00 UTC" in html
 
 
-def test_the_rate_limits_that_answered_come_first_and_make_the_verdict() -> None:
+def test_the_rate_limits_that_answered_come_first_and_make_theverdict_of() -> None:
     """A version-4 scorecard's ``rate-limited`` warnings: the verdict says a budget ran
     out and how many calls were refused, each warning is shown before any other with its
     budget and figures, tied to the artifact."""
     card = load_scorecard(EXAMPLE.with_name("scorecard-rate-limited.json"))
     html = scorecard_page(card)
-    assert _verdict(html) == "bad"
+    assert verdict_of(html) == "bad"
     assert "A budget ran out: 2 call(s) refused" in html
     kinds = [html.index(f'data-kind="{k}"') for k in ("rate-limited", "short-window")]
     assert kinds == sorted(kinds)
@@ -149,18 +144,6 @@ def test_the_pacing_figures_are_the_artifacts_and_a_version_4_page_has_none() ->
     assert 'data-kind="front-loaded"' in html and 'id="pacing"' in html
     old = load_scorecard(EXAMPLE.with_name("scorecard-example-v4.json"))
     assert 'id="pacing"' not in scorecard_page(old)
-
-
-def test_the_burn_curve_is_thinned_to_its_extremes_per_column() -> None:
-    times = np.arange(10_000, dtype=np.float64)
-    remaining = (5000 - np.arange(10_000) // 3).astype(np.int64)
-    remaining[5_000] = 17  # a dip inside one column must survive
-    series = BurnSeries("core", times, remaining, 5000).thinned(100)
-    assert len(series.times) <= 400
-    assert series.times[0] == 0 and series.times[-1] == 9_999
-    assert series.remaining.min() == 17 and series.remaining.max() == 5000
-    assert series.remaining[-1] == remaining[-1]
-    assert np.all(np.diff(series.times) >= 0)
 
 
 def test_the_page_sits_beside_its_scorecard() -> None:

@@ -1,52 +1,20 @@
-"""``--budget`` and what sizes it: GitHub's documented figures per kind of token
-(docs/budgets.md), rows of the flag table in every command that holds a run to a
-budget, and one-line refusals naming the flag."""
+"""``--budget`` and what sizes it as flags: rows of the flag table in every command that
+holds a run to a budget, and one-line refusals naming the flag (GitHub's figures per
+kind of token: tests/core/test_budgets.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from ghbench.budgets import RULES, Budget
+from ghbench.budgets import Budget
 from ghbench.errors import UsageError
 from ghbench.runspec.build import build_spec
 from ghbench.runspec.flags import flag_for
 from ghbench.runspec.spec import RunSpec
 
 COMMANDS = ("capacity", "simulate", "replay", "matrix run")
-
-
-@pytest.mark.parametrize(
-    ("budget", "core", "graphql"),
-    [
-        (Budget(), 5_000, 5_000),
-        (Budget(kind="app", repos=20, users=20), 5_000, 5_000),  # more than 20 adds
-        (Budget(kind="app", repos=40), 6_000, 6_000),
-        (Budget(kind="app", repos=21, users=30), 5_550, 5_550),
-        (Budget(kind="app", repos=200, users=1_000), 12_500, 12_500),
-        (Budget(kind="app-enterprise"), 15_000, 10_000),
-        (Budget(kind="actions"), 1_000, 1_000),
-        (Budget(kind="custom", rest=900), 900, 5_000),
-    ],
-)
-def test_githubs_figures(budget: Budget, core: int, graphql: int) -> None:
-    limits = budget.limits()
-    assert (limits.core, limits.graphql) == (core, graphql)
-    assert limits.per_repository == (budget.kind == "actions")
-
-
-@given(st.integers(0, 100_000), st.integers(0, 100_000), st.integers(0, 100_000))
-def test_an_installation_never_has_less_than_a_user_nor_more_than_the_cap(
-    repos: int, users: int, more: int
-) -> None:
-    small, large = (
-        Budget(kind="app", repos=repos, users=users),
-        Budget(kind="app", repos=repos + more, users=users),
-    )
-    assert 5_000 <= small.limits().core <= large.limits().core <= 12_500
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -92,7 +60,3 @@ def test_a_budget_is_the_models_to_enforce() -> None:
     """On the emulator or GitHub the token's own kind decides: --budget is refused."""
     with pytest.raises(UsageError, match="--budget applies only with --backend simulated"):
         build_spec("matrix run", {"budget": "app", "backend": "emulator"}, typed={"budget"})
-
-
-def test_each_kind_says_where_github_documents_it() -> None:
-    assert all(rule.source.startswith("https://docs.github.com/") for rule in RULES.values())
