@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 
 from ghbench.clock import VirtualClock
 from ghbench.emulator.core import Emulator
+from ghbench.emulator.http import EmuRequest
+from ghbench.emulator.state import MemoryDatabase, Store
 
 API = "http://api.github.localhost"
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the root conftest's TEST_TOKEN
@@ -27,3 +32,15 @@ def new_emulator(**kwargs: object) -> Emulator:
 
 def remaining(response: httpx.Response) -> int:
     return int(response.headers["x-ratelimit-remaining"])
+
+
+def graphql(emulator: Emulator, query: str, token: str = TOKEN, **variables: Any) -> Any:
+    """``POST /graphql`` to ``emulator`` in-process (as octo by default): the body."""
+    body = json.dumps({"query": query, "variables": variables}).encode()
+    request = EmuRequest.build("POST", f"{API}/graphql", {"Authorization": f"token {token}"}, body)
+    return emulator.handle(request).json()
+
+
+def new_store(seed: int = 1) -> Store:
+    """A store in memory on a virtual clock, with no records."""
+    return Store(MemoryDatabase(), VirtualClock(), random.Random(seed))

@@ -84,8 +84,7 @@ def test_aliases_name_the_path_and_arguments_end_it() -> None:
         (
             '{ repository(owner: "a", name: "b") { name { x } } }',
             "selectionMismatch",
-            "Selections can't be made on scalars (field 'name' returns String but has "
-            "selections)",
+            "Selections can't be made on scalars (field 'name' returns String but has selections)",
         ),
         (
             '{ repository(owner: "a", name: "b") { pullRequest(number: "x") { id } } }',
