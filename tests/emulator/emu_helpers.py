@@ -12,7 +12,7 @@ import httpx
 from ghbench.clock import VirtualClock
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest
-from ghbench.emulator.state import MemoryDatabase, Store
+from ghbench.emulator.state import MemoryDatabase, Repo, Store, User
 
 API = "http://api.github.localhost"
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the root conftest's TEST_TOKEN
@@ -44,3 +44,12 @@ def graphql(emulator: Emulator, query: str, token: str = TOKEN, **variables: Any
 def new_store(seed: int = 1) -> Store:
     """A store in memory on a virtual clock, with no records."""
     return Store(MemoryDatabase(), VirtualClock(), random.Random(seed))
+
+
+def store_with_repo() -> tuple[Store, Repo, User, str]:
+    """A new store with ``acme/todo``, the user ``octo`` and ``main``'s one commit."""
+    store = new_store()
+    repo = store.create_repo("acme", "todo")
+    sha = store.branch_sha(repo, "main")
+    assert sha is not None
+    return store, repo, store.ensure_user("octo"), sha

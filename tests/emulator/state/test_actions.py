@@ -4,22 +4,14 @@ run; a run's state follows its jobs; a job's steps and log read as the runner's.
 from __future__ import annotations
 
 import pytest
-from emu_helpers import new_store
+from emu_helpers import store_with_repo
 
-from ghbench.emulator.state import CheckRun, Repo, Store, User
+from ghbench.emulator.state import CheckRun
 from ghbench.emulator.state.actions import ACTIONS_APP, CHECKS_APP
 
 
-def _setup() -> tuple[Store, Repo, User, str]:
-    store = new_store()
-    repo = store.create_repo("acme", "todo")
-    sha = store.branch_sha(repo, "main")
-    assert sha is not None
-    return store, repo, store.ensure_user("octo"), sha
-
-
 def test_set_ci_is_a_status_and_one_job_per_name_in_one_run() -> None:
-    store, repo, octo, sha = _setup()
+    store, repo, octo, sha = store_with_repo()
     store.set_ci(repo, sha, "pending", octo)
     store.set_ci(repo, sha, "failure", octo, log="tests failed")
     store.set_ci(repo, sha, "success", octo, name="lint")
@@ -61,12 +53,12 @@ def _run(status: str, conclusion: str | None = None) -> CheckRun:
     ],
 )
 def test_a_runs_state_follows_its_jobs(runs: list[CheckRun], state: tuple[str, str | None]) -> None:
-    store, *_ = _setup()
+    store, *_ = store_with_repo()
     assert store.combined(runs) == state
 
 
 def test_a_failed_jobs_log_ends_as_the_runners_and_every_line_is_stamped() -> None:
-    store, repo, octo, sha = _setup()
+    store, repo, octo, sha = store_with_repo()
     store.set_ci(repo, sha, "failure", octo, log="step one\nstep two")
     (job,) = store.jobs(store.runs(repo)[0])
     steps = store.steps(job)
@@ -78,7 +70,7 @@ def test_a_failed_jobs_log_ends_as_the_runners_and_every_line_is_stamped() -> No
 
 
 def test_a_queued_job_has_no_log_yet_and_a_running_one_its_lines() -> None:
-    store, repo, _, sha = _setup()
+    store, repo, _, sha = store_with_repo()
     queued = store.create_check_run(repo, sha, "build")
     assert store.job_log(queued) == ""
     running = store.create_check_run(repo, sha, "test", status="in_progress", log="working")
@@ -88,7 +80,7 @@ def test_a_queued_job_has_no_log_yet_and_a_running_one_its_lines() -> None:
 
 
 def test_rest_check_runs_share_the_apps_suite_per_commit() -> None:
-    store, repo, _, sha = _setup()
+    store, repo, _, sha = store_with_repo()
     one = store.create_check_run(repo, sha, "a")
     two = store.create_check_run(repo, sha, "b")
     assert one.suite_id == two.suite_id and store.suites[one.suite_id].app == CHECKS_APP

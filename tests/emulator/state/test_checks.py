@@ -3,17 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from emu_helpers import new_store
-
-from ghbench.emulator.state import Repo, Store, User
-
-
-def _setup() -> tuple[Store, Repo, User, str]:
-    store = new_store()
-    repo = store.create_repo("acme", "todo")
-    sha = store.branch_sha(repo, "main")
-    assert sha is not None
-    return store, repo, store.ensure_user("octo"), sha
+from emu_helpers import store_with_repo
 
 
 @pytest.mark.parametrize(
@@ -27,14 +17,14 @@ def _setup() -> tuple[Store, Repo, User, str]:
     ],
 )
 def test_the_combined_state_is_the_worst_latest_status(states: list[str], combined: str) -> None:
-    store, repo, octo, sha = _setup()
+    store, repo, octo, sha = store_with_repo()
     for n, state in enumerate(states):
         store.add_status(repo, sha, state, octo, context=f"c{n}")
     assert store.combined_state(repo, sha) == combined
 
 
 def test_only_the_latest_status_of_a_context_counts() -> None:
-    store, repo, octo, sha = _setup()
+    store, repo, octo, sha = store_with_repo()
     store.add_status(repo, sha, "failure", octo, context="lint")
     store.add_status(repo, sha, "success", octo, context="lint")
     assert store.combined_state(repo, sha) == "success"
@@ -43,7 +33,7 @@ def test_only_the_latest_status_of_a_context_counts() -> None:
 
 
 def test_check_states_by_name_a_check_run_winning_a_name_a_status_has() -> None:
-    store, repo, octo, sha = _setup()
+    store, repo, octo, sha = store_with_repo()
     store.add_status(repo, sha, "error", octo, context="deploy")
     store.add_status(repo, sha, "success", octo, context="build")
     store.create_check_run(repo, sha, "build", conclusion="failure")
@@ -61,7 +51,7 @@ def test_check_states_by_name_a_check_run_winning_a_name_a_status_has() -> None:
 
 
 def test_a_check_run_with_a_conclusion_is_completed_and_updates_move_it() -> None:
-    store, repo, _, sha = _setup()
+    store, repo, _, sha = store_with_repo()
     run = store.create_check_run(repo, sha, "build", conclusion="success")
     assert run.status == "completed" and run.completed_at is not None
     store.update_check_run(run, status="in_progress")
