@@ -2,7 +2,9 @@
 
 scripts/ is put on the import path: the tooling the conformance tests share with the
 scripts that generate docs (``emulator_coverage``, ``graphql_subset``) lives there, out
-of the package.
+of the package; so is this directory, whose helper modules (``emu_helpers``, ...) the
+tests import by name (tests/emulator is a package, so that test modules of one name in
+its subpackages do not collide).
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ from pathlib import Path
 
 import httpx
 import pytest
-from emu_helpers import API, TOKEN, ClientFactory
 
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.transport import EmulatorTransport
 
+from .emu_helpers import API, TOKEN, ClientFactory
+
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-if str(SCRIPTS) not in sys.path:
-    sys.path.insert(0, str(SCRIPTS))
+HERE = Path(__file__).resolve().parent  # the helpers (emu_helpers, gh_helpers, ...)
+for _path in (SCRIPTS, HERE):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 
 @pytest.fixture

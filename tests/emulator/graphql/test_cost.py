@@ -1,4 +1,5 @@
-"""GitHub's GraphQL cost formula and query limits (pure: schema + AST + variables)."""
+"""GitHub's GraphQL cost formula (pure: schema + AST + variables); the limits over its
+report are ``test_limits.py``'s."""
 
 from __future__ import annotations
 
@@ -136,17 +137,12 @@ def _limit_types(query: str, schema: GraphQLSchema | None = None) -> list[object
     return [e["type"] for e in check_limits(_cost(query, schema=schema))]
 
 
-def test_connection_without_page_size_is_rejected() -> None:
-    query = '{ repository(owner: "a", name: "b") { pullRequests { nodes { id } } } }'
-    errors = check_limits(_cost(query))
-    assert [e["type"] for e in errors] == ["MISSING_PAGINATION_BOUNDARIES"]
-    assert errors[0]["path"] == ["repository", "pullRequests"]
-    assert "`pullRequests` connection" in str(errors[0]["message"])
-
-
-def test_total_count_alone_needs_no_page_size() -> None:
-    query = '{ repository(owner: "a", name: "b") { pullRequests(states: OPEN) { totalCount } } }'
-    assert _limit_types(query) == []
+def test_only_a_connection_that_lists_items_needs_a_page_size() -> None:
+    listed = '{ repository(owner: "a", name: "b") { pullRequests { nodes { id } } } }'
+    counted = '{ repository(owner: "a", name: "b") { pullRequests(states: OPEN) { totalCount } } }'
+    assert _limit_types(listed) == ["MISSING_PAGINATION_BOUNDARIES"]
+    assert _limit_types(counted) == []
+    assert _docs(100, 100, 100).node_count == 1_010_100  # over the node limit (test_limits)
 
 
 def test_the_two_rules_for_a_connection_without_a_page_size() -> None:
@@ -162,25 +158,6 @@ def test_the_two_rules_for_a_connection_without_a_page_size() -> None:
     assert (paged.requests, paged.cost) == (101, 1)
     assert (every.requests, every.cost) == (10_101, 101)
     assert paged.node_count == every.node_count == 100 + 100 * 100
-
-
-@pytest.mark.parametrize(
-    ("size", "kinds"),
-    [(0, ["INVALID_PAGINATION"]), (1, []), (100, []), (101, ["EXCESSIVE_PAGINATION"])],
-)
-def test_page_size_must_be_between_1_and_100(size: int, kinds: list[str]) -> None:
-    query = (
-        f'{{ repository(owner: "a", name: "b") {{ pullRequests(last: {size}) '
-        "{ nodes { id } } } }"
-    )
-    assert _limit_types(query) == kinds
-
-
-def test_more_than_500000_nodes_is_rejected() -> None:
-    errors = check_limits(_docs(100, 100, 100))
-    assert [e["type"] for e in errors] == ["MAX_NODE_LIMIT_EXCEEDED"]
-    assert "1,010,100 possible nodes" in str(errors[0]["message"])
-    assert check_limits(_docs(100, 50, 60)) == []  # 305,100 nodes
 
 
 _page = st.integers(min_value=1, max_value=100)

@@ -157,6 +157,20 @@ _TOKEN_NAMES = {
     "@": "DIR_SIGN",
 }
 
+# graphql-core's kinds of valued tokens (``Unexpected Name 'x'.``) -> graphql-ruby's
+_KIND_NAMES = {
+    "Name": "IDENTIFIER",
+    "Int": "INT",
+    "Float": "FLOAT",
+    "String": "STRING",
+    "BlockString": "STRING",
+    "character:": "UNKNOWN_CHAR",
+}
+_FOUND_TOKEN = re.compile(
+    r"(?:found|Unexpected) (?:(?P<kind>Name|Int|Float|String|BlockString|character:) )?"
+    r"(?P<token>'[^']*'|<EOF>|[^.]+)"
+)
+
 
 def message_only(message: str) -> ErrorDict:
     return {"message": message}
@@ -180,10 +194,13 @@ def format_syntax_error(error: GraphQLError) -> ErrorDict:
     """graphql-ruby style: ``Parse error on "}" (RCURLY) at [1, 21]``."""
     location = error.locations[0] if error.locations else None
     line, column = (location.line, location.column) if location else (1, 1)
-    found = re.search(r"(?:found|Unexpected) (?P<token>'[^']*'|<EOF>|[^.]+)", error.message)
+    found = _FOUND_TOKEN.search(error.message)
     token = found["token"].strip("'") if found else ""
+    kind = _KIND_NAMES.get(found["kind"]) if found and found["kind"] else None
     if token == "<EOF>" or not token:
         described = "end of file"
+    elif kind is not None:  # graphql-core: ``Name 'x'``; graphql-ruby: ``"x" (IDENTIFIER)``
+        described = f'"{token}" ({kind})'
     elif token in _TOKEN_NAMES:
         described = f'"{token}" ({_TOKEN_NAMES[token]})'
     else:
