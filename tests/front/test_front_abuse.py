@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import client_env, rows, run, running_front, traced
 from tooling.front_abuse import (
     TIMEOUT_S,
     abandon,
@@ -45,6 +44,8 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.front import Front, FrontSettings, start_front
 from tools import GH_BUILDS, GhBuild, require_gh, require_tool
+
+from .front_helpers import client_env, rows, run, running_front, traced
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 BIG = 16 << 20  # larger than every socket buffer between the front and a client

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import client_env, rows, run, running_front
 
 from ghbench.emulator.core import Emulator
 from ghbench.front import Front, FrontError
 from ghbench.trace.writer import TraceLoss
+
+from .front_helpers import client_env, rows, run, running_front
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 

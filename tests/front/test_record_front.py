@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import rows
 
 from tools import gh_child_env
+
+from .front_helpers import rows
 
 DEADLINE_S = 60
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
