@@ -1,5 +1,7 @@
 """ghbench.front.ca: the run's CA, its leaf for GitHub's hosts, and its files."""
 
+from __future__ import annotations
+
 import datetime as dt
 import ssl
 import stat

@@ -1,5 +1,7 @@
 """ghbench.front.downstream: who a client is from its proxy credential."""
 
+from __future__ import annotations
+
 import base64
 
 from ghbench.front.downstream import Caller, proxy_credential

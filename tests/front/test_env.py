@@ -1,5 +1,7 @@
 """ghbench.front.env: the environment a client needs to go through the front."""
 
+from __future__ import annotations
+
 from pathlib import Path
 
 from ghbench.front.env import client_environment, no_proxy, node_options, proxy_url

@@ -1,6 +1,8 @@
 """ghbench.front.graphql: a GraphQL request's operation name, and the meter that tells
 what each exchange was charged."""
 
+from __future__ import annotations
+
 from collections.abc import Callable
 
 import msgspec

@@ -1,6 +1,8 @@
 """ghbench.front.hosts: which client a User-Agent names and the CA variable it reads,
 GitHub's hosts, authorities and what a client sent made printable."""
 
+from __future__ import annotations
+
 import pytest
 
 from ghbench.front.hosts import client_of, github_domain, host_kind, printable, split_authority
