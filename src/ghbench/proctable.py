@@ -139,12 +139,13 @@ def socket_owner(local: tuple[str, int], remote: tuple[str, int]) -> int | None:
     if inode is None or inode == "0":
         return None
     target = f"socket:[{inode}]"
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(proc):
+    # ``with``: a return from inside the loops closes both directories' descriptors
+    with contextlib.suppress(OSError), os.scandir(proc) as entries:
+        for entry in entries:
             if not entry.name.isdigit():
                 continue
-            with contextlib.suppress(OSError):
-                for fd in os.scandir(f"/proc/{entry.name}/fd"):
+            with contextlib.suppress(OSError), os.scandir(f"/proc/{entry.name}/fd") as fds:
+                for fd in fds:
                     with contextlib.suppress(OSError):
                         if os.readlink(fd.path) == target:
                             return int(entry.name)
