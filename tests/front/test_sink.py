@@ -5,11 +5,18 @@ cannot be written."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgspec
+import pytest
 
 from ghbench.front.sink import TraceSink
 from ghbench.trace.schema import TraceRow
+from ghbench.trace.writer import TraceLoss
+
+from .front_helpers import client_env, run, running_front
+
+TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 
 
 def _row(operation: str, session: str | None = None) -> TraceRow:
@@ -97,3 +104,23 @@ def test_a_switch_to_a_trace_that_cannot_be_opened_says_so_in_its_reply(tmp_path
     reply = sink.switch(str(tmp_path / "no-such-dir" / "t.jsonl"))
     assert reply.error is not None and "no-such-dir" in reply.error
     assert sink.switch(None).error is None  # untraced again: nothing to fail
+
+
+@pytest.mark.slow
+@pytest.mark.needs("curl")
+def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_path: Path) -> None:
+    full = Path("/dev/full")  # every write fails: no space left on device
+    with running_front(tmp_path / "front", emulator_server.url, trace=full) as front:
+        env = client_env(front, tmp_path, TOKEN)
+        for _ in range(2):
+            proc = run(["curl", "-sS", "-o", "/dev/null", "https://api.github.com/rate_limit"], env)
+            assert proc.returncode == 0, proc.stderr  # the client is served all the same
+        counts = front.stop()
+    assert (counts.exchanges, counts.rows_written, counts.rows_lost) == (2, 0, 2)
+    # typed, for the window's scorecard: which trace, how many, why
+    assert counts.losses == [TraceLoss(trace=str(full), rows=2, reason="No space left on device")]
+    # one line, however many of the front's workers failed to write (each says so once)
+    [warning] = counts.warnings
+    assert warning.startswith(
+        "cannot write the trace /dev/full (No space left on device); rows are being lost"
+    )
