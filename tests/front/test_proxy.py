@@ -1,11 +1,11 @@
-"""ghbench.front.proxy, the front's server, under abuse over real sockets: strangers (another uid included), bytes
-pipelined behind a CONNECT, abandoned and idle tunnels, oversized heads, a client that
-leaves mid-answer, hundreds of agents that do not trust the CA, too many connections,
-TLS sessions resumed; and all of it at once, after which every row of the trace is
-what happened and the front still answers. Time limits are the front's own deadlines
-(five seconds here: short, but long enough for a handshake on a busy machine); how
-fast it answers after the battery is measured by ``bench/bench_front.py --hostile``,
-not asserted."""
+"""ghbench.front.proxy, the front's server, under abuse over real sockets: strangers
+(another uid included), bytes pipelined behind a CONNECT, abandoned and idle tunnels,
+oversized heads, a client that leaves mid-answer, hundreds of agents that do not trust
+the CA, too many connections, TLS sessions resumed; and all of it at once, after which
+every row of the trace is what happened and the front still answers. Time limits are the
+front's own deadlines (five seconds here: short, but long enough for a handshake on a
+busy machine); how fast it answers after the battery is measured by
+``bench/bench_front.py --hostile``, not asserted."""
 
 from __future__ import annotations
 
