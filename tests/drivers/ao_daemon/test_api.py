@@ -62,7 +62,7 @@ class _Daemon(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def api() -> Iterator[DaemonApi]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Daemon)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield DaemonApi(server.server_address[1])
