@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from ghbench.data import example_trace_path
-from ghbench.harness.report import report_scenario_id
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -183,12 +182,3 @@ def test_a_trace_of_only_control_rows_has_nothing_to_score(tmp_path: Path) -> No
     art = json.loads(proc.stdout)
     assert art["scorecard"]["totalCalls"] == 0
     assert art["insights"]["rowsExcluded"]["benchmarkControl"] == 1
-
-
-def test_scenario_id_from_the_trace_file_name() -> None:
-    assert (
-        report_scenario_id(Path("out/gh-trace-bench-1776400000.jsonl"))
-        == "gh-trace-bench-1776400000"
-    )
-    assert report_scenario_id(Path("my trace (copy).jsonl")) == "my-trace-copy"
-    assert report_scenario_id(Path("...jsonl")) == "trace"

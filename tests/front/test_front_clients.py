@@ -13,7 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import (
+
+from ghbench.emulator.core import Emulator
+from ghbench.emulator.thread_server import EmulatorServer
+from ghbench.front import Front
+
+from .front_helpers import (
     NODE_DIR,
     SYSTEM_BUNDLE,
     client_env,
@@ -24,10 +29,6 @@ from front_helpers import (
     running_front,
     traced,
 )
-
-from ghbench.emulator.core import Emulator
-from ghbench.emulator.thread_server import EmulatorServer
-from ghbench.front import Front
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 REPO = "acme/todo"

@@ -14,7 +14,6 @@ from ghbench.record.debuglog import (
     debug_mode,
     split_debug_log,
 )
-from ghbench.record.exchange import parse_go_duration, parse_go_time
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # (fixture stem, what `gh` printed on stderr without GH_DEBUG)
@@ -45,35 +44,6 @@ def fixture(name: str) -> bytes:
 )
 def test_debug_mode_follows_gh(gh_debug: str | None, legacy: str | None, mode: DebugMode) -> None:
     assert debug_mode(gh_debug, legacy) is mode
-
-
-@pytest.mark.parametrize(
-    ("text", "ms"),
-    [
-        ("1.985151ms", 1.985151),
-        ("206.438µs", 0.206438),
-        ("850ns", 0.00085),
-        ("1.5s", 1500.0),
-        ("2m3.5s", 123500.0),
-        ("1h0m0s", 3600000.0),
-        ("0s", 0.0),
-    ],
-)
-def test_go_durations(text: str, ms: float) -> None:
-    assert parse_go_duration(text) == pytest.approx(ms)
-
-
-@pytest.mark.parametrize("text", ["", "fast", "1.5", "-1s", "1s garbage"])
-def test_bad_go_durations(text: str) -> None:
-    assert parse_go_duration(text) is None
-
-
-def test_go_time_with_offset_and_monotonic_reading() -> None:
-    utc = parse_go_time("2026-12-01 06:24:06.35476284 +0000 UTC m=+0.028005841")
-    cet = parse_go_time("2026-12-01 07:24:06.35476284 +0100 CET m=+0.028005841")
-    assert utc == pytest.approx(1796106246.35476284)
-    assert cet == pytest.approx(utc)
-    assert parse_go_time("yesterday") is None
 
 
 @pytest.mark.parametrize("stem", CAPTURED)

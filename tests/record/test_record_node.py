@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import sys
-import zipfile
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 import pytest
 
 from ghbench.front import FrontCounts
-from ghbench.front.env import client_environment, node_options
+from ghbench.front.env import node_options
 from ghbench.front.node import PRELOAD, preload_file
 from ghbench.record.diagnosis import no_exchange_cause, shown_environment
 from tools import coverage_env, missing, require_tool
@@ -265,26 +264,6 @@ def test_the_environment_shown_hides_the_secret() -> None:
     assert "http://s-1:***@127.0.0.1:4242" in shown_environment(session)
 
 
-def test_node_options_add_the_preload_once_quoted(tmp_path: Path) -> None:
-    preload = Path('/a dir "x"') / PRELOAD
-    option = '--require "/a dir \\"x\\"/node_preload.cjs"'
-    assert node_options(None, preload) == option
-    assert node_options("--max-old-space-size=256", preload) == f"--max-old-space-size=256 {option}"
-    assert node_options(f"--inspect {option}", preload) == f"--inspect {option}"  # nested record
-
-
-def test_clients_get_node_variables_beside_their_own(tmp_path: Path) -> None:
-    where = {"bundle": tmp_path / "b.pem", "ca_cert": tmp_path / "ca.pem"}
-    base = {"NODE_OPTIONS": "--inspect"}
-    preload = tmp_path / PRELOAD
-    env = client_environment(8080, secret=SECRET, base=base, node_preload=preload, **where)
-    assert env["NODE_USE_ENV_PROXY"] == "1"
-    assert env["NODE_OPTIONS"] == f'--inspect --require "{preload}"'
-    assert SECRET in env["HTTPS_PROXY"] and SECRET not in env["NODE_OPTIONS"]
-    plain = client_environment(8080, secret=SECRET, base=base, **where)
-    assert not {"NODE_USE_ENV_PROXY", "NODE_OPTIONS"} & set(plain)
-
-
 def test_node_reads_the_quoted_preload_path(tmp_path: Path) -> None:
     node = require_tool("node")
     preload = tmp_path / "a dir" / PRELOAD
@@ -295,16 +274,3 @@ def test_node_reads_the_quoted_preload_path(tmp_path: Path) -> None:
         [node, "-e", "console.log('then the script')"], env=env, capture_output=True, text=True
     )
     assert (proc.returncode, proc.stdout) == (0, "preloaded then the script\n"), proc.stderr
-
-
-def test_the_preload_is_the_packaged_file(tmp_path: Path) -> None:
-    path = preload_file(tmp_path / "state")
-    assert path.name == PRELOAD and path.parent.name == "front"  # used in place
-    assert not (tmp_path / "state").exists()  # nothing written where it is not needed
-    # a package imported from a zip has no file to give Node: a copy in the state dir
-    archive = tmp_path / "ghbench.zip"
-    with zipfile.ZipFile(archive, "w") as zipped:
-        zipped.writestr(f"ghbench/front/{PRELOAD}", path.read_bytes())
-    copy = preload_file(tmp_path / "state", zipfile.Path(archive, f"ghbench/front/{PRELOAD}"))
-    assert copy == tmp_path / "state" / PRELOAD
-    assert copy.read_bytes() == path.read_bytes()

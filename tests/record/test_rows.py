@@ -1,4 +1,4 @@
-"""Rows from exchanges, cache-hit detection and the shim's environment contract (pure)."""
+"""ghbench.record.rows: rows from the exchanges in gh's debug log (pure)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from ghbench.record.contract import (
-    DEBUG_SENTINEL,
-    ENV_USER_DEBUG,
-    Sink,
-    decode_sinks,
-    encode_sinks,
-    gh_child_env,
-    user_debug_env,
-)
 from ghbench.record.debuglog import DebugMode, split_debug_log
-from ghbench.record.emit import token_values
 from ghbench.record.exchange import Exchange
-from ghbench.record.ghcache import CacheEntry, cache_requested, find_cache_hits, scan_cache
 from ghbench.record.rows import Invocation, exchange_rows, graphql_operation
 from ghbench.trace.operation import endpoint_of
 from ghbench.trace.schema import TraceRow
@@ -159,102 +148,6 @@ def test_args_are_redacted() -> None:
         fallback_time=0.0,
     )
     assert "ghp_abc" not in msgspec.json.encode(row).decode()
-
-
-def test_token_values_are_longest_first_and_ignore_short_ones() -> None:
-    env = {
-        "GH_TOKEN": "ghp_short_but_ok",
-        "GITHUB_TOKEN": "ghp_short_but_ok_longer",
-        "GH_ENTERPRISE_TOKEN": "x",
-    }
-    assert token_values(env) == ["ghp_short_but_ok_longer", "ghp_short_but_ok"]
-
-
-# -- cache hits --------------------------------------------------------------------
-
-
-def _cached_exchange() -> Exchange:
-    [ex] = exchanges("graphql_ratelimit")
-    return Exchange(
-        started_at=1000.0,
-        method=ex.method,
-        target=ex.target,
-        request_headers={**ex.request_headers, "x-gh-cache-ttl": "1h0m0s"},
-        status=200,
-        response_headers={"date": "Tue, 01 Dec 2026 06:24:46 GMT", "x-ratelimit-remaining": "4990"},
-    )
-
-
-def test_a_stored_response_older_than_the_request_is_a_hit() -> None:
-    ex = _cached_exchange()
-    stored = CacheEntry(mtime=900.0, status=200, headers=dict(ex.response_headers))
-    assert find_cache_hits([ex], [stored]) == {0}
-
-
-def test_a_response_stored_after_the_request_started_is_a_miss() -> None:
-    ex = _cached_exchange()
-    written_by_this_request = CacheEntry(
-        mtime=999.995, status=200, headers=dict(ex.response_headers)
-    )
-    assert find_cache_hits([ex], [written_by_this_request]) == set()
-
-
-def test_a_different_stored_response_is_not_a_hit() -> None:
-    ex = _cached_exchange()
-    other = CacheEntry(mtime=900.0, status=200, headers={**ex.response_headers, "date": "earlier"})
-    assert find_cache_hits([ex], [other]) == set()
-
-
-def test_requests_gh_does_not_cache_are_never_hits() -> None:
-    ex = _cached_exchange()
-    uncached = Exchange(started_at=1000.0, status=200, response_headers=dict(ex.response_headers))
-    stored = CacheEntry(mtime=900.0, status=200, headers=dict(ex.response_headers))
-    assert find_cache_hits([uncached], [stored]) == set()
-
-
-def test_gh_api_cache_makes_every_request_cacheable() -> None:
-    # gh 2.102 logs no X-Gh-Cache-Ttl for `gh api --cache`: the argv says it
-    ex = _cached_exchange()
-    untagged = Exchange(started_at=1000.0, status=200, response_headers=dict(ex.response_headers))
-    stored = CacheEntry(mtime=900.0, status=200, headers=dict(ex.response_headers))
-    assert find_cache_hits([untagged], [stored], all_cacheable=True) == {0}
-    assert cache_requested(["api", "repos/o/r", "--cache", "1h"])
-    assert cache_requested(["api", "--cache=30m", "repos/o/r"])
-    assert not cache_requested(["pr", "view", "--cache", "1h"])
-    assert not cache_requested(["api", "repos/o/r"])
-
-
-def test_scan_cache_reads_stored_responses(tmp_path: Path) -> None:
-    (tmp_path / "ab").mkdir()
-    (tmp_path / "ab" / "cd").write_bytes(b'HTTP/1.1 200 OK\r\nEtag: W/"x"\r\nDate: D\r\n\r\n{}')
-    (tmp_path / "junk").write_bytes(b"not a response")
-    [entry] = scan_cache([tmp_path, tmp_path / "missing"], before=1e12)
-    assert (entry.status, entry.headers["etag"], entry.headers["date"]) == (200, 'W/"x"', "D")
-    assert scan_cache([tmp_path], before=0.0) == []
-
-
-# -- contract ----------------------------------------------------------------------
-
-
-def test_sinks_round_trip_and_bad_input_is_ignored() -> None:
-    sinks = [Sink("/t/a.jsonl", "record", "/s"), Sink("/t/b.jsonl", "agents", "/s2")]
-    assert decode_sinks(encode_sinks(sinks)) == sinks
-    assert decode_sinks("not json") == []
-    assert decode_sinks('[["only", "two"], 3, ["a", "b", "c"]]') == [Sink("a", "b", "c")]
-    assert decode_sinks(None) == []
-
-
-@pytest.mark.parametrize(
-    "env",
-    [{}, {"GH_DEBUG": "1"}, {"GH_DEBUG": "api"}, {"DEBUG": "yes"}, {"GH_DEBUG": "", "DEBUG": "1"}],
-)
-def test_user_debug_survives_nested_shims(env: dict[str, str]) -> None:
-    first = gh_child_env(env)
-    assert first["GH_DEBUG"] == DEBUG_SENTINEL and ENV_USER_DEBUG in first
-    second = gh_child_env(first)  # gh ran an extension that ran gh again
-    expected = (env.get("GH_DEBUG"), env.get("DEBUG"))
-    assert user_debug_env(first) == expected
-    assert user_debug_env(second) == expected
 
 
 def test_rows_encode_as_trace_rows() -> None:

@@ -19,7 +19,6 @@ Pure: bytes in, bytes and events out.
 
 from __future__ import annotations
 
-import contextlib
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -97,6 +96,7 @@ class MessageReader:
         self._head: Head | None = None
         self._in_head = False
         self._head_bytes = 0
+        self._in_body = False  # a head was read, its message has not ended
         self._parser = (
             httptools.HttpResponseParser(self) if response else httptools.HttpRequestParser(self)
         )
@@ -126,12 +126,20 @@ class MessageReader:
                 raise HeadTooLarge(f"a head over {self.max_head} bytes")
 
     def _end_of_stream(self) -> None:
-        with contextlib.suppress(httptools.HttpParserError):
-            self._parser.feed_data(b"")  # a body delimited by the close ends here
+        """A response body delimited by the close (neither a length nor chunked) ends
+        here; llhttp is told of the end only by ``llhttp_finish``, which httptools does
+        not expose (fed b"", it reports an empty body chunk and no end)."""
+        head = self._head
+        if not self._response or not self._in_body or head is None:
+            return
+        if header(head.headers, b"content-length") is None and not _chunked(head.headers):
+            self._in_body = False
+            self.events.append(END)
 
     def cut_body(self) -> None:
         """The head just read has no body whatever it says (the answer to a HEAD)."""
         self.events.append(END)
+        self._in_body = False
         self._parser = (
             httptools.HttpResponseParser(self)
             if self._response
@@ -176,6 +184,7 @@ class MessageReader:
         if 100 <= head.status < 200:
             return  # an interim answer (100 Continue): not the response
         self.events.append(head)
+        self._in_body = True
 
     def on_body(self, body: bytes) -> None:
         self.events.append(Body(body))
@@ -186,6 +195,7 @@ class MessageReader:
             return
         if head is not None:
             head.keep_alive = self._parser.should_keep_alive()
+        self._in_body = False
         self.events.append(END)
 
 
@@ -233,6 +243,11 @@ class Framing:
 
     def end(self) -> bytes:
         return b"0\r\n\r\n" if self.chunked else b""
+
+
+def _chunked(headers: Headers) -> bool:
+    coding = header(headers, b"transfer-encoding")
+    return coding is not None and b"chunked" in coding.lower()
 
 
 def declared_length(headers: Headers) -> int | None:

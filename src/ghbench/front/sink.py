@@ -33,18 +33,22 @@ class TraceSink:
 
     def _open(self, path: str | None, agent_path: str | None) -> None:
         if path is not None:
-            self._writer = TraceWriter(path, on_error=self._failed)
+            self._writer = self._writing(path)
             if agent_path is not None:
-                self._agents = TraceWriter(agent_path, on_error=self._failed)
+                self._agents = self._writing(agent_path)
+
+    def _writing(self, path: str) -> TraceWriter:
+        # the path is bound here: a trace that cannot be opened fails inside the
+        # writer's constructor, before it is one of ``_writers()``
+        return TraceWriter(path, on_error=lambda exc: self._failed(path, exc))
 
     def _writers(self) -> list[TraceWriter]:
         return [w for w in (self._writer, self._agents) if w is not None]
 
-    def _failed(self, exc: OSError) -> None:
-        failed = [str(w.path) for w in self._writers() if w.error is exc] or ["the trace"]
+    def _failed(self, path: str, exc: OSError) -> None:
         self.warn(
-            ("trace", failed[0]),
-            f"cannot write the trace {failed[0]} ({exc.strerror or exc}); rows are being lost",
+            ("trace", path),
+            f"cannot write the trace {path} ({exc.strerror or exc}); rows are being lost",
         )
 
     @property

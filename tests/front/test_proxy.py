@@ -1,11 +1,11 @@
-"""The front under abuse, over real sockets: strangers (another uid included), bytes
-pipelined behind a CONNECT, abandoned and idle tunnels, oversized heads, a client that
-leaves mid-answer, hundreds of agents that do not trust the CA, too many connections,
-TLS sessions resumed; and all of it at once, after which every row of the trace is
-what happened and the front still answers. Time limits are the front's own deadlines
-(five seconds here: short, but long enough for a handshake on a busy machine); how
-fast it answers after the battery is measured by ``bench/bench_front.py --hostile``,
-not asserted."""
+"""ghbench.front.proxy, the front's server, under abuse over real sockets: strangers
+(another uid included), bytes pipelined behind a CONNECT, abandoned and idle tunnels,
+oversized heads, a client that leaves mid-answer, hundreds of agents that do not trust
+the CA, too many connections, TLS sessions resumed; and all of it at once, after which
+every row of the trace is what happened and the front still answers. Time limits are the
+front's own deadlines (five seconds here: short, but long enough for a handshake on a
+busy machine); how fast it answers after the battery is measured by
+``bench/bench_front.py --hostile``, not asserted."""
 
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import client_env, rows, run, running_front, traced
 from tooling.front_abuse import (
     TIMEOUT_S,
     abandon,
@@ -45,6 +44,8 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.front import Front, FrontSettings, start_front
 from tools import GH_BUILDS, GhBuild, require_gh, require_tool
+
+from .front_helpers import client_env, rows, run, running_front, traced
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 BIG = 16 << 20  # larger than every socket buffer between the front and a client
@@ -316,27 +317,6 @@ def test_past_its_connection_limit_a_client_is_answered_503(
         assert warning.startswith("ghbench front: at its limit of 2 connections")
 
 
-_LIMITS = """
-import resource, sys
-from ghbench.front import FrontSettings, start_front
-soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
-with start_front(FrontSettings(mode="forward", state_dir=sys.argv[1])) as front:
-    limits = open(f"/proc/{front.pid}/limits").read()
-line = next(l for l in limits.splitlines() if l.startswith("Max open files"))
-print(line.split()[3], line.split()[4], hard)
-"""
-
-
-def test_the_open_files_limit_is_raised_to_the_hard_limit(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", _LIMITS, str(tmp_path)], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 0, proc.stderr
-    soft, hard, wanted = proc.stdout.split()
-    assert soft == hard == wanted
-
-
 def test_a_client_that_reconnects_resumes_its_tls_session(front: Front, trace: Path) -> None:
     context = ssl.create_default_context(cafile=str(front.ca_cert))
     session = None
@@ -385,39 +365,6 @@ def test_a_hostile_battery_leaves_a_true_trace_and_a_front_that_answers(
     env = client_env(front, tmp_path, TOKEN)
     ok = run(["curl", "-sSf", "-o", "/dev/null", "https://api.github.com/rate_limit"], env)
     assert ok.returncode == 0, ok.stderr
-
-
-def test_workers_share_the_port_and_stop_with_the_front(
-    emulator_server: Any, tmp_path: Path
-) -> None:
-    trace = tmp_path / "trace.jsonl"
-    settings = FrontSettings(
-        mode="emulate",
-        state_dir=str(tmp_path / "front"),
-        upstream=emulator_server.url,
-        trace=str(trace),
-        workers=2,
-    )
-    front = start_front(settings)
-    try:
-        children = Path(f"/proc/{front.pid}/task/{front.pid}/children").read_text().split()
-        assert len(children) == 1  # one worker beside the first process
-        for _ in range(20):  # new connections: the kernel spreads them over both
-            tunnel = open_tunnel(front.port, _secret(front), front.ca_cert)
-            tunnel.send(get("/rate_limit", close=True))
-            answer = tunnel.answer()
-            assert answer.startswith(b"HTTP/1.1 200")
-            assert b"\r\nconnection: close\r\n" in answer  # as the client asked
-            assert tunnel.recv() == b""  # and closed
-            tunnel.close()
-    finally:
-        counts = front.stop()
-    assert (counts.exchanges, counts.rows_written) == (20, 20)  # both workers' counts
-    assert _operations(trace) == Counter({"rest.rate_limit": 20})
-    assert (
-        not Path(f"/proc/{children[0]}").exists()
-        or "Z" in Path(f"/proc/{children[0]}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    )
 
 
 def test_a_client_that_leaves_before_its_answer_came_gets_a_row_that_says_so(

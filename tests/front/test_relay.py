@@ -1,4 +1,4 @@
-"""The front's other behaviours, each with a front of its own: forward mode against a
+"""ghbench.front.relay, each case with a front of its own: forward mode against a
 second emulator standing in for GitHub (and a host that is not GitHub's tunnelled
 untouched), an upstream that does not answer, where a GraphQL cost comes from."""
 
@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import client_env, rows, run, running_front
 
 from ghbench.emulator.core import Emulator
-from ghbench.front import Front, FrontError
-from ghbench.trace.writer import TraceLoss
+from ghbench.front import Front
+
+from .front_helpers import client_env, rows, run, running_front
 
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 
@@ -139,37 +139,3 @@ def test_graphql_cost_reported_charged_or_estimated(
     # asked for: the answer's own data.rateLimit
     assert asking["graphqlCost"] == charged[2] and asking["graphqlRemaining"] is not None
     assert {r["operation"] for r in (first, second, asking)} == {"graphql.viewer"}
-
-
-@pytest.mark.slow
-@pytest.mark.needs("curl")
-def test_rows_that_cannot_be_written_are_counted_lost(emulator_server: Any, tmp_path: Path) -> None:
-    full = Path("/dev/full")  # every write fails: no space left on device
-    with running_front(tmp_path / "front", emulator_server.url, trace=full) as front:
-        env = client_env(front, tmp_path, TOKEN)
-        for _ in range(2):
-            proc = run(["curl", "-sS", "-o", "/dev/null", "https://api.github.com/rate_limit"], env)
-            assert proc.returncode == 0, proc.stderr  # the client is served all the same
-        counts = front.stop()
-    assert (counts.exchanges, counts.rows_written, counts.rows_lost) == (2, 0, 2)
-    # typed, for the window's scorecard: which trace, how many, why
-    assert counts.losses == [TraceLoss(trace=str(full), rows=2, reason="No space left on device")]
-    # one line, however many of the front's workers failed to write (each says so once)
-    [warning] = counts.warnings
-    assert warning.startswith(
-        "cannot write the trace /dev/full (No space left on device); rows are being lost"
-    )
-
-
-@pytest.mark.slow
-def test_a_trace_that_cannot_be_opened_is_an_error(tmp_path: Path) -> None:
-    where = tmp_path / "no-such-dir" / "t.jsonl"
-    with (
-        pytest.raises(FrontError, match=f"the front did not start: cannot write the trace {where}"),
-        running_front(tmp_path / "a", None, mode="forward", trace=where),
-    ):
-        pass
-    with running_front(tmp_path / "b", None, mode="forward") as front:
-        with pytest.raises(FrontError, match=f"refused 'trace': cannot write the trace {where}"):
-            front.switch_trace(where)
-        assert front.switch_trace(tmp_path / "t.jsonl").exchanges == 0  # it carries on

@@ -1,9 +1,11 @@
-"""``ghbench record --github emulator|github -- COMMAND`` as a user runs it: a command
+"""ghbench.record.network: ``ghbench record --github emulator|github -- COMMAND`` as a
+user runs it: a command
 that calls GitHub with gh (default host), git and curl, behind the front; bad input;
 a run no client reached; what it started stops on SIGTERM and on SIGKILL."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -15,11 +17,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from front_helpers import rows
 
+from ghbench.errors import GhbenchError
+from ghbench.front import FrontCounts
+from ghbench.record.network import NetworkRecordResult, emulator_token_env
 from tools import gh_child_env
 
 DEADLINE_S = 60
+
+
+def rows(trace: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
+
+
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 # what a user's script does: gh with its default host, git over https, curl; the token
 # it was given is saved so the test can look for it in the trace
@@ -257,3 +267,42 @@ def test_keep_ca_goes_with_state(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.strip() == "error: --keep-ca goes with --state DIR (where the CA is kept)"
+
+
+def test_the_emulators_token_replaces_every_token_variable_the_command_has() -> None:
+    env = {"GH_ENTERPRISE_TOKEN": "ghp_users_own", "GIT_CONFIG_COUNT": "1"}
+    given = emulator_token_env("ghp_emu", env)
+    assert given["GH_TOKEN"] == given["GITHUB_TOKEN"] == given["GH_ENTERPRISE_TOKEN"] == "ghp_emu"
+    assert "AO_GITHUB_TOKEN" not in given  # not one the command had
+    assert "ghp_emu" not in json.dumps({k: v for k, v in given.items() if "TOKEN" not in k})
+    helpers = [v for k, v in given.items() if k.startswith("GIT_CONFIG_VALUE_")]
+    assert any("GH_TOKEN" in v for v in helpers)  # git asks the helper, which reads $GH_TOKEN
+
+
+def _result(returncode: int, no_exchange: str | None = None, **counts: int) -> NetworkRecordResult:
+    return NetworkRecordResult(
+        returncode,
+        Path("/t/trace.jsonl"),
+        counts.get("rows_written", 0),
+        FrontCounts(**counts),
+        no_exchange,
+    )
+
+
+def test_a_success_no_client_reached_is_a_failure_that_says_why() -> None:
+    result = _result(0, "gh ignored HTTPS_PROXY")
+    with pytest.raises(GhbenchError, match=r"^gh ignored HTTPS_PROXY$"):
+        result.raise_for_trace()
+    assert not any("no GitHub exchange" in line for line in result.lines())  # said once
+    failed = _result(1, "gh ignored HTTPS_PROXY")  # its own error may not say: record does
+    failed.raise_for_trace()
+    assert failed.lines()[-1] == "ghbench record: no GitHub exchange: gh ignored HTTPS_PROXY"
+
+
+def test_rows_lost_fail_a_success_and_the_summary_counts_them() -> None:
+    result = _result(0, None, exchanges=3, rows_written=1, rows_lost=2, unauthorized=1)
+    with pytest.raises(GhbenchError, match="2 trace row"):
+        result.raise_for_trace()
+    summary = result.lines()[-1]
+    assert "3 exchanges" in summary and "2 rows lost" in summary and "1 unauthorized" in summary
+    _result(0, None, exchanges=3, rows_written=3).raise_for_trace()  # whole: no error
