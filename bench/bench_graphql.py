@@ -20,7 +20,8 @@ from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "emulator"))
+# appended: tests/emulator/graphql/ is a test package that must not hide graphql-core
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests" / "emulator"))
 
 from graphql_queries import batch_query
 

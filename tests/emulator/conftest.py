@@ -24,9 +24,10 @@ from .emu_helpers import API, TOKEN, ClientFactory
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 HERE = Path(__file__).resolve().parent  # the helpers (emu_helpers, gh_helpers, ...)
+# appended, not put first: the test package graphql/ here must not hide graphql-core
 for _path in (SCRIPTS, HERE):
     if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
+        sys.path.append(str(_path))
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from ghbench.front import Front, FrontSettings, start_front
 from ghbench.record.network import emulator_token_env
 from tools import coverage_env
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "emulator"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "emulator"))
 from github_descriptions import NODE_DIR, need_node
 
 __all__ = [

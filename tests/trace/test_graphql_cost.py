@@ -24,7 +24,7 @@ from ghbench.emulator.graphql.schema import load_schema
 from ghbench.record.rows import graphql_cost_estimate
 from ghbench.trace.graphql_cost import NOT_CONNECTIONS, estimate_graphql_cost, points_for
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "emulator"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "emulator"))
 from github_descriptions import graphql_sdl
 
 DOCS_EXAMPLE = """
