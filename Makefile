@@ -1,8 +1,9 @@
 # Two entry points, both doing all of their own set-up on a fresh machine:
 #   make demo   the main job: ghbench on the embedded default (no token, no config)
-#   make test   lint, type-check, the main suite, then the real-AO stage (what CI runs)
-# and, for developers, make test-fast: every test but the slow and real-AO ones, on 2 workers,
-# and make test-realao: the real-AO stage alone.
+#   make test   lint, type-check, the main suite, then the end-to-end (slow), workflow and
+#               real-AO stages (what CI runs)
+# and, for developers, make test-fast: the main suite on 2 workers without coverage,
+# and make test-slow, make test-workflows, make test-realao: one stage alone.
 VENV    ?= .venv
 PYTHON  ?= python3
 BIN     := $(VENV)/bin
@@ -13,7 +14,7 @@ STAMP   := $(VENV)/.installed
 # (up to 0.6 s of CPU each) and every pytest worker rewrites every test module again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test test-fast test-realao test-workflows coverage lint typecheck pytest system-deps node-deps bench clean
+.PHONY: demo test test-fast test-slow test-realao test-workflows coverage lint typecheck pytest system-deps node-deps bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,14 +51,21 @@ $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
 
 node-deps: $(NODE_STAMP)
 
-# the main suite on 3 workers (on 2 cores: a third of its time is spent waiting on
-# real-time windows), with line coverage (subprocesses included); the floor
-# (pyproject.toml: [tool.coverage.report] fail_under) is checked once both stages ran.
+# The main suite: every test not marked slow, realao or workflow, on 3 workers (on 2
+# cores: part of its time is spent waiting on real-time windows), with line coverage
+# (subprocesses included); the floor (pyproject.toml: [tool.coverage.report] fail_under)
+# is checked once every stage ran.
+pytest: $(STAMP) system-deps node-deps
+	$(BIN)/pytest -q -n 3 --dist worksteal -m "not slow and not realao and not workflow" --cov --cov-report= --cov-fail-under=0
+
+# The end-to-end stage: the tests marked slow (over ~0.7 s on a quiet 2-core machine:
+# whole runs of ghbench's commands as processes, real-time matrix cells, signals, faults,
+# Chromium), a stage of their own after the main suite.
 # --dist worksteal: each worker starts on a contiguous share of the tests, so a module's
 # fixture that is a whole run (tests/matrix/test_github_cells.py: 24 s) runs once, not
 # on every worker that a test of the module reaches
-pytest: $(STAMP) system-deps node-deps
-	$(BIN)/pytest -q -n 3 --dist worksteal -m "not realao and not workflow" --cov --cov-report= --cov-fail-under=0
+test-slow: $(STAMP) system-deps node-deps
+	$(BIN)/pytest -q -n 3 --dist worksteal -m "slow and not realao and not workflow" --cov --cov-append --cov-report= --cov-fail-under=0
 
 # The documented GitHub Actions workflow, run offline under act (tests/ci/test_act.py: a
 # push that fans the matrix out and merges it, PRs the budget gate fails and passes): a
@@ -76,7 +84,7 @@ test-realao: $(STAMP) system-deps node-deps
 coverage: $(STAMP)
 	$(BIN)/coverage report
 
-test: lint typecheck pytest test-workflows test-realao coverage
+test: lint typecheck pytest test-slow test-workflows test-realao coverage
 
 test-fast: $(STAMP)
 	$(BIN)/pytest -q -n 2 -m "not slow and not realao and not workflow"
