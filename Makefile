@@ -54,7 +54,7 @@ node-deps: $(NODE_STAMP)
 # real-time windows), with line coverage (subprocesses included); the floor
 # (pyproject.toml: [tool.coverage.report] fail_under) is checked once both stages ran.
 # --dist worksteal: each worker starts on a contiguous share of the tests, so a module's
-# fixture that is a whole run (tests/matrix/test_github_cells.py: 24 s) runs once, not
+# fixture that is a whole run (tests/matrix/test_realtime_cell.py: 24 s) runs once, not
 # on every worker that a test of the module reaches
 pytest: $(STAMP) system-deps node-deps
 	$(BIN)/pytest -q -n 3 --dist worksteal -m "not realao and not workflow" --cov --cov-report= --cov-fail-under=0
