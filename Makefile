@@ -62,7 +62,7 @@ pytest: $(STAMP) system-deps node-deps
 # whole runs of ghbench's commands as processes, real-time matrix cells, signals, faults,
 # Chromium), a stage of their own after the main suite.
 # --dist worksteal: each worker starts on a contiguous share of the tests, so a module's
-# fixture that is a whole run (tests/matrix/test_github_cells.py: 24 s) runs once, not
+# fixture that is a whole run (tests/matrix/test_realtime_cell.py: 24 s) runs once, not
 # on every worker that a test of the module reaches
 test-slow: $(STAMP) system-deps node-deps
 	$(BIN)/pytest -q -n 3 --dist worksteal -m "slow and not realao and not workflow" --cov --cov-append --cov-report= --cov-fail-under=0

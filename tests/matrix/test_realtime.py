@@ -9,7 +9,6 @@ calling the real gh, durations shortened with ``--duration-scale``.
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -20,49 +19,13 @@ import pytest
 from ghbench.artifacts.models import Scorecard, ScorecardArtifact
 from ghbench.drivers.registry import check_cell
 from ghbench.errors import GhbenchError, UsageError
-from ghbench.harness.window import Measurement
 from ghbench.matrix.checks import require_calls
 from ghbench.matrix.hygiene import CellTiming, run_timing, spec_timing
 from ghbench.matrix.runner import cell_spec
 from ghbench.matrix.runs import MatrixRun, load_runs
 from ghbench.matrix.state import MatrixPlan
-from ghbench.matrix.triggers import comment_burst_plan, scenario_triggers
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import Duration, RunSpec
-
-
-class _Hooks:
-    def restart(self, measured: Measurement, hard: bool) -> None:
-        return None
-
-    def spawn_all(self, measured: Measurement) -> None:
-        return None
-
-    def comment_burst(self, measured: Measurement) -> None:
-        return None
-
-    def start_dashboard(self, measured: Measurement) -> None:
-        return None
-
-    def stop_dashboard(self, measured: Measurement | None = None) -> None:
-        return None
-
-
-def test_trigger_offsets_follow_the_runbook() -> None:
-    at = {s: [t.at_s for t in scenario_triggers(s, 600.0, _Hooks())] for s in ("S1", "S2", "S5")}
-    assert at == {"S1": [0.0], "S2": [], "S5": [300.0]}
-    s6 = scenario_triggers("S6", 600.0, _Hooks())
-    assert [t.at_s for t in s6] == [0.0, 600.0]
-
-
-def test_comment_burst_is_5_to_10_comments_on_half_the_prs() -> None:
-    prs = [("o/a", n) for n in range(1, 8)] + [("o/b", n) for n in range(1, 4)]
-    plan = comment_burst_plan(prs, random.Random(3))
-    assert len(plan) == 5
-    assert all(5 <= count <= 10 for _, _, count in plan)
-    assert len({(r, n) for r, n, _ in plan}) == 5
-    assert plan == comment_burst_plan(prs, random.Random(3))
-    assert comment_burst_plan([("o/a", 1)], random.Random(0))[0][:2] == ("o/a", 1)
 
 
 def test_s6_with_ao_refuses_a_missing_ghbench_chromium_before_setup(tmp_path: Path) -> None:

@@ -23,13 +23,10 @@ from ghbench.artifacts.models import (
 )
 from ghbench.clock import VirtualClock
 from ghbench.errors import GhbenchError, Interrupted
-from ghbench.matrix.merge import merge_dirs
-from ghbench.matrix.plan import render_plan
 from ghbench.matrix.runner import CellResult, run_matrix
 from ghbench.matrix.runs import load_runs
 from ghbench.matrix.state import MatrixPlan, load_plan, save_plan
 from ghbench.ratelimit import Bucket
-from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import RunSpec
 from ghbench.timefmt import iso_ms
 from ghbench.trace.schema import TraceRow
@@ -269,54 +266,6 @@ def test_refused_record_shows_the_scaled_durations(tmp_path: Path) -> None:
     assert (run.warmup_s, run.duration_s) == pytest.approx((12.0, 90.0))
 
 
-@pytest.mark.slow
-def test_merge_assembles_job_directories(tmp_path: Path) -> None:
-    a, b, out = tmp_path / "a", tmp_path / "b", tmp_path / "out"
-    _run(a, FakeBackend(), ["S2-T1-1"], run="ja")
-    _run(b, FakeBackend(), ["S2-T1-5"], run="jb")
-    # the series' capacity, as a job's matrix run stores it (the keys the baseline reads)
-    capacity = {
-        "sessions": 56,
-        "limitingResource": "pollCycle",
-        "budgetFraction": 0.8,
-        "reachedMax": False,
-        "cell": {
-            "scenario": "S2",
-            "topology": "T1",
-            "profile": "ao-0.10.3",
-            "agents": None,
-            "seed": 0,
-            "warmupSeconds": 120.0,
-            "windowSeconds": 900.0,
-        },
-        "pollCeilingSeconds": 60.0,
-        "command": "ghbench capacity --scenario S2 --topology T1 --profile ao-0.10.3 --seed 0",
-    }
-    (a / "capacity").mkdir()
-    (a / "capacity" / "S2-T1.json").write_text(json.dumps(capacity))
-    report = merge_dirs([a, b], out)
-    assert report.added == ["S2-T1-1 run 1", "S2-T1-5 run 1"]
-    runs = load_runs(out)
-    for r in runs:
-        assert r.trace is not None and (out / r.trace).is_file()
-    baseline = (out / "baseline.md").read_text()
-    assert "### S2-T1-5" in baseline
-    assert "| S2 | T1 | 56 | pollCycle | 80% | ao-0.10.3, seed 0 |" in baseline
-    again = merge_dirs([a], out)
-    assert again.added == [] and again.duplicates == 1
-
-
-def test_plan_github_actions_is_one_job_per_cell() -> None:
-    cells = [Cell("S2", "T1", 1), Cell("S4", "T1", 10)]
-    data = json.loads(render_plan(cells, "github-actions"))
-    assert data == {
-        "include": [
-            {"cell": "S2-T1-1", "scenario": "S2", "topology": "T1", "scale": 1, "priority": True},
-            {"cell": "S4-T1-10", "scenario": "S4", "topology": "T1", "scale": 10, "priority": True},
-        ]
-    }
-
-
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ghbench", *args], capture_output=True, text=True)
 
@@ -333,12 +282,3 @@ def test_cli_plan_and_resume_without_state(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["include"][0]["cell"] == "S2-T1-1"
     proc = _cli("matrix", "run", "--resume", "--out", str(tmp_path))
     assert proc.returncode == 2 and "--resume" in proc.stderr
-
-
-def test_baseline_shows_a_scaled_runs_spans_in_seconds() -> None:
-    from ghbench.matrix.baseline import _span
-
-    assert _span(900) == "15 min"
-    assert _span(120) == "2 min"
-    assert _span(9) == "9s"
-    assert _span(90) == "1m 30s"

@@ -6,12 +6,9 @@ from collections import Counter
 import msgspec
 import pytest
 
-from ghbench.ratelimit import Bucket, RateLimitSnapshot
 from ghbench.simulation.agents import AgentRunSpec, run_agents
 from ghbench.simulation.cell import run_cell
 from ghbench.simulation.replay import ReplaySpec, replay_scorecard, replay_trace
-from ghbench.simulation.replay_merge import merge_parts
-from ghbench.simulation.replay_run import PartResult
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow
 from ghbench.workload.replay import (
     CONTROL,
@@ -182,29 +179,6 @@ def test_two_parts_in_parallel_spend_and_say_what_one_replay_does(
     assert limits == {5000 * 3}, "one bucket of three copies' budget"
     invocations = {r.invocationId for r in two.every_row}
     assert len(invocations) == two.calls, "the parts' invocation ids never collide"
-
-
-def test_joined_parts_read_as_one_bucket() -> None:
-    """Two parts, 10 points each of 100: the joined rows count down one bucket of 200."""
-
-    def part(times: list[int]) -> PartResult:
-        rows = [
-            TraceRow(timestamp=f"2026-04-17T09:05:{t:02d}.000Z", rateLimitResource="graphql",
-                 rateLimitLimit=100, rateLimitRemaining=100 - (k + 1) * 5,
-                 rateLimitReset=1_776_420_300)
-            for k, t in enumerate(times)
-        ]  # fmt: skip
-        snap = RateLimitSnapshot(0.0, {"graphql": Bucket(100, 100, 0, 1_776_420_300)})
-        after = RateLimitSnapshot(9.0, {"graphql": Bucket(100, 90, 10, 1_776_420_300)})
-        return PartResult(rows, [], {"graphql": 10}, 2, {"before": snap, "after": after},
-                          {}, Counter(), 2, 9.0)  # fmt: skip
-
-    joined = merge_parts([part([1, 3]), part([2, 4])])
-    assert [r.rateLimitRemaining for r in joined.rows] == [195, 190, 185, 180]
-    assert {r.rateLimitLimit for r in joined.rows} == {200}
-    assert joined.points == {"graphql": 20} and joined.charges == 4
-    after = joined.snapshots["after"].resources["graphql"]
-    assert (after.limit, after.remaining, after.used) == (200, 180, 20)
 
 
 def test_ao_0_10s_rows_replay_what_they_spent() -> None:

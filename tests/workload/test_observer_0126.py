@@ -7,9 +7,10 @@ import itertools
 from collections import Counter
 
 import msgspec
-from test_observer import BATCH, CHECKS, GUARD, LIST, ONE_PR, REPO, Daemon
 
 from ghbench.workload.profiles import PROFILES
+
+from .test_observer import BATCH, CHECKS, GUARD, LIST, ONE_PR, REPO, Daemon
 
 POLICY = PROFILES["ao-0.12.6"]
 LATER_PAGE = "rest.repos.commits"  # a check-runs page after the first

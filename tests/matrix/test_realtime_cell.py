@@ -1,6 +1,9 @@
-"""``ghbench matrix run --backend github`` end to end, offline, against a GitHub-compatible
-server (``harness.github_server``): the user's repos given with ``--repos``, issues
-#1..k already in each, a token in ``GH_TOKEN`` and the REST root in ``GITHUB_API_URL``.
+"""A real-time cell's procedure (``ghbench.matrix.realtime_cell``: setup on the user's
+repos, the window bracketed by ``/rate_limit``, the scenario's triggers, the checks) on
+GitHub: ``ghbench matrix run --backend github`` end to end, offline, against a
+GitHub-compatible server (``harness.github_server``): the user's repos given with
+``--repos``, issues #1..k already in each, a token in ``GH_TOKEN`` and the REST root in
+``GITHUB_API_URL``.
 
 The smallest faithful set: S2-T1-1 (one session on one repo), S2-T2-5 (five sessions
 spread over the two repos T2 needs at scale 5, three and two) and S4-T1-1 (the review
