@@ -23,9 +23,9 @@ from ghbench.pages.burn import BURN_COLUMNS
 from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact, write_scorecard
 from ghbench.scorecard.window import resolve_report_window
+from ghbench.timefmt import instant_flag
 from ghbench.trace.files import agents_beside
 from ghbench.trace.frame import TraceFrame
-from ghbench.timefmt import instant_flag
 from ghbench.trace.reader import read_trace
 
 __all__ = ["ReportResult", "TimeBound", "report_scenario_id", "report_trace", "time_bounds"]
