@@ -42,6 +42,15 @@ class DemoResult:
     setup: SetupOutcome
     measure: MeasureResult
 
+    def lines(self) -> list[str]:
+        """What ``ghbench demo`` prints after the console scorecard: where things went."""
+        report = self.measure.paths.get("report")
+        return [
+            f"  setup artifact:   {self.setup.path}",
+            f"  demo config:      {self.config_path}",
+            *([] if report is None else [f"  report page:      {report}"]),
+        ]
+
 
 def write_demo_config(out_dir: Path) -> Path:
     """A minimal AO config for the demo project; its path is a directory in ``out_dir``."""
