@@ -369,8 +369,8 @@ FLAGS: tuple[Flag, ...] = (
                   " each count (reserve, cache, gate, cooldown; docs/policies.md)."}),
     # -- a replay's counterfactuals ---------------------------------------------------
     Flag(("--speed",), "speed", "number",
-         "Replay on the wall clock at this many times recorded speed.",
-         {"replay": None}, bounds=(0.0, None), unset="virtual time"),
+         "Replay on the wall clock at this many times recorded speed [default: virtual time].",
+         {"replay": None}, bounds=(0, None)),
     Flag(("--drop",), "drop", "many", "Do not re-issue operation OP.", {"replay": ()},
          metavar="OP"),
     Flag(("--ttl",), "ttl", "many",
