@@ -39,7 +39,7 @@ from ghbench.harness.setup_artifact import new_setup, read_setup, setup_path, wr
 from ghbench.runspec.spec import RunSpec
 from ghbench.signals import uninterruptible
 
-__all__ = ["STOP_GRACE_S", "SetupOutcome", "run_setup", "setup_run", "validate_setup"]
+__all__ = ["STOP_GRACE_S", "SetupOutcome", "run_setup", "setup_on", "setup_run", "validate_setup"]
 
 STOP_GRACE_S = 10.0  # the orchestrator's shutdown after SIGTERM, before SIGKILL
 
@@ -86,10 +86,18 @@ def setup_run(
     hold: Callable[[Path], None],
 ) -> SetupOutcome:
     """``ghbench setup``: the project ``spec`` names found, ``hold`` given ``spec.out_dir``
-    before anything is written there, then ``run_setup`` on the backend and driver the
-    spec names; the backend stops at the end, whatever happens."""
+    before anything is written there, then ``setup_on``."""
     project = find_run_project(spec)
     hold(spec.out_dir)
+    return setup_on(spec, project, clock=clock, progress=progress)
+
+
+def setup_on(
+    spec: RunSpec, project: Project, *, clock: Clock, progress: Callable[[], Progress]
+) -> SetupOutcome:
+    """``run_setup`` on the backend and driver ``spec`` names, started for it
+    (``start_backend``); its progress closes and the backend stops at the end, whatever
+    happens."""
     backend, driver = start_backend(spec, project, clock)
     bar = progress()
     try:
