@@ -67,7 +67,7 @@ def command(
     if trace is None and not example:
         raise UsageError("--trace is required; pass the trace file to score (or --example)")
     trace_path = example_trace_path() if trace is None else trace
-    # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
+    # the flow loads now, not for --help (see ghbench.commands); it reads the window's bounds
     from ghbench.harness.report import report_trace, time_bounds  # noqa: PLC0415
     from ghbench.trace.frame import TraceFrame  # noqa: PLC0415
 
