@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,34 +19,8 @@ import pytest
 
 from ghbench.analysis.capacity import BudgetUse, budget_uses
 from ghbench.artifacts.models import load_scorecard
-from ghbench.cli import main
 
 SHORT = ["--warmup", "30s", "--duration", "3m"]
-
-
-@dataclass
-class Ran:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def ghbench(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> Any:
-    """The real entry point in-process (the imports are paid once), in ``tmp_path``."""
-    monkeypatch.chdir(tmp_path)
-
-    def run(*args: str) -> Ran:
-        try:
-            main(list(args))
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        out = capsys.readouterr()
-        return Ran(code, out.out, out.err)
-
-    return run
 
 
 def _simulated(ghbench: Any, line: str, cwd: Path, out: str) -> tuple[BudgetUse, ...]:

@@ -2,7 +2,10 @@
 an agents' trace beside it): the choices ``--policies`` names, the table on a budget's
 limits, its page and Markdown written beside each other, and what is refused. (The
 table's figures: tests/analysis/test_lab.py; on the real AO 0.12.6 daemon's trace:
-tests/realao/test_ao_daemon.py.)"""
+tests/realao/test_ao_daemon.py.)
+
+The lab's result as text (``LabResult.text``): the table, then where its page and
+Markdown were written, and nothing more when nothing was."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ghbench.analysis.lab import LAB_CHOICES
+from ghbench.analysis.lab_render import lab_text
 from ghbench.budgets import Budget
 from ghbench.data import example_trace_path
 from ghbench.errors import UsageError
@@ -70,3 +74,17 @@ def test_a_trace_that_is_missing_or_has_nothing_to_price_is_refused(tmp_path: Pa
     with pytest.raises(UsageError, match="no priced calls over a span of time"):
         run_lab(control, policies="all", sessions=None, out_dir=tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_the_table_then_where_it_was_written(tmp_path: Path) -> None:
+    result = run_lab(example_trace_path(), policies="cache", sessions=None, out_dir=tmp_path)
+    table = lab_text(result.table.json())
+    assert result.text() == (
+        f"{table}Report: {result.page_path}\nMarkdown: {result.markdown_path}\n"
+    )
+    assert result.page_path is not None and result.page_path.parent == tmp_path
+
+
+def test_without_a_directory_the_table_alone() -> None:
+    result = run_lab(example_trace_path(), policies="cache", sessions=None, out_dir=None)
+    assert result.text() == lab_text(result.table.json())

@@ -1,7 +1,10 @@
 """ghbench.harness.report: a scorecard recomputed from a trace (the packaged example, 208
 rows), its window from the flags, the agents' trace beside it, and what is refused
 before anything is written. (The ``report`` command end to end, its golden artifact:
-tests/commands/test_report.py.)"""
+tests/commands/test_report.py.)
+
+``report``'s window from its flags (``time_bounds``): each bound as typed and in epoch
+ms, and a window that would run backwards refused before any trace is read."""
 
 from __future__ import annotations
 
@@ -14,7 +17,13 @@ import pytest
 from ghbench.clock import VirtualClock
 from ghbench.data import example_trace_path
 from ghbench.errors import ArtifactError, TraceError, UsageError
-from ghbench.harness.report import ReportResult, TimeBound, report_scenario_id, report_trace
+from ghbench.harness.report import (
+    ReportResult,
+    TimeBound,
+    report_scenario_id,
+    report_trace,
+    time_bounds,
+)
 from ghbench.trace.files import agent_trace_path
 
 FAR_FUTURE_MS = 4_102_444_800_000  # 2100
@@ -102,3 +111,24 @@ def test_an_out_dir_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     with pytest.raises(ArtifactError, match=r"--out .*: cannot create the directory"):
         _report(example_trace_path(), tmp_path / "file" / "out")
+
+
+def test_no_bounds_leave_the_trace_its_own() -> None:
+    assert time_bounds(None, None) == (None, None)
+
+
+def test_each_bound_keeps_its_flag_and_text() -> None:
+    start, end = time_bounds("2026-01-01T00:00:00Z", "2026-01-01T00:15:00Z")
+    assert start == TimeBound("--warmup-end", "2026-01-01T00:00:00Z", 1_767_225_600_000)
+    assert end is not None and end.flag == "--window-end"
+    assert end.ms - start.ms == 15 * 60 * 1000
+
+
+def test_a_window_that_runs_backwards_is_refused() -> None:
+    with pytest.raises(UsageError, match="--window-end is before --warmup-end"):
+        time_bounds("2026-01-01T00:15:00Z", "2026-01-01T00:00:00Z")
+
+
+def test_a_bound_that_is_no_instant_names_its_flag() -> None:
+    with pytest.raises(UsageError, match="--window-end"):
+        time_bounds(None, "yesterday")

@@ -2,7 +2,10 @@
 opens them against the session's emulator over a real socket; a valid setup reused, a
 stale one (a PR no longer open) run afresh; issues that do not match the sessions
 refused before anything starts. (The same through the CLI, with the emulator as its own
-process: tests/harness/test_workload_flow.py.)"""
+process: tests/harness/test_workload_flow.py.)
+
+The outcome as ``ghbench setup`` reports it: a line per session with its PR, and a
+setup whose sessions did not all open one is an error that keeps its artifact."""
 
 from __future__ import annotations
 
@@ -13,13 +16,15 @@ from typing import Any
 import httpx
 import pytest
 
+from ghbench.artifacts.models import Session
 from ghbench.clock import SystemClock
 from ghbench.drivers.project import Project
 from ghbench.drivers.workload.driver import WorkloadDriver
-from ghbench.errors import UsageError
+from ghbench.errors import GhbenchError, UsageError
 from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.harness.progress import LineProgress
-from ghbench.harness.setup import run_setup
+from ghbench.harness.setup import SetupOutcome, run_setup
+from ghbench.harness.setup_artifact import new_setup
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import Duration, RunSpec
 
@@ -97,3 +102,45 @@ def test_issues_that_do_not_match_the_sessions_are_refused_first(tmp_path: Path)
             progress=LineProgress(io.StringIO()),
         )
     assert not (tmp_path / "out").exists()
+
+
+ARTIFACT = Path("out/setup-todo-app-quiet-steady.single-repo.2.json")
+
+
+def _outcome(opened: int, *, reused: bool = False) -> SetupOutcome:
+    sessions = [
+        Session(f"todo-{n}", issue=n, branch=f"feat/{n}", worktree_path=f"/w/{n}", pr_number=10 + n)
+        for n in range(1, opened + 1)
+    ]
+    setup = new_setup(
+        Cell("S2", "T1", 2),
+        project="todo-app",
+        repo="acme/todo",
+        sessions=sessions,
+        created_at=0.0,
+        ready=opened == 2,
+    )
+    return SetupOutcome(ARTIFACT, setup, reused=reused, control_calls=3)
+
+
+def test_a_ready_setup_lists_each_session_with_its_pr() -> None:
+    outcome = _outcome(2)
+    lines = outcome.lines()
+    assert lines[0] == (
+        f"Setup {outcome.setup.scenario_id}: ready, 2/2 sessions with open PRs in acme/todo"
+    )
+    assert lines[1].split() == ["todo-1", "issue", "#1", "feat/1", "PR", "#11"]
+    assert lines[-2:] == ["  control calls: 3", f"  artifact: {ARTIFACT}"]
+    outcome.raise_for_ready()
+
+
+def test_a_reused_setup_says_so() -> None:
+    assert ": reused, 2/2 sessions" in _outcome(2, reused=True).lines()[0]
+
+
+def test_a_timed_out_setup_is_an_error_naming_its_partial_artifact() -> None:
+    outcome = _outcome(1)
+    assert ": NOT ready (timed out), 1/2 sessions" in outcome.lines()[0]
+    with pytest.raises(GhbenchError, match=r"only 1 of 2 sessions opened a PR") as raised:
+        outcome.raise_for_ready()
+    assert f"partial artifact {ARTIFACT} (ready: false)" in str(raised.value)

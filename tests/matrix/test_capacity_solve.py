@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.commands.test_capacity import ghbench  # noqa: F401 - the fixture
 
 from ghbench.analysis.capacity import Probe, budget_uses
 from ghbench.artifacts.models import load_scorecard
@@ -24,7 +23,7 @@ from ghbench.artifacts.models import load_scorecard
 CELL = ["--profile", "pre-b1", "--warmup", "30s", "--duration", "5m", "--no-plot"]
 
 
-def _run(ghbench: Any, cwd: Path, line: str, out: str) -> Probe:  # noqa: F811
+def _run(ghbench: Any, cwd: Path, line: str, out: str) -> Probe:
     """A reproduce line (``ghbench simulate ...``) run, judged as the search judges it."""
     args = line.split()
     assert args[:2] == ["ghbench", "simulate"]
@@ -44,7 +43,7 @@ def _run(ghbench: Any, cwd: Path, line: str, out: str) -> Probe:  # noqa: F811
 @pytest.mark.no_cover
 @pytest.mark.slow
 def test_the_interval_found_stays_within_the_budget_and_20pct_faster_does_not(
-    ghbench: Any,  # noqa: F811
+    ghbench: Any,
     tmp_path: Path,
 ) -> None:
     proc = ghbench(
@@ -82,7 +81,7 @@ def test_the_interval_found_stays_within_the_budget_and_20pct_faster_does_not(
 
 @pytest.mark.no_cover
 @pytest.mark.slow
-def test_a_larger_budget_polls_faster_and_the_answer_names_it(ghbench: Any) -> None:  # noqa: F811
+def test_a_larger_budget_polls_faster_and_the_answer_names_it(ghbench: Any) -> None:
     ticks = {}
     for budget in ([], ["--budget", "app", "--repos", "60"]):
         proc = ghbench("capacity", *CELL, "--sessions", "40", "--solve", "tick", *budget, "--json")
@@ -100,7 +99,7 @@ def test_a_larger_budget_polls_faster_and_the_answer_names_it(ghbench: Any) -> N
 @pytest.mark.no_cover
 @pytest.mark.slow
 def test_the_agent_count_found_fits_and_one_more_does_not(
-    ghbench: Any,  # noqa: F811
+    ghbench: Any,
     tmp_path: Path,
 ) -> None:
     # S3 (the spawn storm), 20 sessions: each agent's own gh calls spend GraphQL
@@ -142,7 +141,7 @@ def test_the_agent_count_found_fits_and_one_more_does_not(
     ],
 )
 def test_bad_solve_flags_are_one_line_usage_errors(
-    ghbench: Any,  # noqa: F811
+    ghbench: Any,
     args: list[str],
     needle: str,
 ) -> None:

@@ -11,8 +11,7 @@ from typing import Any
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.options import FiniteFloatRange, flag_options, hold_out, path_option
-from ghbench.errors import UsageError
+from ghbench.commands.options import flag_options, hold_out
 from ghbench.runspec.flags import MAX_VIRTUAL_S
 from ghbench.runspec.names import RunBackendName
 from ghbench.runspec.spec import RunSpec
@@ -32,41 +31,6 @@ def _base(values: Mapping[str, Any]) -> RunSpec:
 
 
 @click.command(name="capacity")
-@path_option(
-    "--from-trace",
-    "from_trace",
-    help=(
-        "Answer from a recorded trace instead of the model: replayed at each count tried"
-        " (with the agents' trace beside it, gh-trace-agents-*, when there is one)."
-    ),
-)
-@click.option(
-    "--budget-fraction",
-    type=FiniteFloatRange(min=0.0, min_open=True, max=1.0),
-    default=0.8,
-    show_default=True,
-    help="Share of every budget a count may use.",
-)
-@click.option(
-    "--poll-ceiling",
-    default="60s",
-    show_default=True,
-    metavar="DURATION",
-    help="Longest acceptable poll cycle (AO's limit-finder: 60 s).",
-)
-@click.option(
-    "--max-sessions",
-    type=click.IntRange(min=1, max=100_000),
-    default=1000,
-    show_default=True,
-    help="Largest count tried.",
-)
-@click.option(
-    "--verify",
-    is_flag=True,
-    help="Run the count found and the next one in real time on the emulator, and say"
-    " whether they agree with the model.",
-)
 @flag_options("capacity", base=_base, words=_WORDS)
 def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     spec: RunSpec,
@@ -87,11 +51,8 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     stays within --budget-fraction of every budget: GraphQL points/h, REST core
     requests/h, secondary points/min, concurrency and the poll cycle."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.matrix.capacity import CapacityQuery, answer_capacity  # noqa: PLC0415
-    from ghbench.matrix.capacity_solve import answer_solve  # noqa: PLC0415
-
-    if (solve is None) != (sessions is None):
-        raise UsageError("--solve and --sessions go together: --sessions N --solve tick|agents")
+    from ghbench.matrix.capacity import CapacityQuery  # noqa: PLC0415
+    from ghbench.matrix.capacity_solve import answer_query  # noqa: PLC0415
 
     query = CapacityQuery(
         fraction=budget_fraction,
@@ -104,17 +65,12 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         from_trace=from_trace,
         policies=policies,
     )
-    if solve is not None and sessions is not None:
-        solved = answer_solve(solve, spec, query, sessions)
-        if as_json:
-            click.echo(json.dumps(solved.json(), indent=2))
-        else:
-            click.echo(solved.text(), nl=False)
-        return
-    answer = answer_capacity(
+    answer = answer_query(
         spec,
         query,
         typed,
+        solve=solve,
+        sessions=sessions,
         clock=SystemClock(),
         env=dict(os.environ),
         log=lambda line: click.echo(line, err=True),

@@ -41,8 +41,6 @@ def command(*, spec: RunSpec) -> None:
         announce=lambda text: click.echo(text, err=True),
     )
     click.echo(result.measure.console)
-    click.echo(f"  setup artifact:   {result.setup.path}")
-    click.echo(f"  demo config:      {result.config_path}")
-    if "report" in result.measure.paths:
-        click.echo(f"  report page:      {result.measure.paths['report']}")
+    for line in result.lines():
+        click.echo(line)
     result.measure.raise_for_outcome()

@@ -1,5 +1,5 @@
-"""What a command prints on stdout: its own output, or (``--format bmf|gab``, a row of
-the flag table) the trend trackers' formats.
+"""What a command prints on stdout: its own output (a console scorecard), or
+(``--format bmf|gab``, a row of the flag table) the trend trackers' formats.
 
 ``bmf`` (Bencher Metric Format) and ``gab`` (github-action-benchmark's
 ``customSmallerIsBetter``) come from ``ghbench.pages.history``; the command's other
@@ -10,7 +10,10 @@ lines then go to stderr, so stdout is the one JSON document a tracker reads
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -19,9 +22,10 @@ from ghbench.errors import UsageError
 from ghbench.runspec.flags import HISTORY_FORMATS
 
 if TYPE_CHECKING:
+    from ghbench.artifacts.models import ScorecardArtifact
     from ghbench.pages.history import Measurement
 
-__all__ = ["HISTORY_FORMATS", "echo_history", "resolve_format"]
+__all__ = ["HISTORY_FORMATS", "echo_history", "echo_scorecard", "resolve_format"]
 
 
 def resolve_format(fmt: str | None, default: str, **shorthands: bool) -> str:
@@ -41,3 +45,22 @@ def echo_history(measurements: Sequence[Measurement], fmt: str) -> None:
     from ghbench.pages.history import render_history  # noqa: PLC0415
 
     click.echo(json.dumps(render_history(measurements, fmt), indent=2))
+
+
+def echo_scorecard(
+    scorecard: ScorecardArtifact, paths: Mapping[str, str | Path], output: str = "text"
+) -> None:
+    """The scorecard as ``output`` says: text, on the console (in colour on a terminal),
+    ending with where its files are (``paths``); json, as its file holds it; bmf | gab."""
+    # these load only when a scorecard is printed (see ghbench.commands)
+    from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
+    from ghbench.pages.history import scorecard_measurements  # noqa: PLC0415
+    from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
+
+    if output == "json":
+        click.echo(encode_artifact(scorecard).decode(), nl=False)
+    elif output in HISTORY_FORMATS:
+        echo_history(scorecard_measurements(scorecard), output)
+    else:
+        color = use_color(sys.stdout.isatty(), os.environ)
+        click.echo(render_console(scorecard, color=color, paths=paths), nl=False, color=color)

@@ -29,18 +29,13 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
     reserve band, a caching proxy, a fleet-wide gate, AO 0.12's cooldown) and their
     combinations, on a token's budgets: a user's 5,000/h, or --budget's."""
     # the flow loads when the command runs, not for --help (see ghbench.commands)
-    from ghbench.analysis.lab_render import lab_text  # noqa: PLC0415
     from ghbench.harness.lab import run_lab  # noqa: PLC0415
 
     hold_out(out_dir)
     result = run_lab(
         trace_path, policies=policies, sessions=sessions, out_dir=out_dir, budget=spec.budget
     )
-    doc = result.table.json()
     if as_json:
-        click.echo(json.dumps(doc, indent=2))
-        return
-    click.echo(lab_text(doc), nl=False)
-    for label, path in (("Report", result.page_path), ("Markdown", result.markdown_path)):
-        if path is not None:
-            click.echo(f"{label}: {path}")
+        click.echo(json.dumps(result.table.json(), indent=2))
+    else:
+        click.echo(result.text(), nl=False)

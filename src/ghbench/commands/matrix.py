@@ -9,7 +9,6 @@ import click
 
 from ghbench.blas import one_blas_thread
 from ghbench.clock import SystemClock
-from ghbench.collector import batch_collection
 from ghbench.commands.history import echo_history
 from ghbench.commands.options import flag_options, hold_out
 from ghbench.errors import UsageError
@@ -51,40 +50,24 @@ def run(  # noqa: PLR0917 - one parameter per click option
         )
     # the flags are checked; the matrix's flow loads now (see ghbench.commands)
     with one_blas_thread():  # its figures need no BLAS threads
-        from ghbench.matrix.invoke import run_plan, start_plan  # noqa: PLC0415
+        from ghbench.matrix.invoke import matrix_run  # noqa: PLC0415
         from ghbench.matrix.runner import latest_measurements  # noqa: PLC0415
 
-    clock, env = SystemClock(), dict(os.environ)
-    start = start_plan(
+    outcome = matrix_run(
         spec,
         typed,
         cells=None
         if resume
         else lambda: choose_cells(cells, priority=priority, everything=everything, scales=scales),
-        env=env,
-        clock=clock,
+        operator=operator,
+        env=dict(os.environ),
+        clock=SystemClock(),
         hold=hold_out,
+        log=lambda line: click.echo(line, err=True),
     )
-    if start.note:
-        click.echo(start.note, err=True)
-    who = operator or os.environ.get("USER") or "unknown"
-    if start.plan.run.backend == "simulated":
-        who = f"{who} (simulated, seed {start.plan.run.seed})"
-
-    def log(line: str) -> None:
-        click.echo(line, err=True)
-
-    out_dir = spec.out_dir
-    with batch_collection():
-        outcome = run_plan(start.plan, out_dir, clock=clock, env=env, operator=who, log=log)
-    ok = sum(r.status == "ok" for r in outcome.ran)
-    click.echo(
-        f"{ok} cell(s) ok, {len(outcome.failed)} failed or refused, {len(outcome.skipped)}"
-        f" already done; {out_dir / 'baseline.md'}",
-        err=fmt is not None,
-    )
+    click.echo(outcome.summary(spec.out_dir), err=fmt is not None)
     if fmt is not None:
-        echo_history(latest_measurements(out_dir), fmt)
+        echo_history(latest_measurements(spec.out_dir), fmt)
     if outcome.failed:
         raise SystemExit(1)
 

@@ -7,19 +7,16 @@ the trace reader skipped goes to stderr. The scorecard's HTML page is written be
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import click
 
 from ghbench.clock import SystemClock
-from ghbench.commands.history import echo_history, resolve_format
+from ghbench.commands.history import echo_scorecard, resolve_format
 from ghbench.commands.options import flag_options, path_option
 from ghbench.commands.readwarnings import report_read_problems
 from ghbench.data import example_trace_path
 from ghbench.errors import UsageError
-from ghbench.timefmt import instant_flag
 
 __all__ = ["command"]
 
@@ -70,15 +67,8 @@ def command(
     if trace is None and not example:
         raise UsageError("--trace is required; pass the trace file to score (or --example)")
     trace_path = example_trace_path() if trace is None else trace
-    start_ms = None if warmup_end is None else instant_flag("--warmup-end", warmup_end)
-    end_ms = None if window_end is None else instant_flag("--window-end", window_end)
-    if start_ms is not None and end_ms is not None and end_ms < start_ms:
-        raise UsageError("--window-end is before --warmup-end; the window would run backwards")
-    # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
-    from ghbench.artifacts.models import encode_artifact  # noqa: PLC0415
-    from ghbench.harness.report import TimeBound, report_trace  # noqa: PLC0415
-    from ghbench.pages.history import scorecard_measurements  # noqa: PLC0415
-    from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
+    # the flow loads now, not for --help (see ghbench.commands); it reads the window's bounds
+    from ghbench.harness.report import report_trace, time_bounds  # noqa: PLC0415
     from ghbench.trace.frame import TraceFrame  # noqa: PLC0415
 
     def read_problems(frame: TraceFrame, path: Path, rest: str) -> None:
@@ -86,28 +76,18 @@ def command(
         if path != trace_path:
             click.echo(f"agents' trace: {path}", err=True)
 
+    start, end = time_bounds(warmup_end, window_end)
     result = report_trace(
         trace_path,
-        start=None if start_ms is None else TimeBound("--warmup-end", warmup_end or "", start_ms),
-        end=None if end_ms is None else TimeBound("--window-end", window_end or "", end_ms),
+        start=start,
+        end=end,
         agent_trace=agent_trace,
         out_dir=out_dir,
         clock=SystemClock(),
         read_problems=read_problems,
     )
+    paths = {"Trace": trace_path, "Scorecard": result.path, "Report": result.page}
+    echo_scorecard(result.scorecard, paths, output)
     if output != "text":
-        if output == "json":
-            sys.stdout.buffer.write(encode_artifact(result.scorecard))
-            sys.stdout.flush()
-        else:
-            echo_history(scorecard_measurements(result.scorecard), output)
         click.echo(f"scorecard: {result.path}", err=True)
         click.echo(f"report page: {result.page}", err=True)
-        return
-    color = use_color(sys.stdout.isatty(), os.environ)
-    paths = {
-        "Trace": str(trace_path),
-        "Scorecard": str(result.path),
-        "Report": str(result.page),
-    }
-    click.echo(render_console(result.scorecard, color=color, paths=paths), nl=False, color=color)

@@ -11,7 +11,6 @@ import click
 
 from ghbench.clock import SystemClock
 from ghbench.commands.options import flag_options, hold_out
-from ghbench.errors import GhbenchError
 from ghbench.runspec.spec import RunSpec
 
 __all__ = ["command"]
@@ -22,35 +21,10 @@ __all__ = ["command"]
 def command(*, spec: RunSpec) -> None:
     """Create the scenario: spawn sessions and wait for their PRs."""
     # the flags are checked; the flow loads now, not for --help (see ghbench.commands)
-    from ghbench.harness.factory import find_run_project, start_backend  # noqa: PLC0415
     from ghbench.harness.progress import make_progress  # noqa: PLC0415
-    from ghbench.harness.setup import run_setup  # noqa: PLC0415
+    from ghbench.harness.setup import setup_run  # noqa: PLC0415
 
-    project = find_run_project(spec)
-    hold_out(spec.out_dir)
-    clock = SystemClock()
-    backend, driver = start_backend(spec, project, clock)
-    progress = make_progress()
-    try:
-        outcome = run_setup(
-            spec, project, driver=driver, backend=backend, clock=clock, progress=progress
-        )
-    finally:
-        progress.close()
-        backend.stop()
-    rec = outcome.setup
-    state = "reused" if outcome.reused else ("ready" if rec.ready else "NOT ready (timed out)")
-    click.echo(
-        f"Setup {rec.scenario_id}: {state}, {len(rec.sessions)}/{rec.session_count}"
-        f" sessions with open PRs in {rec.repo}"
-    )
-    for s in rec.sessions:
-        click.echo(f"  {s.session_id:<12} issue #{s.issue:<5} {s.branch:<24} PR #{s.pr_number}")
-    click.echo(f"  control calls: {outcome.control_calls}")
-    click.echo(f"  artifact: {outcome.path}")
-    if not rec.ready:
-        raise GhbenchError(
-            f"only {len(rec.sessions)} of {rec.session_count} sessions opened a PR before"
-            f" the timeout; partial artifact {outcome.path} (ready: false); raise --timeout"
-            " or check the agents, then re-run setup"
-        )
+    outcome = setup_run(spec, clock=SystemClock(), progress=make_progress, hold=hold_out)
+    for line in outcome.lines():
+        click.echo(line)
+    outcome.raise_for_ready()

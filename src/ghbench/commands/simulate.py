@@ -7,16 +7,13 @@ figures for a trend tracker).
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import click
-import msgspec
 
 from ghbench.blas import one_blas_thread
 from ghbench.collector import batch_collection
-from ghbench.commands.history import HISTORY_FORMATS, echo_history, resolve_format
+from ghbench.commands.history import HISTORY_FORMATS, echo_scorecard, resolve_format
 from ghbench.commands.options import flag_options, path_option
 from ghbench.runspec.spec import RunSpec
 
@@ -43,31 +40,15 @@ def command(
     # the flow loads when the command runs, not for --help (see ghbench.commands); its
     # figures need no BLAS threads
     with one_blas_thread():
-        from ghbench.simulation.simulate import simulate_cell  # noqa: PLC0415
-    from ghbench.scorecard import render_console, use_color  # noqa: PLC0415
-    from ghbench.workload.config import load_workload_config  # noqa: PLC0415
+        from ghbench.simulation.simulate import configured_spec, simulate_cell  # noqa: PLC0415
 
-    if config_path is not None:
-        cfg = load_workload_config(config_path)
-        spec = msgspec.structs.replace(
-            spec,
-            profile=spec.profile if "profile" in typed else cfg.profile,
-            policy=cfg.policy,
-            session_ids=cfg.trace.session_ids,
-        )
+    spec = configured_spec(spec, config_path, profile_given="profile" in typed)
     with batch_collection():
         result = simulate_cell(spec)
-    if output == "json":
-        click.echo(result.scorecard_json(), nl=False)
-    elif output in HISTORY_FORMATS:
-        from ghbench.pages.history import scorecard_measurements  # noqa: PLC0415
-
-        echo_history(scorecard_measurements(result.scorecard), output)
+    paths = {"Trace": result.trace_path, "Scorecard": result.scorecard_path}
+    if result.page_path is not None:
+        paths["Report"] = result.page_path
+    echo_scorecard(result.scorecard, paths, output)
+    if output in HISTORY_FORMATS:
         click.echo(f"scorecard: {result.scorecard_path}", err=True)
-    else:
-        paths = {"Trace": result.trace_path, "Scorecard": result.scorecard_path}
-        if result.page_path is not None:
-            paths["Report"] = result.page_path
-        color = use_color(sys.stdout.isatty(), os.environ)
-        click.echo(render_console(result.scorecard, color=color, paths=paths), nl=False)
     click.echo(result.summary(), err=True)

@@ -10,7 +10,6 @@ directory, exactly as two separate commands would.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,12 +20,10 @@ import yaml
 from ghbench.artifacts.io import write_new
 from ghbench.clock import Clock
 from ghbench.drivers.project import Project, load_project
-from ghbench.drivers.registry import build_driver
-from ghbench.harness.factory import build_backend
-from ghbench.harness.measure import run_measure
+from ghbench.harness.measure import measure_setup
 from ghbench.harness.progress import Progress
-from ghbench.harness.setup import SetupOutcome, run_setup
-from ghbench.harness.window import MeasureResult
+from ghbench.harness.setup import SetupOutcome, setup_on
+from ghbench.harness.window import MeasureResult, WindowPlan
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.spec import Duration, RunSpec
 
@@ -41,6 +38,15 @@ class DemoResult:
     config_path: Path
     setup: SetupOutcome
     measure: MeasureResult
+
+    def lines(self) -> list[str]:
+        """What ``ghbench demo`` prints after the console scorecard: where things went."""
+        report = self.measure.paths.get("report")
+        return [
+            f"  setup artifact:   {self.setup.path}",
+            f"  demo config:      {self.config_path}",
+            *([] if report is None else [f"  report page:      {report}"]),
+        ]
 
 
 def write_demo_config(out_dir: Path) -> Path:
@@ -97,34 +103,18 @@ def run_demo(
         f"demo: {spec.cell.sessions} sessions of the workload model ({spec.transport}"
         f" transport) on the embedded emulator; output in {out}"
     )
-    env = dict(os.environ)
-    backend = build_backend(spec, clock, env)
-    driver = build_driver(spec, [project], backend=backend, out_dir=out, env=env)
-    driver.check_tools()
-    backend.start()
-    bar = progress()
-    try:
-        setup = run_setup(spec, project, driver=driver, backend=backend, clock=clock, progress=bar)
-    finally:
-        bar.close()
-        backend.stop()
+    setup = setup_on(spec, project, clock=clock, progress=progress)
     announce(f"setup: {setup.path}")
-
-    backend = build_backend(spec, clock, env)
-    driver = build_driver(spec, [project], backend=backend, out_dir=out, env=env)
-    backend.start()
-    try:
-        result = run_measure(
-            spec,
-            setup.setup,
-            setup_path=setup.path,
-            driver=driver,
-            backend=backend,
-            clock=clock,
-            progress=progress(),
-            color=color,
-            announce=announce,
-        )
-    finally:
-        backend.stop()
+    # the emulator starts again for measure, from the same state, as two commands would
+    result = measure_setup(
+        spec,
+        project,
+        setup.path,
+        setup.setup,
+        plan=WindowPlan(),
+        clock=clock,
+        progress=progress,
+        color=color,
+        announce=announce,
+    )
     return DemoResult(config_path=config, setup=setup, measure=result)

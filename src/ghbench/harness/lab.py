@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ghbench.analysis.lab import DEFAULT_LIMITS, LAB_CHOICES, LabTable, calls_of, lab_table
-from ghbench.analysis.lab_render import lab_markdown
+from ghbench.analysis.lab_render import lab_markdown, lab_text
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.budgets import Budget
 from ghbench.errors import UsageError
@@ -25,6 +25,12 @@ class LabResult:
     table: LabTable
     page_path: Path | None
     markdown_path: Path | None
+
+    def text(self) -> str:
+        """The table as text, then where its page and Markdown were written."""
+        written = (("Report", self.page_path), ("Markdown", self.markdown_path))
+        where = "".join(f"{label}: {path}\n" for label, path in written if path is not None)
+        return lab_text(self.table.json()) + where
 
 
 def lab_choices(text: str) -> tuple[Policies, ...]:

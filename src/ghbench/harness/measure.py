@@ -23,19 +23,22 @@ from pathlib import Path
 from ghbench.artifacts.models import SetupArtifact
 from ghbench.clock import Clock
 from ghbench.drivers.base import Driver
+from ghbench.drivers.project import Project
 from ghbench.errors import ArtifactError, GhbenchError, interrupt_signal, signal_label
 from ghbench.github.backend import Backend, explained
 from ghbench.github.benchmark_client import BenchmarkClient
+from ghbench.harness.factory import find_run_project, start_backend
 from ghbench.harness.measure_outputs import write_outputs
 from ghbench.harness.progress import Progress
 from ghbench.harness.setup import validate_setup
+from ghbench.harness.setup_artifact import require_ready_setup
 from ghbench.harness.window import Measurement, MeasureResult, WindowPlan
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.spec import RunSpec
 from ghbench.signals import uninterruptible
 from ghbench.timefmt import format_duration
 
-__all__ = ["new_trace_path", "run_measure"]
+__all__ = ["measure_run", "measure_setup", "new_trace_path", "run_measure"]
 
 
 # the trace's filesystem counts as full with less room than this (a row is under 1 KiB)
@@ -196,6 +199,68 @@ def run_measure(
             validation_calls=validation_calls,
             interrupted=interrupted,
         )
+
+
+def measure_run(
+    spec: RunSpec,
+    plan: WindowPlan,
+    *,
+    clock: Clock,
+    progress: Callable[[], Progress],
+    color: bool,
+    announce: Callable[[str], None],
+    hold: Callable[[Path], None],
+) -> MeasureResult:
+    """``ghbench measure``: the project ``spec`` names and its ready setup artifact
+    found (refused before anything starts when missing or partial), ``hold`` given
+    ``spec.out_dir``, then ``measure_setup``."""
+    project = find_run_project(spec)
+    setup_path, setup = require_ready_setup(project, spec.cell.sessions, spec.out_dir)
+    hold(spec.out_dir)
+    return measure_setup(
+        spec,
+        project,
+        setup_path,
+        setup,
+        plan=plan,
+        clock=clock,
+        progress=progress,
+        color=color,
+        announce=announce,
+    )
+
+
+def measure_setup(
+    spec: RunSpec,
+    project: Project,
+    setup_path: Path,
+    setup: SetupArtifact,
+    *,
+    plan: WindowPlan,
+    clock: Clock,
+    progress: Callable[[], Progress],
+    color: bool,
+    announce: Callable[[str], None],
+) -> MeasureResult:
+    """``run_measure`` of the setup read from ``setup_path`` on the backend and driver
+    ``spec`` names, started for it (``start_backend``); the backend stops at the end,
+    whatever happens."""
+    backend, driver = start_backend(spec, project, clock, setup=setup_path)
+    try:
+        return run_measure(
+            spec,
+            setup,
+            setup_path=setup_path,
+            plan=plan,
+            driver=driver,
+            backend=backend,
+            clock=clock,
+            progress=progress(),
+            color=color,
+            announce=announce,
+        )
+    finally:
+        backend.stop()
 
 
 def _check_live(setup: SetupArtifact, path: Path, driver: Driver, client: BenchmarkClient) -> None:

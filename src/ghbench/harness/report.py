@@ -23,11 +23,12 @@ from ghbench.pages.burn import BURN_COLUMNS
 from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact, write_scorecard
 from ghbench.scorecard.window import resolve_report_window
+from ghbench.timefmt import instant_flag
 from ghbench.trace.files import agents_beside
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.reader import read_trace
 
-__all__ = ["ReportResult", "TimeBound", "report_scenario_id", "report_trace"]
+__all__ = ["ReportResult", "TimeBound", "report_scenario_id", "report_trace", "time_bounds"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 # (a frame that was read, its path, where the unread lines are listed)
@@ -41,6 +42,20 @@ class TimeBound:
     flag: str
     text: str
     ms: int
+
+
+def time_bounds(
+    warmup_end: str | None, window_end: str | None
+) -> tuple[TimeBound | None, TimeBound | None]:
+    """``--warmup-end`` and ``--window-end`` as the window's bounds (None: the trace's
+    first or last row); a window that would run backwards is refused."""
+    start, end = (
+        None if text is None else TimeBound(flag, text, instant_flag(flag, text))
+        for flag, text in (("--warmup-end", warmup_end), ("--window-end", window_end))
+    )
+    if start is not None and end is not None and end.ms < start.ms:
+        raise UsageError("--window-end is before --warmup-end; the window would run backwards")
+    return start, end
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ rather than one query per session; every such call is a counted control call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,12 +33,13 @@ from ghbench.errors import (
 )
 from ghbench.github.backend import Backend, explained
 from ghbench.github.benchmark_client import BenchmarkClient, OpenPullRequest
+from ghbench.harness.factory import find_run_project, start_backend
 from ghbench.harness.progress import EVERY_S, Progress
 from ghbench.harness.setup_artifact import new_setup, read_setup, setup_path, write_setup
 from ghbench.runspec.spec import RunSpec
 from ghbench.signals import uninterruptible
 
-__all__ = ["STOP_GRACE_S", "SetupOutcome", "run_setup", "validate_setup"]
+__all__ = ["STOP_GRACE_S", "SetupOutcome", "run_setup", "setup_on", "setup_run", "validate_setup"]
 
 STOP_GRACE_S = 10.0  # the orchestrator's shutdown after SIGTERM, before SIGKILL
 
@@ -50,6 +51,60 @@ class SetupOutcome:
     reused: bool
     control_calls: int
     cleaned: tuple[Path, ...] = ()
+
+    def lines(self) -> list[str]:
+        """What ``ghbench setup`` prints: the state, a line per session, where it went."""
+        rec = self.setup
+        state = "reused" if self.reused else ("ready" if rec.ready else "NOT ready (timed out)")
+        return [
+            f"Setup {rec.scenario_id}: {state}, {len(rec.sessions)}/{rec.session_count}"
+            f" sessions with open PRs in {rec.repo}",
+            *(
+                f"  {s.session_id:<12} issue #{s.issue:<5} {s.branch:<24} PR #{s.pr_number}"
+                for s in rec.sessions
+            ),
+            f"  control calls: {self.control_calls}",
+            f"  artifact: {self.path}",
+        ]
+
+    def raise_for_ready(self) -> None:
+        """A setup whose sessions did not all open a PR is an error, its artifact kept."""
+        rec = self.setup
+        if not rec.ready:
+            raise GhbenchError(
+                f"only {len(rec.sessions)} of {rec.session_count} sessions opened a PR before"
+                f" the timeout; partial artifact {self.path} (ready: false); raise --timeout"
+                " or check the agents, then re-run setup"
+            )
+
+
+def setup_run(
+    spec: RunSpec,
+    *,
+    clock: Clock,
+    progress: Callable[[], Progress],
+    hold: Callable[[Path], None],
+) -> SetupOutcome:
+    """``ghbench setup``: the project ``spec`` names found, ``hold`` given ``spec.out_dir``
+    before anything is written there, then ``setup_on``."""
+    project = find_run_project(spec)
+    hold(spec.out_dir)
+    return setup_on(spec, project, clock=clock, progress=progress)
+
+
+def setup_on(
+    spec: RunSpec, project: Project, *, clock: Clock, progress: Callable[[], Progress]
+) -> SetupOutcome:
+    """``run_setup`` on the backend and driver ``spec`` names, started for it
+    (``start_backend``); its progress closes and the backend stops at the end, whatever
+    happens."""
+    backend, driver = start_backend(spec, project, clock)
+    bar = progress()
+    try:
+        return run_setup(spec, project, driver=driver, backend=backend, clock=clock, progress=bar)
+    finally:
+        bar.close()
+        backend.stop()
 
 
 def validate_setup(setup: SetupArtifact, driver: Driver, client: BenchmarkClient) -> list[str]:

@@ -14,7 +14,9 @@ agent more and reproduces both runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -22,10 +24,14 @@ import msgspec
 from ghbench.analysis.capacity import Probe
 from ghbench.analysis.capacity_render import agents_json, agents_text, tick_json, tick_text
 from ghbench.analysis.capacity_solve import AgentsResult, TickResult, solve_agents, solve_tick
+from ghbench.clock import Clock
 from ghbench.collector import batch_collection
 from ghbench.errors import UsageError
 from ghbench.matrix.capacity import (
+    CapacityAnswer,
     CapacityQuery,
+    Log,
+    answer_capacity,
     capacity_cell,
     capacity_title,
     model_probe,
@@ -39,6 +45,7 @@ __all__ = [
     "Solved",
     "agents_spec",
     "answer_agents",
+    "answer_query",
     "answer_solve",
     "answer_tick",
     "tick_spec",
@@ -158,3 +165,24 @@ _ANSWERS = {"tick": answer_tick, "agents": answer_agents}
 def answer_solve(solve: str, spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
     """What ``--solve`` asks for, with ``sessions`` sessions."""
     return _ANSWERS[solve](spec, query, sessions)
+
+
+def answer_query(
+    spec: RunSpec,
+    query: CapacityQuery,
+    typed: Collection[str],
+    *,
+    solve: str | None,
+    sessions: int | None,
+    clock: Clock,
+    env: Mapping[str, str],
+    log: Log,
+    hold: Callable[[Path], None],
+) -> CapacityAnswer | Solved:
+    """What ``ghbench capacity`` asks: with ``--sessions N --solve tick|agents`` what N
+    sessions allow, else the most sessions that fit (``answer_capacity``)."""
+    if (solve is None) != (sessions is None):
+        raise UsageError("--solve and --sessions go together: --sessions N --solve tick|agents")
+    if solve is not None and sessions is not None:
+        return answer_solve(solve, spec, query, sessions)
+    return answer_capacity(spec, query, typed, clock=clock, env=env, log=log, hold=hold)

@@ -21,6 +21,7 @@ import msgspec
 
 from ghbench.analysis.capacity import CapacityResult
 from ghbench.clock import Clock
+from ghbench.collector import batch_collection
 from ghbench.errors import UsageError
 from ghbench.matrix.capacity import capacity_command, series_search, series_searches, store_series
 from ghbench.matrix.realtime import RealtimeCells
@@ -46,7 +47,7 @@ from ghbench.matrix.topology import cell_repos
 from ghbench.runspec.cells import Cell, cell_from_id
 from ghbench.runspec.spec import Duration, RunSpec
 
-__all__ = ["MatrixStart", "cell_runner", "run_plan", "start_plan"]
+__all__ = ["MatrixStart", "cell_runner", "matrix_run", "run_plan", "start_plan"]
 
 Log = Callable[[str], None]
 
@@ -168,6 +169,30 @@ def run_plan(
         runner.close()
     write_baseline(out_dir, cells, chart=False)
     return outcome
+
+
+def matrix_run(
+    spec: RunSpec,
+    typed: Collection[str],
+    *,
+    cells: Callable[[], list[Cell]] | None,
+    operator: str | None,
+    env: Mapping[str, str],
+    clock: Clock,
+    hold: Callable[[Path], None],
+    log: Log,
+) -> MatrixOutcome:
+    """``ghbench matrix run``: its plan (``start_plan``; ``cells`` None: ``--resume``),
+    then its cells (``run_plan``), each run's heading naming ``operator`` (default:
+    ``$USER``), and in virtual time the seed."""
+    start = start_plan(spec, typed, cells=cells, env=env, clock=clock, hold=hold)
+    if start.note:
+        log(start.note)
+    who = operator or env.get("USER") or "unknown"
+    if start.plan.run.backend == "simulated":
+        who = f"{who} (simulated, seed {start.plan.run.seed})"
+    with batch_collection():
+        return run_plan(start.plan, spec.out_dir, clock=clock, env=env, operator=who, log=log)
 
 
 def _answer_line(spec: RunSpec, result: CapacityResult) -> str:

@@ -205,6 +205,14 @@ class MatrixOutcome:
     def failed(self) -> list[MatrixRun]:
         return [r for r in self.ran if r.status != "ok"]
 
+    def summary(self, out_dir: Path) -> str:
+        """One line: the cells that ran, failed or were done before; the baseline."""
+        ok = len(self.ran) - len(self.failed)
+        return (
+            f"{ok} cell(s) ok, {len(self.failed)} failed or refused, {len(self.skipped)}"
+            f" already done; {out_dir / 'baseline.md'}"
+        )
+
 
 def _rel(path: Path | None, root: Path) -> str | None:
     if path is None:

@@ -352,8 +352,9 @@ FLAGS: tuple[Flag, ...] = (
          help_in={"capacity": "With --solve: the sessions the answer is for."}),
     # -- the budget lab (docs/policies.md) --------------------------------------------
     Flag(("--trace",), "trace_path", "file",
-         "A recorded trace: AO's, record's, the agents', the network front's.",
-         {"lab": REQUIRED}),
+         "A recorded trace: AO's, record's, the agents', the network front's (with the"
+         " agents' trace beside it, gh-trace-agents-*, when there is one).",
+         dict.fromkeys(("lab", "replay"), REQUIRED)),
     Flag(("--policies",), "policies", "text",
          "Policies in front of GitHub: all, none, or names joined by + or , (probe, shim,"
          " reserve, cache, gate, cooldown), each with :key=value settings, e.g."
@@ -366,6 +367,19 @@ FLAGS: tuple[Flag, ...] = (
                   " (docs/policies.md); --ttl OP=DURATION is the cache policy for OP.",
                   "capacity": "With --from-trace: the policies in front of the replay at"
                   " each count (reserve, cache, gate, cooldown; docs/policies.md)."}),
+    # -- a replay's counterfactuals ---------------------------------------------------
+    Flag(("--speed",), "speed", "number",
+         "Replay on the wall clock at this many times recorded speed [default: virtual time].",
+         {"replay": None}, bounds=(0, None)),
+    Flag(("--drop",), "drop", "many", "Do not re-issue operation OP.", {"replay": ()},
+         metavar="OP"),
+    Flag(("--ttl",), "ttl", "many",
+         "Answer a call of OP from a cache when an identical one was re-issued within"
+         " DURATION: the cache policy for OP alone (--policies cache:ttl=N is preferred for"
+         " every operation).", {"replay": ()}, metavar="OP=DURATION"),
+    Flag(("--interval",), "interval", "many",
+         "A session re-issues OP at most once per DURATION (a slower poll).", {"replay": ()},
+         metavar="OP=DURATION"),
     Flag(("--warmup",), "warmup", "duration",
          "Warmup before the window.",
          {**dict.fromkeys(("measure", "ab", "simulate"), "2m"), "demo": "10s",
@@ -390,6 +404,21 @@ FLAGS: tuple[Flag, ...] = (
          " which N sessions fit; agents, the most of them that may run their coding agent"
          " (with --agents; docs/capacity.md).",
          {"capacity": None}, choices=("tick", "agents"), unset="the most sessions that fit"),
+    # -- capacity's search (docs/capacity.md) ----------------------------------------
+    Flag(("--from-trace",), "from_trace", "file",
+         "Answer from a recorded trace instead of the model: replayed at each count tried"
+         " (with the agents' trace beside it, gh-trace-agents-*, when there is one).",
+         {"capacity": None}),
+    Flag(("--budget-fraction",), "budget_fraction", "number",
+         "Share of every budget a count may use.", {"capacity": 0.8}, bounds=(0.0, 1.0)),
+    Flag(("--poll-ceiling",), "poll_ceiling", "duration",
+         "Longest acceptable poll cycle (AO's limit-finder: 60 s).",
+         {"capacity": "60s"}, zero=False),
+    Flag(("--max-sessions",), "max_sessions", "int", "Largest count tried.",
+         {"capacity": 1000}, bounds=(1, 100_000)),
+    Flag(("--verify",), "verify", "switch",
+         "Run the count found and the next one in real time on the emulator, and say"
+         " whether they agree with the model.", {"capacity": False}),
     # -- which cells (the matrix) ----------------------------------------------------
     Flag(("--cells",), "cells", "many", "Cell ids such as S2-T1-50 (comma-separated or repeated).",
          dict.fromkeys(("matrix run", "matrix plan"), ()), metavar="IDS"),

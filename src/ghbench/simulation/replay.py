@@ -26,7 +26,7 @@ import msgspec
 
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.errors import UsageError
-from ghbench.policies.spec import Policies
+from ghbench.policies.spec import Policies, parse_policies
 from ghbench.ratelimit import RateLimitSnapshot
 from ghbench.runspec.result import RunResult
 from ghbench.runspec.spec import RunSpec
@@ -39,6 +39,7 @@ from ghbench.simulation.replay_run import Part, copies_for
 from ghbench.simulation.replay_targets import recorded_limits
 from ghbench.simulation.simulate import Frames, run_frames, write_run
 from ghbench.simulation.world import Ledger
+from ghbench.timefmt import duration_flag
 from ghbench.trace.files import agents_beside
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.graphql_cost import estimate_graphql_cost
@@ -62,6 +63,7 @@ __all__ = [
     "replay_plan",
     "replay_recording",
     "replay_scorecard",
+    "replay_spec",
     "replay_trace",
     "write_replay",
 ]
@@ -105,6 +107,44 @@ class ReplaySpec:
         if self.workers is not None:
             return max(1, min(self.workers, copies))
         return 2 if copies >= 2 and self.speed is None else 1
+
+
+def replay_spec(  # noqa: PLR0917 - one parameter per flag of ``ghbench replay``
+    run: RunSpec,
+    sessions: int | None,
+    speed: float | None,
+    drop: Sequence[str],
+    ttl: Sequence[str],
+    interval: Sequence[str],
+    policies: str,
+    progress: Callable[[str], None],
+) -> ReplaySpec:
+    """The replay ``ghbench replay``'s flags describe: ``--policies`` checked as a replay
+    can apply them, ``--ttl`` and ``--interval`` as seconds per operation, and told
+    how far it is (``progress``) on the wall clock only, where it lasts as long as its
+    recording."""
+    chosen = parse_policies(policies)
+    check_replayable(chosen)
+    policy = ReplayPolicy(
+        drop=frozenset(drop),
+        ttl=_per_operation("--ttl", ttl),
+        interval=_per_operation("--interval", interval),
+    )
+    said = None if speed is None else progress
+    return ReplaySpec(
+        run=run, sessions=sessions, speed=speed, policy=policy, policies=chosen, progress=said
+    )
+
+
+def _per_operation(flag: str, values: Sequence[str]) -> dict[str, float]:
+    """``OP=DURATION`` pairs (``gh.pr.view=30s``) as seconds per operation."""
+    out: dict[str, float] = {}
+    for value in values:
+        operation, sep, duration = value.partition("=")
+        if not sep or not operation:
+            raise UsageError(f"{flag}: {value!r} is not OPERATION=DURATION (gh.pr.view=30s)")
+        out[operation] = duration_flag(flag, duration, allow_zero=False)
+    return out
 
 
 class ReplaySummary(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

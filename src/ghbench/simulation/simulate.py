@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+import msgspec
+
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.pages.scorecard_page import report_path, scorecard_report
@@ -25,6 +27,7 @@ from ghbench.timefmt import format_duration
 from ghbench.trace.files import agent_trace_path, write_rows
 from ghbench.trace.frame import TraceFrame
 from ghbench.trace.schema import TraceRow
+from ghbench.workload.config import load_workload_config
 
 __all__ = [
     "Frames",
@@ -32,6 +35,7 @@ __all__ = [
     "SimulationResult",
     "WrittenRun",
     "cell_scorecard",
+    "configured_spec",
     "run_frames",
     "simulate_cell",
     "write_cell_artifacts",
@@ -178,3 +182,17 @@ def simulate_cell(spec: RunSpec, play: ScenarioPlay | None = None) -> Simulation
     """Run ``spec``'s cell and write its trace and scorecard artifact under its
     ``out_dir``."""
     return write_cell_artifacts(run_cell(spec, play), out_dir=spec.out_dir)
+
+
+def configured_spec(spec: RunSpec, config: Path | None, *, profile_given: bool) -> RunSpec:
+    """``spec`` with the workload config at ``config`` (``simulate --config``): its
+    profile (unless ``--profile`` was given), its policy and its trace options."""
+    if config is None:
+        return spec
+    cfg = load_workload_config(config)
+    return msgspec.structs.replace(
+        spec,
+        profile=spec.profile if profile_given else cfg.profile,
+        policy=cfg.policy,
+        session_ids=cfg.trace.session_ids,
+    )

@@ -1,4 +1,5 @@
-"""Bad input: one line saying what to do, a non-zero exit, and nothing written."""
+"""``ghbench setup``'s bad input: one line saying what to do, a non-zero exit, and nothing
+written; and ``--help`` loads no flow."""
 
 from __future__ import annotations
 
@@ -7,86 +8,45 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from .helpers import WORKLOAD_FLAGS, clean_env, ghbench, make_project
+from tests.commands.conftest import one_line_error
+from tests.harness.helpers import WORKLOAD_FLAGS, clean_env, ghbench
 
 SETUP = ["setup", "--project", "todo-app", "--sessions", "2", "--issues", "1,2", "--out", "out"]
-MEASURE = [
-    "measure",
-    "--project",
-    "todo-app",
-    "--sessions",
-    "2",
-    "--duration",
-    "1m",
-    "--out",
-    "out",
-]
-
-
-def _one_line_error(proc: object, code: int, *needles: str) -> None:
-    assert proc.returncode == code, proc.stderr  # type: ignore[attr-defined]
-    lines = proc.stderr.strip().splitlines()  # type: ignore[attr-defined]
-    assert len(lines) == 1, lines
-    assert lines[0].startswith("error: ")
-    for needle in needles:
-        assert needle in lines[0]
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
 
 
 def test_missing_config(tmp_path: Path) -> None:
     (tmp_path / "home").mkdir()
     proc = ghbench(*SETUP, *WORKLOAD_FLAGS, cwd=tmp_path, env=clean_env(tmp_path))
-    _one_line_error(proc, 2, "agent-orchestrator.yaml", "--config")
+    one_line_error(proc, 2, "agent-orchestrator.yaml", "--config")
     assert not (tmp_path / "out").exists()
 
 
 def test_unknown_project(root: Path) -> None:
     args = [a if a != "todo-app" else "nope" for a in SETUP]
     proc = ghbench(*args, *WORKLOAD_FLAGS, cwd=root, env=clean_env(root))
-    _one_line_error(proc, 2, "unknown project 'nope'", "--project")
+    one_line_error(proc, 2, "unknown project 'nope'", "--project")
     assert not (root / "out").exists()
 
 
 def test_issue_session_mismatch(root: Path) -> None:
     args = [*SETUP[:-4], "--issues", "1-3", "--out", "out"]
     proc = ghbench(*args, *WORKLOAD_FLAGS, cwd=root, env=clean_env(root))
-    _one_line_error(proc, 2, "--issues lists 3 issues but --sessions is 2")
+    one_line_error(proc, 2, "--issues lists 3 issues but --sessions is 2")
     assert not (root / "out").exists()
-
-
-def test_missing_setup_artifact(root: Path) -> None:
-    proc = ghbench(*MEASURE, *WORKLOAD_FLAGS, cwd=root, env=clean_env(root))
-    _one_line_error(proc, 1, "no setup artifact", "ghbench setup")
-    assert not (root / "out").exists()
-
-
-def test_unreadable_setup_artifact(root: Path) -> None:
-    out = root / "out"
-    out.mkdir()
-    bad = out / "setup-todo-app-quiet-steady.single-repo.2.json"
-    bad.write_text('{"schemaVersion": 9}')
-    proc = ghbench(*MEASURE, *WORKLOAD_FLAGS, cwd=root, env=clean_env(root))
-    _one_line_error(proc, 1, "schemaVersion 9 is not supported")
-    assert sorted(p.name for p in out.iterdir()) == [bad.name]
 
 
 def test_missing_gh_for_the_gh_transport(root: Path, tmp_path: Path) -> None:
     flags = [f if f != "http" else "gh" for f in WORKLOAD_FLAGS]
     env = clean_env(root, PATH=str(tmp_path / "empty-bin"))
     proc = ghbench(*SETUP, *flags, cwd=root, env=env)
-    _one_line_error(proc, 1, "gh", "install")
+    one_line_error(proc, 1, "gh", "install")
     assert not (root / "out").exists()
 
 
 def test_missing_ao(root: Path, tmp_path: Path) -> None:
     env = clean_env(root, PATH=str(tmp_path / "empty-bin"))
     proc = ghbench(*SETUP, "--driver", "ao", "--github", "emulator", cwd=root, env=env)
-    _one_line_error(proc, 1, "AO's CLI was not found", "--ao")
+    one_line_error(proc, 1, "AO's CLI was not found", "--ao")
     assert not (root / "out").exists()
 
 
@@ -98,7 +58,7 @@ def test_missing_tmux_for_ao(root: Path, tmp_path: Path) -> None:
     fake_ao.chmod(0o755)
     env = clean_env(root, PATH=str(bin_dir))
     proc = ghbench(*SETUP, "--driver", "ao", "--github", "emulator", cwd=root, env=env)
-    _one_line_error(proc, 1, "tmux is not installed")
+    one_line_error(proc, 1, "tmux is not installed")
     assert not (root / "out").exists()
 
 
@@ -111,7 +71,7 @@ def test_missing_node_for_an_ao_checkout(root: Path, tmp_path: Path) -> None:
     proc = ghbench(
         *SETUP, "--driver", "ao", "--ao", str(checkout), "--github", "emulator", cwd=root, env=env
     )
-    _one_line_error(proc, 1, "node is not installed")
+    one_line_error(proc, 1, "node is not installed")
 
 
 @pytest.mark.needs("gh")  # for 'gh auth token'
@@ -122,7 +82,7 @@ def test_no_token_for_real_github(root: Path, tmp_path: Path) -> None:
     assert "GH_TOKEN" not in env and "GITHUB_TOKEN" not in env
     flags = ["--driver", "workload", "--transport", "http"]
     proc = ghbench(*SETUP, *flags, cwd=root, env=env)
-    _one_line_error(proc, 1, "no GitHub token", "GH_TOKEN", "gh auth login")
+    one_line_error(proc, 1, "no GitHub token", "GH_TOKEN", "gh auth login")
     assert not (root / "out").exists()
 
 

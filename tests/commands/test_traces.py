@@ -10,10 +10,9 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from tests.analysis.conftest import rows_fixture
 
 from ghbench.cli import main as ghbench_main
-
-from .conftest import rows_fixture
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
