@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from ghbench.cli import main
 from ghbench.clock import VirtualClock
 from ghbench.emulator.client_env import gh_environment
 from ghbench.emulator.core import Emulator
@@ -195,3 +196,28 @@ def gh_env(
     env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}  # gh_build's gh first
     env |= gh_environment(emulator_server.url, emulator_server.token, home)
     return env
+
+
+@dataclass
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def ghbench(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Any:
+    """The real entry point in-process (the imports are paid once), in ``tmp_path``."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args: str) -> Ran:
+        try:
+            main(list(args))
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        out = capsys.readouterr()
+        return Ran(code, out.out, out.err)
+
+    return run

@@ -1,41 +1,12 @@
-"""What the commands' tests share: the real entry point in-process, a project to run in,
-and the shape of a refusal."""
+"""What the commands' tests share: a project to run in and the shape of a refusal (the
+real entry point in-process, ``ghbench``, is tests/conftest.py's)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from tests.harness.helpers import make_project
-
-from ghbench.cli import main
-
-
-@dataclass
-class Ran:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def ghbench(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> Any:
-    """The real entry point in-process (the imports are paid once), in ``tmp_path``."""
-    monkeypatch.chdir(tmp_path)
-
-    def run(*args: str) -> Ran:
-        try:
-            main(list(args))
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        out = capsys.readouterr()
-        return Ran(code, out.out, out.err)
-
-    return run
 
 
 @pytest.fixture

@@ -304,6 +304,7 @@ class ComparisonReport:
     """A comparison in each of its outputs, and whether a threshold failed."""
 
     texts: Mapping[str, str]  # console | markdown | json -> the text, ending with a newline
+    document: Mapping[str, Any]  # what texts["json"] says, for the page and the trackers
     failed: bool
     summary: str  # the thresholds' one line
 
@@ -323,9 +324,10 @@ def comparison_report(
     """Compare, check the thresholds, and render every output."""
     comparison = compare_runs(baseline, candidate, allow_different_cells=allow_different_cells)
     results = [evaluate(t, check_metric(t, comparison)) for t in thresholds]
+    document = compare_json(comparison, results)
     texts = {
-        "json": strict_json(compare_json(comparison, results)) + "\n",
+        "json": strict_json(document) + "\n",
         "markdown": markdown_text(comparison, results),
         "console": console_text(comparison, results),
     }
-    return ComparisonReport(texts, any(r.failed for r in results), summary_line(results))
+    return ComparisonReport(texts, document, any(r.failed for r in results), summary_line(results))

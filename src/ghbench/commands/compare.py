@@ -10,7 +10,6 @@ metric, scorecards of different cells).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -66,7 +65,7 @@ def command(  # noqa: PLR0917 - one parameter per flag, as click passes them
         thresholds,
         allow_different_cells=allow_different_cells,
     )
-    doc = json.loads(report.texts["json"])
+    doc = report.document
     saved: tuple[Path, ...] = ()
     if html_path is not None:
         from ghbench.artifacts.io import write_new  # noqa: PLC0415
