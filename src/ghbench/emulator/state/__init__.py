@@ -63,66 +63,29 @@ this per request).
 
 from __future__ import annotations
 
+from ghbench.emulator.state import models
 from ghbench.emulator.state.actions import ActionsOps
 from ghbench.emulator.state.checks import CI_STATES
 from ghbench.emulator.state.db import Database, MemoryDatabase, SqliteDatabase
 from ghbench.emulator.state.labels import DEFAULT_LABELS
 from ghbench.emulator.state.merging import MergeOps
-from ghbench.emulator.state.models import (
-    CheckRun,
-    CheckSuite,
-    Commit,
-    CommitStatus,
-    Issue,
-    IssueComment,
-    IssueEvent,
-    Label,
-    Protection,
-    PullRequest,
-    Reaction,
-    Ref,
-    Repo,
-    Review,
-    ReviewComment,
-    ReviewThread,
-    Token,
-    User,
-    Workflow,
-    WorkflowRun,
-)
+
+# the records, as the models module lists them (its __all__): the package exports them too
+from ghbench.emulator.state.models import *  # noqa: F403
 from ghbench.emulator.state.reactions import ReactionOps
 from ghbench.emulator.state.repos import TokenKind, token_digest
 
 __all__ = [
     "CI_STATES",
     "DEFAULT_LABELS",
-    "CheckRun",
-    "CheckSuite",
-    "Commit",
-    "CommitStatus",
     "Database",
-    "Issue",
-    "IssueComment",
-    "IssueEvent",
-    "Label",
     "MemoryDatabase",
-    "Protection",
-    "PullRequest",
-    "Reaction",
-    "Ref",
-    "Repo",
-    "Review",
-    "ReviewComment",
-    "ReviewThread",
     "SqliteDatabase",
     "Store",
-    "Token",
     "TokenKind",
-    "User",
-    "Workflow",
-    "WorkflowRun",
     "token_digest",
 ]
+__all__ += models.__all__  # the records
 
 
 class Store(MergeOps, ActionsOps, ReactionOps):
