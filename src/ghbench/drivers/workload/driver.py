@@ -36,6 +36,7 @@ from ghbench.drivers.base import (
     Dashboard,
     DashboardView,
     OwnsProcess,
+    PerProjectSetup,
     Session,
     SpawnStorm,
     StopResult,
@@ -338,7 +339,7 @@ class WorkloadDriver(OwnsProcess):
 
 
 @dataclass
-class WorkloadFleet:
+class WorkloadFleet(PerProjectSetup):
     """The model over several projects (T2): one process (``model``) polls every
     project's repo, and each project spawns its own sessions (``members``, ids by their
     prefix), as its own setup did."""
@@ -390,22 +391,11 @@ class WorkloadFleet:
     def close(self) -> None:
         self.model.close()
 
-    # -- per project ----------------------------------------------------------
+    # -- per project (setup's steps: PerProjectSetup) --------------------------
 
-    def spawn(self, issues: Sequence[int]) -> None:
-        """Spawn ``issues`` in every project (each repo has its own issues #1..k)."""
-        for member in self.members:
-            member.spawn(issues)
-
-    def discover_sessions(self) -> list[Session]:
-        return [info for m in self.members for info in m.discover_sessions()]
-
-    def stop_agents(self) -> None:
-        for member in self.members:
-            member.stop_agents()
-
-    def clean_stale(self, keep: Collection[Path]) -> list[Path]:
-        return [path for m in self.members for path in m.clean_stale(keep)]
+    @property
+    def project_drivers(self) -> tuple[WorkloadDriver, ...]:
+        return self.members
 
     def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:
         sessions = [
