@@ -52,7 +52,7 @@ Writes (raise emulator.errors.ApiError subclasses with GitHub's status and messa
     update_branch(pull, actor) / enable_auto_merge(pull, actor, method) / disable_auto_merge
     protect(repo, branch, **rules) / unprotect(repo, branch) / set_locked(item, locked, reason)
     react(repo_id, node_id, user, content) / unreact(reaction)
-    edit_issue_comment / delete_issue_comment / edit_review_comment / delete_review_comment
+    edit_comment(issue or review comment, body) / delete_issue_comment / delete_review_comment
     add_review(pull, author, state, body=) / add_review_comment(pull, author, body, ...)
     resolve_thread(thread, by, resolved=True)
     add_status(repo, sha, state, creator, context=) / create_check_run(repo, sha, name, ...)
