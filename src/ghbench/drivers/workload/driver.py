@@ -44,6 +44,7 @@ from ghbench.drivers.base import (
     TracingReport,
 )
 from ghbench.drivers.common.environment import TRACE_VARS
+from ghbench.drivers.common.layout import Below
 from ghbench.drivers.common.sessions import SessionRegistry
 from ghbench.drivers.project import Project
 from ghbench.drivers.workload.dashboard import ModelDashboard
@@ -106,17 +107,9 @@ class WorkloadDriver(OwnsProcess):
 
     # -- paths and registry -------------------------------------------------
 
-    @property
-    def registry_path(self) -> Path:
-        return self.work_dir / "sessions.json"
-
-    @property
-    def worktrees_dir(self) -> Path:
-        return self.work_dir / "worktrees"
-
-    @property
-    def config_path(self) -> Path:
-        return self.work_dir / "workload.yaml"
+    registry_path = Below("sessions.json", base="work_dir")
+    worktrees_dir = Below("worktrees", base="work_dir")
+    config_path = Below("workload.yaml", base="work_dir")
 
     @property
     def session_registry(self) -> SessionRegistry:
