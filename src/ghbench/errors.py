@@ -23,6 +23,8 @@ and keeps its traceback.
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
+from pathlib import Path
 
 __all__ = [
     "ArtifactError",
@@ -36,6 +38,7 @@ __all__ = [
     "TraceError",
     "UsageError",
     "interrupt_signal",
+    "make_dir",
     "signal_label",
 ]
 
@@ -93,6 +96,16 @@ class StopSignal(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+def make_dir(path: Path, failed: Callable[[str], GhbenchError]) -> Path:
+    """``path``, created with its parents where missing; where the system refuses, the
+    error ``failed`` makes of its reason (e.g. "Permission denied")."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise failed(exc.strerror or str(exc)) from exc
+    return path
 
 
 def interrupt_signal(exc: BaseException) -> int:

@@ -26,6 +26,7 @@ from ghbench.clock import SystemClock
 from ghbench.emulator.process import start_emulator_process
 from ghbench.github.emulator_backend import EmulatorBackend
 from ghbench.github.seed import EmulatorControl
+from ghbench.matrix.cell_setup import CellPlace
 from ghbench.matrix.hygiene import run_timing
 from ghbench.matrix.realtime_cell import run_realtime_cell
 from ghbench.matrix.runner import cell_spec
@@ -95,13 +96,11 @@ def _s3_card(
     )
     cell = Cell("S3", "T1", 1)
     notes: list[str] = []
+    place = CellPlace(
+        emulator["backend"], SystemClock(), user_world.env, tmp_path / "realtime", notes.append
+    )
     artifacts = run_realtime_cell(
-        cell_spec(spec, cell, run_timing(spec, cell), tmp_path / "cell"),
-        backend=emulator["backend"],
-        clock=SystemClock(),
-        env=user_world.env,
-        work_dir=tmp_path / "realtime",
-        log=notes.append,
+        cell_spec(spec, cell, run_timing(spec, cell), tmp_path / "cell"), place
     )
     return json.loads(artifacts.scorecard_path.read_text()), notes
 

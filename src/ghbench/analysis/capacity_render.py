@@ -310,17 +310,31 @@ def _solved(shown: Sequence[tuple[str, Probe]], fraction: float) -> list[str]:
     ]
 
 
+def _solve_text(
+    title: str,
+    headline: str,
+    shown: Sequence[tuple[str, Probe]],
+    fraction: float,
+    *,
+    searched: str,
+    notes: Sequence[str],
+) -> str:
+    """A solve's answer: ``headline``, the margins of the runs ``shown``, what the search
+    tried (``searched``) and ``notes``."""
+    out = [title, f"  {headline}", "", *_solved(shown, fraction), f"  {searched}"]
+    out += [f"  {n}" for n in notes]
+    return "\n".join(out) + "\n"
+
+
 def tick_text(
     r: TickResult, *, title: str, notes: Sequence[str] = (), runs: str = "model run(s)"
 ) -> str:
     """``--solve tick``'s answer: the interval, the margins there and one second faster,
     the intervals tried and ``notes``."""
     shown = [(f"every {t.tick_s} s", t.probe) for t in (r.at, r.faster) if t is not None]
-    out = [title, f"  {_tick_headline(r)}", "", *_solved(shown, r.fraction)]
     tried = ", ".join(f"{t.tick_s} s" for t in r.tried)
-    out.append(f"  {len(r.tried)} {runs} of {r.sessions} session(s), every {tried}")
-    out += [f"  {n}" for n in notes]
-    return "\n".join(out) + "\n"
+    searched = f"{len(r.tried)} {runs} of {r.sessions} session(s), every {tried}"
+    return _solve_text(title, _tick_headline(r), shown, r.fraction, searched=searched, notes=notes)
 
 
 def _tick_json(t: TickProbe, fraction: float) -> dict[str, Any]:
@@ -354,11 +368,11 @@ def agents_text(r: AgentsResult, *, title: str, notes: Sequence[str] = ()) -> st
     """``--solve agents``' answer: the count, the margins there and with one more, the
     counts tried and ``notes``."""
     shown = [(f"{a.agents} agent(s)", a.probe) for a in (r.at, r.more) if a is not None]
-    out = [title, f"  {_agents_headline(r)}", "", *_solved(shown, r.fraction)]
     tried = ", ".join(str(a.agents) for a in r.tried)
-    out.append(f"  {len(r.tried)} model run(s) of {r.sessions} session(s), with {tried} agent(s)")
-    out += [f"  {n}" for n in notes]
-    return "\n".join(out) + "\n"
+    searched = f"{len(r.tried)} model run(s) of {r.sessions} session(s), with {tried} agent(s)"
+    return _solve_text(
+        title, _agents_headline(r), shown, r.fraction, searched=searched, notes=notes
+    )
 
 
 def _agents_json(a: AgentsProbe, fraction: float) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from ghbench.analysis.capacity import Probe
 
@@ -87,6 +88,27 @@ class AgentsResult:
         return binding.probe.binding
 
 
+_P = TypeVar("_P", TickProbe, AgentsProbe)
+
+
+class _Runs(Generic[_P]):
+    """A solve's runs: each value's run once (``probe``'s, kept as ``make`` builds it);
+    ``tried()``: every run, by value."""
+
+    def __init__(self, probe: Callable[[int], Probe], make: Callable[[int, Probe], _P]) -> None:
+        self._probe = probe
+        self._make: Callable[[int, Probe], _P] = make
+        self._seen: dict[int, _P] = {}
+
+    def __call__(self, value: int) -> _P:
+        if value not in self._seen:
+            self._seen[value] = self._make(value, self._probe(value))
+        return self._seen[value]
+
+    def tried(self) -> tuple[_P, ...]:
+        return tuple(self._seen[v] for v in sorted(self._seen))
+
+
 def _edge(run: Callable[[int], Probe], fits: int, fails: int, fraction: float) -> tuple[int, int]:
     """Two adjacent values between ``fits`` (whose run fits) and ``fails`` (whose run
     does not), either way round, the first fitting and the second not: a bisection."""
@@ -108,17 +130,11 @@ def solve_tick(
     assuming a slower poll never spends more."""
     if not 1 <= fastest <= slowest:
         raise ValueError(f"interval bounds {fastest}..{slowest}")
-    seen: dict[int, TickProbe] = {}
-
-    def run(tick: int) -> TickProbe:
-        if tick not in seen:
-            seen[tick] = TickProbe(tick, probe(tick))
-        return seen[tick]
+    run = _Runs(probe, TickProbe)
 
     def result(at: TickProbe | None, faster: TickProbe | None) -> TickResult:
-        tried = tuple(seen[t] for t in sorted(seen))
         tick = None if at is None else at.tick_s
-        return TickResult(sessions, fraction, tick, at, faster, tried)
+        return TickResult(sessions, fraction, tick, at, faster, run.tried())
 
     hi = run(slowest)
     if not hi.probe.fits(fraction):
@@ -127,7 +143,7 @@ def solve_tick(
     if lo.probe.fits(fraction):
         return result(lo, None)
     good, bad = _edge(lambda t: run(t).probe, hi.tick_s, lo.tick_s, fraction)
-    return result(seen[good], seen[bad])
+    return result(run(good), run(bad))
 
 
 def solve_agents(probe: Callable[[int], Probe], *, sessions: int, fraction: float) -> AgentsResult:
@@ -135,17 +151,11 @@ def solve_agents(probe: Callable[[int], Probe], *, sessions: int, fraction: floa
     agent never spends less."""
     if sessions < 1:
         raise ValueError(f"sessions {sessions}")
-    seen: dict[int, AgentsProbe] = {}
-
-    def run(agents: int) -> AgentsProbe:
-        if agents not in seen:
-            seen[agents] = AgentsProbe(agents, probe(agents))
-        return seen[agents]
+    run = _Runs(probe, AgentsProbe)
 
     def result(at: AgentsProbe | None, more: AgentsProbe | None) -> AgentsResult:
-        tried = tuple(seen[a] for a in sorted(seen))
         count = None if at is None else at.agents
-        return AgentsResult(sessions, fraction, count, at, more, tried)
+        return AgentsResult(sessions, fraction, count, at, more, run.tried())
 
     every = run(sessions)
     if every.probe.fits(fraction):
@@ -154,4 +164,4 @@ def solve_agents(probe: Callable[[int], Probe], *, sessions: int, fraction: floa
     if not none.probe.fits(fraction):
         return result(None, none)
     good, bad = _edge(lambda a: run(a).probe, 0, sessions, fraction)
-    return result(seen[good], seen[bad])
+    return result(run(good), run(bad))

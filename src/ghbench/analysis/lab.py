@@ -34,7 +34,7 @@ from ghbench.policies.offline import Tally, run_offline
 from ghbench.policies.spec import COMBINATIONS, POLICY_NAMES, Policies, policies_of
 from ghbench.scorecard.costs import GRAPHQL_MUTATION_OPERATIONS, WRITE_METHODS, row_costs
 from ghbench.timefmt import parse_iso
-from ghbench.trace.frame import TraceFrame, repo_of
+from ghbench.trace.frame import TraceFrame, invocation_groups, repo_of
 from ghbench.trace.graphql_cost import estimate_graphql_cost
 from ghbench.trace.schema import TraceRow, from_agent
 
@@ -122,16 +122,7 @@ def calls_of(rows: Sequence[TraceRow]) -> LabRecording:
     for i, row in enumerate(rows):
         if row.rateLimited:  # what it would have cost: the policies change who is refused
             graphql[i], core[i] = _would_cost(row)
-    groups: dict[str, list[int]] = {}
-    order: list[list[int]] = []
-    for i, row in enumerate(rows):
-        if row.invocationId:
-            if row.invocationId not in groups:
-                groups[row.invocationId] = []
-                order.append(groups[row.invocationId])
-            groups[row.invocationId].append(i)
-        else:
-            order.append([i])
+    order = invocation_groups([row.invocationId for row in rows])
     repos: dict[str, str] = {}
     for row in rows:
         found = repo_of(row.endpoint, row.args)

@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ghbench.errors import ArtifactError
+from ghbench.errors import ArtifactError, make_dir
 
 __all__ = ["replace_atomic", "unique_path", "write_new"]
 
@@ -43,10 +43,9 @@ def _fsync_dir(directory: Path) -> None:
 def write_new(path: Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically; refuse if ``path`` already exists."""
     path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ArtifactError(f"cannot create directory {path.parent}: {exc.strerror}") from exc
+    make_dir(
+        path.parent, lambda why: ArtifactError(f"cannot create directory {path.parent}: {why}")
+    )
     if path.exists():
         raise ArtifactError(f"{path} already exists; choose another --out or move the old file")
     try:

@@ -35,6 +35,7 @@ __all__ = [
     "DashboardView",
     "Driver",
     "OwnsProcess",
+    "PerProjectSetup",
     "Session",
     "SpawnStorm",
     "StopResult",
@@ -224,3 +225,30 @@ class OwnsProcess:
 
     def exit_code(self) -> int | None:
         return None if self._proc is None else self._proc.returncode
+
+
+class PerProjectSetup:
+    """Setup's steps (``spawn``, ``discover_sessions``, ``stop_agents``, ``clean_stale``)
+    for a driver over several projects: each project's own driver takes them, in order.
+
+    The driver names those drivers in ``project_drivers``.
+    """
+
+    @property
+    def project_drivers(self) -> Sequence[Driver]:
+        raise NotImplementedError
+
+    def spawn(self, issues: Sequence[int]) -> None:
+        """Spawn ``issues`` in every project (each repo has its own issues #1..k)."""
+        for driver in self.project_drivers:
+            driver.spawn(issues)
+
+    def discover_sessions(self) -> list[Session]:
+        return [info for d in self.project_drivers for info in d.discover_sessions()]
+
+    def stop_agents(self) -> None:
+        for driver in self.project_drivers:
+            driver.stop_agents()
+
+    def clean_stale(self, keep: Collection[Path]) -> list[Path]:
+        return [path for d in self.project_drivers for path in d.clean_stale(keep)]

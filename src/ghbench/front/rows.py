@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from ghbench.front.graphql import GraphqlRequest
 from ghbench.front.hosts import client_of
 from ghbench.timefmt import iso_ms
-from ghbench.trace.headers import header_int, parse_graphql_rate
+from ghbench.trace.headers import parse_graphql_rate, rate_limit_fields
 from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import endpoint_of
 from ghbench.trace.schema import TraceRow
@@ -275,10 +275,7 @@ def exchange_row(
         httpStatus=status,
         etag=headers.get("etag"),
         ifNoneMatch=ex.if_none_match,
-        rateLimitLimit=header_int(headers.get("x-ratelimit-limit")),
-        rateLimitRemaining=header_int(headers.get("x-ratelimit-remaining")),
-        rateLimitReset=header_int(headers.get("x-ratelimit-reset")),
-        rateLimitResource=headers.get("x-ratelimit-resource"),
+        **rate_limit_fields(headers),
         graphqlCost=cost.cost if cost else None,
         graphqlRemaining=cost.remaining if cost else None,
         graphqlResetAt=cost.reset_at if cost else None,

@@ -18,7 +18,7 @@ from pathlib import Path
 from ghbench.artifacts.io import unique_path, write_new
 from ghbench.artifacts.models import ScorecardArtifact
 from ghbench.clock import Clock
-from ghbench.errors import ArtifactError, TraceError, UsageError
+from ghbench.errors import ArtifactError, TraceError, UsageError, make_dir
 from ghbench.pages.burn import BURN_COLUMNS
 from ghbench.pages.scorecard_page import report_path, scorecard_report
 from ghbench.scorecard import SCORECARD_COLUMNS, build_scorecard_artifact, write_scorecard
@@ -82,13 +82,9 @@ def _agent_trace(given: Path | None, trace: Path) -> Path | None:
 
 
 def _ensure_dir(out_dir: Path) -> Path:
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ArtifactError(
-            f"--out {out_dir}: cannot create the directory: {exc.strerror}"
-        ) from None
-    return out_dir
+    return make_dir(
+        out_dir, lambda why: ArtifactError(f"--out {out_dir}: cannot create the directory: {why}")
+    )
 
 
 def report_trace(

@@ -31,10 +31,22 @@ from ghbench.harness.setup_artifact import setup_cell
 from ghbench.matrix.topology import cell_repos, sessions_per_repo
 from ghbench.runspec.spec import RunSpec
 
-__all__ = ["EMULATOR_OWNER", "CellSetup", "cell_repos_on", "set_up_cell"]
+__all__ = ["EMULATOR_OWNER", "CellPlace", "CellSetup", "cell_repos_on", "set_up_cell"]
 
 EMULATOR_OWNER = "ghbench-matrix"
 Log = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class CellPlace:
+    """Where real-time cells run: the GitHub they measure, the clock, the user's
+    environment, the directory their setups and drivers' state share, and the log."""
+
+    backend: Backend
+    clock: Clock
+    env: Mapping[str, str]
+    work_dir: Path
+    log: Log
 
 
 @dataclass
@@ -64,17 +76,10 @@ def cell_repos_on(spec: RunSpec, backend: Backend, stamp: int) -> tuple[str, ...
     return tuple(f"{base}-r{i}" for i in range(1, cell.repo_count + 1))
 
 
-def set_up_cell(
-    spec: RunSpec,
-    *,
-    backend: Backend,
-    clock: Clock,
-    env: Mapping[str, str],
-    work_dir: Path,
-    log: Log,
-) -> CellSetup:
-    """Repos, projects and a setup per repo (reused when valid), under ``work_dir``."""
+def set_up_cell(spec: RunSpec, place: CellPlace) -> CellSetup:
+    """Repos, projects and a setup per repo (reused when valid), under ``place.work_dir``."""
     cell = spec.cell
+    backend, clock, env, work_dir = place.backend, place.clock, place.env, place.work_dir
     repos = cell_repos_on(spec, backend, int(clock.now()))
     projects = cell_projects(spec, repos, backend=backend, work_dir=work_dir, env=env)
     setup = CellSetup(repos, sessions_per_repo(cell.sessions, repos), projects)
@@ -95,7 +100,7 @@ def set_up_cell(
             driver=driver,
             backend=backend,
             clock=clock,
-            progress=LogProgress(log, cell.id),
+            progress=LogProgress(place.log, cell.id),
         )
         if not outcome.setup.ready:
             raise GhbenchError(

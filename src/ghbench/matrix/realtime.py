@@ -16,6 +16,7 @@ from typing import Any
 
 from ghbench.clock import Clock
 from ghbench.github.backend import Backend, make_backend
+from ghbench.matrix.cell_setup import CellPlace
 from ghbench.matrix.realtime_cell import run_realtime_cell
 from ghbench.matrix.runner import CellResult
 from ghbench.ratelimit import Bucket
@@ -69,12 +70,5 @@ class RealtimeCells:
             return resources
 
     def run_cell(self, spec: RunSpec) -> CellResult:
-        return run_realtime_cell(
-            spec,
-            backend=self._backend(),
-            clock=self.clock,
-            env=self.env,
-            work_dir=self.work_dir,
-            log=self.log,
-            window_faults=self.window_faults,
-        )
+        place = CellPlace(self._backend(), self.clock, self.env, self.work_dir, self.log)
+        return run_realtime_cell(spec, place, window_faults=self.window_faults)

@@ -16,19 +16,16 @@ of the ``Driver`` and ``Backend`` interfaces.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 
-from ghbench.clock import Clock
 from ghbench.drivers.base import Dashboard
 from ghbench.drivers.registry import build_driver, check_cell
 from ghbench.errors import GhbenchError
-from ghbench.github.backend import Backend
 from ghbench.harness.measure import run_measure
 from ghbench.harness.progress import LogProgress
 from ghbench.harness.setup_artifact import new_setup
 from ghbench.harness.window import MeasureResult, WindowPlan
-from ghbench.matrix.cell_setup import CellSetup, set_up_cell
+from ghbench.matrix.cell_setup import CellPlace, CellSetup, set_up_cell
 from ghbench.matrix.checks import require_calls, split_dashboard_traffic, trace_rows, unpolled_repos
 from ghbench.matrix.hygiene import spec_timing
 from ghbench.matrix.runner import CellResult
@@ -39,27 +36,20 @@ from ghbench.timefmt import format_duration
 
 __all__ = ["STOP_GRACE_S", "run_realtime_cell"]
 
-Log = Callable[[str], None]
 STOP_GRACE_S = 10.0
 
 
 def run_realtime_cell(
-    spec: RunSpec,
-    *,
-    backend: Backend,
-    clock: Clock,
-    env: Mapping[str, str],
-    work_dir: Path,
-    log: Log,
-    window_faults: Mapping[str, object] | None = None,
+    spec: RunSpec, place: CellPlace, *, window_faults: Mapping[str, object] | None = None
 ) -> CellResult:
     """Set up ``spec``'s cell, measure one window with the scenario's triggers into
-    ``spec.out_dir``, check it, and return the result. ``work_dir`` holds the setups and
-    driver state the cells share; ``window_faults``: the emulator's injected faults for
+    ``spec.out_dir``, check it, and return the result. ``place.work_dir`` holds the setups
+    and driver state the cells share; ``window_faults``: the emulator's injected faults for
     the measured run only (setup's calls are not what is measured)."""
     cell = spec.cell
+    backend, clock, env, work_dir = place.backend, place.clock, place.env, place.work_dir
     check_cell(spec, cell, env)
-    setup = set_up_cell(spec, backend=backend, clock=clock, env=env, work_dir=work_dir, log=log)
+    setup = set_up_cell(spec, place)
     if window_faults is not None:
         backend.set_faults(window_faults)
     driver = build_driver(
@@ -93,7 +83,7 @@ def run_realtime_cell(
             backend=backend,
             clock=clock,
             plan=plan,
-            progress=LogProgress(log, cell.id),
+            progress=LogProgress(place.log, cell.id),
         )
     finally:
         # a window cut short leaves its reader running; the measurement's end closed the

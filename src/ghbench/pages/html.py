@@ -14,10 +14,11 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from ghbench import __version__
+from ghbench.jsondoc import dig
 
 __all__ = [
     "Cell",
@@ -54,17 +55,9 @@ def esc(value: object) -> Markup:
 
 
 def at_path(doc: Any, path: str) -> Any:
-    """The value at a dotted ``path`` of a JSON document (list items by index); None when
+    """The value at a dotted ``path`` of a JSON document (``tried.0.budgets``); None when
     any step is missing."""
-    value = doc
-    for key in path.split("."):
-        if isinstance(value, Mapping):
-            value = value.get(key)
-        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
-            value = value[int(key)]
-        else:
-            return None
-    return value
+    return dig(doc, path.split("."))
 
 
 def fmt_number(value: float | None, digits: int = 0, *, signed: bool = False) -> str:

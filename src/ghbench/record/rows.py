@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ghbench.record.exchange import Exchange
 from ghbench.timefmt import iso_ms
 from ghbench.trace.graphql_cost import estimate_graphql_cost
-from ghbench.trace.headers import GraphqlRateLimit, header_int, parse_graphql_rate
+from ghbench.trace.headers import GraphqlRateLimit, parse_graphql_rate, rate_limit_fields
 from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import endpoint_of, extract_operation, redact_args
 from ghbench.trace.schema import TraceRow
@@ -151,10 +151,7 @@ def exchange_rows(
                 statusLine=ex.status_line,
                 httpStatus=ex.status,
                 etag=ex.response_headers.get("etag"),
-                rateLimitLimit=header_int(headers.get("x-ratelimit-limit")),
-                rateLimitRemaining=header_int(headers.get("x-ratelimit-remaining")),
-                rateLimitReset=header_int(headers.get("x-ratelimit-reset")),
-                rateLimitResource=headers.get("x-ratelimit-resource"),
+                **rate_limit_fields(headers),
                 graphqlCost=rate.cost if rate else estimate,
                 graphqlRemaining=rate.remaining if rate else None,
                 graphqlResetAt=rate.reset_at if rate else None,

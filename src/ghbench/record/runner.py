@@ -31,7 +31,7 @@ from pathlib import Path
 import ghbench
 from ghbench.artifacts.io import unique_path
 from ghbench.clock import Clock, SystemClock
-from ghbench.errors import GhbenchError, ToolMissingError, UsageError
+from ghbench.errors import GhbenchError, ToolMissingError, UsageError, make_dir
 from ghbench.procs import guard, popen_guarded, stop_group, unguard
 from ghbench.record.contract import (
     ENV_PROJECT,
@@ -251,10 +251,10 @@ def resolve_trace(trace: Path | None, clock: Clock) -> Path:
             f"--trace {trace} exists and is not a trace (rows would be appended to it);"
             " give a new file or a trace to add to"
         )
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"--trace {trace}: cannot create {path.parent} ({exc.strerror})") from None
+    make_dir(
+        path.parent,
+        lambda why: UsageError(f"--trace {trace}: cannot create {path.parent} ({why})"),
+    )
     if not os.access(path if path.exists() else path.parent, os.W_OK):
         raise UsageError(f"--trace {trace}: not writable; give a file you can write")
     return path

@@ -33,6 +33,7 @@ __all__ = [
     "Categorical",
     "ReadWarning",
     "TraceFrame",
+    "invocation_groups",
     "is_rate_limit",
 ]
 
@@ -295,6 +296,21 @@ RATE_LIMIT_ENDPOINT = re.compile(r"/?rate_limit(\?.*)?", re.DOTALL)
 def is_rate_limit(endpoint: str | None) -> bool:
     """``endpoint`` is ``GET /rate_limit``'s (the reader's SQL says the same)."""
     return endpoint is not None and RATE_LIMIT_ENDPOINT.fullmatch(endpoint) is not None
+
+
+def invocation_groups(invocation_ids: Sequence[str | None]) -> list[list[int]]:
+    """Row indexes grouped by the invocation that made them (one gh command's requests),
+    each group where its first row stands; a row with no invocation id stands alone."""
+    groups: dict[str, list[int]] = {}
+    order: list[list[int]] = []
+    for i, invocation in enumerate(invocation_ids):
+        if not invocation:
+            order.append([i])
+        elif invocation in groups:
+            groups[invocation].append(i)
+        else:
+            order.append(groups.setdefault(invocation, [i]))
+    return order
 
 
 def repo_of(endpoint: str | None, args: Sequence[str] | None) -> str | None:

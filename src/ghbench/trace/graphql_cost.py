@@ -49,8 +49,10 @@ from graphql import (
 __all__ = [
     "MAX_QUERY_CHARS",
     "NOT_CONNECTIONS",
+    "PAGE_ARGS",
     "ConnectionUse",
     "estimate_graphql_cost",
+    "fragments_of",
     "node_count",
     "parsed_document",
     "points_for",
@@ -60,7 +62,7 @@ __all__ = [
 ]
 
 MAX_QUERY_CHARS = 1_000_000  # beyond this, not worth parsing in a tracer: no estimate
-PAGE_ARGS = ("first", "last")
+PAGE_ARGS = ("first", "last")  # the arguments that size a connection's page
 # Fields under a connection that return its items; asking only for ``totalCount`` or
 # ``pageInfo`` needs no page size on GitHub.
 _ITEM_FIELDS = frozenset({"nodes", "edges"})
@@ -216,12 +218,14 @@ def walk_connections(
 ) -> tuple[ConnectionUse, ...]:
     """Every connection of ``operation`` (``classify`` says which fields are), in the
     order the query asks for them."""
-    fragments = {
-        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
-    }
-    walk = _Walk(fragments, variable_values(operation, variables), classify, narrow)
+    walk = _Walk(fragments_of(document), variable_values(operation, variables), classify, narrow)
     walk.walk(operation.selection_set, root, 1, (), frozenset())
     return tuple(walk.uses)
+
+
+def fragments_of(document: DocumentNode) -> dict[str, FragmentDefinitionNode]:
+    """``document``'s fragment definitions by name."""
+    return {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
 
 
 def int_argument(node: FieldNode, name: str, variables: Mapping[str, Any]) -> int | None:

@@ -9,17 +9,20 @@ AO keeps the LAST block, and so do we.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import msgspec
 
 __all__ = [
     "GraphqlRateLimit",
     "ParsedHeaders",
+    "RateLimitFields",
     "header_int",
     "parse_gh_include_output",
     "parse_graphql_rate",
+    "rate_limit_fields",
 ]
 
 _STATUS_LINE = re.compile(r"^HTTP/\S+ (\d{3})(?: .*)?$")
@@ -81,6 +84,25 @@ def header_int(value: str | None) -> int | None:
         return int(value.strip())
     except ValueError:
         return None
+
+
+class RateLimitFields(TypedDict):
+    """A trace row's fields read from an answer's ``x-ratelimit-*`` headers."""
+
+    rateLimitLimit: int | None
+    rateLimitRemaining: int | None
+    rateLimitReset: int | None
+    rateLimitResource: str | None
+
+
+def rate_limit_fields(headers: Mapping[str, str]) -> RateLimitFields:
+    """A row's ``rateLimit*`` fields from an answer's headers (lower-cased names)."""
+    return RateLimitFields(
+        rateLimitLimit=header_int(headers.get("x-ratelimit-limit")),
+        rateLimitRemaining=header_int(headers.get("x-ratelimit-remaining")),
+        rateLimitReset=header_int(headers.get("x-ratelimit-reset")),
+        rateLimitResource=headers.get("x-ratelimit-resource"),
+    )
 
 
 def _int_or_none(v: Any) -> int | None:

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from ghbench.timefmt import iso_ms
-from ghbench.trace.headers import parse_gh_include_output, parse_graphql_rate
+from ghbench.trace.headers import parse_gh_include_output, parse_graphql_rate, rate_limit_fields
 from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import (
     REDACTED,
@@ -84,13 +84,6 @@ def _size(data: str | bytes | None) -> int:
     return len(data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
 
 
-def _int_header(headers: dict[str, str], name: str) -> int | None:
-    try:
-        return int(headers[name])
-    except (KeyError, ValueError):
-        return None
-
-
 def build_row(
     *,
     args: Sequence[str],
@@ -144,10 +137,7 @@ def build_row(
         statusLine=parsed.status_line,
         httpStatus=parsed.http_status,
         etag=headers.get("etag"),
-        rateLimitLimit=_int_header(headers, "x-ratelimit-limit"),
-        rateLimitRemaining=_int_header(headers, "x-ratelimit-remaining"),
-        rateLimitReset=_int_header(headers, "x-ratelimit-reset"),
-        rateLimitResource=headers.get("x-ratelimit-resource"),
+        **rate_limit_fields(headers),
         graphqlCost=graphql.cost if graphql else None,
         graphqlRemaining=graphql.remaining if graphql else None,
         graphqlResetAt=graphql.reset_at if graphql else None,

@@ -271,26 +271,27 @@ def _plan_pr_list(argv: Sequence[str], auth: Mapping[str, str]) -> GhRequestPlan
     return _graphql_plan(auth, query, variables, extract)
 
 
-def _plan_pr_view(argv: Sequence[str], auth: Mapping[str, str]) -> GhRequestPlan:
-    fields = (_flag(argv, "--json") or "state").split(",")
-    variables = {**_repo_vars(argv), "pr_number": int(argv[2])}
-    query = PR_BY_NUMBER_QUERY.replace("{fields}", _selection(fields))
+def _view_planner(
+    query_template: str, default_fields: str, number_variable: str, answer_field: str
+) -> Callable[[Sequence[str], Mapping[str, str]], GhRequestPlan]:
+    """The plan of ``gh pr view N`` / ``gh issue view N``: one query by number, its
+    ``--json`` fields (else gh's default) read from ``repository.{answer_field}``."""
 
-    def extract(data: dict[str, Any]) -> Any:
-        return _export(data["repository"]["pullRequest"], fields)
+    def plan(argv: Sequence[str], auth: Mapping[str, str]) -> GhRequestPlan:
+        fields = (_flag(argv, "--json") or default_fields).split(",")
+        variables = {**_repo_vars(argv), number_variable: int(argv[2])}
+        query = query_template.replace("{fields}", _selection(fields))
 
-    return _graphql_plan(auth, query, variables, extract)
+        def extract(data: dict[str, Any]) -> Any:
+            return _export(data["repository"][answer_field], fields)
+
+        return _graphql_plan(auth, query, variables, extract)
+
+    return plan
 
 
-def _plan_issue_view(argv: Sequence[str], auth: Mapping[str, str]) -> GhRequestPlan:
-    fields = (_flag(argv, "--json") or "number,title").split(",")
-    variables = {**_repo_vars(argv), "issue_number": int(argv[2])}
-    query = ISSUE_BY_NUMBER_QUERY.replace("{fields}", _selection(fields))
-
-    def extract(data: dict[str, Any]) -> Any:
-        return _export(data["repository"]["issue"], fields)
-
-    return _graphql_plan(auth, query, variables, extract)
+_plan_pr_view = _view_planner(PR_BY_NUMBER_QUERY, "state", "pr_number", "pullRequest")
+_plan_issue_view = _view_planner(ISSUE_BY_NUMBER_QUERY, "number,title", "issue_number", "issue")
 
 
 _PLANNERS: dict[tuple[str, ...], Callable[[Sequence[str], Mapping[str, str]], GhRequestPlan]] = {

@@ -46,6 +46,7 @@ import msgspec
 from ghbench.errors import UsageError
 from ghbench.policies.spec import CacheSpec, Policies
 from ghbench.timefmt import parse_iso
+from ghbench.trace.frame import invocation_groups
 from ghbench.trace.schema import CONTROL_COMPONENT, TraceRow, from_agent
 from ghbench.workload.agents.fixtures import (
     GH_CAPTURES,
@@ -321,16 +322,9 @@ def _learn(target: SessionTarget, row: TraceRow) -> None:
 
 
 def _invocations(rows: Iterable[TraceRow]) -> list[list[TraceRow]]:
-    groups: dict[str, list[TraceRow]] = {}
-    out: list[list[TraceRow]] = []
-    for row in rows:
-        if row.invocationId:
-            if row.invocationId not in groups:
-                groups[row.invocationId] = []
-                out.append(groups[row.invocationId])
-            groups[row.invocationId].append(row)
-        else:
-            out.append([row])
+    listed = list(rows)
+    ids = [row.invocationId for row in listed]
+    out = [[listed[i] for i in group] for group in invocation_groups(ids)]
     for group in out:
         group.sort(key=lambda r: r.requestIndex or 0)
     return out

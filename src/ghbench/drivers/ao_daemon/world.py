@@ -51,6 +51,7 @@ from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.ao_daemon.versions import DAEMON_VERSIONS
 from ghbench.drivers.common.checkouts import clone_keeping_origin, write_home_gitconfig
 from ghbench.drivers.common.environment import inherited, private_home
+from ghbench.drivers.common.layout import Below
 from ghbench.drivers.common.tmux import PrivateTmux, Tmux
 from ghbench.drivers.project import Project
 from ghbench.emulator.client_env import (
@@ -103,9 +104,14 @@ class DaemonWorld:
     rewrite_remotes: bool = False
     _tmux: PrivateTmux = field(default_factory=lambda: PrivateTmux("ghbench-aod-"), repr=False)
 
-    @property
-    def home(self) -> Path:
-        return self.root / "home"
+    home = Below("home")
+    logs = Below("logs")
+    front_state = Below("front")
+    bin = Below("bin")
+    # the sessions ghbench spawned (``common.sessions.SessionRegistry``)
+    registry = Below("sessions.json")
+    # which line's database holds them (``owner``)
+    _owner_file = Below("sessions.line")
 
     def data_for(self, line: str) -> Path:
         """``AO_DATA_DIR`` of a line (the first line's is plain ``data``)."""
@@ -114,23 +120,6 @@ class DaemonWorld:
     @property
     def data(self) -> Path:
         return self.data_for(self.line)
-
-    @property
-    def logs(self) -> Path:
-        return self.root / "logs"
-
-    @property
-    def front_state(self) -> Path:
-        return self.root / "front"
-
-    @property
-    def bin(self) -> Path:
-        return self.root / "bin"
-
-    @property
-    def registry(self) -> Path:
-        """The sessions ghbench spawned (``common.sessions.SessionRegistry``)."""
-        return self.root / "sessions.json"
 
     def checkout(self, project: Project) -> Path:
         return self.root / "checkout" / project.id / project.path.name
@@ -169,10 +158,6 @@ class DaemonWorld:
         partial.chmod(0o755)
         partial.replace(dest)
         return dest
-
-    @property
-    def _owner_file(self) -> Path:
-        return self.root / "sessions.line"
 
     def owner(self) -> str | None:
         """The line whose database holds the sessions ghbench spawned, if any."""

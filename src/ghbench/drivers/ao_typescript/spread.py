@@ -16,15 +16,15 @@ gives every project its own prefix).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from ghbench.drivers.ao_typescript.dashboard import WebDashboard
 from ghbench.drivers.ao_typescript.driver import SPAWN, AoDriver
 from ghbench.drivers.base import (
     Dashboard,
     DashboardView,
+    PerProjectSetup,
     Session,
     SpawnStorm,
     StopResult,
@@ -38,7 +38,7 @@ __all__ = ["AoSpreadDriver"]
 
 
 @dataclass
-class AoSpreadDriver:
+class AoSpreadDriver(PerProjectSetup):
     """Per-project drivers on one config; the first one's ``ao start`` is the one AO."""
 
     drivers: tuple[AoDriver, ...]
@@ -51,6 +51,10 @@ class AoSpreadDriver:
         prefixes = [d.project.session_prefix for d in self.drivers]
         if len(set(prefixes)) != len(prefixes):
             raise ValueError(f"AoSpreadDriver's projects share a session prefix: {prefixes}")
+
+    @property
+    def project_drivers(self) -> tuple[AoDriver, ...]:
+        return self.drivers
 
     @property
     def main(self) -> AoDriver:
@@ -124,20 +128,7 @@ class AoSpreadDriver:
 
     # -- per project ---------------------------------------------------------
 
-    def spawn(self, issues: Sequence[int]) -> None:
-        """Spawn ``issues`` in every project (each repo has its own issues #1..k)."""
-        for driver in self.drivers:
-            driver.spawn(issues)
-
-    def discover_sessions(self) -> list[Session]:
-        return [info for d in self.drivers for info in d.discover_sessions()]
-
-    def stop_agents(self) -> None:
-        for driver in self.drivers:
-            driver.stop_agents()
-
-    def clean_stale(self, keep: Collection[Path]) -> list[Path]:
-        return [path for d in self.drivers for path in d.clean_stale(keep)]
+    # (setup's steps: PerProjectSetup)
 
     def check_sessions(self, sessions: Sequence[Session]) -> list[str]:
         groups = self._by_project(sessions)

@@ -31,6 +31,7 @@ import yaml
 
 from ghbench.artifacts.io import replace_atomic
 from ghbench.drivers.common.checkouts import clone_keeping_origin, write_home_gitconfig
+from ghbench.drivers.common.layout import Below
 from ghbench.drivers.project import Project, parse_project
 from ghbench.errors import ConfigError
 
@@ -77,25 +78,14 @@ class AoWorld:
     root: Path
     project: Project
 
-    @property
-    def home(self) -> Path:
-        return self.root / "home"
-
-    @property
-    def tmp(self) -> Path:
-        return self.root / "tmp"
-
-    @property
-    def logs(self) -> Path:
-        return self.root / "logs"
+    home = Below("home")
+    tmp = Below("tmp")
+    logs = Below("logs")
+    config_path = Below("agent-orchestrator.yaml")
 
     @property
     def checkout(self) -> Path:
         return self.root / "checkout" / self.project.path.name
-
-    @property
-    def config_path(self) -> Path:
-        return self.root / "agent-orchestrator.yaml"
 
     @property
     def bench_project(self) -> Project:

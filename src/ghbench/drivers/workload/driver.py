@@ -36,6 +36,7 @@ from ghbench.drivers.base import (
     Dashboard,
     DashboardView,
     OwnsProcess,
+    PerProjectSetup,
     Session,
     SpawnStorm,
     StopResult,
@@ -43,6 +44,7 @@ from ghbench.drivers.base import (
     TracingReport,
 )
 from ghbench.drivers.common.environment import TRACE_VARS
+from ghbench.drivers.common.layout import Below
 from ghbench.drivers.common.sessions import SessionRegistry
 from ghbench.drivers.project import Project
 from ghbench.drivers.workload.dashboard import ModelDashboard
@@ -105,17 +107,9 @@ class WorkloadDriver(OwnsProcess):
 
     # -- paths and registry -------------------------------------------------
 
-    @property
-    def registry_path(self) -> Path:
-        return self.work_dir / "sessions.json"
-
-    @property
-    def worktrees_dir(self) -> Path:
-        return self.work_dir / "worktrees"
-
-    @property
-    def config_path(self) -> Path:
-        return self.work_dir / "workload.yaml"
+    registry_path = Below("sessions.json", base="work_dir")
+    worktrees_dir = Below("worktrees", base="work_dir")
+    config_path = Below("workload.yaml", base="work_dir")
 
     @property
     def session_registry(self) -> SessionRegistry:
@@ -338,7 +332,7 @@ class WorkloadDriver(OwnsProcess):
 
 
 @dataclass
-class WorkloadFleet:
+class WorkloadFleet(PerProjectSetup):
     """The model over several projects (T2): one process (``model``) polls every
     project's repo, and each project spawns its own sessions (``members``, ids by their
     prefix), as its own setup did."""
@@ -390,22 +384,11 @@ class WorkloadFleet:
     def close(self) -> None:
         self.model.close()
 
-    # -- per project ----------------------------------------------------------
+    # -- per project (setup's steps: PerProjectSetup) --------------------------
 
-    def spawn(self, issues: Sequence[int]) -> None:
-        """Spawn ``issues`` in every project (each repo has its own issues #1..k)."""
-        for member in self.members:
-            member.spawn(issues)
-
-    def discover_sessions(self) -> list[Session]:
-        return [info for m in self.members for info in m.discover_sessions()]
-
-    def stop_agents(self) -> None:
-        for member in self.members:
-            member.stop_agents()
-
-    def clean_stale(self, keep: Collection[Path]) -> list[Path]:
-        return [path for m in self.members for path in m.clean_stale(keep)]
+    @property
+    def project_drivers(self) -> tuple[WorkloadDriver, ...]:
+        return self.members
 
     def spawn_storm(self, counts: Mapping[str, int]) -> SpawnStorm:
         sessions = [

@@ -39,7 +39,7 @@ from ghbench.emulator.git.objects import (
     parse_loose,
     parse_tree,
 )
-from ghbench.errors import EmulatorError
+from ghbench.errors import EmulatorError, make_dir
 
 __all__ = ["GitStorage", "RepoGit"]
 
@@ -287,13 +287,13 @@ class GitStorage:
         self._repos: dict[int, RepoGit] = {}
         self._finalizer: Any = None  # weakref.finalize removing the temporary directory
         if root is not None:
-            try:
-                root.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise EmulatorError(
-                    f"cannot create the emulator's git directory {root} ({exc.strerror}); "
+            make_dir(
+                root,
+                lambda why: EmulatorError(
+                    f"cannot create the emulator's git directory {root} ({why}); "
                     "choose a writable --state directory"
-                ) from exc
+                ),
+            )
 
     def _base(self) -> Path:
         if self.root is not None:

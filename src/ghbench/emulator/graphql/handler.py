@@ -32,7 +32,6 @@ from typing import Any
 from graphql import (
     DocumentNode,
     FieldNode,
-    FragmentDefinitionNode,
     OperationDefinitionNode,
     SelectionSetNode,
     VariableNode,
@@ -45,6 +44,7 @@ from ghbench.emulator.graphql.request import ParsedRequest, Prepared, parse_requ
 from ghbench.emulator.graphql.resolvers import ResolveContext, typename_of
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLRequestContext, GraphQLResult, RateLimited
+from ghbench.trace.graphql_cost import fragments_of
 
 __all__ = ["answer", "handle_graphql", "parse_request", "refused"]
 
@@ -142,11 +142,7 @@ def _executor(prepared: Prepared, operation: OperationDefinitionNode) -> Compile
     key = operation.name.value if operation.name else None
     if key not in prepared.executors:
         assert prepared.document is not None
-        fragments = {
-            d.name.value: d
-            for d in prepared.document.definitions
-            if isinstance(d, FragmentDefinitionNode)
-        }
+        fragments = fragments_of(prepared.document)
         prepared.executors[key] = (
             CompiledExecutor(
                 load_schema(), operation, fragments, typename_of, prepared.plans.get(key)

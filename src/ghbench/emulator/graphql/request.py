@@ -28,7 +28,6 @@ import msgspec
 from graphql import (
     DocumentNode,
     FieldNode,
-    FragmentDefinitionNode,
     FragmentSpreadNode,
     GraphQLError,
     InlineFragmentNode,
@@ -55,6 +54,7 @@ from ghbench.emulator.graphql.executor import CompiledExecutor, Plans
 from ghbench.emulator.graphql.limits import check_limits
 from ghbench.emulator.graphql.schema import load_schema
 from ghbench.emulator.graphql_contract import GraphQLResult
+from ghbench.trace.graphql_cost import PAGE_ARGS, fragments_of
 from ghbench.trace.graphql_shape import Key, structure_key, template_key
 
 __all__ = ["MAX_DEPTH", "MAX_TOKENS", "ParsedRequest", "Prepared", "parse_request", "result"]
@@ -63,7 +63,6 @@ MAX_TOKENS = 20_000
 MAX_DEPTH = 25
 TOO_LARGE = "This query is too large to execute."
 _DOCS_URL = "https://docs.github.com/graphql"
-_PAGE_ARGUMENTS = frozenset({"first", "last"})
 
 
 @dataclass
@@ -237,7 +236,7 @@ def _validated(document: DocumentNode) -> frozenset[str] | Prepared:
     page_variables: set[str] = set()
     for node in _field_nodes(document):
         for argument in node.arguments or ():
-            if argument.name.value in _PAGE_ARGUMENTS and isinstance(argument.value, VariableNode):
+            if argument.name.value in PAGE_ARGS and isinstance(argument.value, VariableNode):
                 page_variables.add(argument.value.name.value)
     return frozenset(page_variables)
 
@@ -326,9 +325,7 @@ def _depth(document: DocumentNode) -> int:
     measure). Iterative and linear: each fragment's depth is computed once, after the
     fragments it spreads (validation has refused cycles), so neither a long chain of
     fragments nor one spread many times can blow up."""
-    fragments = {
-        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
-    }
+    fragments = fragments_of(document)
     spreads = {
         name: _spread_names(f.selection_set) & fragments.keys() for name, f in fragments.items()
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ghbench.emulator.blobs import blob_url
 from ghbench.emulator.errors import NotFound, found
 from ghbench.emulator.rest import actions_render
-from ghbench.emulator.rest.common import paginate, repo_of
+from ghbench.emulator.rest.common import none_in_repo, not_in_repo, paginate, repo_of
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import CheckRun, Repo, Workflow, WorkflowRun
 
@@ -154,18 +154,6 @@ def get_check_suite(call: Call) -> Reply:
     return Reply(actions_render.check_suite(call.render, call.store, repo, suite))
 
 
-def list_releases(call: Call) -> Reply:
-    """No releases."""
-    repo_of(call)
-    return Reply([])
-
-
-def no_release(call: Call) -> Reply:
-    """404: there is no such release."""
-    repo_of(call)
-    raise NotFound()
-
-
 _R = "/repos/{owner}/{repo}"
 _A = _R + "/actions"
 _REL = _R + "/releases"
@@ -182,7 +170,7 @@ ROUTES = [
     Route("GET", _A + "/workflows/{workflow_id}/runs", workflow_runs, etag=True),
     Route("GET", _R + "/check-runs/{run_id}/annotations", list_annotations, etag=True),
     Route("GET", _R + "/check-suites/{check_suite_id}", get_check_suite, etag=True),
-    Route("GET", _REL, list_releases, etag=True),
-    Route("GET", _REL + "/latest", no_release, etag=True),
-    Route("GET", _REL + "/tags/{tag}", no_release, etag=True),
+    Route("GET", _REL, none_in_repo, etag=True),
+    Route("GET", _REL + "/latest", not_in_repo, etag=True),
+    Route("GET", _REL + "/tags/{tag}", not_in_repo, etag=True),
 ]

@@ -46,7 +46,8 @@ def _ordered(call: Call, comments: list[C]) -> list[C]:
 @dataclass(frozen=True)
 class _Kind(Generic[C]):
     """A kind of comment the API serves by id: its records, its JSON, its GitHub
-    resource name (for a body field's error), and how a store edits and deletes one."""
+    resource name (for a body field's error), and how a store deletes one (an edit is
+    the same for each: ``Store.edit_comment``)."""
 
     resource: str
     noun: str  # "one ... by id", in the routes' notes (docs/emulator.md)
@@ -54,7 +55,6 @@ class _Kind(Generic[C]):
     deleted: str  # what a deletion answers and takes with it
     records: Callable[[Store], Mapping[int, C]]
     render: Callable[[RestRenderer, Store, Repo, C], Json]
-    edit: Callable[[Store, C, str], None]
     delete: Callable[[Store, C], None]
 
     def one(self, call: Call) -> tuple[Repo, C]:
@@ -78,7 +78,7 @@ class _Kind(Generic[C]):
     def update(self, call: Call) -> Reply:
         viewer(call)
         repo, comment = self.one(call)
-        self.edit(call.store, comment, body_field(call, self.resource, "body", str))
+        call.store.edit_comment(comment, body_field(call, self.resource, "body", str))
         return Reply(self.render(call.render, call.store, repo, comment))
 
     def remove(self, call: Call) -> Reply:
@@ -117,7 +117,6 @@ _ISSUE = _Kind[IssueComment](
     "204.",
     lambda store: store.issue_comments_by_id,
     RestRenderer.issue_comment,
-    Store.edit_issue_comment,
     Store.delete_issue_comment,
 )
 _REVIEW = _Kind[ReviewComment](
@@ -127,7 +126,6 @@ _REVIEW = _Kind[ReviewComment](
     "204; the thread goes with its last comment.",
     lambda store: store.review_comments_by_id,
     RestRenderer.review_comment,
-    Store.edit_review_comment,
     Store.delete_review_comment,
 )
 

@@ -6,17 +6,20 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from ghbench.emulator.errors import (
+    NotFound,
     RequiresAuthentication,
     found,
     invalid_field,
     missing_field,
 )
-from ghbench.emulator.rest.routing import Call
+from ghbench.emulator.rest.routing import Call, Reply
 from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
 __all__ = [
     "body_field",
     "issue_or_pull",
+    "none_in_repo",
+    "not_in_repo",
     "page_params",
     "paginate",
     "pull_of",
@@ -43,6 +46,20 @@ def issue_or_pull(call: Call) -> tuple[Repo, Issue | PullRequest]:
     repo = repo_of(call)
     number = call.param_int("number")
     return repo, call.store.issue(repo, number) or found(call.store.pull(repo, number))
+
+
+# The list and the one-by-id routes of a kind of record the emulator does not model
+# (releases, milestones); their docstrings are the routes' notes in docs/emulator.md.
+def none_in_repo(call: Call) -> Reply:
+    """None: not modelled (a repository without any, as GitHub answers it)."""
+    repo_of(call)
+    return Reply([])
+
+
+def not_in_repo(call: Call) -> Reply:
+    """404: not modelled, so there is no such one."""
+    repo_of(call)
+    raise NotFound()
 
 
 def viewer(call: Call) -> User:

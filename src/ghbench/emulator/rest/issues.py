@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, found, invalid_field
-from ghbench.emulator.rest.common import body_field, issue_or_pull, paginate, repo_of, viewer
+from ghbench.emulator.rest.common import (
+    body_field,
+    issue_or_pull,
+    none_in_repo,
+    not_in_repo,
+    paginate,
+    repo_of,
+    viewer,
+)
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
@@ -229,19 +237,6 @@ def unlock(call: Call) -> Reply:
     return Reply(None, status=204)
 
 
-def list_milestones(call: Call) -> Reply:
-    """None: milestones are not modelled (a repository without any, as GitHub answers
-    it)."""
-    repo_of(call)
-    return Reply([])
-
-
-def no_milestone(call: Call) -> Reply:
-    """404: there is no such milestone."""
-    repo_of(call)
-    raise NotFound()
-
-
 _I = "/repos/{owner}/{repo}/issues"
 _M = "/repos/{owner}/{repo}/milestones"
 ROUTES = [
@@ -252,8 +247,8 @@ ROUTES = [
     Route("GET", _I + "/{number}/comments", list_issue_comments, etag=True),
     Route("PUT", _I + "/{number}/lock", lock, anonymous=False),
     Route("DELETE", _I + "/{number}/lock", unlock, anonymous=False),
-    Route("GET", _M, list_milestones, etag=True),
-    Route("GET", _M + "/{milestone_number}", no_milestone, etag=True),
+    Route("GET", _M, none_in_repo, etag=True),
+    Route("GET", _M + "/{milestone_number}", not_in_repo, etag=True),
     Route(
         "POST",
         _I + "/{number}/comments",

@@ -12,8 +12,6 @@ newest first otherwise (GitHub ranks "best match"; nothing is ranked here). The 
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -21,11 +19,11 @@ from ghbench.emulator.search.query import (
     UNSEARCHABLE_REPOS,
     SearchProblem,
     Term,
-    check_limits,
     date_atom,
-    evaluate,
     in_range,
+    matching,
     parse_query,
+    word_pattern,
 )
 from ghbench.emulator.state.models import Commit, Repo
 
@@ -39,11 +37,6 @@ _SORTS: dict[str, Callable[[Hit], tuple[float, int]]] = {
     "author-date": lambda hit: (hit[1].created_at, hit[1].id),
     "committer-date": lambda hit: (hit[1].committed_at, hit[1].id),
 }
-
-
-@functools.lru_cache(maxsize=256)
-def _words(phrase: str) -> re.Pattern[str]:
-    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in phrase.split()), re.I)
 
 
 def _login(store: Store, email: str) -> str:
@@ -76,10 +69,10 @@ def _matcher(store: Store, viewer_login: str | None) -> Callable[[Term, Hit], bo
 
     def match(term: Term, hit: Hit) -> bool:
         if term.key is None:
-            return bool(_words(term.values[0]).search(hit[1].message))
+            return bool(word_pattern(term.values[0]).search(hit[1].message))
         test = tests.get(term.key)
         if test is None:  # an unknown key is plain text, as in issue search
-            return bool(_words(term.raw.replace('"', "")).search(hit[1].message))
+            return bool(word_pattern(term.raw.replace('"', "")).search(hit[1].message))
         return any(test(hit, value) for value in term.values)
 
     return match
@@ -103,7 +96,6 @@ def search_commits(
     """Commits on default branches matching ``query``; :class:`SearchProblem` for what
     GitHub refuses."""
     parsed = parse_query(query)
-    check_limits(parsed)
     scopes = parsed.qualifiers("repo", "user", "org")
     repos = list(store.repos.values())
     if scopes:
@@ -111,10 +103,7 @@ def search_commits(
         if not any(_in_scope(repo, key, value) for repo in repos for key, value in wanted):
             raise SearchProblem(UNSEARCHABLE_REPOS)
     hits = [(repo, c) for repo in repos for c in _default_branch_commits(store, repo)]
-    root = parsed.root
-    if root is not None:
-        match = _matcher(store, viewer_login)
-        hits = [hit for hit in hits if evaluate(root, hit, match)]
+    hits = matching(parsed, hits, _matcher(store, viewer_login))
     key = _SORTS.get(sort or "", _SORTS["committer-date"])
     return sorted(hits, key=key, reverse=(order or "desc") == "desc")
 

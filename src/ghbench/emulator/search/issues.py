@@ -3,7 +3,6 @@ searches (issues, repositories, users) the REST and GraphQL routes call."""
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,12 +31,12 @@ from ghbench.emulator.search.query import (
     ParsedQuery,
     SearchProblem,
     Term,
-    check_limits,
     date_atom,
-    evaluate,
     in_range,
+    matching,
     number_atom,
     parse_query,
+    word_pattern,
 )
 
 
@@ -277,16 +276,10 @@ _ISSUE_QUALIFIERS: dict[str, IssueMatcher] = {
 _HEX = re.compile(r"[0-9a-f]{7,40}")
 
 
-@functools.lru_cache(maxsize=256)
-def _word_pattern(phrase: str) -> re.Pattern[str]:
-    words = [re.escape(w) for w in phrase.split()]
-    return re.compile(r"(?<!\w)" + r"\s+".join(words), re.IGNORECASE)
-
-
 def _text(c: _IssueContext, item: Item, phrase: str) -> bool:
     if not phrase:
         return True
-    pattern = _word_pattern(phrase)
+    pattern = word_pattern(phrase)
     texts = []
     if "title" in c.fields:
         texts.append(item.title)
@@ -387,13 +380,11 @@ def search_issues(
     """Every issue and pull request ``query`` matches, in result order (all of them:
     callers apply the 1,000-result cap and report the full count)."""
     parsed = parse_query(query)
-    check_limits(parsed)
     _check_names(store, parsed)
     context = _IssueContext(store, viewer, _text_fields(parsed, ("title", "body", "comments")))
     match = _issue_match(context)
     candidates: list[Item] = [*store.issues_by_number.values(), *store.pulls_by_number.values()]
-    root = parsed.root
-    hits = [i for i in candidates if root is None or evaluate(root, i, match)]
+    hits = matching(parsed, candidates, match)
     key, descending = _ordering(store, parsed, sort, order)
     hits.sort(key=key, reverse=descending)
     return hits
@@ -404,12 +395,11 @@ def search_repositories(store: Store, query: str) -> list[Repo]:
     ``repo:``, ``user:``/``org:``, ``is:public``/``is:private``, ``fork:``/``archived:``
     (none are forks or archived); any other qualifier matches nothing. Newest first."""
     parsed = parse_query(query)
-    check_limits(parsed)
     fields = _text_fields(parsed, ("name", "description"))
 
     def match(term: Term, repo: Repo) -> bool:
         if term.key is None:
-            pattern = _word_pattern(term.values[0])
+            pattern = word_pattern(term.values[0])
             texts = [repo.name, repo.full_name] if "name" in fields else []
             texts += [repo.description or ""] if "description" in fields else []
             return any(pattern.search(t) for t in texts)
@@ -424,8 +414,7 @@ def search_repositories(store: Store, query: str) -> list[Repo]:
         test = tests.get(term.key)
         return test is not None and any(test(v) for v in term.values)
 
-    root = parsed.root
-    hits = [r for r in store.repos.values() if root is None or evaluate(root, r, match)]
+    hits = matching(parsed, store.repos.values(), match)
     return sorted(hits, key=lambda r: (r.created_at, r.id), reverse=True)
 
 
@@ -433,17 +422,15 @@ def search_users(store: Store, query: str) -> list[User]:
     """Users and organizations: words in the login or name, ``type:user|org``; any other
     qualifier matches nothing. Oldest first."""
     parsed = parse_query(query)
-    check_limits(parsed)
 
     def match(term: Term, user: User) -> bool:
         if term.key is None:
-            pattern = _word_pattern(term.values[0])
+            pattern = word_pattern(term.values[0])
             return any(pattern.search(t) for t in (user.login, user.name or ""))
         if term.key == "type":
             kind = "org" if user.type == "Organization" else user.type.lower()
             return any(v.lower() == kind for v in term.values)
         return False
 
-    root = parsed.root
     people = [u for u in store.users.values() if u.type != "Bot"]
-    return [u for u in people if root is None or evaluate(root, u, match)]
+    return matching(parsed, people, match)

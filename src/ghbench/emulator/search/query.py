@@ -5,6 +5,8 @@ See the package doc for the syntax; this module only parses and evaluates.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -305,6 +307,20 @@ def evaluate(node: Node, item: T, match: Callable[[Term, T], bool]) -> bool:
     if isinstance(node, AllOf):
         return all(evaluate(child, item, match) for child in node.nodes)
     return any(evaluate(child, item, match) for child in node.nodes)
+
+
+def matching(parsed: ParsedQuery, items: Iterable[T], match: Callable[[Term, T], bool]) -> list[T]:
+    """The ``items`` the query holds for, in their order (every one for a query with no
+    expression)."""
+    root = parsed.root
+    return [item for item in items if root is None or evaluate(root, item, match)]
+
+
+@functools.lru_cache(maxsize=256)
+def word_pattern(phrase: str) -> re.Pattern[str]:
+    """``phrase``'s words in order, any whitespace between them, starting a word; any case."""
+    words = [re.escape(w) for w in phrase.split()]
+    return re.compile(r"(?<!\w)" + r"\s+".join(words), re.IGNORECASE)
 
 
 def check_limits(parsed: ParsedQuery) -> None:

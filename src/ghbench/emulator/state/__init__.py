@@ -52,7 +52,7 @@ Writes (raise emulator.errors.ApiError subclasses with GitHub's status and messa
     update_branch(pull, actor) / enable_auto_merge(pull, actor, method) / disable_auto_merge
     protect(repo, branch, **rules) / unprotect(repo, branch) / set_locked(item, locked, reason)
     react(repo_id, node_id, user, content) / unreact(reaction)
-    edit_issue_comment / delete_issue_comment / edit_review_comment / delete_review_comment
+    edit_comment(issue or review comment, body) / delete_issue_comment / delete_review_comment
     add_review(pull, author, state, body=) / add_review_comment(pull, author, body, ...)
     resolve_thread(thread, by, resolved=True)
     add_status(repo, sha, state, creator, context=) / create_check_run(repo, sha, name, ...)
@@ -63,66 +63,29 @@ this per request).
 
 from __future__ import annotations
 
+from ghbench.emulator.state import models
 from ghbench.emulator.state.actions import ActionsOps
 from ghbench.emulator.state.checks import CI_STATES
 from ghbench.emulator.state.db import Database, MemoryDatabase, SqliteDatabase
 from ghbench.emulator.state.labels import DEFAULT_LABELS
 from ghbench.emulator.state.merging import MergeOps
-from ghbench.emulator.state.models import (
-    CheckRun,
-    CheckSuite,
-    Commit,
-    CommitStatus,
-    Issue,
-    IssueComment,
-    IssueEvent,
-    Label,
-    Protection,
-    PullRequest,
-    Reaction,
-    Ref,
-    Repo,
-    Review,
-    ReviewComment,
-    ReviewThread,
-    Token,
-    User,
-    Workflow,
-    WorkflowRun,
-)
+
+# the records, as the models module lists them (its __all__): the package exports them too
+from ghbench.emulator.state.models import *  # noqa: F403
 from ghbench.emulator.state.reactions import ReactionOps
 from ghbench.emulator.state.repos import TokenKind, token_digest
 
 __all__ = [
     "CI_STATES",
     "DEFAULT_LABELS",
-    "CheckRun",
-    "CheckSuite",
-    "Commit",
-    "CommitStatus",
     "Database",
-    "Issue",
-    "IssueComment",
-    "IssueEvent",
-    "Label",
     "MemoryDatabase",
-    "Protection",
-    "PullRequest",
-    "Reaction",
-    "Ref",
-    "Repo",
-    "Review",
-    "ReviewComment",
-    "ReviewThread",
     "SqliteDatabase",
     "Store",
-    "Token",
     "TokenKind",
-    "User",
-    "Workflow",
-    "WorkflowRun",
     "token_digest",
 ]
+__all__ += models.__all__  # the records
 
 
 class Store(MergeOps, ActionsOps, ReactionOps):

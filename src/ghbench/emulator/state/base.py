@@ -174,6 +174,15 @@ class StoreBase:
         self._index(record)
         self.save(record)
 
+    def remove(self, record: Record) -> None:
+        """Delete a record and forget its node id, bumping the version of what it belonged
+        to; its kind's own indexes are the caller's to drop."""
+        node_id = getattr(record, "node_id", None)
+        if node_id:
+            self.by_node.pop(node_id, None)
+        self.db.delete(record)
+        self.touch(getattr(record, "repo_id", None))
+
     def save(self, record: Record) -> None:
         """Persist a changed record and bump the version of what it belongs to."""
         self.db.put(record)

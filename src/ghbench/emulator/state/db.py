@@ -35,7 +35,7 @@ from typing import Any
 import msgspec
 
 from ghbench.emulator.state.models import RECORD_TYPES, Record
-from ghbench.errors import EmulatorError
+from ghbench.errors import EmulatorError, make_dir
 from ghbench.locks import hold_lock
 
 __all__ = [
@@ -241,13 +241,12 @@ class SqliteDatabase(Database):
     def __init__(self, directory: Path) -> None:
         super().__init__()
         self.path = directory / "emulator.sqlite3"
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise EmulatorError(
-                f"--state {directory}: cannot create it ({exc.strerror}); choose a writable "
-                "directory"
-            ) from exc
+        make_dir(
+            directory,
+            lambda why: EmulatorError(
+                f"--state {directory}: cannot create it ({why}); choose a writable directory"
+            ),
+        )
         # One emulator per state directory: two would hand out the same numbers and lose
         # each other's writes. Released by close(), or by the kernel if we die.
         self._state_lock = hold_lock(

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from ghbench.emulator.state.labels import LabelOps
-from ghbench.emulator.state.models import Issue, IssueComment, PullRequest, Repo, User
+from ghbench.emulator.state.models import (
+    Issue,
+    IssueComment,
+    PullRequest,
+    Repo,
+    ReviewComment,
+    User,
+)
 from ghbench.emulator.state.people import PeopleOps
 
 __all__ = ["IssueOps"]
@@ -135,12 +142,9 @@ class IssueOps(LabelOps, PeopleOps):
     def delete_issue(self, issue: Issue) -> None:
         """Delete an issue and its comments (GitHub keeps the number used)."""
         for comment in self.issue_comments_by_number.pop((issue.repo_id, issue.number), []):
-            self.by_node.pop(comment.node_id, None)
-            self.db.delete(comment)
+            self.remove(comment)
         del self.issues_by_number[(issue.repo_id, issue.number)]
-        self.by_node.pop(issue.node_id, None)
-        self.db.delete(issue)
-        self.touch(issue.repo_id)
+        self.remove(issue)
 
     def transfer_issue(self, issue: Issue, target: Repo, *, keep_labels: bool) -> Issue:
         """Move an issue (and its comments) to ``target`` under a new number; its labels
@@ -162,7 +166,8 @@ class IssueOps(LabelOps, PeopleOps):
             self.save(comment)
         return issue
 
-    def edit_issue_comment(self, comment: IssueComment, body: str) -> None:
+    def edit_comment(self, comment: IssueComment | ReviewComment, body: str) -> None:
+        """A new body for an issue, pull request or review comment."""
         comment.body = body
         comment.updated_at = self.now()
         self.save(comment)
@@ -172,6 +177,4 @@ class IssueOps(LabelOps, PeopleOps):
         if comment in found:
             found.remove(comment)
         self.issue_comments_by_id.pop(comment.id, None)
-        self.by_node.pop(comment.node_id, None)
-        self.db.delete(comment)
-        self.touch(comment.repo_id)
+        self.remove(comment)

@@ -50,9 +50,7 @@ class ProtectionOps(EventOps):
         rule = self.protections.pop((repo.id, branch), None)
         if rule is None:
             return False
-        self.by_node.pop(rule.node_id, None)
-        self.db.delete(rule)
-        self.touch(repo.id)
+        self.remove(rule)
         return True
 
     def latest_reviews(self, pull: PullRequest) -> dict[int, Review]:

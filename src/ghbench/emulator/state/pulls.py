@@ -282,24 +282,16 @@ class PullOps(RepoOps, IssueOps):
         self.save(pull)
         return comment
 
-    def edit_review_comment(self, comment: ReviewComment, body: str) -> None:
-        comment.body = body
-        comment.updated_at = self.now()
-        self.save(comment)
-
     def delete_review_comment(self, comment: ReviewComment) -> None:
         """Remove a review comment; its thread goes with its last comment."""
         self.review_comments_by_pull[comment.pull_id].remove(comment)
         del self.review_comments_by_id[comment.id]
-        self.by_node.pop(comment.node_id, None)
-        self.db.delete(comment)
+        self.remove(comment)
         thread = self.threads_by_id[comment.thread_id]
         if not self.thread_comments(thread):
             self.threads_by_pull[thread.pull_id].remove(thread)
             del self.threads_by_id[thread.id]
-            self.by_node.pop(thread.node_id, None)
-            self.db.delete(thread)
-        self.touch(comment.repo_id)
+            self.remove(thread)
 
     def resolve_thread(
         self, thread: ReviewThread, by: User, *, resolved: bool = True

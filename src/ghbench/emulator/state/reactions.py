@@ -65,6 +65,4 @@ class ReactionOps(StoreBase):
         found = self.reactions_by_subject.get(reaction.subject_id, [])
         if reaction in found:
             found.remove(reaction)
-        self.by_node.pop(reaction.node_id, None)
-        self.db.delete(reaction)
-        self.touch(reaction.repo_id)
+        self.remove(reaction)

@@ -27,6 +27,7 @@ from typing import Any, Literal, get_args
 import msgspec
 
 from ghbench.errors import ConfigError
+from ghbench.jsondoc import dig
 from ghbench.workload.ghmap import HttpRequest, HttpResponse
 
 __all__ = [
@@ -252,17 +253,6 @@ def _render(
     return HttpRequest(template.method, path, headers, body)
 
 
-def _dig(doc: Any, path: Sequence[str]) -> Any:
-    for key in path:
-        if isinstance(doc, dict):
-            doc = doc.get(key)
-        elif isinstance(doc, list) and key.isdigit() and int(key) < len(doc):
-            doc = doc[int(key)]
-        else:
-            return None
-    return doc
-
-
 def _header(response: HttpResponse, name: str) -> str | None:
     """A header of ``response``; a URL's path and query (an address on the API's host)."""
     value = next((v for k, v in response.headers if k.lower() == name), None)
@@ -347,7 +337,7 @@ def script(
                     value = (
                         _header(answer, bind.header)
                         if bind.header
-                        else _dig(doc(bind.response), bind.path)
+                        else dig(doc(bind.response), bind.path)
                     )
                 if value is None:
                     return ScriptOutcome(tuple(mine), 1, stopped=f"no {bind.var} in the answer")

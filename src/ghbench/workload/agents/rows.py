@@ -23,6 +23,7 @@ import msgspec
 
 from ghbench.timefmt import iso_ms
 from ghbench.trace.graphql_cost import estimate_graphql_cost
+from ghbench.trace.headers import rate_limit_fields
 from ghbench.trace.limits import refusal_kind
 from ghbench.trace.operation import extract_operation, redact_args
 from ghbench.trace.schema import AGENT, TraceRow
@@ -32,13 +33,6 @@ from ghbench.workload.ghmap import HttpRequest, HttpResponse
 __all__ = ["exchange_row"]
 
 _OPERATION = re.compile(r"(?<![\w$])(query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)")
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
 
 
 def _graphql(request: HttpRequest) -> tuple[str | None, int | None]:
@@ -107,10 +101,7 @@ def exchange_row(
         durationMs=round(max(0.0, finished_at - started_at) * 1000, 3),
         httpStatus=response.status,
         etag=None if etag is None else scrub_text(etag, keep),
-        rateLimitLimit=_int(headers.get("x-ratelimit-limit")),
-        rateLimitRemaining=_int(headers.get("x-ratelimit-remaining")),
-        rateLimitReset=_int(headers.get("x-ratelimit-reset")),
-        rateLimitResource=headers.get("x-ratelimit-resource"),
+        **rate_limit_fields(headers),
         graphqlCost=cost if priced else None,
         graphqlCostEstimated=True if priced else None,
         origin=AGENT,

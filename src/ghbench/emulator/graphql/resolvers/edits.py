@@ -240,7 +240,7 @@ def _request_reviews_by_login(_: object, info: Info, input: dict[str, Any]) -> d
 
 def _update_comment(_: object, info: Info, input: dict[str, Any]) -> dict[str, Any]:
     comment: IssueComment = node_of(info, input["id"], "IssueComment")
-    store_of(info).edit_issue_comment(comment, input["body"])
+    store_of(info).edit_comment(comment, input["body"])
     return payload(input, issueComment=comment)
 
 
