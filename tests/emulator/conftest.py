@@ -1,8 +1,10 @@
 """Emulator test fixtures: httpx clients over the in-process core (no socket).
 
-scripts/ is put on the import path: the tooling the conformance tests share with the
-scripts that generate docs (``emulator_coverage``, ``graphql_subset``) lives there, out
-of the package.
+tests/emulator is a package (its test modules mirror ``ghbench.emulator``'s, and two
+``test_issues.py`` must not collide), so its helpers (``emu_helpers`` and the rest,
+imported by their bare names) are put on the import path here. scripts/ is too: the
+tooling the conformance tests share with the scripts that generate docs
+(``emulator_coverage``, ``graphql_subset``) lives there, out of the package.
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ from pathlib import Path
 
 import httpx
 import pytest
-from emu_helpers import API, TOKEN, ClientFactory
 
 from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.transport import EmulatorTransport
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-if str(SCRIPTS) not in sys.path:
-    sys.path.insert(0, str(SCRIPTS))
+HERE = Path(__file__).resolve().parent
+SCRIPTS = HERE.parents[1] / "scripts"
+for _path in (HERE, SCRIPTS):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from emu_helpers import API, TOKEN, ClientFactory  # noqa: E402
 
 
 @pytest.fixture
