@@ -27,6 +27,7 @@ for _path in (HERE, SCRIPTS):
         sys.path.insert(0, str(_path))
 
 from emu_helpers import API, TOKEN, ClientFactory  # noqa: E402
+from search_helpers import build_world  # noqa: E402
 
 
 @pytest.fixture
@@ -56,3 +57,9 @@ def make_client(emulator: Emulator) -> Iterator[ClientFactory]:
 def api(make_client: ClientFactory) -> httpx.Client:
     """A client authenticated as ``octo``."""
     return make_client()
+
+
+@pytest.fixture
+def search_world(emulator: Emulator) -> Emulator:
+    """The emulator filled with what the search tests query (``search_helpers``)."""
+    return build_world(emulator)
