@@ -9,6 +9,7 @@ import socket
 import httpx
 import pytest
 
+from ghbench.emulator.bootstrap import ListenError, Listeners
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.errors import EmulatorError
@@ -83,3 +84,18 @@ def test_ipv6_loopback(emulator: Emulator) -> None:
         assert httpx.get(f"{url}/rate_limit").status_code == 200
     finally:
         server.stop()
+
+
+def test_a_taken_port_or_unknown_host_is_one_line_naming_it() -> None:
+    first = Listeners.open("127.0.0.1", 0)
+    try:
+        assert first.url == f"http://127.0.0.1:{first.port}" and first.port > 0
+        with pytest.raises(ListenError) as taken:
+            Listeners.open("127.0.0.1", first.port)
+        assert str(taken.value).startswith(f"cannot listen on 127.0.0.1:{first.port} (")
+        assert str(taken.value).endswith("choose another port, or 0 for a free one")
+    finally:
+        first.close()
+    first.close()  # twice is harmless
+    with pytest.raises(ListenError, match=r"cannot listen on no-such-host\.invalid:0"):
+        Listeners.open("no-such-host.invalid", 0)
