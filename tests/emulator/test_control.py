@@ -90,6 +90,13 @@ def test_clock_control_needs_a_virtual_clock() -> None:
     assert refused.status_code == 409 and "virtual clock" in refused.json()["message"]
 
 
+def test_setting_the_clock_back_is_a_409_not_a_bug(emulator: Emulator, api: httpx.Client) -> None:
+    now = emulator.clock.now()
+    refused = api.post("/_ghbench/clock", json={"set": now - 60})
+    assert refused.status_code == 409 and "cannot go back" in refused.json()["message"]
+    assert emulator.clock.now() == now
+
+
 def test_a_body_that_is_not_json(api: httpx.Client) -> None:
     refused = api.post(
         "/_ghbench/users", content=b"{nope", headers={"content-type": "application/json"}

@@ -124,6 +124,11 @@ def test_only_a_virtual_clock_moves(emulator: Emulator) -> None:
     start = emulator.clock.now()
     assert emulator.advance_clock(30) == start + 30
     assert emulator.set_clock(start + 100) == start + 100 == emulator.clock.now()
+    with pytest.raises(UsageError, match="cannot go back"):  # the control API's 409
+        emulator.set_clock(start)
+    with pytest.raises(UsageError, match="cannot go back"):
+        emulator.advance_clock(-1)
+    assert emulator.clock.now() == start + 100
     real = Emulator()
     try:
         with pytest.raises(UsageError, match="virtual clock"):
