@@ -8,6 +8,7 @@ import httpx
 
 from ghbench.clock import VirtualClock
 from ghbench.emulator.core import Emulator
+from ghbench.emulator.state import Repo, Store, User
 
 API = "http://api.github.localhost"
 TOKEN = "ghp_test0000000000000000000000000000000001"  # the root conftest's TEST_TOKEN
@@ -27,3 +28,17 @@ def new_emulator(**kwargs: object) -> Emulator:
 
 def remaining(response: httpx.Response) -> int:
     return int(response.headers["x-ratelimit-remaining"])
+
+
+def repo_named(store: Store, name: str = "todo", owner: str = "acme") -> Repo:
+    """The store's ``owner/name`` (it must exist)."""
+    repo = store.repo(owner, name)
+    assert repo is not None, f"no repository {owner}/{name}"
+    return repo
+
+
+def user_named(store: Store, login: str) -> User:
+    """The store's user ``login`` (it must exist)."""
+    user = store.user(login)
+    assert user is not None, f"no user {login}"
+    return user

@@ -7,22 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from emu_helpers import TOKEN
+from emu_helpers import TOKEN, repo_named
 
 from ghbench.emulator.config import EmulatorConfig
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.errors import ApiError, NotFound
 from ghbench.emulator.http import EmuRequest
-from ghbench.emulator.state import Repo
 from ghbench.errors import ArtifactError, ConfigError, UsageError
 
 REPO = "acme/todo"
-
-
-def _repo(emulator: Emulator, name: str = "todo") -> Repo:
-    repo = emulator.store.repo("acme", name)
-    assert repo is not None
-    return repo
 
 
 @pytest.mark.parametrize("name", ["todo", "acme/", "/todo", ""])
@@ -42,7 +35,7 @@ def test_a_repository_is_created_once_with_default_labels(emulator: Emulator) ->
 
 def test_issues_and_pulls_with_authors_and_labels(emulator: Emulator) -> None:
     issue = emulator.create_issue(REPO, "T", author="newcomer", labels=["made-up"])
-    store, repo = emulator.store, _repo(emulator)
+    store, repo = emulator.store, repo_named(emulator.store)
     made = store.issue(repo, issue)
     assert made is not None and made.labels == ["made-up"]
     assert store.user_by_id(made.user_id).login == "newcomer"
@@ -76,7 +69,7 @@ def test_seed_in_bulk(emulator: Emulator) -> None:
         {"name": "acme/busy", "issues": [1, 2], "pulls": [3, 4, 5]},
     ]
     assert [u["login"] for u in summary["users"]] == ["hubot"]
-    busy = _repo(emulator, "busy")
+    busy = repo_named(emulator.store, "busy")
     pulls = emulator.store.pulls(busy)
     heads = sorted(p.head_ref for p in pulls)
     assert heads == ["feat/issue-1", "feat/issue-2", "feat/issue-3"]  # past the issues: N
@@ -96,13 +89,13 @@ def test_ci_needs_a_known_state_and_a_commit(emulator: Emulator) -> None:
         emulator.set_ci(REPO, "success", pr=99)
     head = emulator.set_ci(REPO, "pending", pr=number)
     assert emulator.set_ci(REPO, "success", sha=head) == head
-    assert emulator.store.combined_state(_repo(emulator), head) == "success"
+    assert emulator.store.combined_state(repo_named(emulator.store), head) == "success"
 
 
 def test_pushes_and_review_comment_bursts(emulator: Emulator) -> None:
     first = emulator.create_pull(REPO, "feat/x")
     second = emulator.create_pull(REPO, "feat/y")
-    store, repo = emulator.store, _repo(emulator)
+    store, repo = emulator.store, repo_named(emulator.store)
     sha = emulator.push(REPO, "feat/x", "Add", files={"a.txt": "a\n"})
     pull = store.pull(repo, first)
     assert pull is not None and pull.head_sha == sha  # the PR moved with its branch

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import base64
 
+from emu_helpers import repo_named
+
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.git.diff import FileChange
 from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.render import RestRenderer
-from ghbench.emulator.state import Repo
 
 API = "http://api.test"
 WEB = "https://ghe.test"
@@ -20,28 +21,22 @@ R = RestRenderer(API, WEB)
 SHA = "a" * 40
 
 
-def _repo(emulator: Emulator) -> Repo:
-    repo = emulator.store.repo("acme", "todo")
-    assert repo is not None
-    return repo
-
-
 def test_a_diff_entry(emulator: Emulator) -> None:
     hunk = "@@ -1 +1 @@\n-a\n+b\n"
     diff = "diff --git a/x b/x\nindex 1..2 100644\n--- a/docs/my file.md\n+++ b/docs/my file.md\n"
     changed = FileChange("docs/my file.md", "modified", SHA, 1, 1, diff=diff + hunk)
-    entry = git_render.diff_entry(R, _repo(emulator), "c0ffee", changed)
+    entry = git_render.diff_entry(R, repo_named(emulator.store), "c0ffee", changed)
     assert entry["patch"] == "@@ -1 +1 @@\n-a\n+b"  # the hunks, without the headers
     assert entry["changes"] == 2 and "previous_filename" not in entry
     assert entry["blob_url"] == f"{WEB}/acme/todo/blob/c0ffee/docs/my%20file.md"
     assert entry["contents_url"] == f"{API}/repos/acme/todo/contents/docs/my%20file.md?ref=c0ffee"
     moved = FileChange("new.md", "renamed", SHA, 0, 0, previous_path="old.md")
-    entry = git_render.diff_entry(R, _repo(emulator), "c0ffee", moved)
+    entry = git_render.diff_entry(R, repo_named(emulator.store), "c0ffee", moved)
     assert entry["previous_filename"] == "old.md" and "patch" not in entry  # no hunk
 
 
 def test_a_commits_author_committer_stats_and_files(emulator: Emulator) -> None:
-    store, repo = emulator.store, _repo(emulator)
+    store, repo = emulator.store, repo_named(emulator.store)
     sha = emulator.push("acme/todo", "main", "Two files", files={"a.txt": "1\n2\n", "b": "x\n"})
     commit = store.commit(repo, sha)
     assert commit is not None
@@ -60,7 +55,7 @@ def test_a_commits_author_committer_stats_and_files(emulator: Emulator) -> None:
 
 
 def test_branches_with_and_without_protection(emulator: Emulator) -> None:
-    store, repo = emulator.store, _repo(emulator)
+    store, repo = emulator.store, repo_named(emulator.store)
     head = store.commit(repo, store.branch_sha(repo, "main") or "")
     assert head is not None
     short = git_render.short_branch(R, store, repo, "main", head.sha)
@@ -81,7 +76,7 @@ def test_branches_with_and_without_protection(emulator: Emulator) -> None:
 
 
 def test_contents_entries_and_a_file(emulator: Emulator) -> None:
-    contents = git_render.Contents(R, _repo(emulator), "feat/x")
+    contents = git_render.Contents(R, repo_named(emulator.store), "feat/x")
     kinds = {
         mode: contents.entry(f"src/{mode}", mode, SHA, 12)
         for mode in ("100644", "040000", "120000", "160000")

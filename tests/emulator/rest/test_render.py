@@ -8,10 +8,11 @@ repository a combined status carries."""
 from __future__ import annotations
 
 import pytest
+from emu_helpers import repo_named, user_named
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.rest.render import RestRenderer
-from ghbench.emulator.state import PullRequest, Repo, Store, User
+from ghbench.emulator.state import PullRequest, Store
 
 API = "http://api.test:8080"
 WEB = "https://ghe.test"
@@ -24,50 +25,37 @@ def store(emulator: Emulator) -> Store:
     return emulator.store
 
 
-def _repo(store: Store) -> Repo:
-    repo = store.repo("acme", "todo")
-    assert repo is not None
-    return repo
-
-
-def _user(store: Store, login: str) -> User:
-    user = store.user(login)
-    assert user is not None
-    return user
-
-
 def _pull(emulator: Emulator, store: Store) -> PullRequest:
-    pull = store.pull(_repo(store), emulator.create_pull("acme/todo", "feat/x", author="octo"))
+    pull = store.pull(repo_named(store), emulator.create_pull("acme/todo", "feat/x", author="octo"))
     assert pull is not None
     return pull
 
 
 def test_urls_are_on_the_api_and_web_bases(store: Store) -> None:
-    octo = R.user(_user(store, "octo"))
+    octo = R.user(user_named(store, "octo"))
     assert octo["url"] == f"{API}/users/octo" and octo["html_url"] == f"{WEB}/octo"
     assert octo["repos_url"] == f"{API}/users/octo/repos"
-    repo = R.repo(store, _repo(store))
+    repo = R.repo(store, repo_named(store))
     assert repo["html_url"] == f"{WEB}/acme/todo"
     assert repo["clone_url"] == f"{WEB}/acme/todo.git"
     assert repo["issues_url"] == f"{API}/repos/acme/todo/issues{{/number}}"
     assert "allow_squash_merge" not in repo
-    full = R.repo(store, _repo(store), full=True)
+    full = R.repo(store, repo_named(store), full=True)
     assert full["allow_squash_merge"] is True and full["delete_branch_on_merge"] is False
-    with_space = store.create_label(_repo(store), "needs triage")
-    assert (
-        R.label(_repo(store), with_space)["url"] == f"{API}/repos/acme/todo/labels/needs%20triage"
-    )
-    minimal = R.minimal_repo(store, _repo(store))
+    with_space = store.create_label(repo_named(store), "needs triage")
+    label_url = R.label(repo_named(store), with_space)["url"]
+    assert label_url == f"{API}/repos/acme/todo/labels/needs%20triage"
+    minimal = R.minimal_repo(store, repo_named(store))
     assert minimal["full_name"] == "acme/todo" and "default_branch" not in minimal
     assert "permissions" not in minimal and minimal["owner"]["login"] == "acme"
 
 
 def test_an_issue_with_reactions_assignees_and_comments(emulator: Emulator, store: Store) -> None:
-    repo = _repo(store)
+    repo = repo_named(store)
     number = emulator.create_issue("acme/todo", "T", labels=["bug"])
     issue = store.issue(repo, number)
     assert issue is not None
-    octo, hubot = _user(store, "octo"), _user(store, "hubot")
+    octo, hubot = user_named(store, "octo"), user_named(store, "hubot")
     with emulator.db.transaction():
         store.set_assignees(issue, [hubot, octo])
         store.add_issue_comment(repo, number, hubot, "hi")
@@ -87,8 +75,8 @@ def test_an_issue_with_reactions_assignees_and_comments(emulator: Emulator, stor
 
 
 def test_replies_and_reviews_say_only_what_they_have(emulator: Emulator, store: Store) -> None:
-    repo, pull = _repo(store), _pull(emulator, store)
-    hubot = _user(store, "hubot")
+    repo, pull = repo_named(store), _pull(emulator, store)
+    hubot = user_named(store, "hubot")
     with emulator.db.transaction():
         first = store.add_review_comment(pull, hubot, "nit", line=1)
         reply = store.add_review_comment(pull, hubot, "ok", in_reply_to=first.id)
@@ -104,12 +92,12 @@ def test_replies_and_reviews_say_only_what_they_have(emulator: Emulator, store: 
 
 
 def test_a_pulls_full_shape_and_auto_merge(emulator: Emulator, store: Store) -> None:
-    repo, pull = _repo(store), _pull(emulator, store)
-    octo = _user(store, "octo")
+    repo, pull = repo_named(store), _pull(emulator, store)
+    octo = user_named(store, "octo")
     short = R.pull(store, repo, pull)
     assert "merged" not in short and short["auto_merge"] is None
     assert short["head"]["label"] == "acme:feat/x" and short["base"]["ref"] == "main"
-    draft = store.pull(_repo(store), emulator.create_pull("acme/todo", "feat/y", draft=True))
+    draft = store.pull(repo_named(store), emulator.create_pull("acme/todo", "feat/y", draft=True))
     assert draft is not None
     with emulator.db.transaction():  # a draft waits: auto-merge stays enabled
         store.enable_auto_merge(draft, octo, "squash")
@@ -125,7 +113,7 @@ def test_a_pulls_full_shape_and_auto_merge(emulator: Emulator, store: Store) -> 
 
 
 def test_a_combined_status_and_a_ref(emulator: Emulator, store: Store) -> None:
-    repo, pull = _repo(store), _pull(emulator, store)
+    repo, pull = repo_named(store), _pull(emulator, store)
     emulator.set_ci("acme/todo", "failure", pr=pull.number)
     combined = R.combined_status(store, repo, pull.head_sha)
     assert combined["state"] == "failure" and combined["total_count"] == 1

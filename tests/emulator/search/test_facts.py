@@ -6,6 +6,7 @@ a pull request's review and CI state."""
 from __future__ import annotations
 
 import pytest
+from emu_helpers import repo_named, user_named
 
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.search.facts import (
@@ -18,7 +19,7 @@ from ghbench.emulator.search.facts import (
     pull_of,
     reviews_state,
 )
-from ghbench.emulator.state import Issue, PullRequest, Repo, Store, User
+from ghbench.emulator.state import Issue, PullRequest, Store
 
 
 @pytest.fixture
@@ -28,27 +29,15 @@ def store(emulator: Emulator) -> Store:
     return emulator.store
 
 
-def _repo(store: Store) -> Repo:
-    repo = store.repo("acme", "todo")
-    assert repo is not None
-    return repo
-
-
-def _user(store: Store, login: str) -> User:
-    user = store.user(login)
-    assert user is not None
-    return user
-
-
 def _issue(emulator: Emulator, store: Store, **kwargs: object) -> Issue:
     number = emulator.create_issue("acme/todo", "T", **kwargs)  # type: ignore[arg-type]
-    issue = store.issue(_repo(store), number)
+    issue = store.issue(repo_named(store), number)
     assert issue is not None
     return issue
 
 
 def _pull(emulator: Emulator, store: Store, head: str = "feat/x") -> PullRequest:
-    pull = store.pull(_repo(store), emulator.create_pull("acme/todo", head, author="octo"))
+    pull = store.pull(repo_named(store), emulator.create_pull("acme/todo", head, author="octo"))
     assert pull is not None
     return pull
 
@@ -57,9 +46,9 @@ def test_a_prs_comments_include_its_reviews_but_its_count_does_not(
     emulator: Emulator, store: Store
 ) -> None:
     pull = _pull(emulator, store)
-    hubot, carol = _user(store, "hubot"), _user(store, "carol")
+    hubot, carol = user_named(store, "hubot"), user_named(store, "carol")
     with emulator.db.transaction():
-        store.add_issue_comment(_repo(store), pull.number, hubot, "first")
+        store.add_issue_comment(repo_named(store), pull.number, hubot, "first")
         store.add_review_comment(pull, carol, "nit", line=1)
         store.add_review(pull, carol, "COMMENTED", body="overall")
         store.add_review(pull, hubot, "APPROVED")  # no body: not a comment
@@ -103,20 +92,21 @@ def test_a_mention_is_a_whole_at_login(
 
 def test_who_is_involved(emulator: Emulator, store: Store) -> None:
     issue = _issue(emulator, store, author="carol", body="for @dave")
+    repo, hubot = repo_named(store), user_named(store, "hubot")
     with emulator.db.transaction():
-        store.set_assignees(issue, [_user(store, "octo")])
-        store.add_issue_comment(_repo(store), issue.number, _user(store, "hubot"), "me too")
+        store.set_assignees(issue, [user_named(store, "octo")])
+        store.add_issue_comment(repo, issue.number, hubot, "me too")
     for login in ("carol", "CAROL", "octo", "dave", "hubot"):  # author, assignee, ...
         assert involves(store, issue, login), login
     assert not involves(store, issue, "acme")
     with emulator.db.transaction():  # a mention in a comment
-        store.add_issue_comment(_repo(store), issue.number, _user(store, "hubot"), "@acme?")
+        store.add_issue_comment(repo, issue.number, hubot, "@acme?")
     assert involves(store, issue, "acme")
 
 
 def test_review_state_from_each_reviewers_latest_decision(emulator: Emulator, store: Store) -> None:
     pull = _pull(emulator, store)
-    hubot, carol = _user(store, "hubot"), _user(store, "carol")
+    hubot, carol = user_named(store, "hubot"), user_named(store, "carol")
     assert reviews_state(store, pull) is None
     with emulator.db.transaction():
         store.add_review(pull, hubot, "COMMENTED", body="hm")
