@@ -1,10 +1,11 @@
 """Emulator test fixtures: httpx clients over the in-process core (no socket).
 
-scripts/ is put on the import path: the tooling the conformance tests share with the
-scripts that generate docs (``emulator_coverage``, ``graphql_subset``) lives there, out
-of the package; so is this directory, whose helper modules (``emu_helpers``, ...) the
-tests import by name (tests/emulator is a package, so that test modules of one name in
-its subpackages do not collide).
+tests/emulator is a package (its test modules mirror ``ghbench.emulator``'s, and two
+``test_issues.py`` must not collide), so its helpers (``emu_helpers`` and the rest,
+imported by their bare names) are put on the import path here, after what is
+installed. scripts/ is too: the tooling the conformance tests share with the
+scripts that generate docs (``emulator_coverage``, ``graphql_subset``) lives there,
+out of the package.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.transport import EmulatorTransport
 
 from .emu_helpers import API, TOKEN, ClientFactory
+from .search_helpers import build_world
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 HERE = Path(__file__).resolve().parent  # the helpers (emu_helpers, gh_helpers, ...)
@@ -57,3 +59,9 @@ def make_client(emulator: Emulator) -> Iterator[ClientFactory]:
 def api(make_client: ClientFactory) -> httpx.Client:
     """A client authenticated as ``octo``."""
     return make_client()
+
+
+@pytest.fixture
+def search_world(emulator: Emulator) -> Emulator:
+    """The emulator filled with what the search tests query (``search_helpers``)."""
+    return build_world(emulator)

@@ -53,3 +53,17 @@ def store_with_repo() -> tuple[Store, Repo, User, str]:
     sha = store.branch_sha(repo, "main")
     assert sha is not None
     return store, repo, store.ensure_user("octo"), sha
+
+
+def repo_named(store: Store, name: str = "todo", owner: str = "acme") -> Repo:
+    """The store's ``owner/name`` (it must exist)."""
+    repo = store.repo(owner, name)
+    assert repo is not None, f"no repository {owner}/{name}"
+    return repo
+
+
+def user_named(store: Store, login: str) -> User:
+    """The store's user ``login`` (it must exist)."""
+    user = store.user(login)
+    assert user is not None, f"no user {login}"
+    return user

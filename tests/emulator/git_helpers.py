@@ -52,3 +52,15 @@ def commit_file(env: Mapping[str, str], work: Path, path: str, text: str, messag
     git(env, "add", path, cwd=work)
     git(env, "commit", "-q", "-m", message, cwd=work)
     return git(env, "rev-parse", "HEAD", cwd=work).stdout.strip()
+
+
+def bare_git(git_dir: Path, *args: str, data: bytes = b"") -> str:
+    """git on a bare repository, no configuration but its own; its stdout."""
+    proc = subprocess.run(
+        ["git", "--git-dir", str(git_dir), *args],
+        input=data,
+        capture_output=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(git_dir)},
+    )
+    return proc.stdout.decode()

@@ -115,7 +115,7 @@ def test_repo_list_release_list_actions_and_status(gh_env: dict[str, str], seede
         "acme/todo",
     ]
     assert ok(gh_env, "release", "list", "-R", REPO) == ""
-    # PR 2's CI is a run of the workflow CI (test_gh_actions.py reads it further)
+    # PR 2's CI is a run of the workflow CI (rest/test_actions.py reads it further)
     (run,) = ok(gh_env, "run", "list", "-R", REPO).splitlines()
     assert run.split("\t")[:6] == ["completed", "failure", "Feature A", "CI", "feat/a", "push"]
     assert ok(gh_env, "workflow", "list", "-R", REPO).split("\t")[:2] == ["CI", "active"]

@@ -1,4 +1,5 @@
-"""The emulator over a real socket: uvicorn in a thread and as a child process."""
+"""The emulator over a real socket: uvicorn in a thread (its bootstrap in
+``test_bootstrap.py``, the child process in ``test_process.py``)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,14 @@ import socket
 import subprocess
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from emu_helpers import TOKEN
 
-from ghbench.emulator.control_access import CONTROL_KEY_HEADER
 from ghbench.emulator.core import Emulator
-from ghbench.emulator.process import start_emulator_process
 from ghbench.emulator.thread_server import EmulatorServer
-from ghbench.errors import EmulatorError
 
 
 def _raw(port: int, request: bytes) -> bytes:
@@ -111,28 +108,6 @@ def test_concurrency_limit_counts_in_flight_requests() -> None:
     assert len(emulator.ledger_entries()) == statuses.count(200)
 
 
-@pytest.mark.slow
-def test_process_survives_kill_9_and_resumes(tmp_path: Path) -> None:
-    state = tmp_path / "state"
-    with start_emulator_process(state, tokens=[TOKEN], repos=["acme/todo"]) as proc:
-        headers = {"Authorization": f"token {TOKEN}"}
-        with httpx.Client(base_url=proc.url, headers=headers) as client:
-            made = client.post(
-                "/_ghbench/repos/acme/todo/pulls",
-                json={"head": "feat/a"},
-                headers={CONTROL_KEY_HEADER: proc.control_key},
-            )
-            assert made.json() == {"number": 1}
-            used = client.get("/repos/acme/todo/pulls/1").headers["x-ratelimit-used"]
-        proc.kill()  # no clean shutdown: every acknowledged write must already be on disk
-    with start_emulator_process(state, tokens=[TOKEN]) as again:
-        with httpx.Client(base_url=again.url, headers=headers) as client:
-            pull = client.get("/repos/acme/todo/pulls/1")
-            assert pull.json()["head"]["ref"] == "feat/a"
-            assert int(pull.headers["x-ratelimit-used"]) == int(used) + 1
-        assert again.stop() == 0  # SIGTERM: clean exit
-
-
 def test_asgi_app_in_process_with_httpx(emulator: Emulator) -> None:
     import asyncio
 
@@ -147,78 +122,6 @@ def test_asgi_app_in_process_with_httpx(emulator: Emulator) -> None:
 
     response = asyncio.run(run())
     assert response.status_code == 200 and response.json()["full_name"] == "acme/todo"
-
-
-# -- one bootstrap: TCP_NODELAY, a header timeout, any loopback family -------------------
-def test_accepted_connections_have_tcp_nodelay(emulator: Emulator) -> None:
-    """Issue 14 case 5: serve's own socket lacked IPPROTO_TCP, so asyncio never set
-    TCP_NODELAY (48 ms per keep-alive GET); both ways of serving share Listeners now."""
-    with EmulatorServer(emulator) as server:
-        assert server._listeners is not None
-        assert server._listeners.tcp.proto == socket.IPPROTO_TCP
-        with httpx.Client(base_url=server.url) as client:
-            assert client.get("/rate_limit").status_code == 200
-            uvicorn_server = server._server
-            assert uvicorn_server is not None
-            (protocol,) = uvicorn_server.server_state.connections
-            accepted = protocol.transport.get_extra_info("socket")
-            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
-
-
-def _half_request(port: int) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-    sock.sendall(b"GET /rate_limit HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-    return sock
-
-
-@pytest.mark.slow
-def test_slow_headers_are_cut_off(emulator: Emulator) -> None:
-    """Issue 12 case 11: 400 slowloris connections were held for 40 s; each now gets a
-    408 and is closed once its headers are late (a short timeout here, 10 s by default)."""
-    with EmulatorServer(emulator, header_timeout_s=0.5) as server:
-        slow = [_half_request(server.port) for _ in range(50)]
-        idle = socket.create_connection(("127.0.0.1", server.port), timeout=30)  # says nothing
-        try:
-            with httpx.Client(base_url=server.url) as client:  # others are still served
-                assert client.get("/rate_limit").status_code == 200
-            for sock in [*slow, idle]:
-                answer = b""
-                while chunk := sock.recv(4096):  # until the server closes (30 s at most)
-                    answer += chunk
-                assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
-        finally:
-            for sock in [*slow, idle]:
-                sock.close()
-
-
-@pytest.mark.slow
-def test_a_kept_alive_connection_is_not_cut_off_between_requests(emulator: Emulator) -> None:
-    server = EmulatorServer(emulator, header_timeout_s=0.3)
-    with server, httpx.Client(base_url=server.url) as client:
-        assert client.get("/rate_limit").status_code == 200
-        # idle past the header timeout (within keep-alive's 5 s): a connection opened
-        # after the last request, that sends half a request, is timed out first
-        host, port = server.url.removeprefix("http://").rsplit(":", 1)
-        with socket.create_connection((host, int(port))) as late:
-            late.sendall(b"GET /rate_limit HTTP/1.1\r\n")
-            assert late.recv(4096).startswith(b"HTTP/1.1 408 Request Timeout\r\n")
-        assert client.get("/rate_limit").status_code == 200
-        assert server._server is not None
-        assert len(server._server.server_state.connections) == 1  # the same connection
-
-
-@pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6 in this kernel")
-def test_ipv6_loopback(emulator: Emulator) -> None:
-    try:
-        server = EmulatorServer(emulator, host="::1")
-        url = server.start()
-    except EmulatorError as exc:  # IPv6 compiled in but not configured
-        pytest.skip(f"no ::1 here: {exc}")
-    try:
-        assert url.startswith("http://[::1]:")
-        assert httpx.get(f"{url}/rate_limit").status_code == 200
-    finally:
-        server.stop()
 
 
 def test_an_over_limit_json_body_over_the_socket_is_413(emulator: Emulator) -> None:

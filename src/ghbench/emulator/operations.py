@@ -251,10 +251,18 @@ class ControlOperations(EmulatorParts):
         return self.clock
 
     def advance_clock(self, seconds: float) -> float:
-        return self._virtual().advance(seconds)
+        clock = self._virtual()
+        try:
+            return clock.advance(seconds)
+        except ValueError as exc:  # going back: refused as moving a real clock is
+            raise UsageError(str(exc)) from None
 
     def set_clock(self, when: float) -> float:
-        self._virtual().set(when)
+        clock = self._virtual()
+        try:
+            clock.set(when)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         return when
 
     # -- ledger ------------------------------------------------------------------

@@ -1,5 +1,7 @@
-"""A GraphQL answer that depends on nothing but the records is kept: the same request is
-charged, counted and answered exactly as the first was, until a record changes."""
+"""``POST /graphql`` around the GraphQL layer (``graphql_bridge.py``): a token is
+required; an injected fault answers before anything is charged; and a GraphQL answer
+that depends on nothing but the records is kept: the same request from the same viewer
+is charged, counted and answered exactly as the first was, until a record changes."""
 
 from __future__ import annotations
 
@@ -15,9 +17,11 @@ PR = "query($o:String!,$n:String!,$p:Int!){repository(owner:$o,name:$n){pullRequ
 PR_STATE = PR + "{state title}}}"
 
 
-def _ask(emulator: Emulator, query: str, **variables: Any) -> tuple[int, dict[str, Any], str]:
+def _ask(
+    emulator: Emulator, query: str, token: str = TOKEN, **variables: Any
+) -> tuple[int, dict[str, Any], str]:
     body = json.dumps({"query": query, "variables": variables}).encode()
-    headers = {"authorization": f"token {TOKEN}"}
+    headers = {"authorization": f"token {token}"}
     resp = emulator.handle(EmuRequest("POST", "/graphql", headers=headers, body=body))
     return resp.status, json.loads(resp.body), resp.headers["x-ratelimit-remaining"]
 
@@ -97,3 +101,32 @@ def test_a_known_answer_the_bucket_cannot_pay_for_is_refused_as_any_request(
     other = _ask(emulator, PR + "{title}}}", o="acme", n="todo", p=number)[1]
     assert other == refused
     assert [e.cost for e in emulator.ledger_entries()] == [1, 1]
+
+
+def test_without_a_token_it_is_a_401_on_the_graphql_bucket(emulator: Emulator) -> None:
+    body = json.dumps({"query": "query { viewer { login } }"}).encode()
+    resp = emulator.handle(EmuRequest("POST", "/graphql", body=body))
+    assert resp.status == 401
+    assert json.loads(resp.body)["message"] == "This endpoint requires you to be authenticated."
+    assert resp.headers["x-ratelimit-resource"] == "graphql"
+    assert emulator.ledger_count() == 0
+
+
+def test_the_same_body_from_another_viewer_is_its_own_answer(emulator: Emulator) -> None:
+    hubot = "ghp_hubot000000000000000000000000000000002"
+    emulator.create_user("hubot", [hubot])
+    query = "query { viewer { login } }"
+    logins = [_ask(emulator, query, token=t)[1]["data"]["viewer"]["login"] for t in (TOKEN, hubot)]
+    assert logins == ["octo", "hubot"]
+    assert _ask(emulator, query)[1]["data"]["viewer"]["login"] == "octo"
+
+
+def test_an_injected_server_error_is_answered_before_any_charge(emulator: Emulator) -> None:
+    number = _pr(emulator)
+    _ask(emulator, PR_STATE, o="acme", n="todo", p=number)  # known from now on
+    emulator.set_faults(error_rate=1.0, error_status=503)
+    status, doc, _ = _ask(emulator, PR_STATE, o="acme", n="todo", p=number)
+    assert status == 503 and doc["message"] == "Server Error"
+    assert emulator.ledger_count() == 1  # only the first, answered request
+    emulator.set_faults(error_rate=0.0)
+    assert _ask(emulator, PR_STATE, o="acme", n="todo", p=number)[0] == 200
