@@ -16,6 +16,7 @@ import binascii
 import json
 
 from ghbench.emulator.errors import Conflict, NotFound, ValidationFailed, found, invalid_field
+from ghbench.emulator.git.names import path_problem
 from ghbench.emulator.git.objects import TREE_MODE
 from ghbench.emulator.rest import git_render
 from ghbench.emulator.rest.common import body_field, repo_of, viewer
@@ -51,14 +52,8 @@ def _checked_path(call: Call) -> str:
     ``path``): a leading slash, an empty, ``.``, ``..`` or ``.git`` component, or a NUL
     byte (which git's trees cannot hold) is refused before anything is written."""
     path: str = call.params["path"]
-    if path.startswith("/"):
-        message = "path cannot start with a slash"
-    elif any(
-        part in ("", ".", "..") or part.lower() == ".git" or "\x00" in part
-        for part in path.rstrip("/").split("/")
-    ):
-        message = "path contains a malformed path component"
-    else:
+    message = path_problem(path)
+    if message is None:
         return path.rstrip("/")
     raise ValidationFailed(
         message,

@@ -17,6 +17,7 @@ from pathlib import Path
 from ghbench.emulator.errors import NotFound, ValidationFailed
 from ghbench.emulator.git.command import run_git
 from ghbench.emulator.git.diff import EMPTY_TREE, added_files, tree_changes
+from ghbench.emulator.git.names import path_problem, ref_problem
 from ghbench.emulator.git.objects import (
     FILE_MODE,
     TREE_MODE,
@@ -351,6 +352,12 @@ class CommitOps(StoreBase):
         contents (the control API, a seeded pull request's head) writes one line naming
         the commit's parent to the branch's own file ``notes/<branch>.md``, so every such
         commit changes a file and pull requests seeded this way merge without conflicts."""
+        # checked before anything is written: a ref and a tree's paths are files on disk
+        if ref_problem(f"heads/{branch}") is not None:
+            raise ValidationFailed(f"refs/heads/{branch} is not a valid ref name.")
+        for path in files or ():
+            if (problem := path_problem(path)) is not None:
+                raise ValidationFailed(f"{path!r}: {problem}")
         parent = self.branch_sha(repo, branch) or self.branch_sha(repo, repo.default_branch)
         if files is None:
             line = f"{message} (after {(parent or 'nothing')[:7]})\n"
@@ -390,6 +397,8 @@ class CommitOps(StoreBase):
         )
 
     def create_ref(self, repo: Repo, name: str, sha: str) -> Ref:
+        if ref_problem(name) is not None:  # a ref is a file: no name may leave refs/
+            raise ValidationFailed(f"refs/{name} is not a valid ref name.")
         if (repo.id, name) in self.refs:
             raise ValidationFailed("Reference already exists")
         if (repo.id, sha) not in self.commits:

@@ -56,7 +56,7 @@ def test_a_comment_on_a_pull_request_links_to_the_pull_request(emulator: Emulato
     pull = store.create_pull(repo, octo, "p", "feat/x", "main", create_head=True)
     comment = store.add_issue_comment(repo, pull.number, store.ensure_user("bob"), "hi")
     store.clock.advance(5)  # type: ignore[attr-defined]
-    store.edit_issue_comment(comment, "edited")
+    store.edit_comment(comment, "edited")
     query = """query($id: ID!) { node(id: $id) { ... on IssueComment { url viewerDidAuthor
       includesCreatedEdit } } }"""
     assert graphql(emulator, query, id=comment.node_id)["data"]["node"] == {
