@@ -7,15 +7,8 @@ import pytest
 
 from ghbench.pages.history import FORMATS
 from ghbench.runspec.build import BUDGET_PARTS, CELL_PARTS, SETTINGS
-from ghbench.runspec.flags import (
-    FLAGS,
-    HISTORY_FORMATS,
-    KIND_BACKENDS,
-    REQUIRED,
-    flag_for,
-    flags_of,
-    takes,
-)
+from ghbench.runspec.flag import KIND_BACKENDS, REQUIRED
+from ghbench.runspec.flags import FLAGS, HISTORY_FORMATS, flag_for, flags_of, takes
 from ghbench.runspec.names import DRIVER_KIND_NAMES, KINDS_OF
 from ghbench.runspec.spec import RunSpec
 from ghbench.workload.profiles import DEFAULT_PROFILE
@@ -58,17 +51,6 @@ def test_which_driver_takes_what() -> None:
     assert takes("seed", "ao", "github")  # no driver column: every run takes it
 
 
-def test_what_only_one_kind_of_ao_acts_on() -> None:
-    """AO's daemon and its TypeScript builds are one --driver ao, told apart by what --ao
-    names: the table says what each acts on."""
-    layout, config = flag_for("ao_layout"), flag_for("ao_config")
-    assert layout.taken("ao", "github") and layout.split("ao", "github")
-    assert layout.taken_by("ao-typescript", "github") and not layout.taken_by("ao-daemon", "github")
-    assert config.taken_by("workload", "emulator") and not config.taken_by("ao-daemon", "emulator")
-    for dest in ("ao_command", "agents", "duration_scale", "repos", "tick"):
-        assert not flag_for(dest).split("ao", "github"), dest
-
-
 def test_a_row_told_apart_by_kind_defaults_to_the_specs_default_in_every_command() -> None:
     """``check_kind`` reads a setting that is not RunSpec's default as given."""
     split = [f for f in FLAGS if f.takes is not None and f.split("ao", "github")]
@@ -84,26 +66,6 @@ def test_the_trackers_formats_are_the_pages_own() -> None:
     assert set(fmt.choices_for("matrix plan")) == {"text", "json", "github-actions"}
     assert set(HISTORY_FORMATS) <= set(fmt.choices_for("report"))
     assert fmt.help_for("matrix plan") != fmt.help
-
-
-@pytest.mark.parametrize(
-    ("dest", "needs"),
-    [
-        ("tick", "--driver workload"),
-        ("ao_command", "--driver ao"),
-        ("transport", "--backend emulator|github with --driver workload"),
-        ("agents", "--backend simulated or --driver ao"),
-        ("session_ids", "--backend simulated"),
-        ("duration_scale", "--backend emulator|github"),
-        ("ao_layout", "a TypeScript build of AO (--driver ao, --ao a checkout)"),
-        (
-            "ao_config",
-            "--driver workload or a TypeScript build of AO (--driver ao, --ao a checkout)",
-        ),
-    ],
-)
-def test_a_refusal_names_what_the_flag_needs(dest: str, needs: str) -> None:
-    assert flag_for(dest).needs() == needs
 
 
 def test_a_command_has_the_rows_that_name_it_in_table_order() -> None:

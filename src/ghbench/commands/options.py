@@ -22,7 +22,8 @@ from click.core import ParameterSource
 
 from ghbench.artifacts.outdir import check_out_dir, held_out_dir
 from ghbench.runspec.build import SETTINGS, build_spec
-from ghbench.runspec.flags import Flag, flags_of
+from ghbench.runspec.flag import Flag
+from ghbench.runspec.flags import flags_of
 from ghbench.runspec.names import RunBackendName
 from ghbench.runspec.spec import RunSpec
 from ghbench.workload.agents.profiles import canonical_agent_profile

@@ -28,7 +28,8 @@ from ghbench.artifacts.io import replace_atomic
 from ghbench.clock import Clock
 from ghbench.errors import ArtifactError, GhbenchError, UsageError
 from ghbench.runspec.cells import Cell
-from ghbench.runspec.flags import Flag, flags_of
+from ghbench.runspec.flag import Flag
+from ghbench.runspec.flags import flags_of
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import iso_s
 from ghbench.workload.agents.profiles import profile_before_gh_2_102

@@ -22,16 +22,13 @@ import msgspec
 from ghbench.budgets import Budget, parse_budget
 from ghbench.errors import UsageError
 from ghbench.runspec.cells import SCENARIOS, TOPOLOGIES, Cell, parse_topology, scenario_for
+from ghbench.runspec.flag import KIND_NOTES, KIND_NOUNS, Flag, backend_words
 from ghbench.runspec.flags import (
     FLAGS,
-    KIND_NOTES,
-    KIND_NOUNS,
     MAX_ISSUE_NUMBER,
     MAX_SESSIONS,
     MAX_VIRTUAL_S,
     ORCHESTRATED,
-    Flag,
-    backend_words,
     flags_of,
 )
 from ghbench.runspec.names import KINDS_OF, DriverKindName, RunBackendName

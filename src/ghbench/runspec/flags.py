@@ -1,9 +1,10 @@
 """The one table of flags: each setting of a run once, with which commands and drivers take it.
 
-A row (``Flag``) says a flag's names, what its text is (``kind``), its help, which
-commands take it and with what default, and, for a setting an orchestrator acts on,
-which kinds of driver take it and on which GitHubs (``takes``: the workload model,
-AO's daemon, AO's TypeScript builds; ``runspec.names.DriverKindName``).
+A row (``Flag``, ``ghbench.runspec.flag``) says a flag's names, what its text is
+(``kind``), its help, which commands take it and with what default, and, for a setting
+an orchestrator acts on, which kinds of driver take it and on which GitHubs (``takes``:
+the workload model, AO's daemon, AO's TypeScript builds;
+``runspec.names.DriverKindName``).
 ``ghbench.commands.options`` turns the rows a command names into its click options (one
 decorator); the rows whose ``dest`` is a setting of ``RunSpec`` become the command's
 spec in one function (``ghbench.runspec.build.build_spec``). A flag that a run's driver
@@ -19,18 +20,23 @@ Pure data and pure functions: the CLI reads it while it parses flags.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
 
 from ghbench.budgets import BUDGET_KINDS, MAX_COUNT
 from ghbench.runspec.cells import DEFAULT_SCALES
+from ghbench.runspec.flag import (
+    EVERY_BACKEND,
+    KIND_BACKENDS,
+    KINDS,
+    REAL_GITHUBS,
+    REQUIRED,
+    Flag,
+)
 from ghbench.runspec.names import (
     AGENTS_NAMES,
     AO_LAYOUT_NAMES,
     DRIVER_KIND_NAMES,
     DRIVER_NAMES,
-    KINDS_OF,
     RUN_BACKEND_NAMES,
     DriverKindName,
     DriverName,
@@ -43,18 +49,11 @@ __all__ = [
     "DEFAULT_OUT",
     "FLAGS",
     "HISTORY_FORMATS",
-    "KIND_BACKENDS",
-    "KIND_NOTES",
-    "KIND_NOUNS",
     "MAX_ISSUE_NUMBER",
     "MAX_SESSIONS",
     "MAX_VIRTUAL_S",
     "ORCHESTRATED",
-    "REQUIRED",
     "TRANSPORT_CHOICES",
-    "Flag",
-    "Kind",
-    "backend_words",
     "flag_for",
     "flags_of",
     "takes",
@@ -73,168 +72,6 @@ TRANSPORT_CHOICES = ("gh", "http", "auto")
 # --format's trend trackers' formats (``ghbench.pages.history.FORMATS``; a test holds
 # them equal): Bencher's BMF, github-action-benchmark's customSmallerIsBetter
 HISTORY_FORMATS = ("bmf", "gab")
-# the kinds of driver as a refusal names them, and the flags that choose each
-KIND_NOUNS: Mapping[DriverKindName, str] = {
-    "workload": "the workload model",
-    "ao-daemon": "AO's daemon",
-    "ao-typescript": "a TypeScript build of AO",
-}
-# what a refusal adds when a run's kind turns out not to take a flag
-KIND_NOTES: Mapping[DriverKindName, str] = {
-    "ao-daemon": ", which has no agent-orchestrator.yaml (its project is the checkout ghbench"
-    " runs in) and a session store of its own",
-}
-_CHOSEN_BY: Mapping[DriverKindName, str] = {
-    "workload": "--driver workload",
-    "ao-daemon": "--driver ao, --ao a 0.10 or 0.12 build",
-    "ao-typescript": "--driver ao, --ao a checkout",
-}
-
-# What a flag's text is; ``ghbench.commands.options`` has the click type of each.
-#   text      as typed              choice    one of ``choices``
-#   int       a whole number        number    a finite number in ``bounds``
-#   duration  90s, 2m, 1h30m        switch    present or not
-#   out       a directory written   file      a file read
-#   profile   a model profile       agents    an agent profile, or none
-#   many      repeatable text
-Kind = Literal[
-    "text",
-    "choice",
-    "int",
-    "number",
-    "duration",
-    "switch",
-    "out",
-    "file",
-    "profile",
-    "agents",
-    "many",
-]
-KINDS: tuple[Kind, ...] = get_args(Kind)
-
-
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Any = _Required()  # a command's default that says the flag must be given
-
-_REAL: frozenset[RunBackendName] = frozenset({"emulator", "github"})
-_EVERY: frozenset[RunBackendName] = frozenset(RUN_BACKEND_NAMES)
-
-
-@dataclass(frozen=True)
-class Flag:
-    """One flag: its names (the first is its name; after it, an old spelling still
-    accepted), where its value goes, what it is (``kind``), and who takes it."""
-
-    names: tuple[str, ...]
-    # a RunSpec setting (``build.SETTINGS``) or the command's own parameter
-    dest: str
-    kind: Kind
-    help: str
-    # command (a group's subcommand as "matrix run") -> its default, or REQUIRED
-    commands: Mapping[str, Any]
-    choices: tuple[str, ...] = ()
-    choices_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # narrower
-    # int: at least the first, at most the second; number: above the first, at most the second
-    bounds: tuple[float | None, float | None] = (None, None)
-    zero: bool = True  # a duration may be 0
-    metavar: str | None = None
-    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # a command's old names
-    help_in: Mapping[str, str] = field(default_factory=dict)  # a command's own help
-    unset: str = ""  # what a command's default of None means, shown as its default
-    # the kinds of driver that act on it, each on the GitHubs it does so for; None: every
-    # run. A typed value a run's driver would not act on is refused (the user expects it
-    # to matter); virtual time (``simulated``) always runs the model.
-    takes: Mapping[DriverKindName, frozenset[RunBackendName]] | None = None
-
-    @property
-    def name(self) -> str:
-        return self.names[0]
-
-    def names_in(self, command: str) -> tuple[str, ...]:
-        return (*self.names, *self.aliases.get(command, ()))
-
-    def help_for(self, command: str) -> str:
-        return self.help_in.get(command, self.help)
-
-    def default(self, command: str) -> Any:
-        value = self.commands[command]
-        return None if value is REQUIRED else value
-
-    def required(self, command: str) -> bool:
-        return self.commands[command] is REQUIRED
-
-    def choices_for(self, command: str) -> tuple[str, ...]:
-        return self.choices_in.get(command, self.choices)
-
-    def taken_by(self, driver_kind: DriverKindName, backend: RunBackendName) -> bool:
-        """Whether a run of ``driver_kind`` on ``backend`` acts on it."""
-        return self.takes is None or backend in self.takes.get(driver_kind, frozenset())
-
-    def taken(self, driver: DriverName, backend: RunBackendName) -> bool:
-        """Whether a run of ``driver`` on ``backend`` may act on it: one of its kinds does."""
-        return any(self.taken_by(kind, backend) for kind in KINDS_OF[driver])
-
-    def split(self, driver: DriverName, backend: RunBackendName) -> bool:
-        """Whether the kinds of ``driver`` disagree on it: only the run's kind can say."""
-        return len({self.taken_by(kind, backend) for kind in KINDS_OF[driver]}) > 1
-
-    def needs(self, words: Mapping[frozenset[RunBackendName], str] | None = None) -> str:
-        """What a run needs for this flag to be taken, in flags: ``--driver workload``,
-        ``--backend simulated or --driver ao``, ``a TypeScript build of AO (...)``."""
-        assert self.takes is not None
-        ways = _ways(self.takes)
-        reached = {backend for _, backend in ways}
-        if ways == {way for way in _ways(KIND_BACKENDS) if way[1] in reached}:
-            return backend_words(reached, words)
-        parts = []
-        for driver in DRIVER_NAMES:
-            for subject, kinds in _subjects(self.takes, driver):
-                backends = self.takes[kinds[0]]
-                alone = all(
-                    {k for k, b in _ways(KIND_BACKENDS) if b == x} <= set(kinds) for x in backends
-                )
-                if all(backends == KIND_BACKENDS[k] for k in kinds):
-                    parts.append(subject)
-                elif alone:
-                    parts.append(backend_words(backends, words))
-                else:
-                    parts.append(f"{backend_words(backends, words)} with {subject}")
-        return " or ".join(sorted(parts))
-
-
-def _subjects(
-    takes: Mapping[DriverKindName, frozenset[RunBackendName]], driver: DriverName
-) -> list[tuple[str, tuple[DriverKindName, ...]]]:
-    """Who takes a flag among ``driver``'s kinds, as a refusal says it: the driver, when
-    every kind of it takes it alike; else each kind that does."""
-    kinds = KINDS_OF[driver]
-    taking = tuple(k for k in kinds if k in takes)
-    if taking == kinds and len({takes[k] for k in kinds}) == 1:
-        return [(f"--driver {driver}", kinds)]
-    return [(f"{KIND_NOUNS[k]} ({_CHOSEN_BY[k]})", (k,)) for k in taking]
-
-
-def _ways(
-    takes: Mapping[DriverKindName, frozenset[RunBackendName]],
-) -> set[tuple[DriverKindName, RunBackendName]]:
-    return {(kind, backend) for kind, backends in takes.items() for backend in backends}
-
-
-def backend_words(
-    backends: frozenset[RunBackendName] | set[RunBackendName],
-    words: Mapping[frozenset[RunBackendName], str] | None = None,
-) -> str:
-    """``--backend emulator|github``, or how a command says it (``--verify``)."""
-    chosen = frozenset(backends)
-    if words and chosen in words:
-        return words[chosen]
-    return "--backend " + "|".join(b for b in ("simulated", "emulator", "github") if b in chosen)
-
-
 _RUNS = {"setup": REQUIRED, "measure": REQUIRED, "ab": REQUIRED}  # the v1 harness's
 # the commands that hold a run to a budget of some kind (``ghbench.budgets``)
 _BUDGETED = ("matrix run", "capacity", "simulate", "replay", "lab")
@@ -252,32 +89,31 @@ FLAGS: tuple[Flag, ...] = (
          " ghbench's model of AO.",
          dict.fromkeys(("setup", "measure", "ab", "matrix run", "capacity"), "workload"),
          choices=DRIVER_NAMES,
-         # the GitHubs each kind of driver runs on: virtual time has no orchestrator process
-         takes={"ao-daemon": _REAL, "ao-typescript": _REAL, "workload": _EVERY}),
+         takes=KIND_BACKENDS),
     Flag(("--ao",), "ao_command", "text",
          "An ao executable: AO's daemon, 0.12.6 (the desktop line) or 0.10.3 (npm's last),"
          " told apart by the binary itself; or a TypeScript build's checkout (its CLI: node"
          " packages/cli/dist/index.js).",
          dict.fromkeys(("setup", "measure", "matrix run", "capacity")),
          metavar="PATH", unset="$GHBENCH_AO, else 'ao' on PATH",
-         takes={"ao-daemon": _REAL, "ao-typescript": _REAL}),
+         takes={"ao-daemon": REAL_GITHUBS, "ao-typescript": REAL_GITHUBS}),
     Flag(("--ao-layout",), "ao_layout", "choice",
          "AO's TypeScript builds' session storage: json (current) or kv (bench-era"
          " key=value files).",
          dict.fromkeys(("setup", "measure"), "auto"),
-         choices=AO_LAYOUT_NAMES, takes={"ao-typescript": _REAL}),
+         choices=AO_LAYOUT_NAMES, takes={"ao-typescript": REAL_GITHUBS}),
     Flag(("--transport",), "transport", "choice",
          "How the model calls GitHub: the real gh CLI, or HTTP (auto: gh when installed).",
          {**dict.fromkeys(("setup", "measure", "ab", "matrix run"), "gh"),
           "demo": "auto", "capacity": "http", "workload agent": "http"},
-         choices=TRANSPORT_CHOICES, takes={"workload": _REAL}),
+         choices=TRANSPORT_CHOICES, takes={"workload": REAL_GITHUBS}),
     Flag(("--profile",), "profile", "profile",
          "The AO build the model plays: ao-0.12.6, the daemon AO's users run today;"
          " ao-0.10.3, npm's last release; the others AO's TypeScript builds (old names:"
          " head, pre-b1).",
          dict.fromkeys(("setup", "measure", "matrix run", "capacity", "demo", "simulate"),
                        DEFAULT_PROFILE),
-         choices=PROFILE_CHOICES, takes={"workload": _EVERY}),
+         choices=PROFILE_CHOICES, takes={"workload": EVERY_BACKEND}),
     Flag(("--agent-count",), "agent_count", "int",
          "How many of the sessions run their coding agent (the first M; with --agents):"
          " N sessions, M agents.",
@@ -287,7 +123,7 @@ FLAGS: tuple[Flag, ...] = (
          "The model's poll interval; a real-time matrix scales it with --duration-scale"
          " (at least 1s).",
          dict.fromkeys(("setup", "measure", "ab", "matrix run", "demo", "simulate", "capacity")),
-         zero=False, metavar="DURATION", unset="the profile's", takes={"workload": _EVERY}),
+         zero=False, metavar="DURATION", unset="the profile's", takes={"workload": EVERY_BACKEND}),
     Flag(("--agents",), "agents", "agents",
          "The sessions' coding agents, modelled: an agent profile (default:"
          f" {DEFAULT_AGENT_PROFILE}, claude-code with today's gh; claude-code-badge,"
@@ -304,7 +140,7 @@ FLAGS: tuple[Flag, ...] = (
              " gh 2.23."),
          # in real time AO (its daemon, or a TypeScript build) launches the model as its
          # agents' claude; in virtual time the model's sessions run them
-         takes={"ao-daemon": _REAL, "ao-typescript": _REAL,
+         takes={"ao-daemon": REAL_GITHUBS, "ao-typescript": REAL_GITHUBS,
                 "workload": frozenset({"simulated"})}),
     # -- the GitHub ------------------------------------------------------------------
     Flag(("--backend", "--github"), "backend", "choice",
@@ -393,7 +229,7 @@ FLAGS: tuple[Flag, ...] = (
          "Real time: the runbook's warmup and window (and the model's poll) times this,"
          " e.g. 0.01 for a smoke run.",
          dict.fromkeys(("matrix run", "capacity"), 1.0), bounds=(0.0, 1.0),
-         takes=dict.fromkeys(DRIVER_KIND_NAMES, _REAL)),
+         takes=dict.fromkeys(DRIVER_KIND_NAMES, REAL_GITHUBS)),
     Flag(("--seed",), "seed", "int", "The random source's seed.",
          dict.fromkeys(("matrix run", "capacity", "simulate", "replay", "workload agent",
                         "workload agents", "emulator serve"), 0)),
@@ -437,7 +273,7 @@ FLAGS: tuple[Flag, ...] = (
          "agent-orchestrator.yaml to use (AO's daemon has none: run ghbench from the"
          " project's checkout).",
          dict.fromkeys(("setup", "measure", "ab")), unset="AO's own search order",
-         takes={"ao-typescript": _REAL, "workload": _EVERY}),
+         takes={"ao-typescript": REAL_GITHUBS, "workload": EVERY_BACKEND}),
     Flag(("--issues",), "issues", "text",
          "Issues to spawn sessions for, one per session, e.g. 1,2,5-9.",
          {"setup": REQUIRED, "ab": None}, unset="1-SESSIONS"),
@@ -484,13 +320,6 @@ FLAGS: tuple[Flag, ...] = (
 # the commands whose run has an orchestrator, so what its driver takes is checked (a
 # coding agent's process, a replay and a reader of files run none)
 ORCHESTRATED = frozenset({"setup", "measure", "ab", "demo", "matrix run", "capacity", "simulate"})
-# the GitHubs each kind of driver runs on: the --driver row's
-KIND_BACKENDS: Mapping[DriverKindName, frozenset[RunBackendName]] = next(
-    f.takes for f in FLAGS if f.dest == "driver" and f.takes is not None
-)
-assert set(KIND_BACKENDS) == set(DRIVER_KIND_NAMES)
-assert {k for kinds in KINDS_OF.values() for k in kinds} == set(DRIVER_KIND_NAMES)
-
 _BY_DEST = {f.dest: f for f in FLAGS}
 assert len(_BY_DEST) == len(FLAGS), "one row per setting"
 assert all(f.kind in KINDS for f in FLAGS)
