@@ -127,7 +127,8 @@ def list_all_refs(call: Call) -> Reply:
 
 
 def create_ref(call: Call) -> Reply:
-    """422 for a name without `refs/` and two slashes, an existing ref, an unknown sha."""
+    """422 for a name without `refs/` and two slashes, a name git cannot hold (`a..b`,
+    `heads/../x`: "... is not a valid ref name."), an existing ref, an unknown sha."""
     repo = repo_of(call)
     viewer(call)
     name = body_field(call, "Reference", "ref", str)
