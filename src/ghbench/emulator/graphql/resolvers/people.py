@@ -146,16 +146,3 @@ ORGANIZATION_FIELDS: dict[str, Any] = {
     "team": _empty,
     "teams": _nothing,
 }
-
-ORGANIZATION_FIELDS: dict[str, Any] = {
-    "description": lambda o, _: None,
-    "email": lambda o, _: None,
-    "location": lambda o, _: None,
-    "websiteUrl": lambda o, _: None,
-    "createdAt": lambda o, _: iso(o.created_at),
-    "updatedAt": lambda o, _: iso(o.created_at),
-    "viewerIsAMember": lambda o, _: True,
-    "team": lambda o, _, slug: None,
-    "teams": _nothing,
-    "repositories": owned_repositories,
-}
