@@ -144,16 +144,8 @@ def _hung_calls(frame: TraceFrame, window: MeasureWindow, bound_s: float) -> lis
     longest = int(np.argmax(np.where(hung, duration, -1.0)))
     seconds = float(duration[longest]) / 1000
     began = (float(end[longest]) - float(duration[longest])) / 1000
-    return [
-        _warning(
-            "hung-calls",
-            f"{count:,} call(s) ran longer than {bound_s:g} s (the longest {seconds:.1f} s,"
-            f" from {iso_ms(began)})",
-            count=count,
-            seconds=round(seconds, 3),
-            at=iso_ms(began),
-        )
-    ]
+    what = f"{count:,} call(s) ran longer than {bound_s:g} s"
+    return _longest("hung-calls", what, count, seconds, began)
 
 
 def _gaps(rows: TraceFrame, window: MeasureWindow, poll_s: float, polls: float) -> list[RunWarning]:
@@ -171,16 +163,19 @@ def _gaps(rows: TraceFrame, window: MeasureWindow, poll_s: float, polls: float) 
     widest = int(np.argmax(gaps))
     seconds = float(gaps[widest]) / 1000
     began = float(edges[widest]) / 1000
-    return [
-        _warning(
-            "trace-gap",
-            f"{count:,} stretch(es) of the window had no row for more than {polls:g} poll"
-            f" intervals of {poll_s:g} s (the longest {seconds:.1f} s, from {iso_ms(began)})",
-            count=count,
-            seconds=round(seconds, 3),
-            at=iso_ms(began),
-        )
-    ]
+    what = (
+        f"{count:,} stretch(es) of the window had no row for more than {polls:g} poll"
+        f" intervals of {poll_s:g} s"
+    )
+    return _longest("trace-gap", what, count, seconds, began)
+
+
+def _longest(kind: str, what: str, count: int, seconds: float, began: float) -> list[RunWarning]:
+    """One warning for ``count`` stretches (``what`` says of what), the longest
+    ``seconds`` long from ``began`` (epoch seconds)."""
+    at = iso_ms(began)
+    message = f"{what} (the longest {seconds:.1f} s, from {at})"
+    return [_warning(kind, message, count=count, seconds=round(seconds, 3), at=at)]
 
 
 _EDGES = {"before": ("start", "misses"), "after": ("end", "also counts")}

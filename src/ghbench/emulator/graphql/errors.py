@@ -105,16 +105,9 @@ _VALIDATION_RULES: tuple[tuple[re.Pattern[str], _Builder], ...] = (
         ),
     ),
     (
-        re.compile(r"Variable '\$(?P<var>\w+)' is not defined by operation '(?P<op>\w+)'\."),
+        re.compile(r"Variable '\$(?P<var>\w+)' is not defined(?: by operation '(?P<op>\w+)')?\."),
         lambda m: (
-            f"Variable ${m['var']} is used by {m['op']} but not declared",
-            {"code": "variableNotDefined", "variableName": m["var"]},
-        ),
-    ),
-    (
-        re.compile(r"Variable '\$(?P<var>\w+)' is not defined\."),
-        lambda m: (
-            f"Variable ${m['var']} is used by anonymous query but not declared",
+            f"Variable ${m['var']} is used by {m['op'] or 'anonymous query'} but not declared",
             {"code": "variableNotDefined", "variableName": m["var"]},
         ),
     ),

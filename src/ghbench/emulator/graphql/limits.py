@@ -12,7 +12,7 @@ answers reported from github.com and is not in GitHub's docs (see docs/emulator.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ghbench.emulator.graphql.cost import ConnectionUse, CostReport
 
@@ -48,38 +48,40 @@ def missing_pagination_boundaries(report: CostReport) -> list[ErrorDict]:
     ]
 
 
-def excessive_pagination(report: CostReport) -> list[ErrorDict]:
-    """``first``/``last`` above 100."""
-    errors = []
+def _page_sizes(report: CostReport) -> Iterator[tuple[ConnectionUse, str, int]]:
+    """Every page size a connection is given: the connection, ``first`` or ``last``, the size."""
     for use in report.connections:
         for argument, value in (("first", use.first), ("last", use.last)):
-            if value is not None and value > MAX_PAGE_SIZE:
-                errors.append(
-                    _error(
-                        "EXCESSIVE_PAGINATION",
-                        use,
-                        f"Requesting {value} records on the `{use.field_name}` connection "
-                        f"exceeds the `{argument}` limit of {MAX_PAGE_SIZE} records.",
-                    )
-                )
-    return errors
+            if value is not None:
+                yield use, argument, value
+
+
+def excessive_pagination(report: CostReport) -> list[ErrorDict]:
+    """``first``/``last`` above 100."""
+    return [
+        _error(
+            "EXCESSIVE_PAGINATION",
+            use,
+            f"Requesting {value} records on the `{use.field_name}` connection "
+            f"exceeds the `{argument}` limit of {MAX_PAGE_SIZE} records.",
+        )
+        for use, argument, value in _page_sizes(report)
+        if value > MAX_PAGE_SIZE
+    ]
 
 
 def too_small_pagination(report: CostReport) -> list[ErrorDict]:
     """``first``/``last`` below 1 (the docs' range is 1–100)."""
-    errors = []
-    for use in report.connections:
-        for argument, value in (("first", use.first), ("last", use.last)):
-            if value is not None and value < MIN_PAGE_SIZE:
-                errors.append(
-                    _error(
-                        "INVALID_PAGINATION",
-                        use,
-                        f"`{argument}` on the `{use.field_name}` connection must be between "
-                        f"{MIN_PAGE_SIZE} and {MAX_PAGE_SIZE}; got {value}.",
-                    )
-                )
-    return errors
+    return [
+        _error(
+            "INVALID_PAGINATION",
+            use,
+            f"`{argument}` on the `{use.field_name}` connection must be between "
+            f"{MIN_PAGE_SIZE} and {MAX_PAGE_SIZE}; got {value}.",
+        )
+        for use, argument, value in _page_sizes(report)
+        if value < MIN_PAGE_SIZE
+    ]
 
 
 def node_limit(report: CostReport) -> list[ErrorDict]:

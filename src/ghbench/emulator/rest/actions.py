@@ -9,9 +9,9 @@ the API (free, no token needed), the ``302`` is.
 from __future__ import annotations
 
 from ghbench.emulator.blobs import blob_url
-from ghbench.emulator.errors import NotFound, found
+from ghbench.emulator.errors import NotFound
 from ghbench.emulator.rest import actions_render
-from ghbench.emulator.rest.common import none_in_repo, not_in_repo, paginate, repo_of
+from ghbench.emulator.rest.common import none_in_repo, not_in_repo, numbered, paginate, repo_of
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import CheckRun, Repo, Workflow, WorkflowRun
 
@@ -49,9 +49,7 @@ def list_runs(call: Call) -> Reply:
 
 
 def _run(call: Call) -> tuple[Repo, WorkflowRun]:
-    repo = repo_of(call)
-    run = found(call.store.workflow_run(repo, call.param_int("run_id")))
-    return repo, run
+    return numbered(call, call.store.workflow_run, "run_id")
 
 
 def get_run(call: Call) -> Reply:
@@ -83,9 +81,7 @@ def run_logs(call: Call) -> Reply:
 
 
 def _job(call: Call) -> tuple[Repo, CheckRun]:
-    repo = repo_of(call)
-    job = found(call.store.job(repo, call.param_int("job_id")))
-    return repo, job
+    return numbered(call, call.store.job, "job_id")
 
 
 def get_job(call: Call) -> Reply:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, found, invalid_field
 from ghbench.emulator.rest import actions_render
-from ghbench.emulator.rest.common import body_field, paginate, repo_of, viewer
+from ghbench.emulator.rest.common import body_field, numbered, paginate, repo_of, viewer
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Repo
 from ghbench.emulator.state.actions import APPS
@@ -127,8 +127,7 @@ def create_check_run(call: Call) -> Reply:
 
 def get_check_run(call: Call) -> Reply:
     """One check run."""
-    repo = repo_of(call)
-    run = found(call.store.check_run(repo, call.param_int("run_id")))
+    repo, run = numbered(call, call.store.check_run, "run_id")
     return Reply(actions_render.check_run(call.render, call.store, repo, run))
 
 

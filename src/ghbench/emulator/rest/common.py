@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -20,6 +21,7 @@ __all__ = [
     "issue_or_pull",
     "none_in_repo",
     "not_in_repo",
+    "numbered",
     "page_params",
     "paginate",
     "pull_of",
@@ -35,10 +37,15 @@ def repo_of(call: Call) -> Repo:
     return call.store.get_repo(call.params["owner"], call.params["repo"])
 
 
-def pull_of(call: Call) -> tuple[Repo, PullRequest]:
+def numbered(call: Call, lookup: Callable[[Repo, int], T | None], param: str) -> tuple[Repo, T]:
+    """The repository and its record that ``lookup`` finds by the path's number
+    ``param``, or GitHub's 404."""
     repo = repo_of(call)
-    pull = found(call.store.pull(repo, call.param_int("number")))
-    return repo, pull
+    return repo, found(lookup(repo, call.param_int(param)))
+
+
+def pull_of(call: Call) -> tuple[Repo, PullRequest]:
+    return numbered(call, call.store.pull, "number")
 
 
 def issue_or_pull(call: Call) -> tuple[Repo, Issue | PullRequest]:

@@ -120,28 +120,29 @@ def _nothing(*_: Any, **args: Any) -> Any:
     return paginate([], **args)
 
 
-# Profile fields: the emulator keeps no profiles, so they are empty.
-USER_FIELDS: dict[str, Any] = {
-    "bio": lambda u, _: None,
-    "company": lambda u, _: None,
-    "location": lambda u, _: None,
-    "twitterUsername": lambda u, _: None,
-    "websiteUrl": lambda u, _: None,
-    "createdAt": lambda u, _: iso(u.created_at),
-    "updatedAt": lambda u, _: iso(u.created_at),
-    "isViewer": lambda u, info: u.id == context_of(info).viewer.id,
+def _empty(*_: Any, **__: Any) -> None:
+    return None
+
+
+# What a user and an organization both answer: the emulator keeps no profiles, so their
+# profile fields are empty; each was created once and never updated; each owns repositories.
+_OWNER_FIELDS: dict[str, Any] = {
+    **dict.fromkeys(("location", "websiteUrl"), _empty),
+    "createdAt": lambda owner, _: iso(owner.created_at),
+    "updatedAt": lambda owner, _: iso(owner.created_at),
     "repositories": owned_repositories,
 }
 
+USER_FIELDS: dict[str, Any] = {
+    **_OWNER_FIELDS,
+    **dict.fromkeys(("bio", "company", "twitterUsername"), _empty),
+    "isViewer": lambda u, info: u.id == context_of(info).viewer.id,
+}
+
 ORGANIZATION_FIELDS: dict[str, Any] = {
-    "description": lambda o, _: None,
-    "email": lambda o, _: None,
-    "location": lambda o, _: None,
-    "websiteUrl": lambda o, _: None,
-    "createdAt": lambda o, _: iso(o.created_at),
-    "updatedAt": lambda o, _: iso(o.created_at),
+    **_OWNER_FIELDS,
+    **dict.fromkeys(("description", "email"), _empty),
     "viewerIsAMember": lambda o, _: True,
-    "team": lambda o, _, slug: None,
+    "team": _empty,
     "teams": _nothing,
-    "repositories": owned_repositories,
 }
