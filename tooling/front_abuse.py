@@ -186,6 +186,12 @@ class Tunnel:
     def close(self) -> None:
         self.sock.close()
 
+    def leave(self) -> None:
+        """Close the sending side only: the front reads all that was sent, then the end.
+        (A close with unread bytes here, such as TLS 1.3's session tickets, is a reset,
+        and a reset can discard a request the front had not read yet.)"""
+        self.sock.shutdown(socket.SHUT_WR)
+
 
 def open_tunnel(port: int, secret: str | None, ca_cert: Path, *, agent: str = "abuse/1") -> Tunnel:
     """CONNECT, its 200, then TLS: a tunnel ready for requests."""

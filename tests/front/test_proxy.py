@@ -373,8 +373,9 @@ def test_a_client_that_leaves_before_its_answer_came_gets_a_row_that_says_so(
     emulator.set_faults(latency="fixed", latency_ms=500.0)  # the answer comes later
     tunnel = open_tunnel(front.port, _secret(front), front.ca_cert)
     tunnel.send(get("/repos/acme/todo"))
-    tunnel.close()  # before any answer
+    tunnel.leave()  # before any answer
     wait_until(lambda: front.status().client_aborts == 1, "the client's leaving")
+    tunnel.close()
     (row,) = rows(trace)
     assert (row["operation"], row["httpStatus"]) == ("rest.repos", 200)  # GitHub answered
     assert (row["ok"], row["clientClosed"], row["responseBytes"]) == (False, True, 0)
