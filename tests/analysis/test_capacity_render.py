@@ -17,12 +17,10 @@ from ghbench.analysis.capacity import (
 )
 from ghbench.analysis.capacity_render import (
     SCHEMA_VERSION,
-    agents_json,
-    agents_text,
     capacity_json,
     capacity_text,
-    tick_json,
-    tick_text,
+    solve_json,
+    solve_text,
     verify_json,
     verify_text,
 )
@@ -101,25 +99,25 @@ def test_no_count_fits_and_a_rate_limit_that_answered_is_named() -> None:
 
 def test_the_solved_interval_and_agents_say_the_runs_they_show() -> None:
     tick = solve_tick(lambda t: _probe(10, 40_000.0 / t), sessions=10, fraction=0.8)
-    text = tick_text(tick, title="tick")
+    text = solve_text(tick, title="tick")
     assert text.splitlines()[1] == (
         "  10 session(s) fit within 80% of every budget polling every 10 s at the fastest;"
         " at 9 s graphqlPointsPerHr binds."
     )
     assert "every 10 s" in text.splitlines()[3] and "every 9 s" in text.splitlines()[3]
-    doc = tick_json(tick, {})
+    doc = solve_json(tick, {})
     assert (doc["kind"], doc["tickSeconds"], doc["faster"]["tickSeconds"]) == (
         "capacity-tick",
         10,
         9,
     )
-    assert [t["tickSeconds"] for t in doc["tried"]] == [t.tick_s for t in tick.tried]
+    assert [t["tickSeconds"] for t in doc["tried"]] == [t.value for t in tick.tried]
     agents = solve_agents(lambda m: _probe(20, 500 + 450.0 * m), sessions=20, fraction=0.8)
-    assert agents_text(agents, title="agents").splitlines()[1] == (
+    assert solve_text(agents, title="agents").splitlines()[1] == (
         "  7 agent(s) fit beside 20 session(s) within 80% of every budget; with 8"
         " graphqlPointsPerHr binds."
     )
-    assert (agents_json(agents, {})["agents"], agents_json(agents, {})["more"]["agents"]) == (7, 8)
+    assert (solve_json(agents, {})["agents"], solve_json(agents, {})["more"]["agents"]) == (7, 8)
 
 
 def test_a_verification_says_where_the_model_and_the_real_runs_disagree() -> None:

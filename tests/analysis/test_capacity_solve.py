@@ -26,10 +26,10 @@ def test_the_solver_finds_the_most_agents_that_fit(per_agent: float) -> None:
     )
     best = int((4_000 - 500) // per_agent) if per_agent else 20
     if best >= 20:  # every session's agent fits
-        assert result.agents == 20 and result.more is None
+        assert result.value == 20 and result.beyond is None
         return
-    assert result.agents == best and result.more is not None
-    assert result.more.agents == best + 1 and result.limiting == "graphqlPointsPerHr"
+    assert result.value == best and result.beyond is not None
+    assert result.beyond.value == best + 1 and result.limiting == "graphqlPointsPerHr"
     assert len(result.tried) <= 7  # a bisection, not a scan
 
 
@@ -47,26 +47,26 @@ def test_the_solver_finds_the_least_interval_that_fits(spend: float) -> None:
     )
     expected = math.ceil(spend / 4_000.0)
     if expected > 60:
-        assert result.tick_s is None and result.at is None
-        assert result.faster is not None and result.faster.tick_s == 60
+        assert result.value is None and result.at is None
+        assert result.beyond is not None and result.beyond.value == 60
     else:
-        assert result.tick_s == max(1, expected)
-        assert result.faster is None or result.faster.tick_s == expected - 1
+        assert result.value == max(1, expected)
+        assert result.beyond is None or result.beyond.value == expected - 1
     assert len(result.tried) <= 9  # bisection over 1..60
 
 
 def test_when_even_no_agent_fits_the_answer_is_none_and_names_what_binds() -> None:
     result = solve_agents(lambda m: _agents_probe(m, per_agent=1.0), sessions=4, fraction=0.01)
-    assert (result.agents, result.at) == (None, None)
-    assert result.more is not None and result.more.agents == 0
-    assert [a.agents for a in result.tried] == [0, 4]  # every count, then none: two runs
+    assert (result.value, result.at) == (None, None)
+    assert result.beyond is not None and result.beyond.value == 0
+    assert [a.value for a in result.tried] == [0, 4]  # every count, then none: two runs
     assert result.limiting == "graphqlPointsPerHr"
 
 
 def test_when_the_fastest_interval_fits_it_is_the_answer_in_two_runs() -> None:
     result = solve_tick(lambda t: _probe(t, spend_at_1s=10.0), sessions=3, fraction=0.8)
-    assert (result.tick_s, result.faster) == (1, None)
-    assert [t.tick_s for t in result.tried] == [1, 60]
+    assert (result.value, result.beyond) == (1, None)
+    assert [t.value for t in result.tried] == [1, 60]
     assert result.limiting == "graphqlPointsPerHr"
 
 
@@ -78,7 +78,7 @@ def test_each_interval_is_run_once() -> None:
         return _probe(tick, spend_at_1s=100_000.0)
 
     result = solve_tick(probe, sessions=3, fraction=0.8, fastest=5, slowest=40)
-    assert result.tick_s == 25 and result.faster is not None and result.faster.tick_s == 24
+    assert result.value == 25 and result.beyond is not None and result.beyond.value == 24
     assert len(calls) == len(set(calls)) == len(result.tried)
 
 

@@ -5,8 +5,8 @@ Pure: the caller passes the result and what describes the cell, and writes the b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ghbench.analysis.capacity import (
     BUDGETS,
@@ -16,7 +16,7 @@ from ghbench.analysis.capacity import (
     Spend,
     VerifiedCount,
 )
-from ghbench.analysis.capacity_solve import AgentsProbe, AgentsResult, TickProbe, TickResult
+from ghbench.analysis.capacity_solve import SolveResult, Tried
 from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.analysis.text import table
 from ghbench.scorecard.rates import span_note
@@ -24,13 +24,11 @@ from ghbench.scorecard.rates import span_note
 __all__ = [
     "SCHEMA_VERSION",
     "TICK_SCHEMA_VERSION",
-    "agents_json",
-    "agents_text",
     "capacity_json",
     "capacity_png",
     "capacity_text",
-    "tick_json",
-    "tick_text",
+    "solve_json",
+    "solve_text",
     "verify_json",
     "verify_text",
 ]
@@ -51,7 +49,6 @@ TICK_SCHEMA_VERSION = 1
 #   1: ``agents``, ``limitingResource``; ``at``, ``more`` and ``tried`` are the session
 #      search's counts, each with its ``agents``.
 AGENTS_SCHEMA_VERSION = 1
-_P = TypeVar("_P", TickProbe, AgentsProbe)  # one run a solve tried
 _DIGITS = {"pollCycle": 1}  # seconds to a tenth; every other budget in whole units
 
 
@@ -271,22 +268,22 @@ def verify_json(counts: Sequence[VerifiedCount], fraction: float) -> dict[str, A
     }
 
 
-def _tick_headline(r: TickResult) -> str:
+def _tick_headline(r: SolveResult) -> str:
     f = f"{r.fraction:.0%}"
     if r.at is None:
-        assert r.faster is not None
+        assert r.beyond is not None
         return (
-            f"No poll interval up to {r.faster.tick_s} s fits {r.sessions} session(s) within"
-            f" {f} of every budget: at {r.faster.tick_s} s {r.limiting} binds."
+            f"No poll interval up to {r.beyond.value} s fits {r.sessions} session(s) within"
+            f" {f} of every budget: at {r.beyond.value} s {r.limiting} binds."
         )
-    if r.faster is None:
+    if r.beyond is None:
         return (
             f"{r.sessions} session(s) fit within {f} of every budget polling every"
-            f" {r.at.tick_s} s, the fastest tried."
+            f" {r.at.value} s, the fastest tried."
         )
     return (
-        f"{r.sessions} session(s) fit within {f} of every budget polling every {r.at.tick_s} s"
-        f" at the fastest; at {r.faster.tick_s} s {r.limiting} binds."
+        f"{r.sessions} session(s) fit within {f} of every budget polling every {r.at.value} s"
+        f" at the fastest; at {r.beyond.value} s {r.limiting} binds."
     )
 
 
@@ -326,93 +323,74 @@ def _solve_text(
     return "\n".join(out) + "\n"
 
 
-def tick_text(
-    r: TickResult, *, title: str, notes: Sequence[str] = (), runs: str = "model run(s)"
-) -> str:
+def _tick_text(r: SolveResult, title: str, notes: Sequence[str]) -> str:
     """``--solve tick``'s answer: the interval, the margins there and one second faster,
     the intervals tried and ``notes``."""
-    shown = [(f"every {t.tick_s} s", t.probe) for t in (r.at, r.faster) if t is not None]
-    tried = ", ".join(f"{t.tick_s} s" for t in r.tried)
-    searched = f"{len(r.tried)} {runs} of {r.sessions} session(s), every {tried}"
+    shown = [(f"every {t.value} s", t.probe) for t in (r.at, r.beyond) if t is not None]
+    tried = ", ".join(f"{t.value} s" for t in r.tried)
+    searched = f"{len(r.tried)} model run(s) of {r.sessions} session(s), every {tried}"
     return _solve_text(title, _tick_headline(r), shown, r.fraction, searched=searched, notes=notes)
 
 
-def _tick_json(t: TickProbe, fraction: float) -> dict[str, Any]:
-    return {"tickSeconds": t.tick_s, **_uses_json(t.probe, fraction)}
-
-
-def tick_json(r: TickResult, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """``tickSeconds`` and ``limitingResource`` first, then the runs; ``extra`` merged in."""
-    runs = {"at": r.at, "faster": r.faster}
-    head = ("capacity-tick", TICK_SCHEMA_VERSION, "tickSeconds", r.tick_s)
-    return _solve_json(head, r, _runs(runs, r.tried, _tick_json, r.fraction), extra)
-
-
-def _agents_headline(r: AgentsResult) -> str:
+def _agents_headline(r: SolveResult) -> str:
     f = f"{r.fraction:.0%}"
     if r.at is None:
-        assert r.more is not None
+        assert r.beyond is not None
         return (
             f"{r.sessions} session(s) do not fit within {f} of every budget even with no"
             f" agent: {r.limiting} binds (fewer sessions: `ghbench capacity`)."
         )
-    if r.more is None:
+    if r.beyond is None:
         return f"Every one of {r.sessions} session(s) may run its agent within {f} of every budget."
     return (
-        f"{r.at.agents} agent(s) fit beside {r.sessions} session(s) within {f} of every"
-        f" budget; with {r.more.agents} {r.limiting} binds."
+        f"{r.at.value} agent(s) fit beside {r.sessions} session(s) within {f} of every"
+        f" budget; with {r.beyond.value} {r.limiting} binds."
     )
 
 
-def agents_text(r: AgentsResult, *, title: str, notes: Sequence[str] = ()) -> str:
+def _agents_text(r: SolveResult, title: str, notes: Sequence[str]) -> str:
     """``--solve agents``' answer: the count, the margins there and with one more, the
     counts tried and ``notes``."""
-    shown = [(f"{a.agents} agent(s)", a.probe) for a in (r.at, r.more) if a is not None]
-    tried = ", ".join(str(a.agents) for a in r.tried)
+    shown = [(f"{a.value} agent(s)", a.probe) for a in (r.at, r.beyond) if a is not None]
+    tried = ", ".join(str(a.value) for a in r.tried)
     searched = f"{len(r.tried)} model run(s) of {r.sessions} session(s), with {tried} agent(s)"
     return _solve_text(
         title, _agents_headline(r), shown, r.fraction, searched=searched, notes=notes
     )
 
 
-def _agents_json(a: AgentsProbe, fraction: float) -> dict[str, Any]:
-    return {"agents": a.agents, **_uses_json(a.probe, fraction)}
+def solve_text(r: SolveResult, *, title: str, notes: Sequence[str] = ()) -> str:
+    """``--solve``'s answer as the console shows it (``_tick_text``, ``_agents_text``)."""
+    text = _tick_text if r.solved == "tick" else _agents_text
+    return text(r, title, notes)
 
 
-def agents_json(r: AgentsResult, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """``agents`` and ``limitingResource`` first, then the runs; ``extra`` merged in."""
-    runs = {"at": r.at, "more": r.more}
-    head = ("capacity-agents", AGENTS_SCHEMA_VERSION, "agents", r.agents)
-    return _solve_json(head, r, _runs(runs, r.tried, _agents_json, r.fraction), extra)
+# each solve's JSON object: its kind, its format, the key of the value solved for and
+# the key of the run at the next bolder value
+_SOLVE_JSON = {
+    "tick": ("capacity-tick", TICK_SCHEMA_VERSION, "tickSeconds", "faster"),
+    "agents": ("capacity-agents", AGENTS_SCHEMA_VERSION, "agents", "more"),
+}
 
 
-def _runs(
-    shown: Mapping[str, _P | None],
-    tried: Sequence[_P],
-    one: Callable[[_P, float], dict[str, Any]],
-    fraction: float,
-) -> dict[str, Any]:
-    """The runs a solve shows by their key, then every run tried, as JSON."""
-    out: dict[str, Any] = {k: None if v is None else one(v, fraction) for k, v in shown.items()}
-    return out | {"tried": [one(t, fraction) for t in tried]}
+def solve_json(r: SolveResult, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """A solve's answer: its kind and format, the value solved for (``tickSeconds``,
+    ``agents``), what binds, the run there, at the next bolder value (``faster``,
+    ``more``) and every run tried, each with its value; ``extra`` merged in."""
+    kind, version, key, beyond = _SOLVE_JSON[r.solved]
 
+    def run(t: Tried | None) -> dict[str, Any] | None:
+        return None if t is None else {key: t.value, **_uses_json(t.probe, r.fraction)}
 
-def _solve_json(
-    head: tuple[str, int, str, int | None],
-    r: TickResult | AgentsResult,
-    runs: Mapping[str, Any],
-    extra: Mapping[str, Any],
-) -> dict[str, Any]:
-    """A solve's answer: its kind and format, the value solved for (``head``), what binds,
-    the runs; ``extra`` merged in."""
-    kind, version, key, value = head
     return {
         "schemaVersion": version,
         "kind": kind,
         "sessions": r.sessions,
-        key: value,
+        key: r.value,
         "limitingResource": r.limiting,
         "budgetFraction": r.fraction,
-        **runs,
+        "at": run(r.at),
+        beyond: run(r.beyond),
+        "tried": [run(t) for t in r.tried],
         **extra,
     }

@@ -21,92 +21,66 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Literal
 
 from ghbench.analysis.capacity import Probe
 
-__all__ = ["AgentsProbe", "AgentsResult", "TickProbe", "TickResult", "solve_agents", "solve_tick"]
+__all__ = ["Solve", "SolveResult", "Tried", "solve_agents", "solve_tick"]
+
+# what a solve finds: a poll interval (whole seconds) or an agent count
+Solve = Literal["tick", "agents"]
 
 
 @dataclass(frozen=True)
-class TickProbe:
-    """One interval tried (seconds) and its run."""
+class Tried:
+    """One value tried (an interval in seconds, an agent count) and its run."""
 
-    tick_s: int
+    value: int
     probe: Probe
 
 
 @dataclass(frozen=True)
-class TickResult:
-    """The fastest interval that fits (None: not even the slowest does), the run there
-    (``at``) and at the next faster interval tried (``faster``, which does not fit; None
-    when the fastest allowed fits), every interval tried, and what binds."""
+class SolveResult:
+    """What a solve found with ``sessions`` sessions: the boldest value that fits (the
+    fastest interval, the most agents; None: not even the safest, the slowest interval or
+    no agent, does), the run there (``at``) and at the next bolder value (``beyond``: one
+    second faster, one agent more; it does not fit; None when the boldest allowed fits),
+    every value tried, and what binds."""
 
+    solved: Solve
     sessions: int
     fraction: float
-    tick_s: int | None
-    at: TickProbe | None
-    faster: TickProbe | None
-    tried: tuple[TickProbe, ...]
+    value: int | None
+    at: Tried | None
+    beyond: Tried | None
+    tried: tuple[Tried, ...]
 
     @property
     def limiting(self) -> str:
-        """The budget that binds: at the faster interval (or at the slowest, when none
-        fits); at the answer when even the fastest allowed fits."""
-        binding = self.faster or self.at
+        """The budget that binds: at the next bolder value (or at the safest, when none
+        fits); at the answer when the boldest allowed fits."""
+        binding = self.beyond or self.at
         assert binding is not None
         return binding.probe.binding
 
 
-@dataclass(frozen=True)
-class AgentsProbe:
-    """One agent count tried and its run."""
+class _Runs:
+    """A solve's runs: each value's run once (``probe``'s); ``result``: the answer, with
+    every run tried, by value."""
 
-    agents: int
-    probe: Probe
+    def __init__(self, solved: Solve, probe: Callable[[int], Probe], sessions: int) -> None:
+        self._solved, self._probe, self._sessions = solved, probe, sessions
+        self._seen: dict[int, Tried] = {}
 
-
-@dataclass(frozen=True)
-class AgentsResult:
-    """The most agents that fit beside ``sessions`` (None: not even none do), the run
-    there (``at``) and with one more (``more``, which does not fit; None when every
-    session's agent fits), every count tried, and what binds."""
-
-    sessions: int
-    fraction: float
-    agents: int | None
-    at: AgentsProbe | None
-    more: AgentsProbe | None
-    tried: tuple[AgentsProbe, ...]
-
-    @property
-    def limiting(self) -> str:
-        """The budget that binds: with one agent more (or with none, when none fits); at
-        the answer when every session's agent fits."""
-        binding = self.more or self.at
-        assert binding is not None
-        return binding.probe.binding
-
-
-_P = TypeVar("_P", TickProbe, AgentsProbe)
-
-
-class _Runs(Generic[_P]):
-    """A solve's runs: each value's run once (``probe``'s, kept as ``make`` builds it);
-    ``tried()``: every run, by value."""
-
-    def __init__(self, probe: Callable[[int], Probe], make: Callable[[int, Probe], _P]) -> None:
-        self._probe = probe
-        self._make: Callable[[int, Probe], _P] = make
-        self._seen: dict[int, _P] = {}
-
-    def __call__(self, value: int) -> _P:
+    def __call__(self, value: int) -> Tried:
         if value not in self._seen:
-            self._seen[value] = self._make(value, self._probe(value))
+            self._seen[value] = Tried(value, self._probe(value))
         return self._seen[value]
 
-    def tried(self) -> tuple[_P, ...]:
-        return tuple(self._seen[v] for v in sorted(self._seen))
+    def result(self, fraction: float, at: Tried | None, beyond: Tried | None) -> SolveResult:
+        tried = tuple(self._seen[v] for v in sorted(self._seen))
+        value = None if at is None else at.value
+        return SolveResult(self._solved, self._sessions, fraction, value, at, beyond, tried)
 
 
 def _edge(run: Callable[[int], Probe], fits: int, fails: int, fraction: float) -> tuple[int, int]:
@@ -125,43 +99,33 @@ def solve_tick(
     fraction: float,
     fastest: int = 1,
     slowest: int = 60,
-) -> TickResult:
+) -> SolveResult:
     """The smallest interval in ``[fastest, slowest]`` (whole seconds) whose run fits,
     assuming a slower poll never spends more."""
     if not 1 <= fastest <= slowest:
         raise ValueError(f"interval bounds {fastest}..{slowest}")
-    run = _Runs(probe, TickProbe)
-
-    def result(at: TickProbe | None, faster: TickProbe | None) -> TickResult:
-        tick = None if at is None else at.tick_s
-        return TickResult(sessions, fraction, tick, at, faster, run.tried())
-
+    run = _Runs("tick", probe, sessions)
     hi = run(slowest)
     if not hi.probe.fits(fraction):
-        return result(None, hi)
+        return run.result(fraction, None, hi)
     lo = run(fastest)
     if lo.probe.fits(fraction):
-        return result(lo, None)
-    good, bad = _edge(lambda t: run(t).probe, hi.tick_s, lo.tick_s, fraction)
-    return result(run(good), run(bad))
+        return run.result(fraction, lo, None)
+    good, bad = _edge(lambda t: run(t).probe, hi.value, lo.value, fraction)
+    return run.result(fraction, run(good), run(bad))
 
 
-def solve_agents(probe: Callable[[int], Probe], *, sessions: int, fraction: float) -> AgentsResult:
+def solve_agents(probe: Callable[[int], Probe], *, sessions: int, fraction: float) -> SolveResult:
     """The largest agent count in ``[0, sessions]`` whose run fits, assuming one more
     agent never spends less."""
     if sessions < 1:
         raise ValueError(f"sessions {sessions}")
-    run = _Runs(probe, AgentsProbe)
-
-    def result(at: AgentsProbe | None, more: AgentsProbe | None) -> AgentsResult:
-        count = None if at is None else at.agents
-        return AgentsResult(sessions, fraction, count, at, more, run.tried())
-
+    run = _Runs("agents", probe, sessions)
     every = run(sessions)
     if every.probe.fits(fraction):
-        return result(every, None)
+        return run.result(fraction, every, None)
     none = run(0)
     if not none.probe.fits(fraction):
-        return result(None, none)
+        return run.result(fraction, None, none)
     good, bad = _edge(lambda a: run(a).probe, 0, sessions, fraction)
-    return result(run(good), run(bad))
+    return run.result(fraction, run(good), run(bad))

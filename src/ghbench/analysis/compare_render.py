@@ -25,6 +25,7 @@ from ghbench.analysis.compare import (
     runs_needed,
 )
 from ghbench.analysis.compare_metrics import SECTIONS
+from ghbench.analysis.markdown import markdown_table, md_escape
 from ghbench.analysis.text import table
 from ghbench.analysis.thresholds import (
     THRESHOLD_FAILED,
@@ -189,20 +190,6 @@ def console_text(c: Comparison, results: Sequence[ThresholdResult]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    # numbers right-aligned; the metric and the verdict read from the left
-    align = ["---", *("--:" for _ in headers[1:5]), *("---" for _ in headers[5:])]
-    out = [f"| {' | '.join(headers)} |", f"| {' | '.join(align)} |"]
-    for row in rows:
-        first, *rest = row
-        out.append(f"| `{_md(first)}` | {' | '.join(_md(x) for x in rest)} |")
-    return out
-
-
 def markdown_text(c: Comparison, results: Sequence[ThresholdResult]) -> str:
     """A PR comment or ``$GITHUB_STEP_SUMMARY``: thresholds first, the spec's figures,
     then the insights folded under ``<details>``."""
@@ -210,11 +197,11 @@ def markdown_text(c: Comparison, results: Sequence[ThresholdResult]) -> str:
     out = [f"### ghbench compare: {title}", ""]
     if results:
         out += [f"**Thresholds: {summary_line(results)}**", ""]
-        out += ["| result | threshold | observed |", "| --- | --- | --- |"]
-        for r in results:
-            mark = "❌ fail" if r.failed else "✅ pass"
-            out.append(f"| {mark} | `{_md(r.threshold.expression)}` | {_md(r.describe())} |")
-        out.append("")
+        verdicts = [
+            ("❌ fail" if r.failed else "✅ pass", f"`{r.threshold.expression}`", r.describe())
+            for r in results
+        ]
+        out += [*markdown_table(["result", "threshold", "observed"], verdicts), ""]
     out.append(
         f"Baseline: {_runs(c.baseline.runs)} ({c.baseline.cell.describe()}); candidate:"
         f" {_runs(c.candidate.runs)} ({c.candidate.cell.describe()})."
@@ -223,12 +210,13 @@ def markdown_text(c: Comparison, results: Sequence[ThresholdResult]) -> str:
         rows = _rows(c, section)
         if not rows:
             continue
-        body = _md_table(_headers(c, []), rows)
+        # numbers right-aligned; the metric (code) and the verdict read from the left
+        body = markdown_table(_headers(c, []), [[f"`{m}`", *rest] for m, *rest in rows], "lrrrr")
         if section in ("limits", "scorecard"):
             out += ["", f"**{heading}**", "", *body]
         else:
             out += ["", f"<details><summary>{heading}</summary>", "", *body, "", "</details>"]
-    out += ["", *(f"- {_md(n)}" for n in (*c.notes, _statistics_note(c)))]
+    out += ["", *(f"- {md_escape(n)}" for n in (*c.notes, _statistics_note(c)))]
     return "\n".join(out) + "\n"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ghbench.analysis.markdown import markdown_table
 from ghbench.timefmt import format_duration
 
 __all__ = ["LAB_HEADERS", "lab_cells", "lab_lead", "lab_markdown", "lab_text"]
@@ -81,8 +82,5 @@ def lab_text(doc: Mapping[str, Any]) -> str:
 def lab_markdown(doc: Mapping[str, Any]) -> str:
     """The table as Markdown (a PR comment, a job summary)."""
     lines = [f"### Budget lab: `{doc['trace']}`", "", lab_lead(doc), ""]
-    lines.append("| " + " | ".join(LAB_HEADERS) + " |")
-    lines.append("|" + "|".join(["---"] + ["---:"] * (len(LAB_HEADERS) - 1)) + "|")
-    for row in lab_cells(doc):
-        lines.append("| " + " | ".join(row) + " |")
+    lines += markdown_table(LAB_HEADERS, lab_cells(doc), "l" + "r" * (len(LAB_HEADERS) - 1))
     return "\n".join(lines) + "\n"

@@ -22,6 +22,7 @@ import msgspec
 
 from ghbench import __version__
 from ghbench.analysis.capacity import BUDGETS, DEFAULT_FRACTION
+from ghbench.analysis.markdown import markdown_table
 from ghbench.artifacts.metrics import BASELINE_ROWS, METRICS, SCORECARD_METRICS
 from ghbench.artifacts.models import Scorecard, SnapshotEntry
 from ghbench.matrix.pruning import PruneDecision, prune
@@ -130,9 +131,7 @@ def _run_section(run: MatrixRun, cell: Cell | None) -> list[str]:
     ]
     if run.seed is not None:
         fields.append(("Seed", str(run.seed)))
-    out += ["| Field | Value |", "|---|---|"]
-    out += [f"| {k} | {v} |" for k, v in fields]
-    out.append("")
+    out += [*markdown_table(["Field", "Value"], fields), ""]
     # the rate limits that answered first: every figure after one counts refused calls
     for w in sorted(run.warnings, key=lambda w: w.kind != RATE_LIMITED):
         if w.kind == RATE_LIMITED:
@@ -166,37 +165,48 @@ def _run_section(run: MatrixRun, cell: Cell | None) -> list[str]:
     card = run.scorecard
     if card is None:
         return out
-    out += ["**Scorecard:**", "", "| Metric | Value |", "|---|---:|"]
-    for m in BASELINE_ROWS:
-        out.append(f"| {m.label} | {_fmt(m.of(card), m.shown, m.ratio)} |")
+    rows = [(m.label, _fmt(m.of(card), m.shown, m.ratio)) for m in BASELINE_ROWS]
     for key, estimated in (
         ("graphqlPointsPerHrEstimated", card.graphql_points_per_hr_estimated),
         ("restCoreRequestsPerHrEstimated", card.rest_core_requests_per_hr_estimated),
     ):
         if estimated:
-            out.append(f"| {key} | yes |")
-    out.append("")
-    return out
+            rows.append((key, "yes"))
+    return [*out, "**Scorecard:**", "", *markdown_table(["Metric", "Value"], rows, "lr"), ""]
 
 
 def _comparison(runs: Sequence[MatrixRun]) -> list[str]:
-    out = [
-        "## Cross-run comparison",
-        "",
-        "| Cell | Run | Started | Backend | Status | Calls/min | GraphQL pts/hr"
-        " | REST core/hr | 304 rate | Opaque | p50 ms |",
-        "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|",
+    headers = [
+        "Cell",
+        "Run",
+        "Started",
+        "Backend",
+        "Status",
+        "Calls/min",
+        "GraphQL pts/hr",
+        "REST core/hr",
+        "304 rate",
+        "Opaque",
+        "p50 ms",
     ]
-    for r in _ordered(runs):
-        out.append(
-            f"| {r.cell} | {r.run} | {r.started_at} | {r.backend} | {r.status}"
-            f" | {_fmt(_figure(r, 'callsPerMin'), 1)} | {_fmt(_figure(r, 'graphqlPointsPerHr'))}"
-            f" | {_fmt(_figure(r, 'restCoreRequestsPerHr'))}"
-            f" | {_fmt(_figure(r, 'guardPrList304Rate'), 1, True)}"
-            f" | {_fmt(_figure(r, 'opaqueCallPct'), 1, True)}"
-            f" | {_fmt(_figure(r, 'p50DurationMs'))} |"
+    rows = [
+        (
+            r.cell,
+            str(r.run),
+            r.started_at,
+            r.backend,
+            r.status,
+            _fmt(_figure(r, "callsPerMin"), 1),
+            _fmt(_figure(r, "graphqlPointsPerHr")),
+            _fmt(_figure(r, "restCoreRequestsPerHr")),
+            _fmt(_figure(r, "guardPrList304Rate"), 1, True),
+            _fmt(_figure(r, "opaqueCallPct"), 1, True),
+            _fmt(_figure(r, "p50DurationMs")),
         )
-    return [*out, ""]
+        for r in _ordered(runs)
+    ]
+    table = markdown_table(headers, rows, "lrlllrrrrrr")
+    return ["## Cross-run comparison", "", *table, ""]
 
 
 def _scaling(best: Mapping[Cell, MatrixRun], chart: str | None) -> list[str]:
@@ -207,22 +217,20 @@ def _scaling(best: Mapping[Cell, MatrixRun], chart: str | None) -> list[str]:
         "GraphQL points/hr | REST core requests/hr per cell (latest successful run),"
         f" against the {BUDGET:,}/hr budget of each.",
         "",
-        "| Scenario | Topology | "
-        + " | ".join(f"{n} session{'' if n == 1 else 's'}" for n in scales)
-        + " |",
-        "|---|---|" + "---:|" * len(scales),
     ]
     series = sorted({(c.scenario, c.topology) for c in best})
     if not series:
-        return [*out[:4], "(no successful runs yet)", ""]
+        return [*out, "(no successful runs yet)", ""]
+    rows = []
     for scen, topo in series:
-        cells = []
+        cells = [scen, topo]
         for n in scales:
             r = best.get(Cell(scen, topo, n))
             gql, rest = _figure(r, "graphqlPointsPerHr"), _figure(r, "restCoreRequestsPerHr")
-            cells.append(f"{_fmt(gql)} \\| {_fmt(rest)}" if r else "-")
-        out.append(f"| {scen} | {topo} | " + " | ".join(cells) + " |")
-    out.append("")
+            cells.append(f"{_fmt(gql)} | {_fmt(rest)}" if r else "-")
+        rows.append(cells)
+    headers = ["Scenario", "Topology", *(f"{n} session{'' if n == 1 else 's'}" for n in scales)]
+    out += [*markdown_table(headers, rows, "ll" + "r" * len(scales)), ""]
     if chart:
         out += [f"![GraphQL points and REST requests per hour against sessions]({chart})", ""]
     return out
@@ -240,18 +248,15 @@ def _budget_lines(run: MatrixRun) -> list[str]:
         f"**Budgets at {run.sessions} session(s)** (the capacity engine's; {verdict} within"
         f" {fraction:.0%} of every budget{', a rate limit answered' if limited else ''}):",
         "",
-        "| Budget | Used | Limit | Share |",
-        "|---|---:|---:|---:|",
     ]
+    rows = []
     for b in run.budgets:
         digits = 1 if b.name == "pollCycle" else 0
         unit = BUDGETS.get(b.name, ("", ""))[0]
         share = b.used / b.limit if b.limit else 0.0
-        out.append(
-            f"| {b.name} | {_fmt(b.used, digits)} | {_fmt(b.limit, digits)} {unit} |"
-            f" {_fmt(share, 1, True)} |"
-        )
-    return [*out, ""]
+        limit = f"{_fmt(b.limit, digits)} {unit}"
+        rows.append((b.name, _fmt(b.used, digits), limit, _fmt(share, 1, True)))
+    return [*out, *markdown_table(["Budget", "Used", "Limit", "Share"], rows, "lrrr"), ""]
 
 
 def _capacity(
@@ -267,24 +272,28 @@ def _capacity(
         " its limit and at which no rate limit answers, found with the model of the profile"
         " shown in virtual time at the runbook's timing. The command reproduces the row.",
         "",
-        "| Scenario | Topology | Sessions that fit | Binds first | Fraction | Profile | Command |",
-        "|---|---|---:|---|---:|---|---|",
     ]
+    rows = []
     for key in series:
         found = capacities.get(key)
         if found is None:
-            out.append(
-                f"| {key[0]} | {key[1]} | pending | - | - | - | computed once the matrix ends |"
-            )
+            rows.append((*key, "pending", "-", "-", "-", "computed once the matrix ends"))
             continue
         count = f"{found.sessions:,}" + (" (the maximum tried)" if found.reached_max else "")
         agents = f", agents {found.cell.agents}" if found.cell.agents else ""
-        out.append(
-            f"| {key[0]} | {key[1]} | {count} | {found.limiting_resource}"
-            f" | {found.budget_fraction:.0%} | {found.cell.profile}{agents}, seed {found.cell.seed}"
-            f" | `{found.command}` |"
-        )
-    return [*out, ""]
+        profile = f"{found.cell.profile}{agents}, seed {found.cell.seed}"
+        fraction = f"{found.budget_fraction:.0%}"
+        rows.append((*key, count, found.limiting_resource, fraction, profile, f"`{found.command}`"))
+    headers = [
+        "Scenario",
+        "Topology",
+        "Sessions that fit",
+        "Binds first",
+        "Fraction",
+        "Profile",
+        "Command",
+    ]
+    return [*out, *markdown_table(headers, rows, "llrlrll"), ""]
 
 
 def _pruning(decisions: Sequence[PruneDecision]) -> list[str]:
@@ -294,13 +303,11 @@ def _pruning(decisions: Sequence[PruneDecision]) -> list[str]:
         "A cell is kept when a scorecard metric (per session for counts and rates) changes by"
         " more than 15% from an adjacent scale point; priority cells are always kept.",
         "",
-        "| Cell | Decision | Why |",
-        "|---|---|---|",
     ]
-    out += [
-        f"| {d.cell.id} | {'keep' if d.keep else 'prune'} | {d.reason.replace('|', '/')} |"
-        for d in decisions
+    rows = [
+        (d.cell.id, "keep" if d.keep else "prune", d.reason.replace("|", "/")) for d in decisions
     ]
+    out += markdown_table(["Cell", "Decision", "Why"], rows)
     kept = sum(d.keep for d in decisions)
     return [*out, "", f"Kept {kept} of {len(decisions)} measured cells.", ""]
 

@@ -22,8 +22,8 @@ from typing import Any
 import msgspec
 
 from ghbench.analysis.capacity import Probe
-from ghbench.analysis.capacity_render import agents_json, agents_text, tick_json, tick_text
-from ghbench.analysis.capacity_solve import AgentsResult, TickResult, solve_agents, solve_tick
+from ghbench.analysis.capacity_render import solve_json, solve_text
+from ghbench.analysis.capacity_solve import SolveResult, solve_agents, solve_tick
 from ghbench.clock import Clock
 from ghbench.collector import batch_collection
 from ghbench.errors import UsageError
@@ -71,20 +71,16 @@ class Solved:
     """A solved interval or agent count and what describes it (text and JSON made from
     it alone)."""
 
-    result: TickResult | AgentsResult
+    result: SolveResult
     title: str
     extra: dict[str, Any]
     notes: list[str] = field(default_factory=list)
 
     def json(self) -> dict[str, Any]:
-        if isinstance(self.result, AgentsResult):
-            return agents_json(self.result, self.extra)
-        return tick_json(self.result, self.extra)
+        return solve_json(self.result, self.extra)
 
     def text(self) -> str:
-        if isinstance(self.result, AgentsResult):
-            return agents_text(self.result, title=self.title, notes=self.notes)
-        return tick_text(self.result, title=self.title, notes=self.notes)
+        return solve_text(self.result, title=self.title, notes=self.notes)
 
 
 def _model_only(solve: str, query: CapacityQuery) -> None:
@@ -94,7 +90,7 @@ def _model_only(solve: str, query: CapacityQuery) -> None:
 
 
 def _solved(  # noqa: PLR0917 - private, one per solve
-    result: TickResult | AgentsResult,
+    result: SolveResult,
     spec: RunSpec,
     query: CapacityQuery,
     sessions: int,
@@ -129,8 +125,8 @@ def answer_tick(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
             slowest=slowest,
         )
     reproduce = [
-        simulate_command(tick_spec(spec, sessions, t.tick_s), sessions) + f" --tick {t.tick_s}s"
-        for t in (result.at, result.faster)
+        simulate_command(tick_spec(spec, sessions, t.value), sessions) + f" --tick {t.value}s"
+        for t in (result.at, result.beyond)
         if t is not None
     ]
     return _solved(result, spec, query, sessions, reproduce, "poll interval")
@@ -151,8 +147,8 @@ def answer_agents(spec: RunSpec, query: CapacityQuery, sessions: int) -> Solved:
     with batch_collection():
         result = solve_agents(probe_at, sessions=sessions, fraction=query.fraction)
     reproduce = [
-        simulate_command(agents_spec(spec, sessions, a.agents), sessions)
-        for a in (result.at, result.more)
+        simulate_command(agents_spec(spec, sessions, a.value), sessions)
+        for a in (result.at, result.beyond)
         if a is not None
     ]
     return _solved(result, spec, query, sessions, reproduce, "agents")

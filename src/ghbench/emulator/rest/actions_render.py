@@ -65,11 +65,11 @@ def app(render: RestRenderer, slug: str) -> Json:
 
 def pull_minimal(render: RestRenderer, repo: Repo, pull: PullRequest) -> Json:
     """``pull-request-minimal``: what check runs, suites and workflow runs list."""
-    ref = {"id": repo.id, "url": f"{render.api}/repos/{repo.full_name}", "name": repo.name}
+    ref = {"id": repo.id, "url": render.repo_url(repo), "name": repo.name}
     return {
         "id": pull.id,
         "number": pull.number,
-        "url": f"{render.api}/repos/{repo.full_name}/pulls/{pull.number}",
+        "url": f"{render.repo_url(repo)}/pulls/{pull.number}",
         "head": {"ref": pull.head_ref, "sha": pull.head_sha, "repo": ref},
         "base": {"ref": pull.base_ref, "sha": pull.base_sha, "repo": ref},
     }
@@ -95,7 +95,7 @@ def _simple_commit(store: Store, repo: Repo, sha: str) -> Json | None:
 
 def check_run(render: RestRenderer, store: Store, repo: Repo, run: CheckRun) -> Json:
     """``check-run``, in its suite, by its suite's app."""
-    url = f"{render.api}/repos/{repo.full_name}/check-runs/{run.id}"
+    url = f"{render.repo_url(repo)}/check-runs/{run.id}"
     suite = store.suite_of(run)
     html = f"{render.web}/{repo.full_name}/runs/{run.id}"
     if run.run_id is not None:
@@ -130,7 +130,7 @@ def check_suite(render: RestRenderer, store: Store, repo: Repo, suite: CheckSuit
     """``check-suite``: status and conclusion follow its check runs."""
     runs = store.suite_runs(suite)
     status, conclusion = store.combined(runs)
-    url = f"{render.api}/repos/{repo.full_name}/check-suites/{suite.id}"
+    url = f"{render.repo_url(repo)}/check-suites/{suite.id}"
     return {
         "id": suite.id,
         "node_id": suite.node_id,
@@ -155,7 +155,7 @@ def check_suite(render: RestRenderer, store: Store, repo: Repo, suite: CheckSuit
 
 
 def workflow(render: RestRenderer, repo: Repo, flow: Workflow) -> Json:
-    api = f"{render.api}/repos/{repo.full_name}"
+    api = render.repo_url(repo)
     html = f"{render.web}/{repo.full_name}"
     return {
         "id": flow.id,
@@ -176,7 +176,7 @@ def workflow_run(render: RestRenderer, store: Store, repo: Repo, run: Run) -> Js
     status, conclusion = store.run_state(run)
     flow = next(w for w in store.workflows(repo) if w.id == run.workflow_id)
     suite = store.suites[run.suite_id]
-    api = f"{render.api}/repos/{repo.full_name}"
+    api = render.repo_url(repo)
     url = f"{api}/actions/runs/{run.id}"
     commit = store.commit(repo, run.head_sha)
     actor = render.user(store.user_by_id(run.actor_id))
@@ -226,7 +226,7 @@ def job(render: RestRenderer, store: Store, repo: Repo, run: CheckRun) -> Json:
     assert run.run_id is not None
     workflow_run_ = store.workflow_runs[run.run_id]
     flow = next(w for w in store.workflows(repo) if w.id == workflow_run_.workflow_id)
-    api = f"{render.api}/repos/{repo.full_name}"
+    api = render.repo_url(repo)
     started = iso_s(run.started_at)
     done = iso_s(run.completed_at) if run.completed_at is not None else None
     return {

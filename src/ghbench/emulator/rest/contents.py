@@ -87,7 +87,7 @@ def put_contents(call: Call) -> Reply:
         repo, branch, message, author=author.login, files={path: data}
     )
     blob_sha = blob_id(data)
-    api = f"{call.render.api}/repos/{repo.full_name}"
+    api = call.render.repo_url(repo)
     html = f"{call.render.web}/{repo.full_name}"
     content = {
         "name": path.rsplit("/", 1)[-1],

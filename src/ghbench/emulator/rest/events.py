@@ -24,7 +24,7 @@ def render_event(call: Call, repo: Repo, event: IssueEvent, *, timeline: bool = 
     """GitHub's ``issue-event-for-issue``: the common fields and the event's own (the
     timeline's closed/reopened events also say why)."""
     store, render = call.store, call.render
-    api = f"{render.api}/repos/{repo.full_name}"
+    api = render.repo_url(repo)
     actor = render.user(store.user_by_id(event.actor_id))
     out: Json = {
         "id": event.id,

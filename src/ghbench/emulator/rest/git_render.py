@@ -61,7 +61,7 @@ def diff_entry(render: RestRenderer, repo: Repo, at: str, change: FileChange) ->
         "changes": change.additions + change.deletions,
         "blob_url": f"{render.web}/{repo.full_name}/blob/{at}/{path}",
         "raw_url": f"{render.web}/{repo.full_name}/raw/{at}/{path}",
-        "contents_url": f"{render.api}/repos/{repo.full_name}/contents/{path}?ref={at}",
+        "contents_url": f"{render.repo_url(repo)}/contents/{path}?ref={at}",
     }
     if change.patch is not None:
         entry["patch"] = change.patch
@@ -79,7 +79,7 @@ def commit(
 ) -> Json:
     """GitHub's ``commit``; with ``files``, its ``stats`` and first page of ``files``
     (git's diff against its first parent)."""
-    api = f"{render.api}/repos/{repo.full_name}"
+    api = render.repo_url(repo)
     html = f"{render.web}/{repo.full_name}"
     author = store.user(c.author_login) if c.author_login else None
     committer = _WEB_FLOW if c.committer_email == API_COMMITTER[1] else None
@@ -121,14 +121,14 @@ def commit(
 def short_branch(render: RestRenderer, store: Store, repo: Repo, name: str, sha: str) -> Json:
     return {
         "name": name,
-        "commit": {"sha": sha, "url": f"{render.api}/repos/{repo.full_name}/commits/{sha}"},
+        "commit": {"sha": sha, "url": f"{render.repo_url(repo)}/commits/{sha}"},
         "protected": store.protection(repo, name) is not None,
     }
 
 
 def branch(render: RestRenderer, store: Store, repo: Repo, name: str, c: Commit) -> Json:
     """GitHub's ``branch-with-protection``: its protection's required status checks."""
-    api = f"{render.api}/repos/{repo.full_name}/branches/{quote(name)}"
+    api = f"{render.repo_url(repo)}/branches/{quote(name)}"
     rule = store.protection(repo, name)
     contexts = list(rule.required_contexts or []) if rule else []
     level = "off"
@@ -160,7 +160,7 @@ class Contents:
     ref: str
 
     def _links(self, path: str, kind: str, oid: str) -> Json:
-        api = f"{self.render.api}/repos/{self.repo.full_name}"
+        api = self.render.repo_url(self.repo)
         quoted = quote(path)
         self_url = f"{api}/contents/{quoted}?ref={quote(self.ref, safe='')}"
         git_url = f"{api}/git/{'trees' if kind == 'dir' else 'blobs'}/{oid}"

@@ -42,7 +42,7 @@ def get_tree(call: Call) -> Reply:
     found = store.git.repo(repo.id).get(tree)
     if found is None or found[0] != "tree":
         raise NotFound()
-    api = f"{call.render.api}/repos/{repo.full_name}/git"
+    api = f"{call.render.repo_url(repo)}/git"
     recursive = call.query.get("recursive", "") not in ("", "0", "false")
     entries: list[dict[str, object]] = []
     pending = [("", tree)]
@@ -81,7 +81,7 @@ def get_tree(call: Call) -> Reply:
 
 def git_commit_json(call: Call, repo: Repo, commit: Commit) -> Json:
     """``commit`` as the git data API shows it (the timeline's ``committed`` too)."""
-    api = f"{call.render.api}/repos/{repo.full_name}/git"
+    api = f"{call.render.repo_url(repo)}/git"
     html = f"{call.render.web}/{repo.full_name}/commit"
     return {
         "sha": commit.sha,
@@ -131,7 +131,7 @@ def get_blob(call: Call) -> Reply:
             "sha": sha,
             "node_id": f"B_kwDO{int(sha[:8], 16):08X}",
             "size": len(data),
-            "url": f"{call.render.api}/repos/{repo.full_name}/git/blobs/{sha}",
+            "url": f"{call.render.repo_url(repo)}/git/blobs/{sha}",
             "content": base64.encodebytes(data).decode(),
             "encoding": "base64",
         }
@@ -144,7 +144,7 @@ def list_tags(call: Call) -> Reply:
     repo = repo_of(call)
     refs = sorted(call.store.refs_with_prefix(repo, "tags/"), key=lambda r: r.name, reverse=True)
     page, headers = paginate(call, refs)
-    api = f"{call.render.api}/repos/{repo.full_name}"
+    api = call.render.repo_url(repo)
     body = [
         {
             "name": r.name.removeprefix("tags/"),

@@ -138,7 +138,7 @@ def compare(call: Call) -> Reply:
     behind = call.store.commits_between(repo, head, base)
     paged = "page" in call.query or "per_page" in call.query
     listed, headers = paginate(call, ahead) if paged else (ahead[:_MAX_COMPARE_COMMITS], {})
-    api = f"{call.render.api}/repos/{repo.full_name}"
+    api = call.render.repo_url(repo)
     web = f"{call.render.web}/{repo.full_name}"
     short = f"{repo.owner_login}:{base[:7]}...{repo.owner_login}:{head[:7]}"
     body = {

@@ -43,12 +43,12 @@ def pull_as_issue(call: Call, repo: Repo, number: int) -> dict[str, object]:
     """A pull request in the issues API's shape (with its ``pull_request`` links)."""
     pull = found(call.store.pull(repo, number))
     rendered = call.render.pull(call.store, repo, pull)
-    base = f"{call.render.api}/repos/{repo.full_name}/issues/{number}"
+    base = f"{call.render.repo_url(repo)}/issues/{number}"
     return {
         "id": pull.id,
         "node_id": pull.node_id,
         "url": base,
-        "repository_url": f"{call.render.api}/repos/{repo.full_name}",
+        "repository_url": call.render.repo_url(repo),
         "labels_url": base + "/labels{/name}",
         "comments_url": base + "/comments",
         "events_url": base + "/events",

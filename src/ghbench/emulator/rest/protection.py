@@ -86,7 +86,7 @@ def _rules(body: Any) -> dict[str, Any]:
 
 def _render(call: Call, repo: Repo, rule: Protection, *, full: bool) -> dict[str, Any]:
     """GitHub's ``branch-protection`` (GET; ``full``) or ``protected-branch`` (PUT)."""
-    url = f"{call.render.api}/repos/{repo.full_name}/branches/{rule.branch}/protection"
+    url = f"{call.render.repo_url(repo)}/branches/{rule.branch}/protection"
     out: dict[str, Any] = {"url": url}
     if rule.required_contexts is not None:
         contexts = list(rule.required_contexts)

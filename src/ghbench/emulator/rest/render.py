@@ -113,6 +113,10 @@ class RestRenderer:
     api: str  # e.g. http://api.github.localhost (no trailing slash)
     web: str  # e.g. https://github.com
 
+    def repo_url(self, repo: Repo) -> str:
+        """A repository's API URL (``GET /repos/{owner}/{repo}``), the root of its records'."""
+        return f"{self.api}/repos/{repo.full_name}"
+
     # -- users -------------------------------------------------------------------
     def user(self, user: User) -> Json:
         """GitHub's ``simple-user``."""
@@ -176,7 +180,7 @@ class RestRenderer:
     def repo(self, store: Store, repo: Repo, *, full: bool = False) -> Json:
         """GitHub's ``repository`` (in pull requests), or with ``full`` its
         ``full-repository`` (``GET /repos/{owner}/{repo}``)."""
-        base = f"{self.api}/repos/{repo.full_name}"
+        base = self.repo_url(repo)
         html = f"{self.web}/{repo.full_name}"
         open_issues = sum(1 for i in store.issues(repo, "open")) + len(store.pulls(repo, "open"))
         out: Json = {
@@ -244,7 +248,7 @@ class RestRenderer:
         return {
             "id": label.id,
             "node_id": label.node_id,
-            "url": f"{self.api}/repos/{repo.full_name}/labels/{quote(label.name)}",
+            "url": f"{self.repo_url(repo)}/labels/{quote(label.name)}",
             "name": label.name,
             "color": label.color,
             "default": label.default,
@@ -265,12 +269,12 @@ class RestRenderer:
         return {"assignee": users[0] if users else None, "assignees": users}
 
     def issue(self, store: Store, repo: Repo, issue: Issue) -> Json:
-        base = f"{self.api}/repos/{repo.full_name}/issues/{issue.number}"
+        base = f"{self.repo_url(repo)}/issues/{issue.number}"
         return {
             "id": issue.id,
             "node_id": issue.node_id,
             "url": base,
-            "repository_url": f"{self.api}/repos/{repo.full_name}",
+            "repository_url": self.repo_url(repo),
             "labels_url": base + "/labels{/name}",
             "comments_url": base + "/comments",
             "events_url": base + "/events",
@@ -305,11 +309,11 @@ class RestRenderer:
         return {
             "id": comment.id,
             "node_id": comment.node_id,
-            "url": f"{self.api}/repos/{repo.full_name}/issues/comments/{comment.id}",
+            "url": f"{self.repo_url(repo)}/issues/comments/{comment.id}",
             "html_url": (
                 f"{self.web}/{repo.full_name}/issues/{comment.number}#issuecomment-{comment.id}"
             ),
-            "issue_url": f"{self.api}/repos/{repo.full_name}/issues/{comment.number}",
+            "issue_url": f"{self.repo_url(repo)}/issues/{comment.number}",
             "body": comment.body,
             "user": self.user(store.user_by_id(comment.user_id)),
             "created_at": iso_s(comment.created_at),
@@ -318,7 +322,7 @@ class RestRenderer:
             "reactions": self.reactions(
                 store,
                 comment.node_id,
-                f"{self.api}/repos/{repo.full_name}/issues/comments/{comment.id}/reactions",
+                f"{self.repo_url(repo)}/issues/comments/{comment.id}/reactions",
             ),
         }
 
@@ -333,10 +337,10 @@ class RestRenderer:
         }
 
     def pull(self, store: Store, repo: Repo, pull: PullRequest, *, full: bool = False) -> Json:
-        base = f"{self.api}/repos/{repo.full_name}/pulls/{pull.number}"
-        issue_base = f"{self.api}/repos/{repo.full_name}/issues/{pull.number}"
+        base = f"{self.repo_url(repo)}/pulls/{pull.number}"
+        issue_base = f"{self.repo_url(repo)}/issues/{pull.number}"
         html = f"{self.web}/{repo.full_name}/pull/{pull.number}"
-        statuses = f"{self.api}/repos/{repo.full_name}/statuses/{pull.head_sha}"
+        statuses = f"{self.repo_url(repo)}/statuses/{pull.head_sha}"
         out: Json = {
             "url": base,
             "id": pull.id,
@@ -347,7 +351,7 @@ class RestRenderer:
             "issue_url": issue_base,
             "commits_url": base + "/commits",
             "review_comments_url": base + "/comments",
-            "review_comment_url": f"{self.api}/repos/{repo.full_name}/pulls/comments{{/number}}",
+            "review_comment_url": f"{self.repo_url(repo)}/pulls/comments{{/number}}",
             "comments_url": issue_base + "/comments",
             "statuses_url": statuses,
             "number": pull.number,
@@ -377,9 +381,7 @@ class RestRenderer:
                 "issue": {"href": issue_base},
                 "comments": {"href": issue_base + "/comments"},
                 "review_comments": {"href": base + "/comments"},
-                "review_comment": {
-                    "href": f"{self.api}/repos/{repo.full_name}/pulls/comments{{/number}}"
-                },
+                "review_comment": {"href": f"{self.repo_url(repo)}/pulls/comments{{/number}}"},
                 "commits": {"href": base + "/commits"},
                 "statuses": {"href": statuses},
             },
@@ -419,9 +421,9 @@ class RestRenderer:
 
     def review_comment(self, store: Store, repo: Repo, comment: ReviewComment) -> Json:
         pull = store.pulls_by_id[comment.pull_id]
-        url = f"{self.api}/repos/{repo.full_name}/pulls/comments/{comment.id}"
+        url = f"{self.repo_url(repo)}/pulls/comments/{comment.id}"
         html = f"{self.web}/{repo.full_name}/pull/{pull.number}#discussion_r{comment.id}"
-        pull_url = f"{self.api}/repos/{repo.full_name}/pulls/{pull.number}"
+        pull_url = f"{self.repo_url(repo)}/pulls/{pull.number}"
         out: Json = {
             "url": url,
             "pull_request_review_id": comment.review_id,
@@ -458,7 +460,7 @@ class RestRenderer:
     def review(self, store: Store, repo: Repo, review: Review) -> Json:
         pull = store.pulls_by_id[review.pull_id]
         html = f"{self.web}/{repo.full_name}/pull/{pull.number}#pullrequestreview-{review.id}"
-        pull_url = f"{self.api}/repos/{repo.full_name}/pulls/{pull.number}"
+        pull_url = f"{self.repo_url(repo)}/pulls/{pull.number}"
         out: Json = {
             "id": review.id,
             "node_id": review.node_id,
@@ -478,7 +480,7 @@ class RestRenderer:
     # -- commits: statuses and check runs ----------------------------------------
     def status(self, store: Store, repo: Repo, status: CommitStatus, *, creator: bool) -> Json:
         out: Json = {
-            "url": f"{self.api}/repos/{repo.full_name}/statuses/{status.sha}",
+            "url": f"{self.repo_url(repo)}/statuses/{status.sha}",
             "avatar_url": None,
             "id": status.id,
             "node_id": status.node_id,
@@ -501,8 +503,8 @@ class RestRenderer:
             "sha": sha,
             "total_count": len(statuses),
             "repository": self.minimal_repo(store, repo),
-            "commit_url": f"{self.api}/repos/{repo.full_name}/commits/{sha}",
-            "url": f"{self.api}/repos/{repo.full_name}/commits/{sha}/status",
+            "commit_url": f"{self.repo_url(repo)}/commits/{sha}",
+            "url": f"{self.repo_url(repo)}/commits/{sha}/status",
         }
 
     def minimal_repo(self, store: Store, repo: Repo) -> Json:
@@ -515,10 +517,10 @@ class RestRenderer:
         return {
             "ref": f"refs/{ref.name}",
             "node_id": f"REF_{ref.id:x}",
-            "url": f"{self.api}/repos/{repo.full_name}/git/refs/{ref.name}",
+            "url": f"{self.repo_url(repo)}/git/refs/{ref.name}",
             "object": {
                 "sha": ref.sha,
                 "type": "commit",
-                "url": f"{self.api}/repos/{repo.full_name}/git/commits/{ref.sha}",
+                "url": f"{self.repo_url(repo)}/git/commits/{ref.sha}",
             },
         }
