@@ -133,7 +133,9 @@ def coverage_env() -> dict[str, str]:
 def gh_child_env(root: Path) -> dict[str, str]:
     """A clean environment for a child that runs gh: a HOME and an empty gh config of
     its own under ``root`` (no login of the developer's reaches it), coverage's
-    variables kept."""
+    variables kept, and gh's telemetry off: today's gh (2.102) sends a sampled event to
+    cafe.github.com, which behind the front is one more row now and then
+    (tests/record/test_network.py shows it with telemetry on)."""
     home = root / "home"
     (home / ".config" / "gh").mkdir(parents=True)
     return {
@@ -141,6 +143,7 @@ def gh_child_env(root: Path) -> dict[str, str]:
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
         "GH_CONFIG_DIR": str(home / ".config" / "gh"),
+        "GH_TELEMETRY": "false",
         "LANG": "C.UTF-8",
     }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import pytest
 from ghbench.errors import GhbenchError
 from ghbench.front import FrontCounts
 from ghbench.record.network import NetworkRecordResult, emulator_token_env
-from tools import gh_child_env
+from tools import GH_BUILDS, gh_child_env, require_gh
 
 DEADLINE_S = 60
 
@@ -67,6 +68,47 @@ def test_record_against_the_emulator(tmp_path: Path) -> None:
     )
     token = (tmp_path / "token").read_text()
     assert token.startswith("ghp_") and token not in trace.read_text()
+
+
+# waits until no `gh send-telemetry` process is left (30 s at most)
+_WAIT_SENDERS = """
+import pathlib, time
+def sending():
+    for p in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if p.read_bytes().split(bytes(1))[1:2] == [b"send-telemetry"]:
+                return True
+        except OSError:
+            pass
+    return False
+deadline = time.monotonic() + 30
+while sending() and time.monotonic() < deadline:
+    time.sleep(0.05)
+"""
+
+
+@pytest.mark.slow
+def test_todays_gh_telemetry_is_a_refused_row_that_costs_no_budget(tmp_path: Path) -> None:
+    """gh 2.102 sends a telemetry event (sampled; every time at rate 100) to
+    cafe.github.com, which is not GitHub's API: the front in emulate mode refuses the
+    CONNECT, records it, and gh's own call is unaffected."""
+    gh = require_gh(GH_BUILDS[-1])
+    assert GH_BUILDS[-1].version == "2.102.0"
+    trace = tmp_path / "trace.jsonl"
+    env = {**gh_child_env(tmp_path), "GH_TELEMETRY": "true", "GH_TELEMETRY_SAMPLE_RATE": "100"}
+    args = ("--github", "emulator", "--repo", "acme/todo", "--trace", str(trace))
+    # gh leaves a detached `gh send-telemetry` to send the event after it exits: the
+    # recorded script waits for it, as a user's shell that goes on would not need to
+    wait = shlex.join([sys.executable, "-c", _WAIT_SENDERS])
+    script = f"{gh} api repos/acme/todo --jq .full_name && {wait}"
+    proc = _record(*args, "--", "sh", "-c", script, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "acme/todo\n"
+    got = rows(trace)
+    refused = [r for r in got if r["operation"] == "front.refused"]
+    assert [(r["endpoint"], r["httpStatus"]) for r in refused] == [("cafe.github.com:443", 403)]
+    assert not any(k.startswith("rateLimit") for k in refused[0])  # no budget of GitHub's
+    assert [r["operation"] for r in got if r not in refused] == ["rest.repos"]
 
 
 @pytest.mark.gh
