@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from ghbench.emulator.client_env import gh_environment
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.http import EmuRequest, EmuResponse
 from ghbench.emulator.thread_server import EmulatorServer
+from ghbench.signals import STOP_SIGNALS
 from tools import GH_BUILDS, GhBuild, require_gh, require_tool
 
 TEST_TOKEN = "ghp_test0000000000000000000000000000000001"
@@ -209,14 +211,21 @@ class Ran:
 def ghbench(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> Any:
-    """The real entry point in-process (the imports are paid once), in ``tmp_path``."""
+    """The real entry point in-process (the imports are paid once), in ``tmp_path``.
+    The stop signals' handlers ``main`` sets are put back after each call: a worker that
+    kept them would raise ``StopSignal`` (a KeyboardInterrupt) at a SIGTERM meant for
+    another test's processes."""
     monkeypatch.chdir(tmp_path)
 
     def run(*args: str) -> Ran:
+        before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
         try:
             main(list(args))
         except SystemExit as done:
             code = done.code if isinstance(done.code, int) else 1
+        finally:
+            for sig, handler in before.items():
+                signal.signal(sig, handler)
         out = capsys.readouterr()
         return Ran(code, out.out, out.err)
 

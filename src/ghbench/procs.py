@@ -18,7 +18,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -31,6 +31,8 @@ __all__ = [
     "ManagedProcess",
     "Stderr",
     "StopResult",
+    "as_forked_child",
+    "forking",
     "guard",
     "kill_group",
     "popen_guarded",
@@ -42,6 +44,9 @@ __all__ = [
     "unguard",
 ]
 
+# what a forked child of ghbench's must not get while it still runs its parent's
+# handlers (SIGTERM or SIGHUP would raise the parent's StopSignal in the copy)
+_FORK_SIGNALS = frozenset({signal.SIGTERM, signal.SIGHUP, signal.SIGINT})
 _ORPHAN_GRACE_S = 5.0  # how long the reaper lets what ghbench left stop on SIGTERM
 _STDERR_FD = 2
 _REAP_S = 5.0  # how long a SIGKILLed group may take to disappear
@@ -168,6 +173,29 @@ def start_process(
             log.close()
         raise
     return ManagedProcess(popen=popen, name=name, log_path=log_path, _log=log)
+
+
+@contextlib.contextmanager
+def forking() -> Iterator[None]:
+    """Fork children in here: the stop signals wait (blocked in this thread, and so in
+    each child it forks, whose only thread it is) until the child has its own handlers
+    (``as_forked_child``). Here they are back when the block ends."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _FORK_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def as_forked_child() -> None:
+    """A forked child's first step: a process group of its own (the parent stops it by
+    its group), SIGTERM and SIGHUP end it quietly, SIGINT (the terminal's Ctrl-C, the
+    parent's to act on) is ignored; then the signals ``forking`` held come in."""
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORK_SIGNALS)
 
 
 def guard(pid: int, *, group: bool = True) -> None:

@@ -1,14 +1,16 @@
 """Process groups are stopped whole: SIGTERM, a deadline, then SIGKILL."""
 
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from ghbench.lifeline import Held
-from ghbench.procs import start_process, stop_orphans
+from ghbench.procs import as_forked_child, forking, start_process, stop_orphans
 from ghbench.proctable import group_alive
 
 STUBBORN = """
@@ -68,3 +70,37 @@ def test_the_reaper_spares_a_process_whose_pid_was_reused() -> None:
         if sleeper.poll() is None:
             os.killpg(sleeper.pid, signal.SIGKILL)
             sleeper.wait()
+
+
+def _wait_forever(ready: Any) -> None:
+    as_forked_child()
+    ready.set()
+    time.sleep(60)  # until its parent stops it
+
+
+def test_a_child_forked_and_stopped_at_once_ends_by_the_signal_not_the_parents_handler() -> None:
+    """The parent has a handler of its own for SIGTERM (ghbench's raises StopSignal); a
+    child forked in ``forking`` and sent SIGTERM the moment it exists still ends by that
+    signal, not by running the parent's handler, and is in a group of its own."""
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # would keep the child alive
+    context = multiprocessing.get_context("fork")
+    try:
+        for _ in range(5):
+            ready = context.Event()
+            child = context.Process(target=_wait_forever, args=(ready,), daemon=True)
+            with forking():
+                child.start()
+                assert child.pid is not None
+                os.kill(child.pid, signal.SIGTERM)  # before it can have set anything
+            child.join(30)
+            assert child.exitcode == -signal.SIGTERM
+        grouped = context.Process(target=_wait_forever, args=(ready := context.Event(),))
+        with forking():
+            grouped.start()
+        assert ready.wait(30) and grouped.pid is not None
+        assert os.getpgid(grouped.pid) == grouped.pid
+        os.killpg(grouped.pid, signal.SIGTERM)
+        grouped.join(30)
+        assert grouped.exitcode == -signal.SIGTERM
+    finally:
+        signal.signal(signal.SIGTERM, previous)

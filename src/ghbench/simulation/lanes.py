@@ -28,7 +28,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
 from ghbench.errors import GhbenchError
-from ghbench.procs import guard, unguard
+from ghbench.procs import as_forked_child, forking, guard, unguard
 from ghbench.runspec.spec import RunSpec
 from ghbench.simulation.simulate import SimulationResult, simulate_cell
 
@@ -59,11 +59,7 @@ def _child(
 ) -> None:
     """The lane's cells, one after another, then jobs while any is left; each result, or
     why it failed, goes back over ``send`` as ``(kind, key, ok, result or message)``."""
-    os.setpgid(0, 0)
-    # the parent stops it (SIGTERM to its group): it ends as a process does, quietly
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    as_forked_child()
     for spec in specs:
         try:
             send.send(("cell", spec.cell.id, True, simulate_cell(spec)))
@@ -92,12 +88,13 @@ class SideLane:
         self._child: BaseProcess = context.Process(
             target=_child, args=(send, list(specs), self._jobs, self._counter), daemon=True
         )
-        self._child.start()
-        assert self._child.pid is not None
-        # as the child does, whichever runs first
-        with contextlib.suppress(PermissionError, ProcessLookupError):
-            os.setpgid(self._child.pid, self._child.pid)
-        guard(self._child.pid)
+        with forking():
+            self._child.start()
+            assert self._child.pid is not None
+            # as the child does, whichever runs first
+            with contextlib.suppress(PermissionError, ProcessLookupError):
+                os.setpgid(self._child.pid, self._child.pid)
+            guard(self._child.pid)
         send.close()
         self._got: dict[tuple[str, Any], tuple[bool, Any]] = {}
         self._ended = False  # the child sent its last message, or its pipe closed

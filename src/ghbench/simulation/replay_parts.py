@@ -24,7 +24,7 @@ from multiprocessing.process import BaseProcess
 import msgspec
 
 from ghbench.errors import GhbenchError
-from ghbench.procs import guard, unguard
+from ghbench.procs import as_forked_child, forking, guard, unguard
 from ghbench.simulation.replay_run import Part, PartResult, run_part
 from ghbench.trace.schema import TraceRow
 from ghbench.workload.replay import ReplayPlan
@@ -39,11 +39,7 @@ _ROWS_DECODER = msgspec.msgpack.Decoder(tuple[list[TraceRow], list[TraceRow]])
 def _child(send: Connection, plan: ReplayPlan, part: Part) -> None:
     """A part in a forked child, in a process group of its own; its result, or why it
     failed, goes back over ``send``."""
-    os.setpgid(0, 0)
-    # the parent stops it (SIGTERM to its group): it ends as a process does, quietly
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    as_forked_child()
     try:
         result = run_part(plan, part)
     except Exception as exc:  # the parent raises it; a child has no one else to tell
@@ -95,13 +91,14 @@ def run_parts(plan: ReplayPlan, parts: Sequence[Part]) -> list[PartResult]:
             child: BaseProcess = context.Process(
                 target=_child, args=(send, plan, part), daemon=True
             )
-            child.start()
-            assert child.pid is not None
-            # as the child does, whichever runs first (it may be in its group already, or
-            # gone: its pipe will say)
-            with contextlib.suppress(PermissionError, ProcessLookupError):
-                os.setpgid(child.pid, child.pid)
-            guard(child.pid)
+            with forking():
+                child.start()
+                assert child.pid is not None
+                # as the child does, whichever runs first (it may be in its group already,
+                # or gone: its pipe will say)
+                with contextlib.suppress(PermissionError, ProcessLookupError):
+                    os.setpgid(child.pid, child.pid)
+                guard(child.pid)
             send.close()
             children.append((child, receive))
         results = [run_part(plan, parts[0])]
