@@ -1,5 +1,5 @@
 """Clients that misbehave on purpose, over real sockets: what the front's abuse tests
-(tests/front/test_front_abuse.py) and ``bench/bench_front.py --hostile`` send to it.
+(tests/front/test_proxy.py) and ``bench/bench_front.py --hostile`` send to it.
 
 Each speaks to the front byte for byte (a socket, TLS through ``ssl.MemoryBIO`` where
 the order of bytes on the wire matters), so a test knows exactly what the front saw
