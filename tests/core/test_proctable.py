@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -84,6 +86,12 @@ def test_a_processs_environment_as_it_started() -> None:
     env = {"PATH": os.environ["PATH"], "EMPTY": "", "SECOND": "b", "FIRST": "a=b"}
     sleeper = subprocess.Popen(["sleep", "60"], env=env)
     try:
+        # Popen returns once exec closed its pipe, a moment before the kernel has laid
+        # out the new environment: wait until it has
+        environ = Path(f"/proc/{sleeper.pid}/environ")
+        deadline = time.monotonic() + 30
+        while not environ.read_bytes() and time.monotonic() < deadline:
+            time.sleep(0.001)
         assert environ_value(sleeper.pid, ("FIRST", "SECOND")) == "a=b"  # the first named
         assert environ_value(sleeper.pid, ("EMPTY", "SECOND")) == "b"  # empty is unset
         assert environ_value(sleeper.pid, ("MISSING",)) is None
