@@ -13,6 +13,7 @@ import re
 import socket
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -278,9 +279,17 @@ def test_rows_match_the_emulator_ledger(
     ledger = emu.ledger_entries()[charged_before:]
     rows = read_rows(trace)
     # gh's disk cache answered the second --cache call and the feature detection it
-    # had done before: rows marked, nothing charged
-    hits = [(r.operation, r.graphqlOperation or "") for r in rows if r.cacheHit]
-    assert sorted(hits) == sorted((op, q or "") for op, q in CACHE_HITS[gh_build.version])
+    # had done before: rows marked, nothing charged (the ledger checks below). Now and
+    # then gh 2.102 (which sends its two feature queries side by side) finds one of them
+    # missing from what an earlier command cached, and the first merge sends it again,
+    # charged like any other; the last merge finds both.
+    hits = Counter((r.operation, r.graphqlOperation or "") for r in rows if r.cacheHit)
+    expected = Counter((op, q or "") for op, q in CACHE_HITS[gh_build.version])
+    assert hits <= expected and hits[("gh.api.repos", "")] == 1
+    merges = [r.invocationId for r in rows if r.operation == "gh.pr.merge"]
+    last = [r for r in rows if r.invocationId == merges[-1] and r.cacheHit]
+    features = {q for op, q in expected if op == "gh.pr.merge"}
+    assert {r.graphqlOperation for r in last} == features
     assert any(r.graphqlCost is not None for r in rows)
     resources = {e.resource for e in ledger}
     assert resources >= {"core", "graphql"}
