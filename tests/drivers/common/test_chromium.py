@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ghbench.drivers.common.chromium import Chromium, ChromiumError
+from ghbench.drivers.common.chromium import Chromium, ChromiumError, PageNavigated
 from ghbench.proctable import group_alive
 
 
@@ -77,3 +77,34 @@ def test_chromium_loads_and_clicks_then_leaves_nothing_behind(
     assert served[0] == "/" and "/sessions/a-1" in served
     assert not group_alive(pid)
     assert profile is not None and not profile.exists()
+
+
+def _reloads_once(key: str) -> str:
+    """JavaScript that reloads the page and never answers the first time it runs, and is
+    true in the reloaded page (sessionStorage outlives the reload)."""
+    return (
+        f"sessionStorage.getItem({key!r}) === 'seen' ||"
+        f" (sessionStorage.setItem({key!r}, 'seen'), location.reload(), new Promise(() => {{}}))"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.needs("chromium")
+def test_a_page_that_navigates_mid_call(site: tuple[str, list[str]], tmp_path: Path) -> None:
+    """A call whose document goes away is PageNavigated; a poll asks the new document
+    again; an action's own navigation is no error (AO's dashboard reloads its pages)."""
+    url, served = site
+    browser = Chromium("chromium", tmp_path / "chromium.log", timeout=20.0)
+    browser.start()
+    try:
+        page = browser.open_page()
+        browser.navigate(page, url + "/")
+        assert browser.wait_until(page, "document.readyState === 'complete'", 10.0)
+        with pytest.raises(PageNavigated, match=r"^Runtime\.evaluate: "):
+            browser.evaluate(page, _reloads_once("evaluated"))
+        assert browser.wait_until(page, _reloads_once("polled"), 10.0)
+        browser.run(page, "location.assign('/sessions/a-1'); new Promise(() => {})")
+        assert browser.wait_until(page, "location.pathname === '/sessions/a-1'", 10.0)
+    finally:
+        browser.close()
+    assert served.count("/") == 3 and served[-1] == "/sessions/a-1"

@@ -34,7 +34,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from ghbench.drivers.base import DashboardView
-from ghbench.drivers.common.chromium import Chromium
+from ghbench.drivers.common.chromium import Chromium, PageNavigated
 from ghbench.drivers.common.readers import ReaderDashboard, ReaderThread
 from ghbench.errors import GhbenchError, UsageError
 from ghbench.tls import tls_context
@@ -161,17 +161,24 @@ class _ChromiumPages:
     def _on_index(self) -> bool:
         path = urlsplit(self.base_url + "/").path
         expr = f"location.pathname === {path!r} && " + _IS_LOADED.format(base=self.base_url)
-        return bool(self.browser.evaluate(self.page, expr))
+        try:
+            return bool(self.browser.evaluate(self.page, expr))
+        except PageNavigated:  # asked mid-navigation: ask the new document once it loads
+            self.browser.wait_until(self.page, "document.readyState === 'complete'", self.wait_s)
+            return self.browser.wait_until(self.page, expr, 0.0)
 
     def open_session(self, session_id: str) -> bool:
         if not self._on_index():
             self.backs += 1
-            self.browser.evaluate(self.page, "history.back()")
+            self.browser.run(self.page, "history.back()")
             path = urlsplit(self.base_url + "/").path
             back = f"location.pathname === {path!r} && document.readyState === 'complete'"
             if not self.browser.wait_until(self.page, back, self.wait_s):
                 self.load_index()
-        clicked = bool(self.browser.evaluate(self.page, _CLICK.format(sid=session_id)))
+        try:
+            clicked = bool(self.browser.evaluate(self.page, _CLICK.format(sid=session_id)))
+        except PageNavigated:  # the click's own navigation ended the call
+            clicked = True
         if not clicked:  # no link to click: open the page by its address
             self.browser.navigate(self.page, f"{self.base_url}/sessions/{session_id}")
         if not self.browser.wait_until(self.page, _ON_SESSION.format(sid=session_id), self.wait_s):

@@ -34,7 +34,7 @@ from typing import Any
 from ghbench.errors import GhbenchError
 from ghbench.procs import ManagedProcess, popen_guarded
 
-__all__ = ["Chromium", "ChromiumError"]
+__all__ = ["Chromium", "ChromiumError", "PageNavigated"]
 
 # Puts the pipe ends at fds 3 and 4 in the child, then becomes Chromium. A tiny Python
 # wrapper instead of preexec_fn: the reader runs in a thread, where forking hooks are
@@ -75,6 +75,20 @@ _FLAGS = (
 
 class ChromiumError(GhbenchError):
     """Chromium exited, refused a command or did not answer in time."""
+
+
+class PageNavigated(ChromiumError):
+    """The document a call ran in went away before it answered: the page navigated (a
+    link, ``history.back()``, a reload, a redirect of the page's own) in the middle."""
+
+
+# DevTools' words for "the document went away under this call", by when it happened: while
+# the call waited, while it ran, and after the document was already gone.
+_DOCUMENT_GONE = (
+    "Inspected target navigated or closed",
+    "Execution context was destroyed",
+    "Cannot find context with specified id",
+)
 
 
 def _high_fd(fd: int) -> int:
@@ -182,8 +196,9 @@ class Chromium:
             if reply.get("id") != self._next_id:
                 continue  # an event, or a late reply to a call that timed out
             if "error" in reply:
-                detail = reply["error"].get("message", reply["error"])
-                raise ChromiumError(f"{method}: {detail}")
+                detail = str(reply["error"].get("message", reply["error"]))
+                gone = any(words in detail for words in _DOCUMENT_GONE)
+                raise (PageNavigated if gone else ChromiumError)(f"{method}: {detail}")
             result: dict[str, Any] = reply.get("result", {})
             return result
 
@@ -211,12 +226,20 @@ class Chromium:
         if result.get("errorText"):
             raise ChromiumError(f"loading {url} failed: {result['errorText']}")
 
+    def run(self, session: str, expression: str) -> None:
+        """Evaluate ``expression`` for what it does (a click, ``history.back()``): the
+        navigation it may start can end the call before it answers, and that is no error."""
+        with contextlib.suppress(PageNavigated):
+            self.evaluate(session, expression)
+
     def wait_until(self, session: str, expression: str, timeout: float) -> bool:
-        """Poll ``expression`` until it is truthy; False when ``timeout`` passes first."""
+        """Poll ``expression`` until it is truthy; False when ``timeout`` passes first. A
+        page that navigates mid-poll is polled again in its new document."""
         deadline = time.monotonic() + timeout
         while True:
-            if self.evaluate(session, expression):
-                return True
+            with contextlib.suppress(PageNavigated):
+                if self.evaluate(session, expression):
+                    return True
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.05)
