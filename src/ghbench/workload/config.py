@@ -40,7 +40,7 @@ returns a resolved ``WorkloadConfig`` whose ``policy`` is the profile with the o
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 import msgspec
 import yaml
@@ -58,7 +58,6 @@ from ghbench.workload.profiles import (
 )
 
 __all__ = [
-    "TRANSPORT_NAMES",
     "SessionSpec",
     "TraceSettings",
     "TransportName",
@@ -73,7 +72,6 @@ __all__ = [
 
 # ``ghbench simulate`` runs the model in-process; a config file names a real transport
 TransportName = Literal["gh", "http"]
-TRANSPORT_NAMES: tuple[TransportName, ...] = get_args(TransportName)
 
 Repo = Annotated[
     str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", description="owner/name")

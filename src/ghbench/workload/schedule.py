@@ -15,11 +15,10 @@ Pure: times in, times out.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, Protocol, get_args
+from typing import Literal, Protocol
 
 __all__ = [
     "SCHEDULES",
-    "TICKERS",
     "GoTicker",
     "Schedule",
     "SetInterval",
@@ -29,7 +28,6 @@ __all__ = [
 ]
 
 Ticker = Literal["set-interval", "go-ticker"]
-TICKERS: tuple[Ticker, ...] = get_args(Ticker)
 
 
 class Schedule(Protocol):
