@@ -131,3 +131,28 @@ def test_a_verification_says_where_the_model_and_the_real_runs_disagree() -> Non
     assert text.rstrip().endswith("the real runs do NOT agree with the model at every count")
     doc = verify_json(counts, 0.8)
     assert doc["agree"] is False and [c["agree"] for c in doc["counts"]] == [True, False]
+
+
+def test_every_solve_headline_says_whether_none_all_or_some_fit() -> None:
+    def tick(per: float) -> str:
+        r = solve_tick(lambda t: _probe(10, per / t), sessions=10, fraction=0.8)
+        return solve_text(r, title="tick").splitlines()[1]
+
+    def agents(base: float, each: float) -> str:
+        r = solve_agents(lambda m: _probe(20, base + each * m), sessions=20, fraction=0.8)
+        return solve_text(r, title="agents").splitlines()[1]
+
+    assert tick(1.0) == (
+        "  10 session(s) fit within 80% of every budget polling every 1 s, the fastest tried."
+    )
+    assert tick(1e9) == (
+        "  No poll interval up to 60 s fits 10 session(s) within 80% of every budget: at 60 s"
+        " graphqlPointsPerHr binds."
+    )
+    assert agents(1.0, 0.0) == (
+        "  Every one of 20 session(s) may run its agent within 80% of every budget."
+    )
+    assert agents(1e9, 1.0) == (
+        "  20 session(s) do not fit within 80% of every budget even with no agent:"
+        " graphqlPointsPerHr binds (fewer sessions: `ghbench capacity`)."
+    )

@@ -6,6 +6,7 @@ Pure: the caller passes the result and what describes the cell, and writes the b
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ghbench.analysis.capacity import (
@@ -16,7 +17,7 @@ from ghbench.analysis.capacity import (
     Spend,
     VerifiedCount,
 )
-from ghbench.analysis.capacity_solve import SolveResult, Tried
+from ghbench.analysis.capacity_solve import Solve, SolveResult, Tried
 from ghbench.analysis.plots import new_figure, png_bytes
 from ghbench.analysis.text import table
 from ghbench.scorecard.rates import span_note
@@ -268,25 +269,6 @@ def verify_json(counts: Sequence[VerifiedCount], fraction: float) -> dict[str, A
     }
 
 
-def _tick_headline(r: SolveResult) -> str:
-    f = f"{r.fraction:.0%}"
-    if r.at is None:
-        assert r.beyond is not None
-        return (
-            f"No poll interval up to {r.beyond.value} s fits {r.sessions} session(s) within"
-            f" {f} of every budget: at {r.beyond.value} s {r.limiting} binds."
-        )
-    if r.beyond is None:
-        return (
-            f"{r.sessions} session(s) fit within {f} of every budget polling every"
-            f" {r.at.value} s, the fastest tried."
-        )
-    return (
-        f"{r.sessions} session(s) fit within {f} of every budget polling every {r.at.value} s"
-        f" at the fastest; at {r.beyond.value} s {r.limiting} binds."
-    )
-
-
 def _solved(shown: Sequence[tuple[str, Probe]], fraction: float) -> list[str]:
     """The budgets of the runs a solve shows (each by its label), then their refusals."""
     headers = ["budget", "limit"]
@@ -307,62 +289,70 @@ def _solved(shown: Sequence[tuple[str, Probe]], fraction: float) -> list[str]:
     ]
 
 
-def _solve_text(
-    title: str,
-    headline: str,
-    shown: Sequence[tuple[str, Probe]],
-    fraction: float,
-    *,
-    searched: str,
-    notes: Sequence[str],
-) -> str:
-    """A solve's answer: ``headline``, the margins of the runs ``shown``, what the search
-    tried (``searched``) and ``notes``."""
-    out = [title, f"  {headline}", "", *_solved(shown, fraction), f"  {searched}"]
-    out += [f"  {n}" for n in notes]
-    return "\n".join(out) + "\n"
+@dataclass(frozen=True)
+class _SolveWords:
+    """How a solve's console answer reads: a run shown (``value``), each value tried and
+    their list (``item``, ``tried``), and the headline (``str.format`` fields: ``sessions``,
+    ``f`` the fraction, the values ``at`` and ``beyond``, ``limiting``) when not even the
+    safest value fits, when the boldest allowed fits, and otherwise."""
+
+    value: str
+    item: str
+    tried: str
+    none_fit: str
+    all_fit: str
+    found: str
 
 
-def _tick_text(r: SolveResult, title: str, notes: Sequence[str]) -> str:
-    """``--solve tick``'s answer: the interval, the margins there and one second faster,
-    the intervals tried and ``notes``."""
-    shown = [(f"every {t.value} s", t.probe) for t in (r.at, r.beyond) if t is not None]
-    tried = ", ".join(f"{t.value} s" for t in r.tried)
-    searched = f"{len(r.tried)} model run(s) of {r.sessions} session(s), every {tried}"
-    return _solve_text(title, _tick_headline(r), shown, r.fraction, searched=searched, notes=notes)
+_SOLVE_WORDS: dict[Solve, _SolveWords] = {
+    "tick": _SolveWords(
+        value="every {} s",
+        item="{} s",
+        tried="every {}",
+        none_fit="No poll interval up to {beyond} s fits {sessions} session(s) within {f} of"
+        " every budget: at {beyond} s {limiting} binds.",
+        all_fit="{sessions} session(s) fit within {f} of every budget polling every {at} s,"
+        " the fastest tried.",
+        found="{sessions} session(s) fit within {f} of every budget polling every {at} s at"
+        " the fastest; at {beyond} s {limiting} binds.",
+    ),
+    "agents": _SolveWords(
+        value="{} agent(s)",
+        item="{}",
+        tried="with {} agent(s)",
+        none_fit="{sessions} session(s) do not fit within {f} of every budget even with no"
+        " agent: {limiting} binds (fewer sessions: `ghbench capacity`).",
+        all_fit="Every one of {sessions} session(s) may run its agent within {f} of every budget.",
+        found="{at} agent(s) fit beside {sessions} session(s) within {f} of every budget;"
+        " with {beyond} {limiting} binds.",
+    ),
+}
 
 
-def _agents_headline(r: SolveResult) -> str:
-    f = f"{r.fraction:.0%}"
-    if r.at is None:
-        assert r.beyond is not None
-        return (
-            f"{r.sessions} session(s) do not fit within {f} of every budget even with no"
-            f" agent: {r.limiting} binds (fewer sessions: `ghbench capacity`)."
-        )
-    if r.beyond is None:
-        return f"Every one of {r.sessions} session(s) may run its agent within {f} of every budget."
-    return (
-        f"{r.at.value} agent(s) fit beside {r.sessions} session(s) within {f} of every"
-        f" budget; with {r.beyond.value} {r.limiting} binds."
+def _solve_headline(r: SolveResult, words: _SolveWords) -> str:
+    template = (
+        words.none_fit if r.at is None else words.all_fit if r.beyond is None else words.found
     )
-
-
-def _agents_text(r: SolveResult, title: str, notes: Sequence[str]) -> str:
-    """``--solve agents``' answer: the count, the margins there and with one more, the
-    counts tried and ``notes``."""
-    shown = [(f"{a.value} agent(s)", a.probe) for a in (r.at, r.beyond) if a is not None]
-    tried = ", ".join(str(a.value) for a in r.tried)
-    searched = f"{len(r.tried)} model run(s) of {r.sessions} session(s), with {tried} agent(s)"
-    return _solve_text(
-        title, _agents_headline(r), shown, r.fraction, searched=searched, notes=notes
+    return template.format(
+        sessions=r.sessions,
+        f=f"{r.fraction:.0%}",
+        at=None if r.at is None else r.at.value,
+        beyond=None if r.beyond is None else r.beyond.value,
+        limiting=r.limiting,
     )
 
 
 def solve_text(r: SolveResult, *, title: str, notes: Sequence[str] = ()) -> str:
-    """``--solve``'s answer as the console shows it (``_tick_text``, ``_agents_text``)."""
-    text = _tick_text if r.solved == "tick" else _agents_text
-    return text(r, title, notes)
+    """``--solve``'s answer as the console shows it: the headline, the margins of the run
+    at the answer and at the next bolder value (one second faster, one agent more), the
+    values tried and ``notes``."""
+    words = _SOLVE_WORDS[r.solved]
+    shown = [(words.value.format(t.value), t.probe) for t in (r.at, r.beyond) if t is not None]
+    tried = words.tried.format(", ".join(words.item.format(t.value) for t in r.tried))
+    searched = f"{len(r.tried)} model run(s) of {r.sessions} session(s), {tried}"
+    out = [title, f"  {_solve_headline(r, words)}", "", *_solved(shown, r.fraction)]
+    out += [f"  {searched}", *(f"  {n}" for n in notes)]
+    return "\n".join(out) + "\n"
 
 
 # each solve's JSON object: its kind, its format, the key of the value solved for and

@@ -84,6 +84,24 @@ _SPEC: tuple[tuple[str, int], ...] = (
     ("p99DurationMs", 1),
     ("benchmarkControlCalls", 0),
 )
+# the spec's rates, ratios and percentiles: ``insights.exact`` holds them unrounded
+# (scorecard version 2 on)
+_EXACT = frozenset(
+    {
+        "callsPerMin",
+        "graphqlPointsPerHr",
+        "restCoreRequestsPerHr",
+        "guardPrList304Rate",
+        "opaqueCallPct",
+        "p50DurationMs",
+        "p95DurationMs",
+        "p99DurationMs",
+    }
+)
+_RESOURCES = ("graphql", "core")
+# the secondary limits whose peaks insights keep (``secondaryLimits``; ``spendSplit``'s
+# over the orchestrator's and the agents' traces together)
+_SECONDARY = ("concurrency", "restPointsPerMinute", "graphqlPointsPerMinute")
 
 # (section, name under insights, digits); the spend figures once per budget
 _PER_RESOURCE: tuple[tuple[str, str, int], ...] = (
@@ -104,28 +122,18 @@ _PACING: tuple[tuple[str, int], ...] = (
     ("refusedMinutes", 2),
 )
 _INSIGHTS: tuple[tuple[str, str, int], ...] = (
-    # the spec's rates, ratios and percentiles unrounded (scorecard version 2 on)
-    ("exact", "exact.callsPerMin", 2),
-    ("exact", "exact.graphqlPointsPerHr", 1),
-    ("exact", "exact.restCoreRequestsPerHr", 1),
-    ("exact", "exact.guardPrList304Rate", 4),
-    ("exact", "exact.opaqueCallPct", 4),
-    ("exact", "exact.p50DurationMs", 1),
-    ("exact", "exact.p95DurationMs", 1),
-    ("exact", "exact.p99DurationMs", 1),
+    *(("exact", f"exact.{name}", digits) for name, digits in _SPEC if name in _EXACT),
     *(
         (section, name.format(r=resource), digits)
-        for resource in ("graphql", "core")
+        for resource in _RESOURCES
         for section, name, digits in _PER_RESOURCE
     ),
     *(
         ("pacing", f"pacing.{resource}.{field}", digits)
-        for resource in ("graphql", "core")
+        for resource in _RESOURCES
         for field, digits in _PACING
     ),
-    ("secondary", "secondaryLimits.concurrency.peak", 0),
-    ("secondary", "secondaryLimits.restPointsPerMinute.peak", 0),
-    ("secondary", "secondaryLimits.graphqlPointsPerMinute.peak", 0),
+    *(("secondary", f"secondaryLimits.{limit}.peak", 0) for limit in _SECONDARY),
     ("rows", "rowsExcluded.beforeWindow", 0),
     ("rows", "rowsExcluded.afterWindow", 0),
     ("rows", "rowsExcluded.benchmarkControl", 0),
@@ -134,11 +142,8 @@ _INSIGHTS: tuple[tuple[str, str, int], ...] = (
         for who in ("orchestrator", "agents")
         for field in ("calls", "graphqlPoints", "corePoints")
     ),
-    ("split", "spendSplit.consumption.graphql.perHr", 1),
-    ("split", "spendSplit.consumption.core.perHr", 1),
-    ("split", "spendSplit.secondaryLimits.concurrency.peak", 0),
-    ("split", "spendSplit.secondaryLimits.restPointsPerMinute.peak", 0),
-    ("split", "spendSplit.secondaryLimits.graphqlPointsPerMinute.peak", 0),
+    *(("split", f"spendSplit.consumption.{resource}.perHr", 1) for resource in _RESOURCES),
+    *(("split", f"spendSplit.secondaryLimits.{limit}.peak", 0) for limit in _SECONDARY),
 )
 
 # the ``rate-limited`` warnings (scorecard version 4 on): calls refused and seconds spent
