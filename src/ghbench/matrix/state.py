@@ -30,6 +30,7 @@ from ghbench.errors import ArtifactError, GhbenchError, UsageError
 from ghbench.runspec.cells import Cell
 from ghbench.runspec.flag import Flag
 from ghbench.runspec.flags import flags_of
+from ghbench.runspec.names import RUN_BACKEND_NAMES
 from ghbench.runspec.spec import Duration, RunSpec
 from ghbench.timefmt import iso_s
 from ghbench.workload.agents.profiles import profile_before_gh_2_102
@@ -123,7 +124,7 @@ _FIELDS = frozenset(f.name for f in msgspec.structs.fields(RunSpec))
 
 
 def _flat_spec(raw: dict[str, Any]) -> dict[str, Any] | None:
-    if raw.get("backend") not in ("simulated", "emulator", "github"):
+    if raw.get("backend") not in RUN_BACKEND_NAMES:
         return None  # a merged directory's: its names were never settings
     spec = {field: raw[key] for key, field in _FLAT.items() if raw.get(key) is not None}
     if "tick" in spec:
