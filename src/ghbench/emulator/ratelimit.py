@@ -33,33 +33,24 @@ __all__ = [
     "is_anonymous",
 ]
 
-# resource -> (limit, window seconds). Sources: limits reference §1.1, §1.2, §3.
-AUTHENTICATED_LIMITS: dict[str, tuple[int, int]] = {
-    "core": (5000, 3600),
-    "graphql": (5000, 3600),
-    "search": (30, 60),
-    "code_search": (10, 60),
-    "integration_manifest": (5000, 3600),
-    "source_import": (100, 60),
-    "code_scanning_upload": (1000, 3600),
-    "actions_runner_registration": (10000, 3600),
-    "scim": (15000, 3600),
-    "dependency_snapshots": (100, 60),
-    "audit_log": (1750, 3600),
+# resource -> (limit with a token, limit without one, window seconds). Sources: limits
+# reference §1.1, §1.2, §3.
+_LIMITS: dict[str, tuple[int, int, int]] = {
+    "core": (5000, 60, 3600),
+    "graphql": (5000, 0, 3600),
+    "search": (30, 10, 60),
+    "code_search": (10, 0, 60),
+    "integration_manifest": (5000, 5000, 3600),
+    "source_import": (100, 100, 60),
+    "code_scanning_upload": (1000, 0, 3600),
+    "actions_runner_registration": (10000, 0, 3600),
+    "scim": (15000, 0, 3600),
+    "dependency_snapshots": (100, 0, 60),
+    "audit_log": (1750, 0, 3600),
 }
-UNAUTHENTICATED_LIMITS: dict[str, tuple[int, int]] = {
-    "core": (60, 3600),
-    "graphql": (0, 3600),
-    "search": (10, 60),
-    "code_search": (0, 60),
-    "integration_manifest": (5000, 3600),
-    "source_import": (100, 60),
-    "code_scanning_upload": (0, 3600),
-    "actions_runner_registration": (0, 3600),
-    "scim": (0, 3600),
-    "dependency_snapshots": (0, 60),
-    "audit_log": (0, 3600),
-}
+# resource -> (limit, window seconds)
+AUTHENTICATED_LIMITS = {name: (token, window) for name, (token, _, window) in _LIMITS.items()}
+UNAUTHENTICATED_LIMITS = {name: (anon, window) for name, (_, anon, window) in _LIMITS.items()}
 
 
 def is_anonymous(owner: str) -> bool:

@@ -1,6 +1,6 @@
 """The REST handlers' shared helpers (``rest/common.py``) on plain calls: body fields
-of the right type or GitHub's 422, ``page``/``per_page`` and the ``link`` header, and
-the lookups that 404 (or 401 without a viewer)."""
+of the right type or GitHub's 422, ``page``/``per_page`` and the ``link`` header, the
+counted listings, and the lookups that 404 (or 401 without a viewer)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ghbench.emulator.core import Emulator
 from ghbench.emulator.errors import ApiError, NotFound, RequiresAuthentication
 from ghbench.emulator.rest.common import (
     body_field,
+    counted_page,
     issue_or_pull,
     page_params,
     paginate,
@@ -100,6 +101,16 @@ def test_pages_and_their_links(emulator: Emulator) -> None:
     assert past == [] and 'page=3>; rel="prev"' in links["link"]  # prev is the last page
     assert paginate(_call(emulator), items) == (items, {})  # one page: no link
     assert paginate(_call(emulator), []) == ([], {})
+
+
+def test_a_counted_page_counts_every_item_and_renders_its_page(emulator: Emulator) -> None:
+    items = list(range(25))
+    last_page = _call(emulator, query={"per_page": "10", "page": "3"})
+    reply = counted_page(last_page, "jobs", items, str)
+    assert reply.body == {"total_count": 25, "jobs": ["20", "21", "22", "23", "24"]}
+    assert reply.headers == paginate(last_page, items)[1]  # links to the first and prev
+    empty = counted_page(_call(emulator), "workflows", [], str)
+    assert (empty.body, empty.headers) == ({"total_count": 0, "workflows": []}, {})
 
 
 def test_lookups_404_and_a_viewer_is_required(emulator: Emulator) -> None:

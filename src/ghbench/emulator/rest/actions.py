@@ -11,7 +11,7 @@ from __future__ import annotations
 from ghbench.emulator.blobs import blob_url
 from ghbench.emulator.errors import NotFound
 from ghbench.emulator.rest import actions_render
-from ghbench.emulator.rest.common import none_in_repo, not_in_repo, numbered, paginate, repo_of
+from ghbench.emulator.rest.common import counted_page, none_in_repo, not_in_repo, numbered, repo_of
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import CheckRun, Repo, Workflow, WorkflowRun
 
@@ -36,9 +36,12 @@ def _runs(call: Call, repo: Repo, runs: list[WorkflowRun]) -> Reply:
         if q.get("status") and q["status"] not in store.run_state(run):
             continue
         kept.append(run)
-    page, headers = paginate(call, kept)
-    body = [actions_render.workflow_run(call.render, store, repo, r) for r in page]
-    return Reply({"total_count": len(kept), "workflow_runs": body}, headers=headers)
+    return counted_page(
+        call,
+        "workflow_runs",
+        kept,
+        lambda r: actions_render.workflow_run(call.render, store, repo, r),
+    )
 
 
 def list_runs(call: Call) -> Reply:
@@ -61,10 +64,12 @@ def get_run(call: Call) -> Reply:
 def list_jobs(call: Call) -> Reply:
     """The run's jobs (its check runs) with their steps; `per_page`, `page`."""
     repo, run = _run(call)
-    jobs = call.store.jobs(run)
-    page, headers = paginate(call, jobs)
-    body = [actions_render.job(call.render, call.store, repo, j) for j in page]
-    return Reply({"total_count": len(jobs), "jobs": body}, headers=headers)
+    return counted_page(
+        call,
+        "jobs",
+        call.store.jobs(run),
+        lambda j: actions_render.job(call.render, call.store, repo, j),
+    )
 
 
 def run_artifacts(call: Call) -> Reply:
@@ -105,10 +110,12 @@ def _redirect(call: Call, name: str) -> Reply:
 def list_workflows(call: Call) -> Reply:
     """The repository's workflows (one, `CI`, once it has run)."""
     repo = repo_of(call)
-    flows = call.store.workflows(repo)
-    page, headers = paginate(call, flows)
-    body = [actions_render.workflow(call.render, repo, w) for w in page]
-    return Reply({"total_count": len(flows), "workflows": body}, headers=headers)
+    return counted_page(
+        call,
+        "workflows",
+        call.store.workflows(repo),
+        lambda w: actions_render.workflow(call.render, repo, w),
+    )
 
 
 def _workflow(call: Call) -> tuple[Repo, Workflow]:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from ghbench.emulator.errors import NotFound, found, invalid_field
 from ghbench.emulator.rest import actions_render
-from ghbench.emulator.rest.common import body_field, numbered, paginate, repo_of, viewer
+from ghbench.emulator.rest.common import (
+    body_field,
+    counted_page,
+    numbered,
+    paginate,
+    repo_of,
+    viewer,
+)
 from ghbench.emulator.rest.routing import Call, Reply, Route
 from ghbench.emulator.state import Repo
 from ghbench.emulator.state.actions import APPS
@@ -79,15 +86,11 @@ def list_check_runs(call: Call) -> Reply:
         runs = [r for r in runs if r.name == name]
     if status := call.query.get("status"):
         runs = [r for r in runs if r.status == status]
-    page, headers = paginate(call, runs)
-    return Reply(
-        {
-            "total_count": len(runs),
-            "check_runs": [
-                actions_render.check_run(call.render, call.store, repo, r) for r in page
-            ],
-        },
-        headers=headers,
+    return counted_page(
+        call,
+        "check_runs",
+        runs,
+        lambda r: actions_render.check_run(call.render, call.store, repo, r),
     )
 
 
@@ -150,9 +153,12 @@ def list_check_suites(call: Call) -> Reply:
         suites = [s for s in suites if APPS[s.app]["id"] == int(app_id)]
     if name := call.query.get("check_name"):
         suites = [s for s in suites if any(r.name == name for r in call.store.suite_runs(s))]
-    page, headers = paginate(call, suites)
-    body = [actions_render.check_suite(call.render, call.store, repo, s) for s in page]
-    return Reply({"total_count": len(suites), "check_suites": body}, headers=headers)
+    return counted_page(
+        call,
+        "check_suites",
+        suites,
+        lambda s: actions_render.check_suite(call.render, call.store, repo, s),
+    )
 
 
 def commit_pulls(call: Call) -> Reply:

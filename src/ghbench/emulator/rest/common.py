@@ -18,6 +18,7 @@ from ghbench.emulator.state import Issue, PullRequest, Repo, User
 
 __all__ = [
     "body_field",
+    "counted_page",
     "issue_or_pull",
     "none_in_repo",
     "not_in_repo",
@@ -115,3 +116,11 @@ def paginate(call: Call, items: list[Any]) -> tuple[list[Any], dict[str, str]]:
     if page > 1:
         links += [f'<{url(1)}>; rel="first"', f'<{url(min(page - 1, last))}>; rel="prev"']
     return chunk, ({"link": ", ".join(links)} if links else {})
+
+
+def counted_page(call: Call, key: str, items: list[T], render: Callable[[T], Any]) -> Reply:
+    """GitHub's counted listing (Actions' runs, jobs and workflows, a commit's check runs
+    and suites): ``total_count`` of all ``items`` and the requested page of them, each
+    ``render``-ed, under ``key``, with the ``link`` header."""
+    page, headers = paginate(call, items)
+    return Reply({"total_count": len(items), key: [render(x) for x in page]}, headers=headers)

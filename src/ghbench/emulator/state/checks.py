@@ -124,13 +124,13 @@ class CheckOps(StoreBase):
         run_id: int | None = None,
         log: str | None = None,
     ) -> CheckRun:
-        rid = self.new_id()
         now = self.now()
         if conclusion is not None:
             status = "completed"
-        run = CheckRun(
-            id=rid,
-            node_id=self.make_node_id("CR", rid),
+        run = self.create(
+            CheckRun,
+            "CR",
+            now=(),
             repo_id=repo.id,
             head_sha=head_sha,
             name=name,
@@ -146,7 +146,6 @@ class CheckOps(StoreBase):
             run_id=run_id,
             log=log,
         )
-        self.add(run)
         self.ci_changed(repo, head_sha)
         return run
 

@@ -66,16 +66,13 @@ class EventOps(StoreBase):
     ) -> IssueEvent:
         """Note ``event`` on ``item`` now, by the acting user (``details``: the
         ``IssueEvent`` fields that event has, e.g. ``label="bug"``)."""
-        eid = self.new_id()
-        record = IssueEvent(
-            id=eid,
-            node_id=self.make_node_id("IE", eid),
+        return self.create(
+            IssueEvent,
+            "IE",
+            now=("created_at",),
             repo_id=item.repo_id,
             number=item.number,
             event=event,
             actor_id=self.actor_for(item.repo_id).id,
-            created_at=self.now(),
-            **details,  # type: ignore[arg-type]
+            **details,
         )
-        self.add(record)
-        return record

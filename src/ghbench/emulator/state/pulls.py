@@ -192,11 +192,11 @@ class PullOps(RepoOps, IssueOps):
     ) -> Review:
         """``state``: APPROVED, CHANGES_REQUESTED, COMMENTED or PENDING; ``reviewed``
         runs after (auto-merge waits on reviews: ``merging.py``)."""
-        rid = self.new_id()
         now = self.now()
-        review = Review(
-            id=rid,
-            node_id=self.make_node_id("PRR", rid),
+        review = self.create(
+            Review,
+            "PRR",
+            now=(),
             repo_id=pull.repo_id,
             pull_id=pull.id,
             user_id=author.id,
@@ -205,7 +205,6 @@ class PullOps(RepoOps, IssueOps):
             commit_id=commit_id or pull.head_sha,
             submitted_at=None if state == "PENDING" else now,
         )
-        self.add(review)
         if state != "PENDING" and author.id in pull.requested_reviewers:
             pull.requested_reviewers.remove(author.id)  # a review answers the request
         pull.updated_at = now
@@ -260,10 +259,10 @@ class PullOps(RepoOps, IssueOps):
                 path=path,
                 line=line,
             )
-        cid = self.new_id()
-        comment = ReviewComment(
-            id=cid,
-            node_id=self.make_node_id("PRRC", cid),
+        comment = self.create(
+            ReviewComment,
+            "PRRC",
+            now=(),
             repo_id=pull.repo_id,
             pull_id=pull.id,
             thread_id=thread.id,
@@ -277,7 +276,6 @@ class PullOps(RepoOps, IssueOps):
             created_at=now,
             updated_at=now,
         )
-        self.add(comment)
         pull.updated_at = now
         self.save(pull)
         return comment

@@ -1,15 +1,23 @@
-"""What every resolver shares: URLs, GitHub's DateTime, NOT_FOUND (pure)."""
+"""What every resolver shares: URLs, GitHub's DateTime, NOT_FOUND (pure but for the
+store the page URLs look records up in)."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 from graphql import GraphQLError
 
+from ghbench.emulator.core import Emulator
 from ghbench.emulator.graphql.resolvers.context import (
     DEFAULT_WEB_URL,
+    Info,
     ResolveContext,
     github_error,
     iso,
+    item_url,
+    repo_url_of,
     resolved,
 )
 from ghbench.emulator.state import Repo
@@ -36,3 +44,15 @@ def test_urls_are_under_the_contexts_web_address() -> None:
     assert context.repo_url(repo) == f"{DEFAULT_WEB_URL}/acme/todo"
     context.web_url = "http://github.localhost:8080"
     assert context.user_url("octo") == "http://github.localhost:8080/octo"
+
+
+def test_a_records_repository_and_an_issue_or_pull_requests_page(emulator: Emulator) -> None:
+    issue = emulator.create_issue("acme/todo", "T")
+    pull = emulator.create_pull("acme/todo", "feat/x")
+    repo = emulator.store.get_repo("acme", "todo")
+    context = ResolveContext(emulator.store, None, None, None, "http://github.localhost")  # type: ignore[arg-type]
+    info = cast(Info, SimpleNamespace(context=context))
+    page = "http://github.localhost/acme/todo"
+    assert repo_url_of(info, repo.id) == page
+    assert item_url(info, repo.id, issue) == f"{page}/issues/{issue}"
+    assert item_url(info, repo.id, pull) == f"{page}/pull/{pull}"

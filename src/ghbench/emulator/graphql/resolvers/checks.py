@@ -6,7 +6,13 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import Page, paginate
-from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import (
+    Info,
+    context_of,
+    iso,
+    repo_url_of,
+    store_of,
+)
 from ghbench.emulator.graphql.resolvers.views import CommitView, RollupView
 from ghbench.emulator.state.actions import APPS
 from ghbench.emulator.state.trees import DiffStat, diff_stat
@@ -178,8 +184,7 @@ CONTEXT_CONNECTION_FIELDS = {
 
 
 def _run_url(run: CheckRun, info: Info) -> str:
-    repo = store_of(info).repos[run.repo_id]
-    return f"{context_of(info).repo_url(repo)}/runs/{run.id}"
+    return f"{repo_url_of(info, run.repo_id)}/runs/{run.id}"
 
 
 CHECK_RUN_FIELDS = {
@@ -216,8 +221,7 @@ def _suite_state(suite: CheckSuite, info: Info) -> tuple[str, str | None]:
 
 
 def _suite_url(suite: CheckSuite, info: Info) -> str:
-    repo = store_of(info).repos[suite.repo_id]
-    commit = f"{context_of(info).repo_url(repo)}/commit/{suite.head_sha}"
+    commit = f"{repo_url_of(info, suite.repo_id)}/commit/{suite.head_sha}"
     return f"{commit}/checks?check_suite_id={suite.id}"
 
 

@@ -21,6 +21,8 @@ __all__ = [
     "context_of",
     "github_error",
     "iso",
+    "item_url",
+    "repo_url_of",
     "resolved",
     "store_of",
 ]
@@ -50,6 +52,17 @@ class ResolveContext:
 def store_of(info: Info) -> Store:
     context: ResolveContext = info.context
     return context.store
+
+
+def repo_url_of(info: Info, repo_id: int) -> str:
+    """The web page of repository ``repo_id`` (the one a record belongs to)."""
+    return context_of(info).repo_url(store_of(info).repos[repo_id])
+
+
+def item_url(info: Info, repo_id: int, number: int) -> str:
+    """The web page of issue or pull request ``number``: ``…/issues/7`` or ``…/pull/8``."""
+    kind = "pull" if (repo_id, number) in store_of(info).pulls_by_number else "issues"
+    return f"{repo_url_of(info, repo_id)}/{kind}/{number}"
 
 
 def iso(epoch: float | None) -> str | None:

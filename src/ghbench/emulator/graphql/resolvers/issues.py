@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import paginate
-from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import (
+    Info,
+    context_of,
+    iso,
+    item_url,
+    repo_url_of,
+    store_of,
+)
 from ghbench.emulator.graphql.resolvers.pulls import (
     COMMENT_FIELDS,
     COMMON_ISSUE_FIELDS,
@@ -27,8 +34,7 @@ __all__ = ["ISSUE_COMMENT_FIELDS", "ISSUE_FIELDS"]
 
 
 def _issue_url(issue: Issue, info: Info) -> str:
-    repo = store_of(info).repos[issue.repo_id]
-    return f"{context_of(info).repo_url(repo)}/issues/{issue.number}"
+    return f"{repo_url_of(info, issue.repo_id)}/issues/{issue.number}"
 
 
 def _state_reason(issue: Issue, _: Info, enableDuplicate: bool = False) -> str | None:  # noqa: N803
@@ -97,10 +103,7 @@ ISSUE_FIELDS: dict[str, Any] = {
 
 
 def _comment_url(comment: IssueComment, info: Info) -> str:
-    store = store_of(info)
-    repo = store.repos[comment.repo_id]
-    kind = "pull" if (comment.repo_id, comment.number) in store.pulls_by_number else "issues"
-    return f"{context_of(info).repo_url(repo)}/{kind}/{comment.number}#issuecomment-{comment.id}"
+    return f"{item_url(info, comment.repo_id, comment.number)}#issuecomment-{comment.id}"
 
 
 ISSUE_COMMENT_FIELDS: dict[str, Any] = {

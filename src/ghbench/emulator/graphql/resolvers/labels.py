@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ghbench.emulator.graphql.resolvers.connections import paginate
-from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import (
+    Info,
+    iso,
+    repo_url_of,
+    store_of,
+)
 
 if TYPE_CHECKING:
     from ghbench.emulator.state import Label, Repo
@@ -56,8 +61,7 @@ def item_labels(record: Any, info: Info, **args: Any) -> Any:
 
 
 def _url(label: Label, info: Info) -> str:
-    repo = store_of(info).repos[label.repo_id]
-    return f"{context_of(info).repo_url(repo)}/labels/{quote(label.name)}"
+    return f"{repo_url_of(info, label.repo_id)}/labels/{quote(label.name)}"
 
 
 LABEL_FIELDS: dict[str, Any] = {

@@ -6,7 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.checks import rollup_for
 from ghbench.emulator.graphql.resolvers.connections import paginate
-from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import (
+    Info,
+    context_of,
+    iso,
+    repo_url_of,
+    store_of,
+)
 from ghbench.emulator.graphql.resolvers.labels import item_labels
 from ghbench.emulator.graphql.resolvers.people import ASSIGNABLE_FIELDS, review_requests
 from ghbench.emulator.graphql.resolvers.reactions import REACTABLE_FIELDS
@@ -61,7 +67,7 @@ def _repo(pull: PullRequest, info: Info) -> Repo:
 
 
 def pull_url(pull: PullRequest, info: Info) -> str:
-    return f"{context_of(info).repo_url(_repo(pull, info))}/pull/{pull.number}"
+    return f"{repo_url_of(info, pull.repo_id)}/pull/{pull.number}"
 
 
 def pull_commits(pull: PullRequest, info: Info) -> list[PullCommitView]:

@@ -14,7 +14,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ghbench.emulator.graphql.resolvers.connections import Page, paginate
-from ghbench.emulator.graphql.resolvers.context import Info, context_of, iso, store_of
+from ghbench.emulator.graphql.resolvers.context import (
+    Info,
+    context_of,
+    iso,
+    item_url,
+    store_of,
+)
 from ghbench.emulator.graphql.resolvers.nodes import EVENT_TYPENAMES, typename_of
 from ghbench.emulator.graphql.resolvers.views import CommitView, PullCommitView
 from ghbench.timefmt import parse_iso
@@ -133,10 +139,7 @@ def _subject(event: IssueEvent, info: Info) -> Issue | PullRequest | None:
 
 
 def _url(event: IssueEvent, info: Info) -> str:
-    store = store_of(info)
-    repo = store.repos[event.repo_id]
-    kind = "pull" if (event.repo_id, event.number) in store.pulls_by_number else "issues"
-    return f"{context_of(info).repo_url(repo)}/{kind}/{event.number}#event-{event.id}"
+    return f"{item_url(info, event.repo_id, event.number)}#event-{event.id}"
 
 
 def _closer(event: IssueEvent, info: Info) -> Any:
