@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING
 
 import click
 
 from ghbench.commands.options import flag_options, path_option
+
+if TYPE_CHECKING:  # the emulator loads when a command runs (see ghbench.commands)
+    from ghbench.emulator.secondary import SecondaryMessage
 
 __all__ = ["command"]
 
@@ -82,7 +85,7 @@ def serve(
     seed: int,
     config_path: Path | None,
     uds: Path | None,
-    secondary_message: Literal["secondary", "primary"] | None,
+    secondary_message: SecondaryMessage | None,
 ) -> None:
     """Serve the emulator over HTTP until SIGTERM or Ctrl-C."""
     # the emulator loads when the command runs, not for --help (see ghbench.commands)

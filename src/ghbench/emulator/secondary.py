@@ -38,7 +38,10 @@ from ghbench.emulator.state.db import Database
 from ghbench.trace.limits import LIMIT_HEADER
 from ghbench.validation import updated
 
-__all__ = ["SecondaryConfig", "SecondaryLimiter"]
+__all__ = ["SecondaryConfig", "SecondaryLimiter", "SecondaryMessage"]
+
+# how a secondary-limit refusal reads: GitHub's own message, or the primary limit's (a fault)
+SecondaryMessage = Literal["secondary", "primary"]
 
 CONTENT_CREATION_MESSAGE = (
     "You have exceeded a secondary rate limit and have been temporarily blocked from "
@@ -60,7 +63,7 @@ class SecondaryConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     concurrent_retry_after: Count = 5
     status: Literal[429, 403] = 429  # see the module doc
     # "primary": the fault of answering with the primary limit's message (module doc)
-    message: Literal["secondary", "primary"] = "secondary"
+    message: SecondaryMessage = "secondary"
 
     def update(self, values: Mapping[str, object], *, source: str = "secondary") -> None:
         """Apply changes, all or none; ConfigError names the key and what is allowed."""

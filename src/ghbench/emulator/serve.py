@@ -20,7 +20,6 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Literal
 
 from ghbench.emulator.asgi import EmulatorApp
 from ghbench.emulator.bootstrap import (
@@ -34,6 +33,7 @@ from ghbench.emulator.config import EmulatorConfig, load_config
 from ghbench.emulator.control_access import CONTROL_KEY_ENV, is_loopback_host
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.process import TOKENS_ENV
+from ghbench.emulator.secondary import SecondaryMessage
 from ghbench.emulator.unix_socket import UnixSocketError
 from ghbench.errors import UsageError
 from ghbench.signals import handling
@@ -95,7 +95,7 @@ class ServeSettings:
     uds: Path | None = None
     # how a secondary-limit refusal reads (None: the config's): GitHub's own, or the
     # primary limit's message (a fault, ``ghbench.emulator.secondary``)
-    secondary_message: Literal["secondary", "primary"] | None = None
+    secondary_message: SecondaryMessage | None = None
 
 
 def parse_tokens(values: tuple[str, ...], from_env: str) -> list[tuple[str, str]]:
