@@ -22,15 +22,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # tooling/
+
+from tooling.traces import SPAN_ROWS  # noqa: E402
+
 GHBENCH = str(Path(sys.executable).with_name("ghbench"))
-SPAN_ROWS = (
-    b'{"timestamp":"0001-01-01T00:00:00.000Z","operation":"gh.pr.list","ok":true,'
-    b'"rateLimitRemaining":4999,"rateLimitLimit":5000,"rateLimitReset":1,'
-    b'"rateLimitResource":"core"}\n'
-    b'{"timestamp":"9999-12-31T23:59:59.000Z","operation":"gh.pr.list","ok":true,'
-    b'"rateLimitRemaining":4998,"rateLimitLimit":5000,"rateLimitReset":253402300799,'
-    b'"rateLimitResource":"core"}\n'
-)
 COMMANDS = {
     "analyze": ["analyze"],
     "summarize": ["summarize"],

@@ -11,6 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from tests.analysis.conftest import rows_fixture
+from tooling.traces import SPAN_ROWS
 
 from ghbench.cli import main as ghbench_main
 
@@ -51,16 +52,6 @@ def test_missing_trace_is_one_line_error(tmp_path: Path, name: str) -> None:
     assert "nope.jsonl" in proc.stderr
 
 
-# two rows 9,998 years apart: per-minute arrays sized by the span asked 7.94 GiB (issue 12
-# case 4); bucketing by rows needs a few MiB
-_SPAN_ROWS = (
-    b'{"timestamp":"0001-01-01T00:00:00.000Z","operation":"gh.pr.list","ok":true,'
-    b'"rateLimitRemaining":4999,"rateLimitLimit":5000,"rateLimitReset":1,'
-    b'"rateLimitResource":"core"}\n'
-    b'{"timestamp":"9999-12-31T23:59:59.000Z","operation":"gh.pr.list","ok":true,'
-    b'"rateLimitRemaining":4998,"rateLimitLimit":5000,"rateLimitReset":253402300799,'
-    b'"rateLimitResource":"core"}\n'
-)
 _ADDRESS_SPACE = 1 << 30  # 1 GiB: far above what a two-row trace needs, far below 7.94 GiB
 
 
@@ -69,7 +60,7 @@ _ADDRESS_SPACE = 1 << 30  # 1 GiB: far above what a two-row trace needs, far bel
 )
 def test_a_trace_spanning_millennia_fits_in_bounded_memory(tmp_path: Path, argv: list[str]) -> None:
     trace = tmp_path / "span.jsonl"
-    trace.write_bytes(_SPAN_ROWS)
+    trace.write_bytes(SPAN_ROWS)  # per-minute arrays over its span asked 7.94 GiB
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (_ADDRESS_SPACE, _ADDRESS_SPACE))

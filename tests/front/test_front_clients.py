@@ -21,16 +21,15 @@ from ghbench.front import Front
 from .front_helpers import (
     NODE_DIR,
     SYSTEM_BUNDLE,
+    TOKEN,
     client_env,
     need_node,
     python_client,
     rows,
     run,
     running_front,
-    traced,
 )
 
-TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 REPO = "acme/todo"
 
 
@@ -41,13 +40,6 @@ def front(
     server, _ = _shared_server
     with running_front(tmp_path_factory.mktemp("front"), server.url) as running:
         yield running
-
-
-@pytest.fixture
-def trace(front: Front, emulator_server: Any, tmp_path: Path) -> Iterator[Path]:
-    """This test's trace and counts (the front switched to it), its emulator plugged in."""
-    with traced(front, tmp_path) as path:
-        yield path
 
 
 def _no_secret(trace: Path) -> None:

@@ -18,9 +18,7 @@ from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.front import Front
 from ghbench.front.rows import ao_operation
 
-from .front_helpers import client_env, rows, run, running_front
-
-TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
+from .front_helpers import TOKEN, client_env, rows, run, running_front
 
 
 @pytest.fixture(scope="module")

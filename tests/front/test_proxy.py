@@ -45,9 +45,8 @@ from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.front import Front, FrontSettings, start_front
 from tools import GH_BUILDS, GhBuild, require_gh, require_tool
 
-from .front_helpers import client_env, rows, run, running_front, traced
+from .front_helpers import TOKEN, client_env, rows, run, running_front
 
-TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
 BIG = 16 << 20  # larger than every socket buffer between the front and a client
 
 
@@ -59,13 +58,6 @@ def front(
     state = tmp_path_factory.mktemp("front")
     with running_front(state, server.url, head_timeout=5.0) as running:
         yield running
-
-
-@pytest.fixture
-def trace(front: Front, emulator_server: Any, tmp_path: Path) -> Iterator[Path]:
-    """This test's trace and counts (the front switched to it), its emulator plugged in."""
-    with traced(front, tmp_path) as path:
-        yield path
 
 
 def _secret(front: Front) -> str:

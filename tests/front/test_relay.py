@@ -14,9 +14,7 @@ import pytest
 from ghbench.emulator.core import Emulator
 from ghbench.front import Front
 
-from .front_helpers import client_env, rows, run, running_front
-
-TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
+from .front_helpers import TOKEN, client_env, rows, run, running_front
 
 
 @pytest.mark.gh

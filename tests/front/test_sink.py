@@ -14,9 +14,7 @@ from ghbench.front.sink import TraceSink
 from ghbench.trace.schema import TraceRow
 from ghbench.trace.writer import TraceLoss
 
-from .front_helpers import client_env, run, running_front
-
-TOKEN = "ghp_test0000000000000000000000000000000001"  # the conftest emulator's
+from .front_helpers import TOKEN, client_env, run, running_front
 
 
 def _row(operation: str, session: str | None = None) -> TraceRow:

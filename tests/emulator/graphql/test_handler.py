@@ -199,36 +199,14 @@ def test_create_and_merge_pull_request_mutations(emu: Emulator) -> None:
     ]["id"]
     create = """mutation($input: CreatePullRequestInput!) {
       createPullRequest(input: $input) { pullRequest { id number url state } } }"""
-    created = body_of(
-        post(
-            emu,
-            create,
-            {
-                "input": {
-                    "repositoryId": repo_id,
-                    "headRefName": "feat/new",
-                    "baseRefName": "main",
-                    "title": "New",
-                    "body": "b",
-                }
-            },
-        )
-    )["data"]["createPullRequest"]["pullRequest"]
+
+    def open_pull(title: str, **more: str) -> dict[str, Any]:
+        given = {"repositoryId": repo_id, "headRefName": "feat/new", "baseRefName": "main"}
+        return body_of(post(emu, create, {"input": {**given, "title": title, **more}}))
+
+    created = open_pull("New", body="b")["data"]["createPullRequest"]["pullRequest"]
     assert created["state"] == "OPEN" and created["url"].endswith(f"/pull/{created['number']}")
-    duplicate = body_of(
-        post(
-            emu,
-            create,
-            {
-                "input": {
-                    "repositoryId": repo_id,
-                    "headRefName": "feat/new",
-                    "baseRefName": "main",
-                    "title": "Again",
-                }
-            },
-        )
-    )
+    duplicate = open_pull("Again")
     assert duplicate["errors"][0]["type"] == "UNPROCESSABLE"
     assert "already exists" in duplicate["errors"][0]["message"]
     merge = (
