@@ -195,7 +195,8 @@ def gh_env(
     home = tmp_path / "gh-home"
     for sub in (".config/gh", ".cache", "tmp"):
         (home / sub).mkdir(parents=True)
-    env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}  # gh_build's gh first
+    # gh_build's gh first; today's gh's sampled telemetry off (tools.gh_child_env says why)
+    env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "GH_TELEMETRY": "false"}
     env |= gh_environment(emulator_server.url, emulator_server.token, home)
     return env
 

@@ -137,7 +137,7 @@ def gh_child_env(root: Path) -> dict[str, str]:
     cafe.github.com, which behind the front is one more row now and then
     (tests/record/test_network.py shows it with telemetry on)."""
     home = root / "home"
-    (home / ".config" / "gh").mkdir(parents=True)
+    (home / ".config" / "gh").mkdir(parents=True, exist_ok=True)
     return {
         **coverage_env(),
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),

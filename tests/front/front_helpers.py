@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -13,7 +12,7 @@ from typing import Any
 
 from ghbench.front import Front, FrontSettings, start_front
 from ghbench.record.network import emulator_token_env
-from tools import coverage_env
+from tools import gh_child_env
 
 sys.path.append(str(Path(__file__).resolve().parents[1] / "emulator"))
 from github_descriptions import NODE_DIR, need_node
@@ -21,6 +20,7 @@ from github_descriptions import NODE_DIR, need_node
 __all__ = [
     "NODE_DIR",
     "SYSTEM_BUNDLE",
+    "TOKEN",
     "client_env",
     "need_node",
     "python_client",
@@ -31,6 +31,7 @@ __all__ = [
 ]
 
 SYSTEM_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
+TOKEN = "ghp_test0000000000000000000000000000000001"  # the root conftest's TEST_TOKEN
 TIMEOUT_S = 120
 
 
@@ -70,16 +71,10 @@ def traced(front: Front, where: Path) -> Iterator[Path]:
 
 
 def client_env(front: Front, root: Path, token: str, session: str | None = None) -> dict[str, str]:
-    """A clean environment for a client of ``front``: a private HOME, no proxy or CA of
-    the developer's, the token where clients look for it, git's identity."""
-    home = root / "home"
-    (home / ".config" / "gh").mkdir(parents=True, exist_ok=True)
-    env = {
-        **coverage_env(),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "GH_CONFIG_DIR": str(home / ".config" / "gh"),
-        "LANG": "C.UTF-8",
+    """A clean environment for a client of ``front``: gh's own under ``root`` (a private
+    HOME, telemetry off), no proxy or CA of the developer's, the token where clients look
+    for it, git's identity."""
+    env = gh_child_env(root) | {
         "GH_NO_UPDATE_NOTIFIER": "1",
         "GH_PROMPT_DISABLED": "1",
         "GIT_CONFIG_NOSYSTEM": "1",

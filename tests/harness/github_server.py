@@ -121,6 +121,7 @@ def gh_routing(url: str, home: Path) -> dict[str, str]:
         (home / sub).mkdir(parents=True, exist_ok=True)
     Path(env["GH_CONFIG_DIR"]).mkdir(parents=True, exist_ok=True)
     env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
+    env["GH_TELEMETRY"] = "false"  # a sampled event of today's gh (tools.gh_child_env)
     return env
 
 
