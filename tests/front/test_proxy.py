@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +40,13 @@ from tooling.front_abuse import (
     wait_until,
 )
 
+from ghbench.clock import SystemClock
 from ghbench.emulator.core import Emulator
 from ghbench.emulator.thread_server import EmulatorServer
 from ghbench.front import Front, FrontSettings, start_front
 from tools import GH_BUILDS, GhBuild, require_gh, require_tool
 
-from .front_helpers import TOKEN, client_env, rows, run, running_front
+from .front_helpers import TOKEN, client_env, rows, run, running_front, traced
 
 BIG = 16 << 20  # larger than every socket buffer between the front and a client
 
@@ -360,18 +361,27 @@ def test_a_hostile_battery_leaves_a_true_trace_and_a_front_that_answers(
 
 
 def test_a_client_that_leaves_before_its_answer_came_gets_a_row_that_says_so(
-    front: Front, trace: Path, emulator: Emulator
+    front: Front, serve: Callable[[Emulator], str], tmp_path: Path
 ) -> None:
-    # the answer comes 3 s later: the front has read the leaving long before, even on a
-    # loaded machine (the two ready at once, it could relay the answer first)
+    # An emulator on the wall clock, whose injected latency is real: its answer comes 3 s
+    # after the request, when the front has long read the leaving, even on a loaded
+    # machine. (The fixture's emulator runs on virtual time, where latency only moves its
+    # clock: the answer came at once, and now and then reached the front before the
+    # leaving did, so the front relayed it whole.)
+    emulator = Emulator(clock=SystemClock(), seed=1)
+    emulator.create_user("octo", [TOKEN])
+    emulator.create_repo("acme/todo")
     emulator.set_faults(latency="fixed", latency_ms=3000.0)
-    tunnel = open_tunnel(front.port, _secret(front), front.ca_cert)
-    try:
-        tunnel.send(get("/repos/acme/todo"))
-        tunnel.leave()  # before any answer
-        wait_until(lambda: front.status().client_aborts == 1, "the client's leaving")
-    finally:
-        tunnel.close()
+    serve(emulator)
+    with traced(front, tmp_path) as trace:
+        tunnel = open_tunnel(front.port, _secret(front), front.ca_cert)
+        try:
+            tunnel.send(get("/repos/acme/todo"))
+            tunnel.leave()  # before any answer
+            wait_until(lambda: front.status().client_aborts == 1, "the client's leaving")
+        finally:
+            tunnel.close()
     (row,) = rows(trace)
     assert (row["operation"], row["httpStatus"]) == ("rest.repos", 200)  # GitHub answered
+    assert row["durationMs"] >= 3000  # the latency was real
     assert (row["ok"], row["clientClosed"], row["responseBytes"]) == (False, True, 0)
